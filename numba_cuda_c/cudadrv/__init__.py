@@ -1,0 +1,1 @@
+"""numba.cuda.cudadrv's dotted paths: driver, devices, devicearray, runtime, error."""

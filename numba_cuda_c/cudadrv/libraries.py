@@ -1,0 +1,43 @@
+"""Where the CUDA toolkit libraries (NVRTC, the runtime) are looked for, in order.
+
+CUDA_HOME / CUDA_PATH, the active conda prefix, NVIDIA's pip wheels in site-packages,
+/usr/local/cuda, then (in C) the dynamic loader's own path. Asked once, by src/nvrtc.c.
+"""
+
+import os
+import site
+import sys
+
+_WHEEL_SUBDIRS = ("cu13", "cu12", "cuda_nvrtc", "cuda_runtime")
+
+
+def _site_dirs():
+    dirs = list(sys.path)
+    try:
+        dirs += site.getsitepackages() + [site.getusersitepackages()]
+    except AttributeError:  # virtualenvs of old
+        pass
+    return [d for d in dirs if d and os.path.isdir(os.path.join(d, "nvidia"))]
+
+
+def candidate_dirs():
+    """The directories to search for libnvrtc and libcudart, existing ones only, best first."""
+    found = []
+
+    def add(path):
+        if path and os.path.isdir(path) and path not in found:
+            found.append(path)
+
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        root = os.environ.get(var)
+        if root:
+            add(os.path.join(root, "lib64"))
+            add(os.path.join(root, "lib"))
+    conda = os.environ.get("CONDA_PREFIX")
+    if conda:
+        add(os.path.join(conda, "lib"))
+    for base in _site_dirs():
+        for sub in _WHEEL_SUBDIRS:
+            add(os.path.join(base, "nvidia", sub, "lib"))
+    add("/usr/local/cuda/lib64")
+    return found

@@ -1,0 +1,391 @@
+/* context.c: Context (numba.cuda.cudadrv.driver.Context), the primary context of one device,
+ * and the per-thread current context. "Current" is the driver's own per-thread stack
+ * (cuCtxGetCurrent), so a new thread starts with none, as in numba. */
+#include "context.h"
+
+#include "errors.h"
+
+#include <structmember.h>
+
+ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext handle)
+{
+    ContextObject *self = PyObject_GC_New(ContextObject, st->ContextType);
+    if (self == NULL)
+        return NULL;
+    self->device = (DeviceObject *)Py_NewRef((PyObject *)device);
+    self->handle = handle;
+    self->weakreflist = NULL;
+    PyObject_GC_Track(self);
+    return self;
+}
+
+void context_mark_dead(module_state *st, ContextObject *context)
+{
+    context->handle = NULL;
+    if (st->last_context == context)
+        Py_CLEAR(st->last_context);
+}
+
+static void context_remember(module_state *st, ContextObject *context)
+{
+    Py_XSETREF(st->last_context, (ContextObject *)Py_NewRef((PyObject *)context));
+}
+
+ContextObject *context_activate(module_state *st, int devnum)
+{
+    DeviceObject *device = device_get(st, devnum);
+    if (device == NULL)
+        return NULL;
+    ContextObject *context = Device_primary_context(st, device);
+    if (context == NULL || CU_CALL(st, cuCtxPushCurrent, (context->handle)) < 0)
+        return NULL;
+    context_remember(st, context);
+    return context;
+}
+
+ContextObject *context_current(module_state *st)
+{
+    if (cu_require_driver(st) < 0)
+        return NULL;
+    CUcontext handle = NULL;
+    if (CU_CALL(st, cuCtxGetCurrent, (&handle)) < 0)
+        return NULL;
+    if (handle == NULL)
+        return context_activate(st, 0);
+    if (st->last_context != NULL && st->last_context->handle == handle)
+        return st->last_context;
+
+    CUdevice ordinal;
+    if (CU_CALL(st, cuCtxGetDevice, (&ordinal)) < 0)
+        return NULL;
+    PyObject *devices = devices_all(st);
+    if (devices == NULL)
+        return NULL;
+    Py_DECREF(devices); /* the module state keeps them */
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->devices); i++) {
+        DeviceObject *device = (DeviceObject *)PyTuple_GET_ITEM(st->devices, i);
+        if (device->handle != ordinal)
+            continue;
+        ContextObject *context = Device_primary_context(st, device);
+        if (context == NULL)
+            return NULL;
+        if (context->handle != handle) {
+            PyErr_Format(PyExc_RuntimeError, "numba_cuda_c cannot operate on non-primary CUDA context %p", handle);
+            return NULL;
+        }
+        context_remember(st, context);
+        return context;
+    }
+    PyErr_Format(PyExc_RuntimeError, "the current CUDA context %p belongs to an unknown device", handle);
+    return NULL;
+}
+
+int context_enter(module_state *st, ContextObject *context, int *pushed)
+{
+    CUcontext current = NULL;
+    *pushed = 0;
+    if (context_check_alive(st, context) < 0 || CU_CALL(st, cuCtxGetCurrent, (&current)) < 0)
+        return -1;
+    if (current == context->handle)
+        return 0;
+    if (CU_CALL(st, cuCtxPushCurrent, (context->handle)) < 0)
+        return -1;
+    *pushed = 1;
+    return 0;
+}
+
+int context_exit(module_state *st, int pushed)
+{
+    CUcontext popped;
+    return pushed ? CU_CALL(st, cuCtxPopCurrent, (&popped)) : 0;
+}
+
+/* Methods */
+
+static PyObject *Context_get_memory_info(PyObject *op, PyObject *unused)
+{
+    module_state *st = state_of(op);
+    size_t free_bytes = 0, total_bytes = 0;
+    int pushed;
+    if (context_enter(st, (ContextObject *)op, &pushed) < 0)
+        return NULL;
+    int failed = CU_CALL(st, cuMemGetInfo, (&free_bytes, &total_bytes)) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    PyObject *info = PyStructSequence_New(st->MemoryInfoType);
+    if (info == NULL)
+        return NULL;
+    PyStructSequence_SET_ITEM(info, 0, PyLong_FromSize_t(free_bytes));
+    PyStructSequence_SET_ITEM(info, 1, PyLong_FromSize_t(total_bytes));
+    if (PyErr_Occurred()) {
+        Py_DECREF(info);
+        return NULL;
+    }
+    return info;
+}
+
+static PyObject *Context_push(PyObject *op, PyObject *unused)
+{
+    module_state *st = state_of(op);
+    ContextObject *self = (ContextObject *)op;
+    if (context_check_alive(st, self) < 0 || CU_CALL(st, cuCtxPushCurrent, (self->handle)) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Context_pop(PyObject *op, PyObject *unused)
+{
+    module_state *st = state_of(op);
+    ContextObject *self = (ContextObject *)op;
+    CUcontext current = NULL, popped = NULL;
+    if (context_check_alive(st, self) < 0 || cu_require_driver(st) < 0 ||
+        CU_CALL(st, cuCtxGetCurrent, (&current)) < 0)
+        return NULL;
+    if (current != self->handle) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot pop this context: it is not at the top of the current thread's context stack");
+        return NULL;
+    }
+    if (CU_CALL(st, cuCtxPopCurrent, (&popped)) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Context_synchronize(PyObject *op, PyObject *unused)
+{
+    module_state *st = state_of(op);
+    int pushed;
+    CUresult rc;
+    if (context_enter(st, (ContextObject *)op, &pushed) < 0)
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = cu.cuCtxSynchronize();
+    Py_END_ALLOW_THREADS
+    int failed = cu_check(st, rc, "cuCtxSynchronize") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* numba's Context.reset() frees what the context owns (allocations, modules, pending frees).
+ * The objects that own device resources hold their own references and free them when they die;
+ * here we only drop the module's cache, so the next lookup re-validates the context. */
+static PyObject *Context_reset(PyObject *op, PyObject *unused)
+{
+    module_state *st = state_of(op);
+    if (st->last_context == (ContextObject *)op)
+        Py_CLEAR(st->last_context);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Context_prepare_for_use(PyObject *op, PyObject *unused)
+{
+    if (context_check_alive(state_of(op), (ContextObject *)op) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Context_get_handle(PyObject *op, void *closure)
+{
+    return PyLong_FromVoidPtr(((ContextObject *)op)->handle);
+}
+
+static PyObject *Context_get_device(PyObject *op, void *closure)
+{
+    return Py_NewRef((PyObject *)((ContextObject *)op)->device);
+}
+
+static PyObject *Context_repr(PyObject *op)
+{
+    ContextObject *self = (ContextObject *)op;
+    if (self->handle == NULL)
+        return PyUnicode_FromFormat("<CUDA context (reset) of device %d>", self->device->id);
+    return PyUnicode_FromFormat("<CUDA context %p of device %d>", self->handle, self->device->id);
+}
+
+static int Context_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(((ContextObject *)op)->device);
+    return 0;
+}
+
+static int Context_clear(PyObject *op)
+{
+    Py_CLEAR(((ContextObject *)op)->device);
+    return 0;
+}
+
+static void Context_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (((ContextObject *)op)->weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+    Context_clear(op);
+    type->tp_free(op);
+    Py_DECREF(type);
+}
+
+static PyMethodDef Context_methods[] = {
+    {"get_memory_info", Context_get_memory_info, METH_NOARGS, "Returns (free, total) memory in bytes in the context."},
+    {"push", Context_push, METH_NOARGS, "Pushes this context on the current CPU thread."},
+    {"pop", Context_pop, METH_NOARGS,
+     "Pops this context off the current CPU thread. It must be at the top of the context stack."},
+    {"synchronize", Context_synchronize, METH_NOARGS, "Wait for all work in this context to finish."},
+    {"reset", Context_reset, METH_NOARGS, "Clean up all owned resources in this context."},
+    {"prepare_for_use", Context_prepare_for_use, METH_NOARGS, "Check that the context can be used."},
+    {0},
+};
+
+static PyGetSetDef Context_getset[] = {
+    {"handle", Context_get_handle, NULL, "The CUcontext, as an int (0 once reset).", NULL},
+    {"device", Context_get_device, NULL, "The Device this context belongs to.", NULL},
+    {0},
+};
+
+static PyMemberDef Context_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(ContextObject, weakreflist), READONLY, NULL},
+    {0},
+};
+
+static PyType_Slot Context_slots[] = {
+    {Py_tp_doc, "A CUDA context (the primary context of a device). Not constructed by user code."},
+    {Py_tp_repr, Context_repr},
+    {Py_tp_methods, Context_methods},
+    {Py_tp_getset, Context_getset},
+    {Py_tp_members, Context_members},
+    {Py_tp_traverse, Context_traverse},
+    {Py_tp_clear, Context_clear},
+    {Py_tp_dealloc, Context_dealloc},
+    {0, NULL},
+};
+
+static PyType_Spec Context_spec = {
+    .name = "numba_cuda_c.Context",
+    .basicsize = sizeof(ContextObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = Context_slots,
+};
+
+static PyStructSequence_Field MemoryInfo_fields[] = {
+    {"free", "free device memory in bytes"},
+    {"total", "total device memory in bytes"},
+    {0},
+};
+
+static PyStructSequence_Desc MemoryInfo_desc = {
+    "numba_cuda_c.MemoryInfo", "Free and total memory of a context, as numba's MemoryInfo.", MemoryInfo_fields, 2,
+};
+
+int context_type_init(PyObject *module, module_state *st)
+{
+    st->ContextType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Context_spec, NULL);
+    if (st->ContextType == NULL || PyModule_AddType(module, st->ContextType) < 0)
+        return -1;
+    st->MemoryInfoType = PyStructSequence_NewType(&MemoryInfo_desc);
+    if (st->MemoryInfoType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->MemoryInfoType);
+}
+
+/* Module functions */
+
+static PyObject *module_get_context(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    module_state *st = state_of_module(module);
+    int devnum;
+    ContextObject *context;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "get_context() takes at most one argument (devnum)");
+        return NULL;
+    }
+    if (nargs == 0 || args[0] == Py_None)
+        context = context_current(st);
+    else if (int_from_object(args[0], &devnum, "devnum") < 0)
+        return NULL;
+    else
+        context = cu_require_driver(st) < 0 ? NULL : context_activate(st, devnum);
+    return context ? Py_NewRef((PyObject *)context) : NULL;
+}
+
+/* Pops every context off this thread's stack, as numba's cuda.close() does first. */
+static PyObject *module_pop_all_contexts(PyObject *module, PyObject *unused)
+{
+    module_state *st = state_of_module(module);
+    if (!cu_driver_ready())
+        Py_RETURN_NONE;
+    CUcontext current = NULL;
+    while (CU_CALL(st, cuCtxGetCurrent, (&current)) == 0 && current != NULL)
+        if (CU_CALL(st, cuCtxPopCurrent, (&current)) < 0)
+            return NULL;
+    if (PyErr_Occurred())
+        return NULL;
+    Py_CLEAR(st->last_context);
+    Py_RETURN_NONE;
+}
+
+static PyObject *module_has_current_context(PyObject *module, PyObject *unused)
+{
+    module_state *st = state_of_module(module);
+    CUcontext current = NULL;
+    if (!cu_driver_ready())
+        Py_RETURN_FALSE;
+    if (CU_CALL(st, cuCtxGetCurrent, (&current)) < 0)
+        return NULL;
+    return PyBool_FromLong(current != NULL);
+}
+
+static PyObject *module_synchronize(PyObject *module, PyObject *unused)
+{
+    ContextObject *context = context_current(state_of_module(module));
+    return context ? Context_synchronize((PyObject *)context, NULL) : NULL;
+}
+
+static PyObject *module_profile(PyObject *module, int start)
+{
+    module_state *st = state_of_module(module);
+    if (context_current(st) == NULL)
+        return NULL;
+    if ((start ? CU_CALL(st, cuProfilerStart, ()) : CU_CALL(st, cuProfilerStop, ())) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *module_profile_start(PyObject *module, PyObject *unused) { return module_profile(module, 1); }
+static PyObject *module_profile_stop(PyObject *module, PyObject *unused) { return module_profile(module, 0); }
+
+static PyObject *module_driver_version(PyObject *module, PyObject *unused)
+{
+    module_state *st = state_of_module(module);
+    int version = 0;
+    if (cu_require_driver(st) < 0 || CU_CALL(st, cuDriverGetVersion, (&version)) < 0)
+        return NULL;
+    return Py_BuildValue("(ii)", version / 1000, (version % 1000) / 10);
+}
+
+static PyObject *module_driver_error(PyObject *module, PyObject *unused)
+{
+    const char *why = NULL;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = cu_driver_load(&why);
+    Py_END_ALLOW_THREADS
+    if (status == 0)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(why);
+}
+
+PyMethodDef context_module_methods[] = {
+    {"get_context", (PyCFunction)(void (*)(void))module_get_context, METH_FASTCALL,
+     "get_context(devnum=None): the current context, or device devnum's primary context made current."},
+    {"_pop_all_contexts", module_pop_all_contexts, METH_NOARGS, "Pop every context off this thread's stack."},
+    {"_has_current_context", module_has_current_context, METH_NOARGS, "Whether this thread has a current context."},
+    {"synchronize", module_synchronize, METH_NOARGS, "Synchronize the current context."},
+    {"profile_start", module_profile_start, METH_NOARGS, "Enable profile collection in the current context."},
+    {"profile_stop", module_profile_stop, METH_NOARGS, "Disable profile collection in the current context."},
+    {"driver_get_version", module_driver_version, METH_NOARGS, "The CUDA driver's version as (major, minor)."},
+    {"_driver_error", module_driver_error, METH_NOARGS,
+     "Load the driver if not yet tried: None when it is usable, else why it is not."},
+    {0},
+};

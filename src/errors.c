@@ -1,0 +1,141 @@
+/* errors.c: the exception types (numba's CudaSupportError, CudaDriverError, CudaAPIError,
+ * NvrtcError) and the single path from a CUresult or nvrtcResult to one of them.
+ * CudaAPIError keeps numba's shape: args (code, msg), .code, .msg, str "[code] msg". */
+#include "errors.h"
+
+const char *cu_result_name(CUresult rc)
+{
+    switch ((int)rc) {
+#define CU_RESULT_CASE(name, value) \
+    case value:                     \
+        return #name;
+        CU_RESULT_VALUES(CU_RESULT_CASE)
+#undef CU_RESULT_CASE
+    }
+    return "CUDA_ERROR_UNRECOGNISED";
+}
+
+static PyObject *make_api_error(module_state *st, CUresult rc, const char *function)
+{
+    const char *description = NULL;
+    if (cu.cuGetErrorString == NULL || cu.cuGetErrorString(rc, &description) != CUDA_SUCCESS || !description)
+        description = "no description";
+    PyObject *msg = PyUnicode_FromFormat("Call to %s results in %s (%s)", function, cu_result_name(rc), description);
+    if (msg == NULL)
+        return NULL;
+    PyObject *error = PyObject_CallFunction(st->CudaAPIError, "iN", (int)rc, msg);
+    return error;
+}
+
+int cu_raise(module_state *st, CUresult rc, const char *function)
+{
+    PyObject *error = make_api_error(st, rc, function);
+    if (error != NULL) {
+        PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+        Py_DECREF(error);
+    }
+    return -1;
+}
+
+void cu_report_unraisable(module_state *st, CUresult rc, const char *function)
+{
+    if (rc == CUDA_SUCCESS)
+        return;
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback); /* keep whatever was in flight */
+    cu_raise(st, rc, function);
+    PyErr_WriteUnraisable(NULL);
+    PyErr_Restore(type, value, traceback);
+}
+
+int cu_require_driver(module_state *st)
+{
+    if (cu_driver_ready())
+        return 0;
+    const char *why = NULL;
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = cu_driver_load(&why);
+    Py_END_ALLOW_THREADS
+    if (status == 0)
+        return 0;
+    PyErr_SetString(st->CudaSupportError, why);
+    return -1;
+}
+
+int nvrtc_raise(module_state *st, nvrtcResult rc, const char *function, const char *log)
+{
+    const char *text = nvrtc.nvrtcGetErrorString ? nvrtc.nvrtcGetErrorString(rc) : "unknown NVRTC error";
+    if (log != NULL && log[0] != '\0')
+        PyErr_Format(st->NvrtcError, "%s failed with %s:\n%s", function, text, log);
+    else
+        PyErr_Format(st->NvrtcError, "%s failed with %s", function, text);
+    return -1;
+}
+
+/* CudaAPIError: code and msg are args[0] and args[1], as numba's __init__(code, msg) stores them. */
+static PyObject *api_error_arg(PyObject *self, Py_ssize_t index)
+{
+    PyObject *args = ((PyBaseExceptionObject *)self)->args;
+    if (args == NULL || !PyTuple_Check(args) || PyTuple_GET_SIZE(args) <= index)
+        Py_RETURN_NONE;
+    return Py_NewRef(PyTuple_GET_ITEM(args, index));
+}
+
+static PyObject *CudaAPIError_get_code(PyObject *self, void *closure) { return api_error_arg(self, 0); }
+static PyObject *CudaAPIError_get_msg(PyObject *self, void *closure) { return api_error_arg(self, 1); }
+
+static PyObject *CudaAPIError_str(PyObject *self)
+{
+    PyObject *code = api_error_arg(self, 0), *msg = api_error_arg(self, 1);
+    PyObject *text = (code && msg) ? PyUnicode_FromFormat("[%S] %S", code, msg) : NULL;
+    Py_XDECREF(code);
+    Py_XDECREF(msg);
+    return text;
+}
+
+static PyGetSetDef CudaAPIError_getset[] = {
+    {"code", CudaAPIError_get_code, NULL, "The driver's result code (an int, as CUresult).", NULL},
+    {"msg", CudaAPIError_get_msg, NULL, "Which call failed, with the driver's error name.", NULL},
+    {0},
+};
+
+static PyType_Slot CudaAPIError_slots[] = {
+    {Py_tp_str, CudaAPIError_str},
+    {Py_tp_getset, CudaAPIError_getset},
+    {Py_tp_doc, "A CUDA driver call failed: code is the CUresult, msg names the call and the error."},
+    {0, NULL},
+};
+
+static PyType_Spec CudaAPIError_spec = {
+    .name = "numba_cuda_c.CudaAPIError",
+    .basicsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = CudaAPIError_slots,
+};
+
+int errors_init(PyObject *module, module_state *st)
+{
+    st->CudaSupportError = PyErr_NewExceptionWithDoc(
+        "numba_cuda_c.CudaSupportError", "CUDA is not usable here: no driver, no device, or CUDA disabled.",
+        PyExc_ImportError, NULL);
+    if (st->CudaSupportError == NULL)
+        return -1;
+    st->CudaDriverError = PyErr_NewExceptionWithDoc("numba_cuda_c.CudaDriverError",
+                                                    "An error reported by the CUDA driver.", PyExc_Exception, NULL);
+    if (st->CudaDriverError == NULL)
+        return -1;
+    st->CudaAPIError = PyType_FromModuleAndSpec(module, &CudaAPIError_spec, st->CudaDriverError);
+    if (st->CudaAPIError == NULL)
+        return -1;
+    st->NvrtcError = PyErr_NewExceptionWithDoc("numba_cuda_c.NvrtcError", "NVRTC failed; the message holds its log.",
+                                               PyExc_Exception, NULL);
+    if (st->NvrtcError == NULL)
+        return -1;
+    if (PyModule_AddObjectRef(module, "CudaSupportError", st->CudaSupportError) < 0 ||
+        PyModule_AddObjectRef(module, "CudaDriverError", st->CudaDriverError) < 0 ||
+        PyModule_AddObjectRef(module, "CudaAPIError", st->CudaAPIError) < 0 ||
+        PyModule_AddObjectRef(module, "NvrtcError", st->NvrtcError) < 0)
+        return -1;
+    return 0;
+}

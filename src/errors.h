@@ -1,0 +1,35 @@
+/* errors.h: the one path from a driver or NVRTC result code to a Python exception.
+ * CU_CALL wraps a driver call made with the GIL held; for calls made with the GIL released,
+ * keep the CUresult and pass it to cu_check once the GIL is back. */
+#ifndef NUMBA_CUDA_C_ERRORS_H
+#define NUMBA_CUDA_C_ERRORS_H
+
+#include "module.h"
+
+/* Raises CudaAPIError(code, "Call to <function> results in <CUDA_ERROR_NAME> (<description>)"). Returns -1. */
+int cu_raise(module_state *st, CUresult rc, const char *function);
+
+/* In tp_dealloc and other places that cannot raise: report a failed call as unraisable. */
+void cu_report_unraisable(module_state *st, CUresult rc, const char *function);
+
+static inline int cu_check(module_state *st, CUresult rc, const char *function)
+{
+    return rc == CUDA_SUCCESS ? 0 : cu_raise(st, rc, function);
+}
+
+/* CU_CALL(st, cuCtxSynchronize, ()) -> 0, or -1 with CudaAPIError set. */
+#define CU_CALL(st, fn, args) cu_check((st), cu.fn args, #fn)
+
+/* Loads the driver on first use; raises CudaSupportError (saying why) where there is none. */
+int cu_require_driver(module_state *st);
+
+/* The driver's name for a result code ("CUDA_ERROR_INVALID_VALUE"), from our own table. */
+const char *cu_result_name(CUresult rc);
+
+/* Raises NvrtcError for a failed NVRTC call, with the compile log where one is given. */
+int nvrtc_raise(module_state *st, nvrtcResult rc, const char *function, const char *log);
+
+/* Creates the exception types into the module state and adds them to the module. */
+int errors_init(PyObject *module, module_state *st);
+
+#endif

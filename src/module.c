@@ -1,0 +1,77 @@
+/* module.c: numba_cuda_c._cuda, initialised in phases (PEP 489). Creates the module state
+ * (exceptions, types) and gathers each file's module functions. Touches no driver: the driver
+ * is loaded at first use, so the import works, fast, on a machine with no GPU. */
+#include "module.h"
+
+#include "context.h"
+#include "device.h"
+#include "errors.h"
+#include "nvrtc.h"
+
+static int module_exec(PyObject *module)
+{
+    module_state *st = state_of_module(module);
+    if (errors_init(module, st) < 0 || device_type_init(module, st) < 0 || context_type_init(module, st) < 0)
+        return -1;
+    PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods};
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        if (PyModule_AddFunctions(module, tables[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static int module_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    module_state *st = state_of_module(module);
+    Py_VISIT(st->CudaSupportError);
+    Py_VISIT(st->CudaDriverError);
+    Py_VISIT(st->CudaAPIError);
+    Py_VISIT(st->NvrtcError);
+    Py_VISIT(st->DeviceType);
+    Py_VISIT(st->ContextType);
+    Py_VISIT(st->StreamType);
+    Py_VISIT(st->EventType);
+    Py_VISIT(st->MemoryInfoType);
+    Py_VISIT(st->devices);
+    Py_VISIT(st->last_context);
+    Py_VISIT(st->library_dirs);
+    return 0;
+}
+
+static int module_clear(PyObject *module)
+{
+    module_state *st = state_of_module(module);
+    Py_CLEAR(st->CudaSupportError);
+    Py_CLEAR(st->CudaDriverError);
+    Py_CLEAR(st->CudaAPIError);
+    Py_CLEAR(st->NvrtcError);
+    Py_CLEAR(st->DeviceType);
+    Py_CLEAR(st->ContextType);
+    Py_CLEAR(st->StreamType);
+    Py_CLEAR(st->EventType);
+    Py_CLEAR(st->MemoryInfoType);
+    Py_CLEAR(st->devices);
+    Py_CLEAR(st->last_context);
+    Py_CLEAR(st->library_dirs);
+    return 0;
+}
+
+static void module_free(void *module) { module_clear((PyObject *)module); }
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, module_exec},
+    {0, NULL},
+};
+
+PyModuleDef numba_cuda_c_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "numba_cuda_c._cuda",
+    .m_doc = "The C core of numba_cuda_c: devices, contexts, streams, events, memory and launches.",
+    .m_size = sizeof(module_state),
+    .m_slots = module_slots,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit__cuda(void) { return PyModuleDef_Init(&numba_cuda_c_module); }

@@ -1,0 +1,61 @@
+/* module.h: the module state of numba_cuda_c._cuda (PEP 573) and the ways to reach it.
+ * Every type and exception object lives here; the only process-wide state is the
+ * driver table in api/loader.c. */
+#ifndef NUMBA_CUDA_C_MODULE_H
+#define NUMBA_CUDA_C_MODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "api/loader.h"
+
+typedef struct ContextObject ContextObject;
+
+typedef struct {
+    /* exceptions */
+    PyObject *CudaSupportError;
+    PyObject *CudaDriverError;
+    PyObject *CudaAPIError;
+    PyObject *NvrtcError;
+    /* types */
+    PyTypeObject *DeviceType;
+    PyTypeObject *ContextType;
+    PyTypeObject *StreamType;
+    PyTypeObject *EventType;
+    PyTypeObject *MemoryInfoType; /* a struct sequence (free, total), as numba's MemoryInfo */
+    /* the Device objects, a tuple built at first use (NULL before) */
+    PyObject *devices;
+    /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */
+    ContextObject *last_context;
+    /* library search directories for NVRTC and the runtime, set from Python once */
+    PyObject *library_dirs;
+} module_state;
+
+extern PyModuleDef numba_cuda_c_module;
+
+static inline module_state *state_of_module(PyObject *module) { return (module_state *)PyModule_GetState(module); }
+
+/* For methods of our own (final) types: the defining module is the type's. */
+static inline module_state *state_of_type(PyTypeObject *type) { return (module_state *)PyType_GetModuleState(type); }
+
+static inline module_state *state_of(PyObject *self) { return state_of_type(Py_TYPE(self)); }
+
+/* Converts an int-like object (int, NumPy integer) to a C int, with a clear error. */
+static inline int int_from_object(PyObject *obj, int *out, const char *what)
+{
+    long value = PyLong_AsLong(obj);
+    if (value == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what, Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    if (value < INT_MIN || value > INT_MAX) {
+        PyErr_Format(PyExc_OverflowError, "%s is out of range: %ld", what, value);
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+#endif
