@@ -4,6 +4,8 @@
 #include "context.h"
 
 #include "errors.h"
+#include "event.h"
+#include "stream.h"
 
 #include <structmember.h>
 
@@ -102,7 +104,7 @@ int context_exit(module_state *st, int pushed)
 
 /* Methods */
 
-static PyObject *Context_get_memory_info(PyObject *op, PyObject *unused)
+static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     size_t free_bytes = 0, total_bytes = 0;
@@ -124,7 +126,7 @@ static PyObject *Context_get_memory_info(PyObject *op, PyObject *unused)
     return info;
 }
 
-static PyObject *Context_push(PyObject *op, PyObject *unused)
+static PyObject *Context_push(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     ContextObject *self = (ContextObject *)op;
@@ -133,7 +135,7 @@ static PyObject *Context_push(PyObject *op, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static PyObject *Context_pop(PyObject *op, PyObject *unused)
+static PyObject *Context_pop(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     ContextObject *self = (ContextObject *)op;
@@ -151,7 +153,7 @@ static PyObject *Context_pop(PyObject *op, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static PyObject *Context_synchronize(PyObject *op, PyObject *unused)
+static PyObject *Context_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     int pushed;
@@ -170,7 +172,7 @@ static PyObject *Context_synchronize(PyObject *op, PyObject *unused)
 /* numba's Context.reset() frees what the context owns (allocations, modules, pending frees).
  * The objects that own device resources hold their own references and free them when they die;
  * here we only drop the module's cache, so the next lookup re-validates the context. */
-static PyObject *Context_reset(PyObject *op, PyObject *unused)
+static PyObject *Context_reset(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     if (st->last_context == (ContextObject *)op)
@@ -178,19 +180,57 @@ static PyObject *Context_reset(PyObject *op, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static PyObject *Context_prepare_for_use(PyObject *op, PyObject *unused)
+static PyObject *Context_prepare_for_use(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     if (context_check_alive(state_of(op), (ContextObject *)op) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
 
-static PyObject *Context_get_handle(PyObject *op, void *closure)
+static PyObject *Context_create_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_create(state_of(op), (ContextObject *)op);
+}
+
+static PyObject *Context_create_external_stream(PyObject *op, PyObject *ptr)
+{
+    module_state *st = state_of(op);
+    void *handle = PyLong_AsVoidPtr(ptr);
+    if (handle == NULL && PyErr_Occurred())
+        return NULL;
+    return stream_new(st, (ContextObject *)op, (CUstream)handle, STREAM_EXTERNAL);
+}
+
+static PyObject *Context_get_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_default(state_of(op), (ContextObject *)op);
+}
+
+static PyObject *Context_get_legacy_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_new(state_of(op), (ContextObject *)op, CU_STREAM_LEGACY, STREAM_LEGACY);
+}
+
+static PyObject *Context_get_per_thread_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_new(state_of(op), (ContextObject *)op, CU_STREAM_PER_THREAD, STREAM_PER_THREAD);
+}
+
+static PyObject *Context_create_event(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"timing", NULL};
+    int timing = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:create_event", keywords, &timing))
+        return NULL;
+    return event_create(state_of(op), (ContextObject *)op, timing);
+}
+
+static PyObject *Context_get_handle(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyLong_FromVoidPtr(((ContextObject *)op)->handle);
 }
 
-static PyObject *Context_get_device(PyObject *op, void *closure)
+static PyObject *Context_get_device(PyObject *op, void *Py_UNUSED(closure))
 {
     return Py_NewRef((PyObject *)((ContextObject *)op)->device);
 }
@@ -235,6 +275,14 @@ static PyMethodDef Context_methods[] = {
     {"synchronize", Context_synchronize, METH_NOARGS, "Wait for all work in this context to finish."},
     {"reset", Context_reset, METH_NOARGS, "Clean up all owned resources in this context."},
     {"prepare_for_use", Context_prepare_for_use, METH_NOARGS, "Check that the context can be used."},
+    {"create_stream", Context_create_stream, METH_NOARGS, "Create a new stream in this context."},
+    {"create_external_stream", Context_create_external_stream, METH_O, "Wrap a stream made elsewhere."},
+    {"get_default_stream", Context_get_default_stream, METH_NOARGS, "The default stream of this context."},
+    {"get_legacy_default_stream", Context_get_legacy_default_stream, METH_NOARGS, "The legacy default stream."},
+    {"get_per_thread_default_stream", Context_get_per_thread_default_stream, METH_NOARGS,
+     "The per-thread default stream."},
+    {"create_event", (PyCFunction)(void (*)(void))Context_create_event, METH_VARARGS | METH_KEYWORDS,
+     "create_event(timing=True): a new event in this context."},
     {0},
 };
 
@@ -310,7 +358,7 @@ static PyObject *module_get_context(PyObject *module, PyObject *const *args, Py_
 }
 
 /* Pops every context off this thread's stack, as numba's cuda.close() does first. */
-static PyObject *module_pop_all_contexts(PyObject *module, PyObject *unused)
+static PyObject *module_pop_all_contexts(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of_module(module);
     if (!cu_driver_ready())
@@ -325,7 +373,7 @@ static PyObject *module_pop_all_contexts(PyObject *module, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static PyObject *module_has_current_context(PyObject *module, PyObject *unused)
+static PyObject *module_has_current_context(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of_module(module);
     CUcontext current = NULL;
@@ -336,7 +384,7 @@ static PyObject *module_has_current_context(PyObject *module, PyObject *unused)
     return PyBool_FromLong(current != NULL);
 }
 
-static PyObject *module_synchronize(PyObject *module, PyObject *unused)
+static PyObject *module_synchronize(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     ContextObject *context = context_current(state_of_module(module));
     return context ? Context_synchronize((PyObject *)context, NULL) : NULL;
@@ -352,10 +400,10 @@ static PyObject *module_profile(PyObject *module, int start)
     Py_RETURN_NONE;
 }
 
-static PyObject *module_profile_start(PyObject *module, PyObject *unused) { return module_profile(module, 1); }
-static PyObject *module_profile_stop(PyObject *module, PyObject *unused) { return module_profile(module, 0); }
+static PyObject *module_profile_start(PyObject *module, PyObject *Py_UNUSED(unused)) { return module_profile(module, 1); }
+static PyObject *module_profile_stop(PyObject *module, PyObject *Py_UNUSED(unused)) { return module_profile(module, 0); }
 
-static PyObject *module_driver_version(PyObject *module, PyObject *unused)
+static PyObject *module_driver_version(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of_module(module);
     int version = 0;
@@ -364,7 +412,7 @@ static PyObject *module_driver_version(PyObject *module, PyObject *unused)
     return Py_BuildValue("(ii)", version / 1000, (version % 1000) / 10);
 }
 
-static PyObject *module_driver_error(PyObject *module, PyObject *unused)
+static PyObject *module_driver_error(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused))
 {
     const char *why = NULL;
     int status;

@@ -128,7 +128,7 @@ ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
     return self->primary_context;
 }
 
-static PyObject *Device_get_primary_context(PyObject *op, PyObject *unused)
+static PyObject *Device_get_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     ContextObject *context = Device_primary_context(state_of(op), (DeviceObject *)op);
     return context ? Py_NewRef((PyObject *)context) : NULL;
@@ -146,7 +146,7 @@ static int device_release_primary(module_state *st, DeviceObject *self)
     return CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));
 }
 
-static PyObject *Device_release_primary_context(PyObject *op, PyObject *unused)
+static PyObject *Device_release_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     if (device_release_primary(state_of(op), (DeviceObject *)op) < 0)
         return NULL;
@@ -170,14 +170,14 @@ static int Device_reset(module_state *st, DeviceObject *self)
     return cu_check(st, rc, "cuDevicePrimaryCtxReset");
 }
 
-static PyObject *Device_reset_method(PyObject *op, PyObject *unused)
+static PyObject *Device_reset_method(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     if (Device_reset(state_of(op), (DeviceObject *)op) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
 
-static PyObject *Device_get_device_identity(PyObject *op, PyObject *unused)
+static PyObject *Device_get_device_identity(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     DeviceObject *self = (DeviceObject *)op;
@@ -215,7 +215,7 @@ static PyObject *Device_getattro(PyObject *op, PyObject *name)
     return value;
 }
 
-static PyObject *Device_dir(PyObject *op, PyObject *unused)
+static PyObject *Device_dir(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     PyObject *names = PyObject_Dir((PyObject *)Py_TYPE(op));
     if (names == NULL)
@@ -238,24 +238,24 @@ static PyObject *Device_repr(PyObject *op)
     return PyUnicode_FromFormat("<CUDA device %d '%s'>", self->id, PyBytes_AS_STRING(self->name));
 }
 
-static PyObject *Device_get_compute_capability(PyObject *op, void *closure)
+static PyObject *Device_get_compute_capability(PyObject *op, void *Py_UNUSED(closure))
 {
     DeviceObject *self = (DeviceObject *)op;
     return Py_BuildValue("(ii)", self->cc_major, self->cc_minor);
 }
 
-static PyObject *Device_get_supports_float16(PyObject *op, void *closure)
+static PyObject *Device_get_supports_float16(PyObject *op, void *Py_UNUSED(closure))
 {
     DeviceObject *self = (DeviceObject *)op;
     return PyBool_FromLong(self->cc_major * 10 + self->cc_minor >= 53);
 }
 
-static PyObject *Device_get_supports_bfloat16(PyObject *op, void *closure)
+static PyObject *Device_get_supports_bfloat16(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(((DeviceObject *)op)->cc_major >= 8);
 }
 
-static PyObject *Device_get_primary_context_attr(PyObject *op, void *closure)
+static PyObject *Device_get_primary_context_attr(PyObject *op, void *Py_UNUSED(closure))
 {
     ContextObject *context = ((DeviceObject *)op)->primary_context;
     return Py_NewRef(context ? (PyObject *)context : Py_None);
@@ -348,7 +348,7 @@ int device_type_init(PyObject *module, module_state *st)
 
 /* Module functions */
 
-static PyObject *module_list_devices(PyObject *module, PyObject *unused)
+static PyObject *module_list_devices(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     PyObject *devices = devices_all(state_of_module(module));
     if (devices == NULL)
@@ -371,7 +371,7 @@ static PyObject *module_get_device(PyObject *module, PyObject *const *args, Py_s
     return device ? Py_NewRef((PyObject *)device) : NULL;
 }
 
-static PyObject *module_reset_all_devices(PyObject *module, PyObject *unused)
+static PyObject *module_reset_all_devices(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of_module(module);
     if (st->devices == NULL) /* never used: nothing to reset */

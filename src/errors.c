@@ -82,8 +82,8 @@ static PyObject *api_error_arg(PyObject *self, Py_ssize_t index)
     return Py_NewRef(PyTuple_GET_ITEM(args, index));
 }
 
-static PyObject *CudaAPIError_get_code(PyObject *self, void *closure) { return api_error_arg(self, 0); }
-static PyObject *CudaAPIError_get_msg(PyObject *self, void *closure) { return api_error_arg(self, 1); }
+static PyObject *CudaAPIError_get_code(PyObject *self, void *Py_UNUSED(closure)) { return api_error_arg(self, 0); }
+static PyObject *CudaAPIError_get_msg(PyObject *self, void *Py_UNUSED(closure)) { return api_error_arg(self, 1); }
 
 static PyObject *CudaAPIError_str(PyObject *self)
 {

@@ -6,14 +6,18 @@
 #include "context.h"
 #include "device.h"
 #include "errors.h"
+#include "event.h"
 #include "nvrtc.h"
+#include "stream.h"
 
 static int module_exec(PyObject *module)
 {
     module_state *st = state_of_module(module);
-    if (errors_init(module, st) < 0 || device_type_init(module, st) < 0 || context_type_init(module, st) < 0)
+    if (errors_init(module, st) < 0 || device_type_init(module, st) < 0 || context_type_init(module, st) < 0 ||
+        stream_type_init(module, st) < 0 || event_type_init(module, st) < 0)
         return -1;
-    PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods};
+    PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
+                            event_module_methods};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (PyModule_AddFunctions(module, tables[i]) < 0)
             return -1;
@@ -35,6 +39,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->devices);
     Py_VISIT(st->last_context);
     Py_VISIT(st->library_dirs);
+    Py_VISIT(st->driver_module);
     return 0;
 }
 
@@ -53,6 +58,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->devices);
     Py_CLEAR(st->last_context);
     Py_CLEAR(st->library_dirs);
+    Py_CLEAR(st->driver_module);
     return 0;
 }
 

@@ -27,6 +27,11 @@ typedef struct {
     PyObject *devices;
     /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */
     ContextObject *last_context;
+    /* what "the default stream" (stream 0) means: 0, or CU_STREAM_PER_THREAD when
+     * NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM=1 at import (numba then calls the _ptds/_ptsz entry points) */
+    CUstream default_stream;
+    /* numba_cuda_c.cudadrv.driver, imported at first need (auto_synchronize, async_done) */
+    PyObject *driver_module;
     /* library search directories for NVRTC and the runtime, set from Python once */
     PyObject *library_dirs;
 } module_state;
@@ -39,6 +44,12 @@ static inline module_state *state_of_module(PyObject *module) { return (module_s
 static inline module_state *state_of_type(PyTypeObject *type) { return (module_state *)PyType_GetModuleState(type); }
 
 static inline module_state *state_of(PyObject *self) { return state_of_type(Py_TYPE(self)); }
+
+/* Whether a str equals an ASCII C string (keyword names). */
+static inline int unicode_equals(PyObject *text, const char *ascii)
+{
+    return PyUnicode_Check(text) && PyUnicode_CompareWithASCIIString(text, ascii) == 0;
+}
 
 /* Converts an int-like object (int, NumPy integer) to a C int, with a clear error. */
 static inline int int_from_object(PyObject *obj, int *out, const char *what)

@@ -60,7 +60,7 @@ static int search_cudart(const char *const *dirs, int ndirs, void *version)
     return cudart_version(dirs, ndirs, version);
 }
 
-static PyObject *module_nvrtc_version(PyObject *module, PyObject *unused)
+static PyObject *module_nvrtc_version(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of_module(module);
     int major = 0, minor = 0;
@@ -72,7 +72,7 @@ static PyObject *module_nvrtc_version(PyObject *module, PyObject *unused)
     return Py_BuildValue("(ii)", major, minor);
 }
 
-static PyObject *module_nvrtc_supported_archs(PyObject *module, PyObject *unused)
+static PyObject *module_nvrtc_supported_archs(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of_module(module);
     int count = 0;
@@ -103,7 +103,7 @@ static PyObject *module_nvrtc_supported_archs(PyObject *module, PyObject *unused
 }
 
 /* (major, minor) of libcudart's cudaRuntimeGetVersion, or None where no runtime library is found. */
-static PyObject *module_cudart_version(PyObject *module, PyObject *unused)
+static PyObject *module_cudart_version(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     int version = 0;
     int status = with_library_dirs(state_of_module(module), search_cudart, &version);

@@ -1,0 +1,41 @@
+/* stream.h: Stream (numba.cuda.cudadrv.driver.Stream) and the one conversion every function
+ * taking stream= uses: a Stream, or 0/None for the default stream. */
+#ifndef NUMBA_CUDA_C_STREAM_H
+#define NUMBA_CUDA_C_STREAM_H
+
+#include "context.h"
+
+typedef enum {
+    STREAM_OWNED,       /* made by cuStreamCreate, destroyed with the object */
+    STREAM_DEFAULT,     /* handle 0: the legacy default stream, as numba's default_stream() */
+    STREAM_LEGACY,      /* CU_STREAM_LEGACY */
+    STREAM_PER_THREAD,  /* CU_STREAM_PER_THREAD */
+    STREAM_EXTERNAL,    /* made elsewhere; never destroyed here */
+} stream_kind;
+
+typedef struct {
+    PyObject_HEAD
+    ContextObject *context;
+    CUstream handle;
+    stream_kind kind;
+    PyObject *weakreflist;
+} StreamObject;
+
+/* A Stream object for `handle` in `context`. New reference. */
+PyObject *stream_new(module_state *st, ContextObject *context, CUstream handle, stream_kind kind);
+
+/* Creates a new stream in `context` (cuStreamCreate). New reference. */
+PyObject *stream_create(module_state *st, ContextObject *context);
+
+/* numba's default_stream(): the per-thread default stream when NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM
+ * is set, else the legacy default stream (handle 0). New reference. */
+PyObject *stream_default(module_state *st, ContextObject *context);
+
+/* The CUstream for a stream= argument: a Stream, or 0 / None / False for the default stream.
+ * Raises TypeError for anything else and CudaDriverError for a stream of a reset context. */
+int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle);
+
+int stream_type_init(PyObject *module, module_state *st);
+extern PyMethodDef stream_module_methods[];
+
+#endif
