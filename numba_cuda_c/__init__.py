@@ -31,6 +31,7 @@ from numba_cuda_c._cuda import (  # noqa: F401
     synchronize,
 )
 from numba_cuda_c.cudadrv import devices as _devices
+from numba_cuda_c.cudadrv import driver as _driver  # noqa: F401  (numba_cuda_c.cudadrv.driver)
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 

@@ -112,6 +112,9 @@ static PyObject *Event_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     CUresult rc;
     if (context_check_alive(st, self->context) < 0)
         return NULL;
+    /* An event already reached needs no wait: cuEventQuery is cheaper than a blocking call. */
+    if (cu.cuEventQuery(self->handle) == CUDA_SUCCESS)
+        Py_RETURN_NONE;
     Py_BEGIN_ALLOW_THREADS
     rc = cu.cuEventSynchronize(self->handle);
     Py_END_ALLOW_THREADS

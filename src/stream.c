@@ -78,6 +78,9 @@ static PyObject *Stream_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     CUresult rc;
     if (stream_enter(st, self, &pushed) < 0)
         return NULL;
+    /* An idle stream needs no wait: cuStreamQuery is cheaper than a blocking call. */
+    if (cu.cuStreamQuery(self->handle) == CUDA_SUCCESS)
+        return context_exit(st, pushed) < 0 ? NULL : Py_NewRef(Py_None);
     Py_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamSynchronize(self->handle);
     Py_END_ALLOW_THREADS

@@ -1,0 +1,556 @@
+"""Host-API timings, side by side: numba_cuda_c, numba-cuda and CuPy.
+
+    python3 benchmarks/bench_host.py                 # every row, full repeats
+    python3 benchmarks/bench_host.py --quick         # fewer repeats (a smoke test)
+    python3 benchmarks/bench_host.py --rows stream,event --json out.json
+    python3 benchmarks/bench_host.py --list          # the registered rows
+
+Prints one table: median time per call of each operation for each library, and the ratios
+numba-cuda / ours and CuPy / ours (above 1: we are faster). Progress goes to stderr; the table and
+its notes are printed last, on stdout.
+
+Organisation
+------------
+* `ROWS` is the registry: operation name -> {"kind", "unit", "gpu", "ours", "numba", "cupy"}, filled
+  by `row()`. An implementation key "cuda" fills both "ours" and "numba" (same API); a library
+  without an implementation prints "—". To add a row, call `row()` below; nothing else changes.
+* kind "fresh" (unit ms): each implementation is a pair of code strings (pre, stmt); the text
+  "{import}" in them is replaced by the library's import line (`IMPORT_CODE`). `stmt` is timed once
+  in each of N fresh interpreters (`fresh_interpreter`), after `pre` ran untimed; median of N.
+* kind "call" (unit µs): each implementation is a setup function, given the imported module
+  (numba_cuda_c, numba.cuda or cupy), returning the zero-argument callable to time. `per_call`
+  warms it up, picks a loop count (`number`) so one repeat lasts about `target` seconds, and
+  returns the median over `repeat` repeats of (time of `number` calls) / number. The result of
+  each call is dropped at once, so its destruction is timed too (for arrays that is the steady
+  state of a loop that allocates temporaries; numba and ours queue the free, CuPy pools it).
+  Setup may instead return `Keep(fn)`: the results are then kept in a list and freed after the
+  timer stops (for creation rows such as stream() and event(): creation alone is timed); the loop
+  count is then capped at 500, since creating with thousands of live streams is slower (on the H100,
+  stream() took about 7 µs instead of 4 for us, 12 instead of 6 for CuPy).
+* Every cell is measured inside try/except: an API we do not have yet, or a failure, prints
+  "n/a [k]" with reason k under the table, and the other cells go on.
+* Rows that need a GPU are left out when no library has one, and named under "skipped".
+
+numba-cuda 0.30 under numpy 2.5 needs `numpy.row_stack = numpy.vstack` before numba is imported:
+`NUMBA_SHIM` is applied in-process and in every fresh interpreter that imports numba.
+"""
+
+import argparse
+import gc
+import itertools
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+import numpy as np
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+LIBS = ("ours", "numba", "cupy")
+LABELS = {"ours": "numba_cuda_c", "numba": "numba-cuda", "cupy": "CuPy"}
+WIDTH = 110  # the table's notes are wrapped to this width
+NUMBA_SHIM = "import numpy; numpy.row_stack = numpy.vstack"
+# What a program writes to get the module; timed as a whole by the "import" row (for numba the
+# shim's `import numpy` is inside it: ours and CuPy import NumPy themselves, if they need it).
+IMPORT_CODE = {
+    "ours": "import numba_cuda_c as cuda",
+    "numba": NUMBA_SHIM + "\nfrom numba import cuda",
+    "cupy": "import cupy",
+}
+
+
+# --------------------------------------------------------------------------------------------
+# The registry
+# --------------------------------------------------------------------------------------------
+
+ROWS = {}
+
+
+def row(name, kind="call", unit=None, gpu=True, **impls):
+    """Register an operation. impls: ours=, numba=, cupy=, or cuda= for both ours and numba."""
+    assert kind in ("call", "fresh"), kind
+    entry = {"kind": kind, "unit": unit or ("ms" if kind == "fresh" else "us"), "gpu": gpu}
+    cuda_impl = impls.pop("cuda", None)
+    for lib in LIBS:
+        entry[lib] = impls.pop(lib, cuda_impl if lib in ("ours", "numba") else None)
+    assert not impls, "unknown implementation keys: %s" % sorted(impls)
+    ROWS[name] = entry
+
+
+class Keep:
+    """Setup result meaning: keep what fn() returns until the repeat's timer has stopped.
+
+    At most `limit` objects are alive at once (the loop count is capped there), so that creation
+    is timed with a program's usual handful of live objects, not tens of thousands.
+    """
+
+    __slots__ = ("fn", "limit")
+
+    def __init__(self, fn, limit=500):
+        self.fn = fn
+        self.limit = limit
+
+
+# --- fresh interpreters (ms) ------------------------------------------------------------------
+
+row("import", kind="fresh", gpu=False, ours=("", "{import}"), numba=("", "{import}"), cupy=("", "{import}"))
+row(
+    "import (numpy preloaded)",
+    kind="fresh",
+    gpu=False,
+    ours=("import numpy", "{import}"),
+    numba=("import numpy", "{import}"),
+    cupy=("import numpy", "{import}"),
+)
+# First context, import excluded. numba and ours: current_context() (driver load, cuInit, primary
+# context retained and made current). CuPy has no context call: cudaFree(0), the usual idiom that
+# makes the CUDA runtime create (or adopt) the primary context, is the equivalent first call.
+row(
+    "first context",
+    kind="fresh",
+    cuda=("{import}", "cuda.current_context()"),
+    cupy=("{import}", "cupy.cuda.runtime.free(0)"),
+)
+
+# --- in-process, per call (µs) -----------------------------------------------------------------
+
+row("stream()", cuda=lambda cuda: Keep(cuda.stream), cupy=lambda cp: Keep(cp.cuda.Stream))
+row("event()", cuda=lambda cuda: Keep(cuda.event), cupy=lambda cp: Keep(cp.cuda.Event))
+
+
+def _record_sync(ev, s):
+    record, synchronize = ev.record, ev.synchronize
+
+    def fn():
+        record(s)
+        synchronize()
+
+    return fn
+
+
+row(
+    "event record+sync (idle stream)",
+    cuda=lambda cuda: _record_sync(cuda.event(), cuda.stream()),
+    cupy=lambda cp: _record_sync(cp.cuda.Event(), cp.cuda.Stream()),
+)
+row(
+    "stream.synchronize (idle)",
+    cuda=lambda cuda: cuda.stream().synchronize,
+    cupy=lambda cp: cp.cuda.Stream().synchronize,
+)
+
+
+def _device_array_8b(cuda):
+    device_array = cuda.device_array
+    return lambda: device_array(1, np.float64)
+
+
+def _cupy_empty_8b(cp):
+    empty = cp.empty
+    return lambda: empty(1, np.float64)
+
+
+row("device_array 8 B", cuda=_device_array_8b, cupy=_cupy_empty_8b)
+
+
+def _to_device_8b(cuda):
+    to_device, a = cuda.to_device, np.zeros(1)
+    return lambda: to_device(a)
+
+
+def _cupy_asarray_8b(cp):
+    asarray, a = cp.asarray, np.zeros(1)
+    return lambda: asarray(a)
+
+
+row("to_device 8 B", cuda=_to_device_8b, cupy=_cupy_asarray_8b)
+row(
+    "copy_to_host 8 B",
+    cuda=lambda cuda: cuda.to_device(np.zeros(1)).copy_to_host,
+    cupy=lambda cp: cp.asarray(np.zeros(1)).get,
+)
+
+
+def _slice(d):
+    return lambda: d[1:]
+
+
+row(
+    "slice d[1:] (16 x f8)",
+    cuda=lambda cuda: _slice(cuda.to_device(np.zeros(16))),
+    cupy=lambda cp: _slice(cp.asarray(np.zeros(16))),
+)
+
+
+def _cai(d):
+    return lambda: d.__cuda_array_interface__
+
+
+row(
+    "d.__cuda_array_interface__",
+    cuda=lambda cuda: _cai(cuda.to_device(np.zeros(16))),
+    cupy=lambda cp: _cai(cp.asarray(np.zeros(16))),
+)
+row("get_current_device()", cuda=lambda cuda: cuda.get_current_device, cupy=lambda cp: cp.cuda.Device)
+row("current_context()", cuda=lambda cuda: cuda.current_context)
+
+
+# --------------------------------------------------------------------------------------------
+# Measuring
+# --------------------------------------------------------------------------------------------
+
+
+def _loop(fn, number):
+    it = itertools.repeat(None, number)
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter_ns()
+        for _ in it:
+            fn()
+        t1 = time.perf_counter_ns()
+    finally:
+        if gc_was_on:
+            gc.enable()
+    return t1 - t0
+
+
+def _loop_keep(fn, number):
+    it = itertools.repeat(None, number)
+    kept = []
+    keep = kept.append
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter_ns()
+        for _ in it:
+            keep(fn())
+        t1 = time.perf_counter_ns()
+    finally:
+        if gc_was_on:
+            gc.enable()
+    del kept[:]  # freed here, with the timer stopped
+    return t1 - t0
+
+
+def per_call(fn, number=None, repeat=7, target=0.02, max_number=200_000):
+    """Median µs per call of fn() (or of Keep(fn)); returns (median, per-repeat samples, number).
+
+    Warm-up: a few calls, then calibration (number doubled until a loop lasts `target` seconds).
+    The garbage collector is off inside the timed loops, as in timeit.
+    """
+    loop = _loop
+    if isinstance(fn, Keep):
+        fn, loop, max_number = fn.fn, _loop_keep, min(max_number, fn.limit)
+    loop(fn, 3)
+    if number is None:
+        number = 1
+        while number < max_number and loop(fn, number) < target * 1e9:
+            number = min(2 * number, max_number)
+    samples = [loop(fn, number) / number / 1000.0 for _ in range(repeat)]
+    return statistics.median(samples), samples, number
+
+
+_MARK = "@@bench_seconds"
+
+
+def fresh_interpreter(pre, stmt, env=None, cwd=None, timeout=300):
+    """Seconds that `stmt` takes in a new interpreter, after `pre` ran there untimed."""
+    code = "import time\n%s\n_t0 = time.perf_counter()\n%s\n_t1 = time.perf_counter()\nprint(%r, repr(_t1 - _t0))\n"
+    code %= (pre, stmt, _MARK)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
+    for line in reversed(done.stdout.splitlines()):
+        if line.startswith(_MARK):
+            return float(line.split()[1])
+    err = (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]
+    raise RuntimeError("fresh interpreter: " + err)
+
+
+# --------------------------------------------------------------------------------------------
+# The libraries
+# --------------------------------------------------------------------------------------------
+
+
+class Lib:
+    def __init__(self, key, selected=True):
+        self.key = key
+        self.label = LABELS[key]
+        self.module = None  # what setup functions get
+        self.error = None  # why it is not importable
+        self.gpu_error = None  # why it has no usable GPU (None: it has one)
+        self.version = None
+        self.env = None  # environment of its fresh interpreters
+        if not selected:
+            self.error = "not selected (--libs)"
+            return
+        try:
+            self.module = getattr(self, "_load_" + key)()
+        except Exception as exc:  # noqa: BLE001 -- anything: the column prints "—"
+            self.error = "%s: %s" % (type(exc).__name__, exc)
+            return
+        try:
+            self.gpu_error = getattr(self, "_gpu_" + key)()
+        except Exception as exc:  # noqa: BLE001
+            self.gpu_error = "%s: %s" % (type(exc).__name__, exc)
+
+    # -- ours
+    def _load_ours(self):
+        try:
+            import numba_cuda_c
+        except ImportError:
+            # Not installed: an in-place build in this checkout will do; children get it too.
+            sys.path.insert(0, REPO)
+            import numba_cuda_c
+        # Children import the very same package (their cwd is a neutral directory, see main()).
+        root = os.path.dirname(os.path.dirname(os.path.abspath(numba_cuda_c.__file__)))
+        self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+        self.version = numba_cuda_c.__version__
+        return numba_cuda_c
+
+    def _gpu_ours(self):
+        if self.module.is_available():
+            return None
+        return self.module.cuda_error() or "no CUDA device"
+
+    # -- numba-cuda
+    def _load_numba(self):
+        exec(NUMBA_SHIM, {})
+        from numba import cuda
+
+        try:
+            from importlib.metadata import version
+
+            self.version = version("numba-cuda")
+        except Exception:  # noqa: BLE001
+            import numba
+
+            self.version = "numba " + numba.__version__
+        return cuda
+
+    def _gpu_numba(self):
+        if self.module.is_available():
+            return None
+        why = getattr(self.module, "cuda_error", lambda: None)()
+        return str(why) if why else "no CUDA device"
+
+    # -- CuPy
+    def _load_cupy(self):
+        import cupy
+
+        self.version = cupy.__version__
+        return cupy
+
+    def _gpu_cupy(self):
+        return None if self.module.cuda.runtime.getDeviceCount() > 0 else "no CUDA device"
+
+
+# --------------------------------------------------------------------------------------------
+# Running and printing
+# --------------------------------------------------------------------------------------------
+
+
+def _reason(exc):
+    text = "%s: %s" % (type(exc).__name__, exc)
+    text = " ".join(text.split())
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def measure_cell(name, spec, lib, args, fresh_cwd):
+    """One cell: {"status": "ok", "median", "samples", ...} | {"status": "missing"|"na", "reason"}."""
+    impl = spec[lib.key]
+    if lib.error is not None:
+        return {"status": "missing", "reason": "not importable: " + lib.error}
+    if impl is None:
+        return {"status": "missing", "reason": "no such operation in " + lib.label}
+    if spec["gpu"] and lib.gpu_error is not None:
+        return {"status": "na", "reason": "%s: no GPU: %s" % (lib.label, lib.gpu_error)}
+    try:
+        if spec["kind"] == "fresh":
+            pre, stmt = (s.replace("{import}", IMPORT_CODE[lib.key]) for s in impl)
+            samples = [
+                1000.0 * fresh_interpreter(pre, stmt, env=lib.env, cwd=fresh_cwd) for _ in range(args.fresh)
+            ]
+            return {"status": "ok", "median": statistics.median(samples), "samples": samples}
+        fn = impl(lib.module)
+        median, samples, number = per_call(fn, repeat=args.repeat, target=args.target)
+        return {"status": "ok", "median": median, "samples": samples, "number": number}
+    except Exception as exc:  # noqa: BLE001 -- a missing API or a failure: "n/a [k]"
+        return {"status": "na", "reason": "%s: %s" % (lib.label, _reason(exc))}
+    finally:
+        fn = None
+        gc.collect()
+
+
+def _fmt(value):
+    if value >= 100:
+        return "%.0f" % value
+    if value >= 10:
+        return "%.1f" % value
+    return "%.2f" % value
+
+
+def _can_print(text):
+    try:
+        text.encode(sys.stdout.encoding or "ascii")
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def render(results, skipped, meta):
+    dash = "—" if _can_print("—µ") else "-"
+    micro = "µs" if dash != "-" else "us"
+    notes_na = []  # footnote texts of "n/a [k]", numbered from 1
+
+    def cell(c):
+        if c["status"] == "ok":
+            return _fmt(c["median"])
+        if c["status"] == "missing":
+            return dash
+        if c["reason"] not in notes_na:
+            notes_na.append(c["reason"])
+        return "n/a [%d]" % (notes_na.index(c["reason"]) + 1)
+
+    def ratio(c, ours):
+        if c["status"] != "ok" or ours["status"] != "ok" or ours["median"] <= 0:
+            return dash
+        return _fmt(c["median"] / ours["median"]) + "x"
+
+    header = ["operation", "unit"] + [LABELS[k] for k in LIBS] + ["numba/ours", "CuPy/ours"]
+    body = []
+    for name, res in results.items():
+        c = res["cells"]
+        unit = micro if res["unit"] == "us" else res["unit"]
+        ratios = [ratio(c["numba"], c["ours"]), ratio(c["cupy"], c["ours"])]
+        body.append([name, unit] + [cell(c[k]) for k in LIBS] + ratios)
+    widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
+    widths[0] = max(widths[0], 20)
+    fmt = "  ".join(["%-*s", "%-*s"] + ["%*s"] * (len(header) - 2))
+
+    lines = [""]
+    title = "numba_cuda_c host-API benchmark -- median per call (fresh-interpreter rows: ms, of %d runs)"
+    lines.append(title % meta["fresh"])
+    for key in ("device", "versions", "harness"):
+        if meta.get(key):
+            first = "  %-9s " % (key + ":")
+            lines += textwrap.wrap(meta[key], WIDTH, initial_indent=first, subsequent_indent=" " * len(first))
+    lines.append("")
+    lines.append(fmt % tuple(itertools.chain(*zip(widths, header))))
+    lines.append("  ".join("-" * w for w in widths))
+    for r in body:
+        lines.append(fmt % tuple(itertools.chain(*zip(widths, r))))
+    if not body:
+        lines.append("(no rows)")
+    lines.append("")
+    notes = ["ratios above 1: numba_cuda_c is faster.  %s: library not importable, or no such operation." % dash]
+    notes += ["[%d] %s" % (i, text) for i, text in enumerate(notes_na, 1)]
+    notes += ["skipped (%s): %s" % (why, "; ".join(names)) for why, names in skipped.items()]
+    for text in notes:
+        lines += textwrap.wrap(text, WIDTH, subsequent_indent="    ")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", help="only rows whose name contains one of these comma-separated substrings")
+    ap.add_argument("--libs", default=",".join(LIBS), help="comma-separated subset of: " + ", ".join(LIBS))
+    ap.add_argument("--quick", action="store_true", help="fewer repeats and shorter loops")
+    ap.add_argument("--json", metavar="PATH", help="also write the results (every sample) as JSON")
+    ap.add_argument("--list", action="store_true", help="list the registered rows and exit")
+    args = ap.parse_args(argv)
+    args.repeat, args.target, args.fresh = (3, 0.005, 3) if args.quick else (7, 0.02, 5)
+
+    if args.list:
+        for name, spec in ROWS.items():
+            have = [LABELS[k] for k in LIBS if spec[k] is not None]
+            print("%-40s %-5s %-3s %s" % (name, spec["kind"], "gpu" if spec["gpu"] else "", ", ".join(have)))
+        return 0
+
+    wanted = [s.strip().lower() for s in (args.rows or "").split(",") if s.strip()]
+    names = [n for n in ROWS if not wanted or any(w in n.lower() for w in wanted)]
+    use = [k.strip() for k in args.libs.split(",") if k.strip()]
+    bad = [k for k in use if k not in LIBS]
+    if bad:
+        ap.error("unknown library %s (choose from %s)" % (", ".join(bad), ", ".join(LIBS)))
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    libs = {}
+    for key in LIBS:
+        lib = libs[key] = Lib(key, key in use)
+        log(
+            "%-13s %s"
+            % (
+                lib.label,
+                lib.error
+                and "not available: " + lib.error
+                or "%s, GPU: %s" % (lib.version, "yes" if lib.gpu_error is None else "no (%s)" % lib.gpu_error),
+            )
+        )
+    any_gpu = any(lib.error is None and lib.gpu_error is None for lib in libs.values())
+
+    meta = {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "fresh": args.fresh,
+        "repeat": args.repeat,
+        "target_s": args.target,
+        "quick": args.quick,
+    }
+    meta["versions"] = "Python %s, NumPy %s, %s" % (
+        meta["python"],
+        meta["numpy"],
+        ", ".join("%s %s" % (lib.label, lib.version) for lib in libs.values() if lib.error is None),
+    )
+    ours = libs["ours"]
+    if ours.error is None and ours.gpu_error is None:
+        try:
+            dev = ours.module.list_devices()[0]
+            name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
+            drv = ours.module._cuda.driver_get_version()
+            cc = "%d.%d" % tuple(dev.compute_capability)
+            meta["device"] = "%s (cc %s), driver API %d.%d" % ((name, cc) + tuple(drv))
+        except Exception as exc:  # noqa: BLE001
+            meta["device"] = "? (%s)" % _reason(exc)
+    elif not any_gpu:
+        meta["device"] = "no CUDA GPU (%s)" % (ours.gpu_error or "see above")
+    empty = per_call(lambda: None, repeat=args.repeat, target=args.target)[0]
+    meta["harness"] = "%.0f ns per call (an empty lambda), included in the per-call rows" % (empty * 1000)
+
+    results, skipped = {}, {}
+    # Fresh interpreters run in a neutral directory: the checkout in the current directory must not
+    # shadow what is installed (ours' children get the parent's package through PYTHONPATH).
+    with tempfile.TemporaryDirectory(prefix="bench_host_") as fresh_cwd:
+        # Fresh-interpreter rows first, while this process holds no context yet.
+        order = sorted(names, key=lambda n: ROWS[n]["kind"] != "fresh")
+        for name in order:
+            spec = ROWS[name]
+            if spec["gpu"] and not any_gpu:
+                skipped.setdefault("no CUDA GPU", []).append(name)
+                continue
+            cells = {}
+            for key in LIBS:
+                log("  %-40s %s" % (name, LABELS[key]))
+                cells[key] = measure_cell(name, spec, libs[key], args, fresh_cwd)
+            results[name] = {"unit": spec["unit"], "kind": spec["kind"], "cells": cells}
+    results = {n: results[n] for n in names if n in results}  # registry order
+
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "rows": results, "skipped": skipped}, f, indent=1)
+        log("wrote " + args.json)
+    print(render(results, skipped, meta), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
