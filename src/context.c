@@ -5,6 +5,7 @@
 
 #include "errors.h"
 #include "event.h"
+#include "memory.h"
 #include "stream.h"
 
 #include <structmember.h>
@@ -16,6 +17,7 @@ ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext han
         return NULL;
     self->device = (DeviceObject *)Py_NewRef((PyObject *)device);
     self->handle = handle;
+    memset(&self->deallocations, 0, sizeof self->deallocations);
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
     return self;
@@ -169,14 +171,20 @@ static PyObject *Context_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     Py_RETURN_NONE;
 }
 
-/* numba's Context.reset() frees what the context owns (allocations, modules, pending frees).
- * The objects that own device resources hold their own references and free them when they die;
- * here we only drop the module's cache, so the next lookup re-validates the context. */
+/* numba's Context.reset() frees what the context owns. Live arrays keep their memory (they own
+ * it); the frees waiting in the deallocation queue run now, defer_cleanup() or not. */
 static PyObject *Context_reset(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
-    if (st->last_context == (ContextObject *)op)
+    ContextObject *self = (ContextObject *)op;
+    int deferred = self->deallocations.deferred;
+    self->deallocations.deferred = 0;
+    int failed = memory_flush(st, self) < 0;
+    self->deallocations.deferred = deferred;
+    if (st->last_context == self)
         Py_CLEAR(st->last_context);
+    if (failed)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -263,6 +271,7 @@ static void Context_dealloc(PyObject *op)
     if (((ContextObject *)op)->weakreflist != NULL)
         PyObject_ClearWeakRefs(op);
     Context_clear(op);
+    PyMem_Free(((ContextObject *)op)->deallocations.items); /* a dead context freed them itself */
     type->tp_free(op);
     Py_DECREF(type);
 }

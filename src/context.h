@@ -5,10 +5,21 @@
 
 #include "device.h"
 
+/* numba's "Deallocation Behavior": frees wait here until there are more than max_count of them or
+ * they hold more than max_bytes, then all go at once; never inside defer_cleanup() (memory.c). */
+typedef struct {
+    struct pending_free *items;
+    size_t count, capacity;
+    size_t bytes;
+    size_t max_bytes; /* ratio x the device's memory, known at the first allocation */
+    int deferred;     /* defer_cleanup() nesting depth */
+} deallocation_queue;
+
 struct ContextObject {
     PyObject_HEAD
     DeviceObject *device;
     CUcontext handle; /* NULL once the context was released or reset: the object is then dead */
+    deallocation_queue deallocations;
     PyObject *weakreflist;
 };
 

@@ -7,6 +7,7 @@
 #include "device.h"
 #include "errors.h"
 #include "event.h"
+#include "memory.h"
 #include "nvrtc.h"
 #include "stream.h"
 
@@ -14,10 +15,11 @@ static int module_exec(PyObject *module)
 {
     module_state *st = state_of_module(module);
     if (errors_init(module, st) < 0 || device_type_init(module, st) < 0 || context_type_init(module, st) < 0 ||
-        stream_type_init(module, st) < 0 || event_type_init(module, st) < 0)
+        stream_type_init(module, st) < 0 || event_type_init(module, st) < 0 ||
+        memory_type_init(module, st) < 0)
         return -1;
     PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
-                            event_module_methods};
+                            event_module_methods, memory_module_methods};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (PyModule_AddFunctions(module, tables[i]) < 0)
             return -1;
@@ -36,6 +38,9 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->StreamType);
     Py_VISIT(st->EventType);
     Py_VISIT(st->MemoryInfoType);
+    Py_VISIT(st->MemoryPointerType);
+    Py_VISIT(st->DeviceNDArrayType);
+    Py_VISIT(st->DeviceRecordType);
     Py_VISIT(st->devices);
     Py_VISIT(st->last_context);
     Py_VISIT(st->library_dirs);
@@ -55,6 +60,9 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->StreamType);
     Py_CLEAR(st->EventType);
     Py_CLEAR(st->MemoryInfoType);
+    Py_CLEAR(st->MemoryPointerType);
+    Py_CLEAR(st->DeviceNDArrayType);
+    Py_CLEAR(st->DeviceRecordType);
     Py_CLEAR(st->devices);
     Py_CLEAR(st->last_context);
     Py_CLEAR(st->library_dirs);

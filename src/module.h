@@ -22,7 +22,10 @@ typedef struct {
     PyTypeObject *ContextType;
     PyTypeObject *StreamType;
     PyTypeObject *EventType;
-    PyTypeObject *MemoryInfoType; /* a struct sequence (free, total), as numba's MemoryInfo */
+    PyTypeObject *MemoryInfoType;
+    PyTypeObject *MemoryPointerType;
+    PyTypeObject *DeviceNDArrayType;
+    PyTypeObject *DeviceRecordType; /* a struct sequence (free, total), as numba's MemoryInfo */
     /* the Device objects, a tuple built at first use (NULL before) */
     PyObject *devices;
     /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */
@@ -32,6 +35,9 @@ typedef struct {
     CUstream default_stream;
     /* numba_cuda_c.cudadrv.driver, imported at first need (auto_synchronize, async_done) */
     PyObject *driver_module;
+    /* NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT / _RATIO, read at import */
+    size_t max_pending_count;
+    double max_pending_ratio;
     /* library search directories for NVRTC and the runtime, set from Python once */
     PyObject *library_dirs;
 } module_state;

@@ -53,6 +53,11 @@ static int resolve_driver_table(void *lib)
  * else libcuda.so.1, else libcuda.so. Returns NULL with driver_why set. */
 static void *open_driver_library(void)
 {
+    const char *disable = getenv("NUMBA_DISABLE_CUDA");
+    if (disable != NULL && atoi(disable) != 0) {
+        snprintf(driver_why, sizeof driver_why, "CUDA is disabled: NUMBA_DISABLE_CUDA=%s", disable);
+        return NULL;
+    }
     const char *env = getenv("NUMBA_CUDA_DRIVER");
     if (env != NULL && env[0] != '\0') {
         struct stat info;
@@ -88,6 +93,7 @@ static int load_driver_locked(void)
     if (lib == NULL)
         return -1;
     if (resolve_driver_table(lib) < 0) {
+        memset(&cu, 0, sizeof cu); /* no pointer into the library may outlive it */
         dlclose(lib);
         return -1;
     }
@@ -123,14 +129,14 @@ int cu_driver_load(const char **why)
     return -1;
 }
 
-/* Tries each name in each directory, then each name on the loader's path. Appends what it tried
+/* Tries each name in each directory, then (with loader_path) on the loader's own path. Appends what it tried
  * to `tried` so the error can say where it looked. */
 static void *open_first(const char *const *dirs, int ndirs, const char *const *names, int nnames, char *tried,
-                        size_t tried_size)
+                        size_t tried_size, int loader_path)
 {
     char path[4096];
     size_t used = strlen(tried);
-    for (int d = 0; d <= ndirs; d++) {
+    for (int d = 0; d < ndirs + (loader_path ? 1 : 0); d++) {
         for (int n = 0; n < nnames; n++) {
             if (d < ndirs)
                 snprintf(path, sizeof path, "%s/%s", dirs[d], names[n]);
@@ -155,29 +161,49 @@ static const char *const nvrtc_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "l
 static const char *const cudart_names[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0",
                                            "libcudart.so"};
 
+/* Resolves every NVRTC entry point from `lib`; 0, or -1 naming the first one missing. */
+static int resolve_nvrtc_table(void *lib)
+{
+#define NVRTC_RESOLVE(name, symbol)                                                                          \
+    if ((nvrtc.name = (PFN_##name)dlsym(lib, #symbol)) == NULL) {                                            \
+        snprintf(nvrtc_why, sizeof nvrtc_why, "the NVRTC library lacks %s: it is too old", #symbol);         \
+        return -1;                                                                                           \
+    }
+    NVRTC_FUNCTIONS(NVRTC_RESOLVE)
+#undef NVRTC_RESOLVE
+    return 0;
+}
+
 int nvrtc_load(const char *const *dirs, int ndirs, const char **why)
 {
     pthread_mutex_lock(&load_lock);
     if (nvrtc_state == 0) {
         char tried[1536] = "";
-        void *lib = open_first(dirs, ndirs, nvrtc_names, sizeof nvrtc_names / sizeof *nvrtc_names, tried,
-                               sizeof tried);
         nvrtc_state = -1;
-        if (lib == NULL) {
+        snprintf(nvrtc_why, sizeof nvrtc_why,
+                 "NVRTC (libnvrtc.so) was not found; looked in: %s. Install the CUDA toolkit or the "
+                 "nvidia-cuda-nvrtc wheel, or set CUDA_HOME",
+                 "(nowhere)");
+        /* Each directory in turn, so that a library too old to use does not stop the search. */
+        for (int d = 0; d <= ndirs && nvrtc_state != 1; d++) {
+            void *lib = d < ndirs ? open_first(dirs + d, 1, nvrtc_names, sizeof nvrtc_names / sizeof *nvrtc_names,
+                                               tried, sizeof tried, 0)
+                                  : open_first(NULL, 0, nvrtc_names, sizeof nvrtc_names / sizeof *nvrtc_names,
+                                               tried, sizeof tried, 1);
+            if (lib == NULL)
+                continue;
+            if (resolve_nvrtc_table(lib) == 0)
+                nvrtc_state = 1;
+            else {
+                memset(&nvrtc, 0, sizeof nvrtc);
+                dlclose(lib);
+            }
+        }
+        if (nvrtc_state != 1 && strstr(nvrtc_why, "lacks") == NULL)
             snprintf(nvrtc_why, sizeof nvrtc_why,
                      "NVRTC (libnvrtc.so) was not found; looked in: %s. Install the CUDA toolkit or the "
                      "nvidia-cuda-nvrtc wheel, or set CUDA_HOME",
                      tried);
-        } else {
-            nvrtc_state = 1;
-#define NVRTC_RESOLVE(name, symbol)                                                                          \
-    if (nvrtc_state == 1 && (nvrtc.name = (PFN_##name)dlsym(lib, #symbol)) == NULL) {                        \
-        snprintf(nvrtc_why, sizeof nvrtc_why, "the NVRTC library lacks %s: it is too old", #symbol);         \
-        nvrtc_state = -1;                                                                                    \
-    }
-            NVRTC_FUNCTIONS(NVRTC_RESOLVE)
-#undef NVRTC_RESOLVE
-        }
     }
     int state = nvrtc_state;
     pthread_mutex_unlock(&load_lock);
@@ -191,7 +217,7 @@ int cudart_version(const char *const *dirs, int ndirs, int *version)
 {
     char tried[1536] = "";
     void *lib = open_first(dirs, ndirs, cudart_names, sizeof cudart_names / sizeof *cudart_names, tried,
-                           sizeof tried);
+                           sizeof tried, 1);
     if (lib == NULL)
         return -1;
     typedef int (*PFN_cudaRuntimeGetVersion)(int *);

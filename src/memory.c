@@ -1,0 +1,513 @@
+/* memory.c: MemoryPointer and the deallocation queue.
+ *
+ * Destruction order. A DeviceNDArray (and each of its views) holds a reference to its
+ * MemoryPointer; a MemoryPointer holds its Context; a Context holds its Device, which the module
+ * state keeps. When the last array goes, the MemoryPointer's free is queued on the context
+ * (numba's "Deallocation Behavior") and runs at a flush: past NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT
+ * frees or _RATIO of the device's memory, on an allocation that ran out of memory, at
+ * Context.reset(); never inside defer_cleanup(). Registered host memory is unregistered at once
+ * instead, since its owner may free it right after. A context that was reset freed everything
+ * itself: nothing made in it is freed again. */
+#include "memory.h"
+
+#include "errors.h"
+#include "stream.h"
+
+#include <structmember.h>
+
+/* The GIL is released around allocations at least this large, which can take a while. */
+#define LARGE_ALLOCATION (1 << 20)
+
+/* Frees one allocation; the context must be current. Runs without the GIL. */
+static CUresult free_now(const struct pending_free *item, const char **function)
+{
+    switch (item->kind) {
+    case MEMORY_DEVICE:
+    case MEMORY_MANAGED:
+        *function = "cuMemFree";
+        return cu.cuMemFree(item->device_pointer);
+    case MEMORY_PINNED:
+    case MEMORY_MAPPED:
+        *function = "cuMemFreeHost";
+        return cu.cuMemFreeHost(item->host_pointer);
+    case MEMORY_REGISTERED:
+        *function = "cuMemHostUnregister";
+        return cu.cuMemHostUnregister(item->host_pointer);
+    }
+    return CUDA_SUCCESS;
+}
+
+int memory_flush(module_state *st, ContextObject *context)
+{
+    deallocation_queue *queue = &context->deallocations;
+    if (queue->count == 0 || queue->deferred > 0 || context->handle == NULL)
+        return 0;
+    int pushed;
+    if (context_enter(st, context, &pushed) < 0)
+        return -1;
+    /* Take the items first: a free that re-enters (it cannot now, but cheaply safe) sees an empty queue. */
+    struct pending_free *items = queue->items;
+    size_t count = queue->count;
+    queue->items = NULL;
+    queue->count = queue->capacity = queue->bytes = 0;
+    CUresult failed_rc = CUDA_SUCCESS;
+    const char *failed_function = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < count; i++) {
+        const char *function;
+        CUresult rc = free_now(&items[i], &function);
+        if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
+            failed_rc = rc;
+            failed_function = function;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(items);
+    cu_report_unraisable(st, failed_rc, failed_function);
+    return context_exit(st, pushed);
+}
+
+static void queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
+{
+    deallocation_queue *queue = &context->deallocations;
+    if (queue->count == queue->capacity) {
+        size_t capacity = queue->capacity ? 2 * queue->capacity : 16;
+        struct pending_free *items = PyMem_Realloc(queue->items, capacity * sizeof *items);
+        if (items == NULL) { /* no room to queue: free at once */
+            const char *function;
+            int pushed;
+            if (context_enter(st, context, &pushed) == 0) {
+                cu_report_unraisable(st, free_now(item, &function), function);
+                context_exit(st, pushed);
+            }
+            if (PyErr_Occurred())
+                PyErr_WriteUnraisable(NULL);
+            return;
+        }
+        queue->items = items;
+        queue->capacity = capacity;
+    }
+    queue->items[queue->count++] = *item;
+    queue->bytes += item->size;
+    if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes)) {
+        if (memory_flush(st, context) < 0)
+            PyErr_WriteUnraisable(NULL);
+    }
+}
+
+/* The byte limit of the queue: ratio x the device's total memory, read once per context. */
+static int queue_limits(module_state *st, ContextObject *context)
+{
+    if (context->deallocations.max_bytes != 0)
+        return 0;
+    size_t total = 0;
+    if (CU_CALL(st, cuDeviceTotalMem, (&total, context->device->handle)) < 0)
+        return -1;
+    size_t limit = (size_t)((double)total * st->max_pending_ratio);
+    context->deallocations.max_bytes = limit ? limit : 1;
+    return 0;
+}
+
+static MemoryObject *memory_new(module_state *st, ContextObject *context, memory_kind kind, size_t size)
+{
+    MemoryObject *self = PyObject_New(MemoryObject, st->MemoryPointerType);
+    if (self == NULL)
+        return NULL;
+    self->context = (ContextObject *)Py_NewRef((PyObject *)context);
+    self->device_pointer = 0;
+    self->host_pointer = NULL;
+    self->size = size;
+    self->kind = kind;
+    self->registered.obj = NULL;
+    self->weakreflist = NULL;
+    return self;
+}
+
+/* Runs `allocate` in the context; on CUDA_ERROR_OUT_OF_MEMORY flushes the queue and tries once more. */
+typedef CUresult (*allocator)(MemoryObject *memory, unsigned int flags);
+
+static int allocate_with_retry(module_state *st, MemoryObject *memory, allocator allocate, unsigned int flags,
+                               const char *function)
+{
+    ContextObject *context = memory->context;
+    int pushed;
+    CUresult rc;
+    if (queue_limits(st, context) < 0 || context_enter(st, context, &pushed) < 0)
+        return -1;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (memory->size >= LARGE_ALLOCATION) {
+            Py_BEGIN_ALLOW_THREADS
+            rc = allocate(memory, flags);
+            Py_END_ALLOW_THREADS
+        } else {
+            rc = allocate(memory, flags);
+        }
+        if (rc != CUDA_ERROR_OUT_OF_MEMORY || attempt == 1 || context->deallocations.count == 0 ||
+            context->deallocations.deferred)
+            break;
+        if (memory_flush(st, context) < 0)
+            break;
+    }
+    int failed = PyErr_Occurred() ? -1 : cu_check(st, rc, function);
+    if (context_exit(st, pushed) < 0)
+        failed = -1;
+    return failed;
+}
+
+static CUresult allocate_device(MemoryObject *memory, unsigned int flags)
+{
+    (void)flags;
+    return cu.cuMemAlloc(&memory->device_pointer, memory->size);
+}
+
+static CUresult allocate_host(MemoryObject *memory, unsigned int flags)
+{
+    CUresult rc = cu.cuMemHostAlloc(&memory->host_pointer, memory->size, flags);
+    if (rc == CUDA_SUCCESS && (flags & CU_MEMHOSTALLOC_DEVICEMAP)) {
+        rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, memory->host_pointer, 0);
+        if (rc != CUDA_SUCCESS) {
+            cu.cuMemFreeHost(memory->host_pointer);
+            memory->host_pointer = NULL;
+        }
+    }
+    return rc;
+}
+
+static CUresult allocate_managed(MemoryObject *memory, unsigned int flags)
+{
+    CUresult rc = cu.cuMemAllocManaged(&memory->device_pointer, memory->size, flags);
+    if (rc == CUDA_SUCCESS)
+        memory->host_pointer = (void *)(uintptr_t)memory->device_pointer;
+    return rc;
+}
+
+static PyObject *allocate(module_state *st, ContextObject *context, memory_kind kind, size_t size,
+                          allocator allocate_fn, unsigned int flags, const char *function)
+{
+    if (size == 0) {
+        PyErr_SetString(PyExc_ValueError, "cannot allocate 0 bytes");
+        return NULL;
+    }
+    MemoryObject *memory = memory_new(st, context, kind, size);
+    if (memory == NULL)
+        return NULL;
+    if (allocate_with_retry(st, memory, allocate_fn, flags, function) < 0) {
+        memory->device_pointer = 0; /* nothing to free: dealloc must not queue */
+        memory->host_pointer = NULL;
+        Py_DECREF(memory);
+        return NULL;
+    }
+    return (PyObject *)memory;
+}
+
+PyObject *memory_alloc_device(module_state *st, ContextObject *context, size_t size)
+{
+    return allocate(st, context, MEMORY_DEVICE, size, allocate_device, 0, "cuMemAlloc");
+}
+
+PyObject *memory_alloc_host(module_state *st, ContextObject *context, size_t size, int mapped, int portable,
+                            int write_combined)
+{
+    unsigned int flags = (mapped ? CU_MEMHOSTALLOC_DEVICEMAP : 0) | (portable ? CU_MEMHOSTALLOC_PORTABLE : 0) |
+                         (write_combined ? CU_MEMHOSTALLOC_WRITECOMBINED : 0);
+    return allocate(st, context, mapped ? MEMORY_MAPPED : MEMORY_PINNED, size, allocate_host, flags,
+                    "cuMemHostAlloc");
+}
+
+PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t size, int attach_global)
+{
+    return allocate(st, context, MEMORY_MANAGED, size, allocate_managed,
+                    attach_global ? CU_MEM_ATTACH_GLOBAL : CU_MEM_ATTACH_HOST, "cuMemAllocManaged");
+}
+
+/* cuda.pinned(*arrays) / cuda.mapped(*arrays): page-locks memory another object owns, for as long
+ * as the returned MemoryPointer lives. */
+static PyObject *memory_register(module_state *st, ContextObject *context, PyObject *obj, int mapped)
+{
+    MemoryObject *memory = memory_new(st, context, MEMORY_REGISTERED, 0);
+    if (memory == NULL)
+        return NULL;
+    if (PyObject_GetBuffer(obj, &memory->registered, PyBUF_WRITABLE | PyBUF_ANY_CONTIGUOUS) < 0) {
+        memory->registered.obj = NULL;
+        Py_DECREF(memory);
+        return NULL;
+    }
+    memory->size = (size_t)memory->registered.len;
+    if (memory->size == 0) /* nothing to lock */
+        return (PyObject *)memory;
+    unsigned int flags = mapped ? CU_MEMHOSTREGISTER_DEVICEMAP : 0;
+    int pushed;
+    void *pointer = memory->registered.buf;
+    if (context_enter(st, context, &pushed) < 0)
+        goto error;
+    int failed = CU_CALL(st, cuMemHostRegister, (pointer, memory->size, flags)) < 0;
+    if (!failed && mapped && CU_CALL(st, cuMemHostGetDevicePointer, (&memory->device_pointer, pointer, 0)) < 0) {
+        cu.cuMemHostUnregister(pointer);
+        failed = 1;
+    }
+    if (context_exit(st, pushed) < 0 || failed)
+        goto error;
+    memory->host_pointer = pointer;
+    return (PyObject *)memory;
+error:
+    memory->host_pointer = NULL;
+    Py_DECREF(memory);
+    return NULL;
+}
+
+static void MemoryPointer_dealloc(PyObject *op)
+{
+    MemoryObject *self = (MemoryObject *)op;
+    PyTypeObject *type = Py_TYPE(op);
+    module_state *st = state_of_type(type);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+    struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size};
+    int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
+                                                      : (self->device_pointer || self->host_pointer);
+    if (has_memory && self->context->handle != NULL) {
+        if (self->kind == MEMORY_REGISTERED) {
+            int pushed;
+            const char *function;
+            if (context_enter(st, self->context, &pushed) == 0) {
+                cu_report_unraisable(st, free_now(&item, &function), function);
+                context_exit(st, pushed);
+            }
+            if (PyErr_Occurred())
+                PyErr_WriteUnraisable(op);
+        } else {
+            queue_free(st, self->context, &item);
+        }
+    }
+    if (self->registered.obj != NULL)
+        PyBuffer_Release(&self->registered);
+    Py_DECREF(self->context);
+    PyObject_Free(op);
+    Py_DECREF(type);
+}
+
+/* Methods and attributes, as numba's MemoryPointer / PinnedMemory / MappedMemory. */
+
+static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"val", "size", "stream", NULL};
+    module_state *st = state_of(op);
+    MemoryObject *self = (MemoryObject *)op;
+    int value;
+    Py_ssize_t size = -1;
+    PyObject *stream_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|nO:memset", keywords, &value, &size, &stream_obj))
+        return NULL;
+    if (size < 0)
+        size = (Py_ssize_t)self->size;
+    if ((size_t)size > self->size || self->device_pointer == 0) {
+        PyErr_SetString(PyExc_ValueError, "memset: size exceeds the allocation, or it is not device-accessible");
+        return NULL;
+    }
+    CUstream stream;
+    int pushed;
+    if (stream_handle_from_object(st, stream_obj, &stream) < 0 || context_enter(st, self->context, &pushed) < 0)
+        return NULL;
+    int failed = CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0;
+    if (!failed && stream_obj == Py_None)
+        failed = CU_CALL(st, cuStreamSynchronize, (stream)) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *MemoryPointer_get_kind(PyObject *op, void *Py_UNUSED(closure))
+{
+    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered"};
+    return PyUnicode_FromString(names[((MemoryObject *)op)->kind]);
+}
+
+static PyObject *MemoryPointer_get_device_pointer(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyLong_FromUnsignedLongLong(((MemoryObject *)op)->device_pointer);
+}
+
+static PyObject *MemoryPointer_get_host_pointer(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyLong_FromVoidPtr(((MemoryObject *)op)->host_pointer);
+}
+
+static PyObject *MemoryPointer_get_context(PyObject *op, void *Py_UNUSED(closure))
+{
+    return Py_NewRef((PyObject *)((MemoryObject *)op)->context);
+}
+
+static PyObject *MemoryPointer_repr(PyObject *op)
+{
+    MemoryObject *self = (MemoryObject *)op;
+    PyObject *kind = MemoryPointer_get_kind(op, NULL);
+    PyObject *text = kind ? PyUnicode_FromFormat("<MemoryPointer %U, %zu bytes at 0x%llx>", kind, self->size,
+                                                 (unsigned long long)self->device_pointer)
+                          : NULL;
+    Py_XDECREF(kind);
+    return text;
+}
+
+static PyMethodDef MemoryPointer_methods[] = {
+    {"memset", (PyCFunction)(void (*)(void))MemoryPointer_memset, METH_VARARGS | METH_KEYWORDS,
+     "memset(val, size=None, stream=0): set size bytes (all by default) to val."},
+    {0},
+};
+
+static PyGetSetDef MemoryPointer_getset[] = {
+    {"kind", MemoryPointer_get_kind, NULL, "'device', 'pinned', 'mapped', 'managed' or 'registered'.", NULL},
+    {"device_pointer", MemoryPointer_get_device_pointer, NULL, "The device address (0 if not mapped).", NULL},
+    {"handle", MemoryPointer_get_device_pointer, NULL, "The device address, as numba's handle.", NULL},
+    {"host_pointer", MemoryPointer_get_host_pointer, NULL, "The host address (0 for device memory).", NULL},
+    {"context", MemoryPointer_get_context, NULL, "The Context the memory belongs to.", NULL},
+    {0},
+};
+
+static PyMemberDef MemoryPointer_members[] = {
+    {"size", T_PYSSIZET, offsetof(MemoryObject, size), READONLY, "The size in bytes."},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(MemoryObject, weakreflist), READONLY, NULL},
+    {0},
+};
+
+/* Host memory exports the buffer protocol, so NumPy arrays can live on it. */
+static int MemoryPointer_getbuffer(PyObject *op, Py_buffer *view, int flags)
+{
+    MemoryObject *self = (MemoryObject *)op;
+    if (self->host_pointer == NULL) {
+        PyErr_SetString(PyExc_BufferError, "device memory has no host buffer");
+        return -1;
+    }
+    return PyBuffer_FillInfo(view, op, self->host_pointer, (Py_ssize_t)self->size, 0, flags);
+}
+
+static PyType_Slot MemoryPointer_slots[] = {
+    {Py_tp_doc, "The owner of one allocation; it is freed (through the context's deallocation queue) when the "
+                "last array using it goes."},
+    {Py_tp_repr, MemoryPointer_repr},
+    {Py_tp_methods, MemoryPointer_methods},
+    {Py_tp_getset, MemoryPointer_getset},
+    {Py_tp_members, MemoryPointer_members},
+    {Py_tp_dealloc, MemoryPointer_dealloc},
+    {Py_bf_getbuffer, MemoryPointer_getbuffer},
+    {0, NULL},
+};
+
+static PyType_Spec MemoryPointer_spec = {
+    .name = "numba_cuda_c.MemoryPointer",
+    .basicsize = sizeof(MemoryObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = MemoryPointer_slots,
+};
+
+static size_t env_size(const char *name, size_t fallback)
+{
+    const char *text = getenv(name);
+    char *end;
+    if (text == NULL || *text == '\0')
+        return fallback;
+    unsigned long long value = strtoull(text, &end, 10);
+    return *end == '\0' ? (size_t)value : fallback;
+}
+
+static double env_double(const char *name, double fallback)
+{
+    const char *text = getenv(name);
+    char *end;
+    if (text == NULL || *text == '\0')
+        return fallback;
+    double value = strtod(text, &end);
+    return *end == '\0' ? value : fallback;
+}
+
+int memory_type_init(PyObject *module, module_state *st)
+{
+    st->max_pending_count = env_size("NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT", 10);
+    st->max_pending_ratio = env_double("NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO", 0.2);
+    st->MemoryPointerType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &MemoryPointer_spec, NULL);
+    if (st->MemoryPointerType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->MemoryPointerType);
+}
+
+/* Module functions: raw allocations in the current context, and the queue's controls. */
+
+static PyObject *module_alloc(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"size", "kind", "portable", "wc", NULL};
+    module_state *st = state_of_module(module);
+    Py_ssize_t size;
+    const char *kind = "device";
+    int portable = 0, write_combined = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n|spp:_alloc", keywords, &size, &kind, &portable,
+                                     &write_combined))
+        return NULL;
+    if (size <= 0) {
+        PyErr_Format(PyExc_ValueError, "allocation size must be positive, not %zd", size);
+        return NULL;
+    }
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    if (strcmp(kind, "device") == 0)
+        return memory_alloc_device(st, context, (size_t)size);
+    if (strcmp(kind, "pinned") == 0 || strcmp(kind, "mapped") == 0)
+        return memory_alloc_host(st, context, (size_t)size, kind[0] == 'm', portable, write_combined);
+    if (strcmp(kind, "managed") == 0)
+        return memory_alloc_managed(st, context, (size_t)size, 1);
+    PyErr_Format(PyExc_ValueError, "unknown memory kind %s", kind);
+    return NULL;
+}
+
+static PyObject *module_register(PyObject *module, PyObject *args)
+{
+    module_state *st = state_of_module(module);
+    PyObject *obj;
+    int mapped;
+    if (!PyArg_ParseTuple(args, "Op:_register", &obj, &mapped))
+        return NULL;
+    ContextObject *context = context_current(st);
+    return context ? memory_register(st, context, obj, mapped) : NULL;
+}
+
+static PyObject *module_defer_cleanup(PyObject *module, PyObject *delta_obj)
+{
+    module_state *st = state_of_module(module);
+    int delta;
+    if (int_from_object(delta_obj, &delta, "delta") < 0)
+        return NULL;
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    context->deallocations.deferred += delta;
+    if (context->deallocations.deferred < 0)
+        context->deallocations.deferred = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *module_pending_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    ContextObject *context = context_current(state_of_module(module));
+    if (context == NULL)
+        return NULL;
+    return Py_BuildValue("(nn)", (Py_ssize_t)context->deallocations.count, (Py_ssize_t)context->deallocations.bytes);
+}
+
+static PyObject *module_flush_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of_module(module);
+    ContextObject *context = context_current(st);
+    if (context == NULL || memory_flush(st, context) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+PyMethodDef memory_module_methods[] = {
+    {"_alloc", (PyCFunction)(void (*)(void))module_alloc, METH_VARARGS | METH_KEYWORDS,
+     "_alloc(size, kind='device', portable=False, wc=False): a MemoryPointer in the current context."},
+    {"_register", module_register, METH_VARARGS, "_register(obj, mapped): page-lock obj's buffer."},
+    {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
+    {"_pending_deallocations", module_pending_deallocations, METH_NOARGS,
+     "(count, bytes) of frees queued on the current context."},
+    {"_flush_deallocations", module_flush_deallocations, METH_NOARGS, "Free everything queued, now."},
+    {0},
+};

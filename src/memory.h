@@ -1,0 +1,48 @@
+/* memory.h: MemoryPointer, the owner of one allocation (device, pinned, mapped, managed or
+ * registered host memory), and the context's deallocation queue. Arrays and views hold a
+ * reference to the MemoryPointer; when the last goes, the free is queued (see memory.c). */
+#ifndef NUMBA_CUDA_C_MEMORY_H
+#define NUMBA_CUDA_C_MEMORY_H
+
+#include "context.h"
+
+typedef enum {
+    MEMORY_DEVICE,     /* cuMemAlloc */
+    MEMORY_PINNED,     /* cuMemHostAlloc, page-locked host memory */
+    MEMORY_MAPPED,     /* cuMemHostAlloc with DEVICEMAP: host memory the device reads and writes */
+    MEMORY_MANAGED,    /* cuMemAllocManaged */
+    MEMORY_REGISTERED, /* cuMemHostRegister of memory someone else owns (cuda.pinned / cuda.mapped) */
+} memory_kind;
+
+struct pending_free {
+    memory_kind kind;
+    CUdeviceptr device_pointer;
+    void *host_pointer;
+    size_t size;
+};
+
+typedef struct {
+    PyObject_HEAD
+    ContextObject *context;
+    CUdeviceptr device_pointer; /* 0 for pinned memory the device does not map */
+    void *host_pointer;         /* NULL for device memory */
+    size_t size;
+    memory_kind kind;
+    Py_buffer registered; /* MEMORY_REGISTERED: the exporter's buffer, held until unregistered */
+    PyObject *weakreflist;
+} MemoryObject;
+
+/* Allocations in `context`; each retries once after flushing the deallocation queue when the
+ * driver is out of memory. New references. */
+PyObject *memory_alloc_device(module_state *st, ContextObject *context, size_t size);
+PyObject *memory_alloc_host(module_state *st, ContextObject *context, size_t size, int mapped, int portable,
+                            int write_combined);
+PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t size, int attach_global);
+
+/* Frees everything queued on the context (not inside defer_cleanup()). */
+int memory_flush(module_state *st, ContextObject *context);
+
+int memory_type_init(PyObject *module, module_state *st);
+extern PyMethodDef memory_module_methods[];
+
+#endif
