@@ -13,7 +13,6 @@ setup(
             "numba_cuda_c._cuda",
             sources=sources,
             include_dirs=["src", numpy.get_include()],
-            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_23_API_VERSION")],
             extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],
             libraries=["dl", "pthread"],
         )

@@ -14,14 +14,21 @@ from numba_cuda_c._cuda import (  # noqa: F401
     CudaDriverError,
     CudaSupportError,
     Device,
+    DeviceNDArray,
+    DeviceRecord,
     Event,
     MemoryInfo,
     NvrtcError,
     Stream,
+    as_cuda_array,
     default_stream,
+    device_array,
+    device_array_like,
     event,
     event_elapsed_time,
     external_stream,
+    from_cuda_array_interface,
+    is_cuda_array,
     legacy_default_stream,
     list_devices,
     per_thread_default_stream,
@@ -29,9 +36,11 @@ from numba_cuda_c._cuda import (  # noqa: F401
     profile_stop,
     stream,
     synchronize,
+    to_device,
 )
 from numba_cuda_c.cudadrv import devices as _devices
 from numba_cuda_c.cudadrv import driver as _driver  # noqa: F401  (numba_cuda_c.cudadrv.driver)
+from numba_cuda_c.cudadrv import devicearray as _devicearray
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 
@@ -125,3 +134,80 @@ def detect():
     print("Summary:")
     print("\t%d/%d devices are supported" % (supported_count, len(devlist)))
     return supported_count > 0
+
+
+def pinned_array(shape, dtype=float, strides=None, order="C"):
+    """Allocate an np.ndarray with a buffer that is pinned (pagelocked)."""
+    return _cuda._host_array("pinned", shape, dtype, strides, order)
+
+
+def pinned_array_like(ary):
+    """Allocate a pinned np.ndarray with the same shape, strides and dtype as ary."""
+    return _cuda._host_array("pinned", ary.shape, ary.dtype, _like_strides(ary), None)
+
+
+def mapped_array(shape, dtype=float, strides=None, order="C", stream=0, portable=False, wc=False):
+    """Allocate a mapped ndarray: page-locked host memory the device addresses directly.
+
+    portable: usable by every context; wc: write-combined (fast to write from the host, slow to read).
+    """
+    array = _cuda._host_array("mapped", shape, dtype, strides, order, portable, wc)
+    return array.view(_devicearray.MappedNDArray)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """Allocate a mapped ndarray with the same shape, strides and dtype as ary."""
+    array = _cuda._host_array("mapped", ary.shape, ary.dtype, _like_strides(ary), None, portable, wc)
+    return array.view(_devicearray.MappedNDArray)
+
+
+def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
+    """Allocate an ndarray in managed (unified) memory, reachable from the host and the device."""
+    array = _cuda._host_array("managed", shape, dtype, strides, order, attach_global=attach_global)
+    return array.view(_devicearray.ManagedNDArray)
+
+
+def _like_strides(ary):
+    # the strides of a contiguous array keep its layout; others get C order, as numba does
+    flags = getattr(ary, "flags", None)
+    if flags is not None and (flags.c_contiguous or flags.f_contiguous):
+        return ary.strides
+    return None
+
+
+@_contextlib.contextmanager
+def pinned(*arylist):
+    """A context manager that page-locks the host arrays for the duration of the block."""
+    locks = [_cuda._register(ary, False) for ary in arylist]
+    try:
+        yield
+    finally:
+        del locks[:]
+
+
+@_contextlib.contextmanager
+def mapped(*arylist, **kws):
+    """A context manager that maps the host arrays into device memory for the block; yields the
+    device array (one argument) or the list of them."""
+    if kws and set(kws) != {"stream"}:
+        raise TypeError("mapped() only accepts the keyword stream")
+    stream = kws.get("stream", 0)
+    locks, devarys = [], []
+    for ary in arylist:
+        lock = _cuda._register(ary, True)
+        locks.append(lock)
+        devarys.append(DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream or None, gpu_data=lock))
+    try:
+        yield devarys[0] if len(devarys) == 1 else devarys
+    finally:
+        del devarys[:], locks[:]
+
+
+@_contextlib.contextmanager
+def defer_cleanup():
+    """Within this block, memory is not freed: frees wait in the deallocation queue (nestable)."""
+    _cuda._defer_cleanup(1)
+    try:
+        yield
+    finally:
+        _cuda._defer_cleanup(-1)

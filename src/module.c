@@ -8,6 +8,8 @@
 #include "errors.h"
 #include "event.h"
 #include "memory.h"
+#include "devicearray.h"
+#include "transfer.h"
 #include "nvrtc.h"
 #include "stream.h"
 
@@ -16,10 +18,11 @@ static int module_exec(PyObject *module)
     module_state *st = state_of_module(module);
     if (errors_init(module, st) < 0 || device_type_init(module, st) < 0 || context_type_init(module, st) < 0 ||
         stream_type_init(module, st) < 0 || event_type_init(module, st) < 0 ||
-        memory_type_init(module, st) < 0)
+        memory_type_init(module, st) < 0 || devicearray_type_init(module, st) < 0)
         return -1;
     PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
-                            event_module_methods, memory_module_methods};
+                            event_module_methods, memory_module_methods,
+                            devicearray_module_methods, transfer_module_methods};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (PyModule_AddFunctions(module, tables[i]) < 0)
             return -1;

@@ -376,6 +376,8 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2) \
     X(cuMemsetD8, cuMemsetD8_v2) \
     X(cuMemsetD8Async, cuMemsetD8Async) \
+    X(cuMemsetD16Async, cuMemsetD16Async) \
+    X(cuMemsetD32Async, cuMemsetD32Async) \
     X(cuMemHostAlloc, cuMemHostAlloc) \
     X(cuMemFreeHost, cuMemFreeHost) \
     X(cuMemHostRegister, cuMemHostRegister_v2) \
@@ -451,6 +453,8 @@ typedef CUresult (*PFN_cuMemcpyDtoDAsync)(CUdeviceptr dstDevice, CUdeviceptr src
                                           CUstream hStream);
 typedef CUresult (*PFN_cuMemsetD8)(CUdeviceptr dstDevice, unsigned char uc, size_t N);
 typedef CUresult (*PFN_cuMemsetD8Async)(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
+typedef CUresult (*PFN_cuMemsetD16Async)(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);
+typedef CUresult (*PFN_cuMemsetD32Async)(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream);
 typedef CUresult (*PFN_cuMemHostAlloc)(void **pp, size_t bytesize, unsigned int Flags);
 typedef CUresult (*PFN_cuMemFreeHost)(void *p);
 typedef CUresult (*PFN_cuMemHostRegister)(void *p, size_t bytesize, unsigned int Flags);

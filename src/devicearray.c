@@ -1,0 +1,1082 @@
+/* devicearray.c: DeviceNDArray and DeviceRecord: layout (shape, strides, dtype), views (slices,
+ * reshape, transpose, view), __cuda_array_interface__ and its consumers (as_cuda_array, ...).
+ * Copies between host and device are in transfer.c. Owns the lazy import of NumPy's C API. */
+#define NUMBA_CUDA_C_NUMPY_OWNER
+#include "devicearray.h"
+
+#include "errors.h"
+#include "memory.h"
+#include "stream.h"
+#include "transfer.h"
+
+#include <structmember.h>
+
+int numpy_require(void)
+{
+    if (PyArray_API != NULL)
+        return 0;
+    return _import_array() < 0 ? -1 : 0;
+}
+
+/* Layout */
+
+static void set_dims(DeviceArrayObject *self, int ndim)
+{
+    self->ndim = ndim;
+    self->shape = ndim <= DEVICEARRAY_INLINE_DIMS ? self->inline_dims : PyMem_Malloc(2 * ndim * sizeof(npy_intp));
+    if (self->shape != NULL)
+        self->strides = self->shape + ndim;
+}
+
+DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
+                                    const npy_intp *strides, PyArray_Descr *dtype, CUdeviceptr data, PyObject *owner,
+                                    ContextObject *context, PyObject *stream)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    set_dims(self, ndim);
+    if (self->shape == NULL) {
+        self->ndim = 0;
+        Py_DECREF(self);
+        return (DeviceArrayObject *)PyErr_NoMemory();
+    }
+    self->size = 1;
+    for (int i = 0; i < ndim; i++) {
+        self->shape[i] = shape[i];
+        self->strides[i] = strides[i];
+        self->size *= shape[i];
+    }
+    self->dtype = (PyArray_Descr *)Py_NewRef((PyObject *)dtype);
+    self->data = data;
+    self->owner = Py_XNewRef(owner);
+    self->context = (ContextObject *)Py_NewRef((PyObject *)context);
+    self->stream = (stream != NULL && stream != Py_None && Py_IS_TYPE(stream, st->StreamType)) ? Py_NewRef(stream)
+                                                                                                 : NULL;
+    self->weakreflist = NULL;
+    return self;
+}
+
+static void contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides)
+{
+    npy_intp step = itemsize;
+    if (order == 'F') {
+        for (int i = 0; i < ndim; i++) {
+            strides[i] = step;
+            step *= shape[i] > 0 ? shape[i] : 1;
+        }
+    } else {
+        for (int i = ndim - 1; i >= 0; i--) {
+            strides[i] = step;
+            step *= shape[i] > 0 ? shape[i] : 1;
+        }
+    }
+}
+
+size_t devicearray_span(const DeviceArrayObject *array, npy_intp *low)
+{
+    npy_intp lo = 0, hi = 0;
+    *low = 0;
+    if (array->size == 0)
+        return 0;
+    for (int i = 0; i < array->ndim; i++) {
+        npy_intp extent = (array->shape[i] - 1) * array->strides[i];
+        if (extent < 0)
+            lo += extent;
+        else
+            hi += extent;
+    }
+    *low = lo;
+    return (size_t)(hi - lo + PyDataType_ELSIZE(array->dtype));
+}
+
+static int is_contiguous(const DeviceArrayObject *array, char order)
+{
+    npy_intp expected = PyDataType_ELSIZE(array->dtype);
+    if (array->size == 0)
+        return 1;
+    for (int k = 0; k < array->ndim; k++) {
+        int i = order == 'F' ? k : array->ndim - 1 - k;
+        if (array->shape[i] == 1)
+            continue; /* any stride is fine on an axis of length 1, as NumPy says */
+        if (array->strides[i] != expected)
+            return 0;
+        expected *= array->shape[i];
+    }
+    return 1;
+}
+
+int devicearray_is_c_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'C'); }
+int devicearray_is_f_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'F'); }
+
+DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_intp *shape, const npy_intp *strides,
+                                        char order, PyArray_Descr *dtype, PyObject *stream)
+{
+    npy_intp own_strides[NPY_MAXDIMS];
+    npy_intp itemsize = PyDataType_ELSIZE(dtype);
+    if (ndim > NPY_MAXDIMS) {
+        PyErr_Format(PyExc_ValueError, "too many dimensions: %d (at most %d)", ndim, NPY_MAXDIMS);
+        return NULL;
+    }
+    if (PyDataType_REFCHK(dtype)) {
+        PyErr_SetString(PyExc_TypeError, "arrays of Python objects cannot live on the device");
+        return NULL;
+    }
+    if (itemsize == 0) {
+        PyErr_SetString(PyExc_TypeError, "the dtype has no size: flexible types need a length (e.g. 'S8')");
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: %zd", (Py_ssize_t)shape[i]);
+            return NULL;
+        }
+    if (strides == NULL) {
+        contiguous_strides(ndim, shape, itemsize, order, own_strides);
+        strides = own_strides;
+    }
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    DeviceArrayObject *self =
+        devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, dtype, 0, NULL, context, stream);
+    if (self == NULL)
+        return NULL;
+    npy_intp low;
+    size_t span = devicearray_span(self, &low);
+    if (span > 0) {
+        if (low < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative strides are not allowed for a new allocation");
+            Py_DECREF(self);
+            return NULL;
+        }
+        self->owner = memory_alloc_device(st, context, span);
+        if (self->owner == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        self->data = ((MemoryObject *)self->owner)->device_pointer;
+    }
+    return self;
+}
+
+PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *stream)
+{
+    if (stream == NULL || stream == Py_None || (PyLong_CheckExact(stream) && !PyObject_IsTrue(stream)))
+        return array->stream != NULL ? array->stream : stream;
+    return stream;
+}
+
+/* Parsing numba's shape / dtype / order arguments. */
+
+/* An int or a sequence of ints into shape[]; returns ndim or -1. */
+static int parse_shape(PyObject *obj, npy_intp *shape, const char *what)
+{
+    if (PyIndex_Check(obj)) {
+        shape[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
+        return shape[0] == -1 && PyErr_Occurred() ? -1 : 1;
+    }
+    PyObject *items = PySequence_Fast(obj, "");
+    if (items == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of ints, not %.100s", what, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    if (n > NPY_MAXDIMS) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "%s has too many dimensions: %zd (at most %d)", what, n, NPY_MAXDIMS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+        if (!PyIndex_Check(item)) {
+            Py_DECREF(items);
+            PyErr_Format(PyExc_TypeError, "%s must hold ints, not %.100s", what, Py_TYPE(item)->tp_name);
+            return -1;
+        }
+        shape[i] = PyNumber_AsSsize_t(item, PyExc_OverflowError);
+        if (shape[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return (int)n;
+}
+
+static int parse_order(PyObject *obj, char *order)
+{
+    if (obj == NULL || obj == Py_None) {
+        *order = 'C';
+        return 0;
+    }
+    const char *text = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (text == NULL || (strcmp(text, "C") != 0 && strcmp(text, "F") != 0)) {
+        PyErr_SetString(PyExc_ValueError, "order must be 'C' or 'F'");
+        return -1;
+    }
+    *order = text[0];
+    return 0;
+}
+
+/* dtype=None means float64, as numba's default. New reference. */
+static PyArray_Descr *parse_dtype(PyObject *obj)
+{
+    PyArray_Descr *dtype = NULL;
+    if (obj == NULL || obj == Py_None)
+        return PyArray_DescrFromType(NPY_FLOAT64);
+    if (!PyArray_DescrConverter(obj, &dtype))
+        return NULL;
+    return dtype;
+}
+
+/* The constructor: DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None), as numba's. */
+static PyObject *DeviceNDArray_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"shape", "strides", "dtype", "stream", "gpu_data", NULL};
+    module_state *st = state_of_type(type);
+    PyObject *shape_obj, *strides_obj = Py_None, *dtype_obj = Py_None, *stream = Py_None, *gpu_data = Py_None;
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:DeviceNDArray", keywords, &shape_obj, &strides_obj,
+                                     &dtype_obj, &stream, &gpu_data))
+        return NULL;
+    if (numpy_require() < 0 || cu_require_driver(st) < 0)
+        return NULL;
+    int ndim = parse_shape(shape_obj, shape, "shape");
+    if (ndim < 0)
+        return NULL;
+    PyArray_Descr *dtype = parse_dtype(dtype_obj);
+    if (dtype == NULL)
+        return NULL;
+    int has_strides = strides_obj != Py_None;
+    if (has_strides && parse_shape(strides_obj, strides, "strides") != ndim) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "strides must have one entry per dimension");
+        Py_DECREF(dtype);
+        return NULL;
+    }
+    CUstream unused;
+    if (stream != Py_None && stream_handle_from_object(st, stream, &unused) < 0) {
+        Py_DECREF(dtype);
+        return NULL;
+    }
+    DeviceArrayObject *self;
+    if (gpu_data == Py_None) {
+        self = devicearray_allocate(st, ndim, shape, has_strides ? strides : NULL, 'C', dtype, stream);
+        if (self != NULL && type != st->DeviceNDArrayType)
+            Py_SET_TYPE(self, type); /* same layout: DeviceRecord */
+    } else if (Py_IS_TYPE(gpu_data, st->MemoryPointerType)) {
+        MemoryObject *memory = (MemoryObject *)gpu_data;
+        if (!has_strides)
+            contiguous_strides(ndim, shape, PyDataType_ELSIZE(dtype), 'C', strides);
+        self = devicearray_wrap(st, type, ndim, shape, strides, dtype, memory->device_pointer, gpu_data,
+                                memory->context, stream);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "gpu_data must be a MemoryPointer or None");
+        self = NULL;
+    }
+    Py_DECREF(dtype);
+    return (PyObject *)self;
+}
+
+static int DeviceNDArray_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->owner);
+    Py_VISIT(self->stream);
+    return 0;
+}
+
+static int DeviceNDArray_clear(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    Py_CLEAR(self->owner);
+    Py_CLEAR(self->stream);
+    return 0;
+}
+
+static void DeviceNDArray_dealloc(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+    DeviceNDArray_clear(op);
+    Py_XDECREF(self->dtype);
+    Py_XDECREF(self->context);
+    if (self->shape != self->inline_dims)
+        PyMem_Free(self->shape);
+    type->tp_free(op);
+    Py_DECREF(type);
+}
+
+/* Views */
+
+/* A view of `self` with another layout over the same memory. */
+static PyObject *make_view(DeviceArrayObject *self, PyTypeObject *type, int ndim, const npy_intp *shape,
+                           const npy_intp *strides, PyArray_Descr *dtype, npy_intp offset)
+{
+    module_state *st = state_of((PyObject *)self);
+    CUdeviceptr data = self->data ? self->data + offset : 0;
+    return (PyObject *)devicearray_wrap(st, type, ndim, shape, strides, dtype ? dtype : self->dtype, data,
+                                        self->owner, self->context, self->stream);
+}
+
+/* Copies one element at `data` to the host: a NumPy scalar, as numba's integer indexing gives. */
+static PyObject *element_to_host(DeviceArrayObject *self, CUdeviceptr data)
+{
+    npy_intp itemsize = PyDataType_ELSIZE(self->dtype);
+    char buffer[64];
+    char *host = itemsize <= (npy_intp)sizeof buffer ? buffer : PyMem_Malloc(itemsize);
+    if (host == NULL)
+        return PyErr_NoMemory();
+    PyObject *result = NULL;
+    if (transfer_copy(state_of((PyObject *)self), self->context, host, 0, data, (size_t)itemsize,
+                      devicearray_effective_stream(self, NULL), 1) == 0)
+        result = PyArray_Scalar(host, self->dtype, NULL);
+    if (host != buffer)
+        PyMem_Free(host);
+    return result;
+}
+
+int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_intp *shape, npy_intp *strides,
+                      npy_intp *offset)
+{
+    PyObject *items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
+    if (items == NULL)
+        return -1;
+    Py_ssize_t nitems = PyTuple_GET_SIZE(items), consumed = 0;
+    int ellipses = 0;
+    for (Py_ssize_t i = 0; i < nitems; i++) {
+        PyObject *item = PyTuple_GET_ITEM(items, i);
+        if (item == Py_Ellipsis)
+            ellipses++;
+        else if (item != Py_None)
+            consumed++;
+    }
+    if (consumed > self->ndim || ellipses > 1) {
+        PyErr_Format(PyExc_IndexError, ellipses > 1 ? "an index can only have a single ellipsis ('...')"
+                                                    : "too many indices for array: array is %d-dimensional",
+                     self->ndim);
+        goto error;
+    }
+    int axis = 0, out = 0;
+    *offset = 0;
+    for (Py_ssize_t i = 0; i < nitems; i++) {
+        PyObject *item = PyTuple_GET_ITEM(items, i);
+        if (out >= NPY_MAXDIMS) {
+            PyErr_SetString(PyExc_IndexError, "too many dimensions in the index");
+            goto error;
+        }
+        if (item == Py_Ellipsis) {
+            for (Py_ssize_t k = 0; k < self->ndim - consumed; k++, axis++, out++) {
+                shape[out] = self->shape[axis];
+                strides[out] = self->strides[axis];
+            }
+        } else if (item == Py_None) {
+            shape[out] = 1;
+            strides[out++] = 0;
+        } else if (PySlice_Check(item)) {
+            Py_ssize_t start, stop, step;
+            if (PySlice_Unpack(item, &start, &stop, &step) < 0)
+                goto error;
+            Py_ssize_t length = PySlice_AdjustIndices(self->shape[axis], &start, &stop, step);
+            *offset += length > 0 ? start * self->strides[axis] : 0;
+            shape[out] = length;
+            strides[out++] = self->strides[axis++] * step;
+        } else if (PyIndex_Check(item) && !PyBool_Check(item)) {
+            Py_ssize_t index = PyNumber_AsSsize_t(item, PyExc_IndexError);
+            if (index == -1 && PyErr_Occurred())
+                goto error;
+            Py_ssize_t length = self->shape[axis];
+            if (index < -length || index >= length) {
+                PyErr_Format(PyExc_IndexError, "index %zd is out of bounds for axis %d with size %zd", index, axis,
+                             length);
+                goto error;
+            }
+            *offset += (index < 0 ? index + length : index) * self->strides[axis++];
+        } else {
+            PyErr_Format(PyExc_TypeError,
+                         "device arrays take ints, slices, None and ... as indices, not %.100s (copy to the host "
+                         "for advanced indexing)",
+                         Py_TYPE(item)->tp_name);
+            goto error;
+        }
+    }
+    for (; axis < self->ndim; axis++, out++) {
+        shape[out] = self->shape[axis];
+        strides[out] = self->strides[axis];
+    }
+    *ndim = out;
+    Py_DECREF(items);
+    return 0;
+error:
+    Py_DECREF(items);
+    return -1;
+}
+
+static PyObject *DeviceNDArray_subscript(PyObject *op, PyObject *key)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    module_state *st = state_of(op);
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS], offset;
+    int ndim;
+    /* the hot case, d[i:j] of a 1-d array, without building a tuple */
+    if (PySlice_Check(key) && self->ndim >= 1) {
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(key, &start, &stop, &step) < 0)
+            return NULL;
+        Py_ssize_t length = PySlice_AdjustIndices(self->shape[0], &start, &stop, step);
+        memcpy(shape, self->shape, self->ndim * sizeof *shape);
+        memcpy(strides, self->strides, self->ndim * sizeof *strides);
+        shape[0] = length;
+        strides[0] *= step;
+        return make_view(self, Py_TYPE(op), self->ndim, shape, strides, NULL,
+                         length > 0 ? start * self->strides[0] : 0);
+    }
+    if (devicearray_index(self, key, &ndim, shape, strides, &offset) < 0)
+        return NULL;
+    int is_element = ndim == 0 && self->ndim > 0;
+    if (is_element && PyDataType_HASFIELDS(self->dtype))
+        return make_view(self, st->DeviceRecordType, 0, shape, strides, NULL, offset);
+    if (is_element)
+        return element_to_host(self, self->data + offset);
+    return make_view(self, Py_TYPE(op) == st->DeviceRecordType ? st->DeviceNDArrayType : Py_TYPE(op), ndim, shape,
+                     strides, NULL, offset);
+}
+
+static Py_ssize_t DeviceNDArray_length(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "len() of unsized object");
+        return -1;
+    }
+    return self->shape[0];
+}
+
+/* reshape(*newshape, order='C'): a view, for contiguous arrays only (as numba). */
+static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    char order = 'C';
+    PyObject *order_obj = kwargs ? PyDict_GetItemString(kwargs, "order") : NULL;
+    if ((kwargs && PyDict_GET_SIZE(kwargs) > (order_obj ? 1 : 0)) || parse_order(order_obj, &order) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "reshape() takes only the keyword argument order");
+        return NULL;
+    }
+    PyObject *shape_obj = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
+    int ndim = parse_shape(shape_obj, shape, "shape");
+    if (ndim < 0)
+        return NULL;
+    npy_intp known = 1;
+    int unknown = -1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == -1 && unknown < 0)
+            unknown = i;
+        else if (shape[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension, and no negative ones");
+            return NULL;
+        } else
+            known *= shape[i];
+    }
+    if (unknown >= 0)
+        shape[unknown] = known ? self->size / known : 0;
+    npy_intp size = 1;
+    for (int i = 0; i < ndim; i++)
+        size *= shape[i];
+    if (size != self->size) {
+        PyErr_Format(PyExc_ValueError, "cannot reshape array of size %zd into the shape given", (Py_ssize_t)self->size);
+        return NULL;
+    }
+    if (!(order == 'C' ? devicearray_is_c_contiguous(self) : devicearray_is_f_contiguous(self))) {
+        PyErr_SetString(PyExc_NotImplementedError, "reshape of a non-contiguous device array (copy it first)");
+        return NULL;
+    }
+    contiguous_strides(ndim, shape, PyDataType_ELSIZE(self->dtype), order, strides);
+    return make_view(self, Py_TYPE(op), ndim, shape, strides, NULL, 0);
+}
+
+static PyObject *DeviceNDArray_ravel(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"order", NULL};
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *order_obj = NULL;
+    char order;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:ravel", keywords, &order_obj) ||
+        parse_order(order_obj, &order) < 0)
+        return NULL;
+    if (!(order == 'C' ? devicearray_is_c_contiguous(self) : devicearray_is_f_contiguous(self))) {
+        PyErr_SetString(PyExc_NotImplementedError, "ravel of a non-contiguous device array (copy it first)");
+        return NULL;
+    }
+    npy_intp shape = self->size, stride = PyDataType_ELSIZE(self->dtype);
+    return make_view(self, Py_TYPE(op), 1, &shape, &stride, NULL, 0);
+}
+
+/* transpose(axes=None) and T: a strided view (NumPy's semantics; numba copies 2-d arrays). */
+static PyObject *DeviceNDArray_transpose(PyObject *op, PyObject *args)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    npy_intp axes[NPY_MAXDIMS], shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    PyObject *axes_obj = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
+    int n = self->ndim;
+    if (axes_obj == Py_None || PyTuple_GET_SIZE(args) == 0) {
+        for (int i = 0; i < n; i++)
+            axes[i] = n - 1 - i;
+    } else if (parse_shape(axes_obj, axes, "axes") != n) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "axes don't match array");
+        return NULL;
+    }
+    int seen[NPY_MAXDIMS] = {0};
+    for (int i = 0; i < n; i++) {
+        npy_intp a = axes[i] < 0 ? axes[i] + n : axes[i];
+        if (a < 0 || a >= n || seen[a]++) {
+            PyErr_Format(PyExc_ValueError, "invalid axes for a %d-dimensional array", n);
+            return NULL;
+        }
+        shape[i] = self->shape[a];
+        strides[i] = self->strides[a];
+    }
+    return make_view(self, Py_TYPE(op), n, shape, strides, NULL, 0);
+}
+
+static PyObject *DeviceNDArray_get_T(PyObject *op, void *Py_UNUSED(closure))
+{
+    PyObject *empty = PyTuple_New(0);
+    PyObject *result = empty ? DeviceNDArray_transpose(op, empty) : NULL;
+    Py_XDECREF(empty);
+    return result;
+}
+
+/* view(dtype): the same bytes as another type; the last axis must be contiguous (as NumPy). */
+static PyObject *DeviceNDArray_view(PyObject *op, PyObject *dtype_obj)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyArray_Descr *dtype = parse_dtype(dtype_obj);
+    if (dtype == NULL)
+        return NULL;
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    npy_intp old_size = PyDataType_ELSIZE(self->dtype), new_size = PyDataType_ELSIZE(dtype);
+    int n = self->ndim;
+    memcpy(shape, self->shape, n * sizeof *shape);
+    memcpy(strides, self->strides, n * sizeof *strides);
+    PyObject *result = NULL;
+    if (PyDataType_REFCHK(dtype) || new_size == 0) {
+        PyErr_SetString(PyExc_TypeError, "cannot view a device array as an object or flexible dtype");
+    } else if (old_size != new_size) {
+        if (n == 0 || strides[n - 1] != old_size || (shape[n - 1] * old_size) % new_size != 0)
+            PyErr_SetString(PyExc_ValueError, "to change the dtype's size, the last axis must be contiguous and "
+                                              "its size in bytes divisible by the new itemsize");
+        else {
+            shape[n - 1] = shape[n - 1] * old_size / new_size;
+            strides[n - 1] = new_size;
+            result = make_view(self, Py_TYPE(op), n, shape, strides, dtype, 0);
+        }
+    } else {
+        result = make_view(self, Py_TYPE(op), n, shape, strides, dtype, 0);
+    }
+    Py_DECREF(dtype);
+    return result;
+}
+
+static PyObject *DeviceNDArray_bind(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"stream", NULL};
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *stream = Py_None;
+    CUstream unused;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:bind", keywords, &stream) ||
+        stream_handle_from_object(state_of(op), stream, &unused) < 0)
+        return NULL;
+    DeviceArrayObject *view = (DeviceArrayObject *)make_view(self, Py_TYPE(op), self->ndim, self->shape,
+                                                             self->strides, NULL, 0);
+    if (view != NULL) {
+        Py_CLEAR(view->stream);
+        view->stream = Py_IS_TYPE(stream, state_of(op)->StreamType) ? Py_NewRef(stream) : NULL;
+    }
+    return (PyObject *)view;
+}
+
+/* split(section, stream=0): consecutive 1-d views of `section` elements (the last may be shorter). */
+static PyObject *DeviceNDArray_split(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"section", "stream", NULL};
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    Py_ssize_t section;
+    PyObject *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n|O:split", keywords, &section, &stream))
+        return NULL;
+    if (self->ndim != 1) {
+        PyErr_SetString(PyExc_ValueError, "only 1-d arrays can be split");
+        return NULL;
+    }
+    if (section <= 0) {
+        PyErr_SetString(PyExc_ValueError, "section must be positive");
+        return NULL;
+    }
+    PyObject *parts = PyList_New(0);
+    for (npy_intp begin = 0; parts != NULL && begin < self->shape[0]; begin += section) {
+        npy_intp length = self->shape[0] - begin < section ? self->shape[0] - begin : section;
+        PyObject *part = make_view(self, Py_TYPE(op), 1, &length, self->strides, NULL, begin * self->strides[0]);
+        if (part == NULL || PyList_Append(parts, part) < 0)
+            Py_CLEAR(parts);
+        Py_XDECREF(part);
+    }
+    return parts;
+}
+
+static PyObject *DeviceNDArray_is_c_contiguous(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return PyBool_FromLong(devicearray_is_c_contiguous((DeviceArrayObject *)op));
+}
+
+static PyObject *DeviceNDArray_is_f_contiguous(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return PyBool_FromLong(devicearray_is_f_contiguous((DeviceArrayObject *)op));
+}
+
+/* Attributes */
+
+static PyObject *dims_tuple(const npy_intp *dims, int n)
+{
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple != NULL && i < n; i++) {
+        PyObject *item = PyLong_FromSsize_t(dims[i]);
+        if (item == NULL)
+            Py_CLEAR(tuple);
+        else
+            PyTuple_SET_ITEM(tuple, i, item);
+    }
+    return tuple;
+}
+
+static PyObject *DeviceNDArray_get_shape(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    return dims_tuple(self->shape, self->ndim);
+}
+
+static PyObject *DeviceNDArray_get_strides(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    return dims_tuple(self->strides, self->ndim);
+}
+
+static PyObject *DeviceNDArray_get_dtype(PyObject *op, void *Py_UNUSED(closure))
+{
+    return Py_NewRef((PyObject *)((DeviceArrayObject *)op)->dtype);
+}
+
+static PyObject *DeviceNDArray_get_size(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSsize_t(((DeviceArrayObject *)op)->size);
+}
+
+static PyObject *DeviceNDArray_get_ndim(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyLong_FromLong(((DeviceArrayObject *)op)->ndim);
+}
+
+static PyObject *DeviceNDArray_get_nbytes(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    return PyLong_FromSsize_t(self->size * PyDataType_ELSIZE(self->dtype));
+}
+
+static PyObject *DeviceNDArray_get_alloc_size(PyObject *op, void *Py_UNUSED(closure))
+{
+    npy_intp low;
+    return PyLong_FromSize_t(devicearray_span((DeviceArrayObject *)op, &low));
+}
+
+static PyObject *DeviceNDArray_get_stream(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    return self->stream ? Py_NewRef(self->stream) : PyLong_FromLong(0);
+}
+
+static PyObject *DeviceNDArray_get_gpu_data(PyObject *op, void *Py_UNUSED(closure))
+{
+    PyObject *owner = ((DeviceArrayObject *)op)->owner;
+    return Py_NewRef(owner ? owner : Py_None);
+}
+
+static PyObject *DeviceNDArray_get_pointer(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyLong_FromUnsignedLongLong(((DeviceArrayObject *)op)->data);
+}
+
+/* numba gives a ctypes.c_void_p (None for an empty array). */
+static PyObject *DeviceNDArray_get_device_ctypes_pointer(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *ctypes = PyImport_ImportModule("ctypes");
+    if (ctypes == NULL)
+        return NULL;
+    PyObject *pointer = PyObject_CallMethod(ctypes, "c_void_p", "K", (unsigned long long)self->data);
+    Py_DECREF(ctypes);
+    return pointer;
+}
+
+static PyObject *DeviceNDArray_get_cai(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *stream = NULL, *strides = NULL, *typestr = NULL, *shape = NULL, *data = NULL, *cai = NULL;
+    if (self->stream != NULL)
+        stream = PyLong_FromVoidPtr(((StreamObject *)self->stream)->handle);
+    else
+        stream = Py_NewRef(Py_None);
+    strides = devicearray_is_c_contiguous(self) ? Py_NewRef(Py_None) : dims_tuple(self->strides, self->ndim);
+    typestr = PyObject_GetAttrString((PyObject *)self->dtype, "str");
+    shape = dims_tuple(self->shape, self->ndim);
+    data = Py_BuildValue("(KO)", (unsigned long long)self->data, Py_False);
+    if (stream && strides && typestr && shape && data)
+        cai = Py_BuildValue("{sOsOsOsOsOsi}", "shape", shape, "strides", strides, "data", data, "typestr", typestr,
+                            "stream", stream, "version", 3);
+    if (cai != NULL && PyDataType_HASFIELDS(self->dtype)) {
+        PyObject *descr = PyObject_GetAttrString((PyObject *)self->dtype, "descr");
+        if (descr == NULL || PyDict_SetItemString(cai, "descr", descr) < 0)
+            Py_CLEAR(cai);
+        Py_XDECREF(descr);
+    }
+    Py_XDECREF(stream);
+    Py_XDECREF(strides);
+    Py_XDECREF(typestr);
+    Py_XDECREF(shape);
+    Py_XDECREF(data);
+    return cai;
+}
+
+static PyObject *DeviceNDArray_repr(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *shape = DeviceNDArray_get_shape(op, NULL);
+    PyObject *text = shape ? PyUnicode_FromFormat("<%s shape=%R dtype=%R at 0x%llx>", Py_TYPE(op)->tp_name, shape,
+                                                  (PyObject *)self->dtype, (unsigned long long)self->data)
+                           : NULL;
+    Py_XDECREF(shape);
+    return text;
+}
+
+static PyMethodDef DeviceNDArray_methods[] = {
+    {"copy_to_host", (PyCFunction)(void (*)(void))devicearray_copy_to_host, METH_VARARGS | METH_KEYWORDS,
+     "copy_to_host(ary=None, stream=0): copy to a new (or the given) host array and return it."},
+    {"copy_to_device", (PyCFunction)(void (*)(void))devicearray_copy_to_device, METH_VARARGS | METH_KEYWORDS,
+     "copy_to_device(ary, stream=0): copy from a host or device array of the same shape."},
+    {"is_c_contiguous", DeviceNDArray_is_c_contiguous, METH_NOARGS, "True if the array is C-contiguous."},
+    {"is_f_contiguous", DeviceNDArray_is_f_contiguous, METH_NOARGS, "True if the array is Fortran-contiguous."},
+    {"reshape", (PyCFunction)(void (*)(void))DeviceNDArray_reshape, METH_VARARGS | METH_KEYWORDS,
+     "reshape(*newshape, order='C'): a view with another shape (contiguous arrays only)."},
+    {"ravel", (PyCFunction)(void (*)(void))DeviceNDArray_ravel, METH_VARARGS | METH_KEYWORDS,
+     "ravel(order='C'): a flat view (contiguous arrays only)."},
+    {"transpose", DeviceNDArray_transpose, METH_VARARGS, "transpose(axes=None): a view with axes permuted."},
+    {"view", DeviceNDArray_view, METH_O, "view(dtype): the same memory as another dtype."},
+    {"bind", (PyCFunction)(void (*)(void))DeviceNDArray_bind, METH_VARARGS | METH_KEYWORDS,
+     "bind(stream=0): a view whose default stream is `stream`."},
+    {"split", (PyCFunction)(void (*)(void))DeviceNDArray_split, METH_VARARGS | METH_KEYWORDS,
+     "split(section, stream=0): 1-d views of `section` elements each."},
+    {0},
+};
+
+static PyGetSetDef DeviceNDArray_getset[] = {
+    {"shape", DeviceNDArray_get_shape, NULL, NULL, NULL},
+    {"strides", DeviceNDArray_get_strides, NULL, NULL, NULL},
+    {"dtype", DeviceNDArray_get_dtype, NULL, NULL, NULL},
+    {"size", DeviceNDArray_get_size, NULL, NULL, NULL},
+    {"ndim", DeviceNDArray_get_ndim, NULL, NULL, NULL},
+    {"nbytes", DeviceNDArray_get_nbytes, NULL, NULL, NULL},
+    {"alloc_size", DeviceNDArray_get_alloc_size, NULL, "The bytes the array spans in device memory.", NULL},
+    {"stream", DeviceNDArray_get_stream, NULL, "The bound stream, or 0.", NULL},
+    {"gpu_data", DeviceNDArray_get_gpu_data, NULL, "The owner of the memory (a MemoryPointer).", NULL},
+    {"device_pointer", DeviceNDArray_get_pointer, NULL, "The device address of the first element.", NULL},
+    {"device_ctypes_pointer", DeviceNDArray_get_device_ctypes_pointer, NULL, "As a ctypes.c_void_p.", NULL},
+    {"__cuda_array_interface__", DeviceNDArray_get_cai, NULL, "Version 3 of the CUDA array interface.", NULL},
+    {"T", DeviceNDArray_get_T, NULL, "The transposed view.", NULL},
+    {0},
+};
+
+static PyMemberDef DeviceNDArray_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(DeviceArrayObject, weakreflist), READONLY, NULL},
+    {0},
+};
+
+static PyType_Slot DeviceNDArray_slots[] = {
+    {Py_tp_doc, "An array in device memory. Create with cuda.device_array(), cuda.to_device(), ..."},
+    {Py_tp_new, DeviceNDArray_new},
+    {Py_tp_repr, DeviceNDArray_repr},
+    {Py_tp_methods, DeviceNDArray_methods},
+    {Py_tp_getset, DeviceNDArray_getset},
+    {Py_tp_members, DeviceNDArray_members},
+    {Py_tp_traverse, DeviceNDArray_traverse},
+    {Py_tp_clear, DeviceNDArray_clear},
+    {Py_tp_dealloc, DeviceNDArray_dealloc},
+    {Py_mp_subscript, DeviceNDArray_subscript},
+    {Py_mp_ass_subscript, devicearray_setitem},
+    {Py_mp_length, DeviceNDArray_length},
+    {0, NULL},
+};
+
+static PyType_Spec DeviceNDArray_spec = {
+    .name = "numba_cuda_c.DeviceNDArray",
+    .basicsize = sizeof(DeviceArrayObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .slots = DeviceNDArray_slots,
+};
+
+static PyType_Slot DeviceRecord_slots[] = {
+    {Py_tp_doc, "A record (structured scalar) in device memory: a 0-d DeviceNDArray of a structured dtype."},
+    {0, NULL},
+};
+
+static PyType_Spec DeviceRecord_spec = {
+    .name = "numba_cuda_c.DeviceRecord",
+    .basicsize = 0,
+    .flags = Py_TPFLAGS_DEFAULT, /* GC support is inherited */
+    .slots = DeviceRecord_slots,
+};
+
+int devicearray_type_init(PyObject *module, module_state *st)
+{
+    st->DeviceNDArrayType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &DeviceNDArray_spec, NULL);
+    if (st->DeviceNDArrayType == NULL || PyModule_AddType(module, st->DeviceNDArrayType) < 0)
+        return -1;
+    st->DeviceRecordType =
+        (PyTypeObject *)PyType_FromModuleAndSpec(module, &DeviceRecord_spec, (PyObject *)st->DeviceNDArrayType);
+    if (st->DeviceRecordType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->DeviceRecordType);
+}
+
+int layout_parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj, PyObject *order_obj,
+                 array_layout *layout)
+{
+    char order;
+    layout->dtype = NULL;
+    if ((layout->ndim = parse_shape(shape_obj, layout->shape, "shape")) < 0 || parse_order(order_obj, &order) < 0 ||
+        (layout->dtype = parse_dtype(dtype_obj)) == NULL)
+        return -1;
+    npy_intp itemsize = PyDataType_ELSIZE(layout->dtype);
+    if (PyDataType_REFCHK(layout->dtype)) {
+        PyErr_SetString(PyExc_TypeError, "arrays of Python objects cannot live on the device");
+        goto error;
+    }
+    if (itemsize == 0) {
+        PyErr_SetString(PyExc_TypeError, "the dtype has no size: flexible types need a length (e.g. 'S8')");
+        goto error;
+    }
+    npy_intp count = 1;
+    for (int i = 0; i < layout->ndim; i++) {
+        if (layout->shape[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: %zd", (Py_ssize_t)layout->shape[i]);
+            goto error;
+        }
+        count *= layout->shape[i];
+    }
+    if (strides_obj != NULL && strides_obj != Py_None) {
+        if (parse_shape(strides_obj, layout->strides, "strides") != layout->ndim) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "strides must have one entry per dimension");
+            goto error;
+        }
+    } else {
+        contiguous_strides(layout->ndim, layout->shape, itemsize, order, layout->strides);
+    }
+    npy_intp hi = 0;
+    for (int i = 0; i < layout->ndim; i++) {
+        if (layout->strides[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative strides are not allowed for a new allocation");
+            goto error;
+        }
+        hi += (layout->shape[i] - 1) * layout->strides[i];
+    }
+    layout->span = count == 0 ? 0 : (size_t)(hi + itemsize);
+    return 0;
+error:
+    Py_CLEAR(layout->dtype);
+    return -1;
+}
+
+/* Module functions */
+
+static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"shape", "dtype", "strides", "order", "stream", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None, *stream = Py_None;
+    array_layout layout;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:device_array", keywords, &shape_obj, &dtype_obj,
+                                     &strides_obj, &order_obj, &stream))
+        return NULL;
+    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
+        return NULL;
+    CUstream unused;
+    DeviceArrayObject *array = NULL;
+    if (stream_handle_from_object(st, stream, &unused) == 0)
+        array = devicearray_allocate(st, layout.ndim, layout.shape, layout.strides, 'C', layout.dtype, stream);
+    Py_DECREF(layout.dtype);
+    return (PyObject *)array;
+}
+
+/* device_array_like(ary, stream=0): the shape and dtype of `ary`, contiguous in the order of its
+ * strides (numba's _contiguous_strides_like_array). */
+static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *ary, *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device_array_like", keywords, &ary, &stream))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    PyObject *shape_obj = PyObject_GetAttrString(ary, "shape");
+    PyObject *dtype_obj = shape_obj ? PyObject_GetAttrString(ary, "dtype") : NULL;
+    PyObject *strides_obj = dtype_obj ? PyObject_GetAttrString(ary, "strides") : NULL;
+    PyObject *result = NULL;
+    array_layout layout, like;
+    if (strides_obj != NULL && layout_parse(shape_obj, dtype_obj, Py_None, Py_None, &layout) == 0) {
+        int n = layout.ndim;
+        if (strides_obj != Py_None && parse_shape(strides_obj, like.strides, "strides") == n) {
+            /* axes ordered by decreasing |stride|; contiguous strides in that order */
+            int axes[NPY_MAXDIMS];
+            for (int i = 0; i < n; i++)
+                axes[i] = i;
+            for (int i = 1; i < n; i++)
+                for (int j = i; j > 0; j--) {
+                    npy_intp a = like.strides[axes[j - 1]], b = like.strides[axes[j]];
+                    if ((a < 0 ? -a : a) >= (b < 0 ? -b : b))
+                        break;
+                    int swap = axes[j];
+                    axes[j] = axes[j - 1];
+                    axes[j - 1] = swap;
+                }
+            npy_intp step = PyDataType_ELSIZE(layout.dtype);
+            for (int k = n - 1; k >= 0; k--) {
+                layout.strides[axes[k]] = step;
+                step *= layout.shape[axes[k]] > 0 ? layout.shape[axes[k]] : 1;
+            }
+        }
+        PyErr_Clear();
+        result = (PyObject *)devicearray_allocate(st, n, layout.shape, layout.strides, 'C', layout.dtype, stream);
+        Py_DECREF(layout.dtype);
+    }
+    Py_XDECREF(shape_obj);
+    Py_XDECREF(dtype_obj);
+    Py_XDECREF(strides_obj);
+    return result;
+}
+
+static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj)
+{
+    return PyBool_FromLong(PyObject_HasAttrString(obj, "__cuda_array_interface__"));
+}
+
+/* from_cuda_array_interface(desc, owner=None, sync=True): a view of someone else's device memory.
+ * `owner` is kept alive by the view; the exporter's stream is waited for when sync (numba's rule,
+ * NUMBA_CUDA_ARRAY_INTERFACE_SYNC). */
+static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
+{
+    if (!PyDict_Check(desc)) {
+        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ must be a dict");
+        return NULL;
+    }
+    PyObject *mask = PyDict_GetItemString(desc, "mask");
+    if (mask != NULL && mask != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "Masked arrays are not supported");
+        return NULL;
+    }
+    PyObject *shape_obj = PyDict_GetItemString(desc, "shape");
+    PyObject *data_obj = PyDict_GetItemString(desc, "data");
+    PyObject *typestr = PyDict_GetItemString(desc, "typestr");
+    PyObject *descr = PyDict_GetItemString(desc, "descr");
+    PyObject *strides_obj = PyDict_GetItemString(desc, "strides");
+    PyObject *stream_obj = PyDict_GetItemString(desc, "stream");
+    if (shape_obj == NULL || data_obj == NULL || typestr == NULL || !PyTuple_Check(data_obj) ||
+        PyTuple_GET_SIZE(data_obj) < 1) {
+        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ needs shape, typestr and data=(pointer, readonly)");
+        return NULL;
+    }
+    /* a structured type is described by descr; typestr alone says only its size */
+    PyObject *dtype_spec = (descr != NULL && PyList_Check(descr) && PyList_GET_SIZE(descr) > 1) ? descr : typestr;
+    array_layout layout;
+    if (layout_parse(shape_obj, dtype_spec, strides_obj, Py_None, &layout) < 0)
+        return NULL;
+    unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
+    ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL : context_current(st);
+    PyObject *result = NULL;
+    if (context != NULL) {
+        if (stream_obj != NULL && stream_obj != Py_None && sync) {
+            void *handle = PyLong_AsVoidPtr(stream_obj);
+            CUresult rc = CUDA_SUCCESS;
+            const char *sync_env = getenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC");
+            if (!(handle == NULL && PyErr_Occurred()) && (sync_env == NULL || atoi(sync_env) != 0)) {
+                Py_BEGIN_ALLOW_THREADS
+                rc = cu.cuStreamSynchronize((CUstream)handle);
+                Py_END_ALLOW_THREADS
+            }
+            if (PyErr_Occurred() || cu_check(st, rc, "cuStreamSynchronize") < 0)
+                goto done;
+        }
+        result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
+                                              layout.dtype, (CUdeviceptr)pointer, owner, context, NULL);
+    }
+done:
+    Py_DECREF(layout.dtype);
+    return result;
+}
+
+static PyObject *module_from_cuda_array_interface(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"desc", "owner", "sync", NULL};
+    PyObject *desc, *owner = Py_None;
+    int sync = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:from_cuda_array_interface", keywords, &desc, &owner, &sync))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    return from_cai(state_of_module(module), desc, owner == Py_None ? NULL : owner, sync);
+}
+
+static PyObject *module_as_cuda_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"obj", "sync", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *obj;
+    int sync = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:as_cuda_array", keywords, &obj, &sync))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    if (devicearray_check(st, obj))
+        return Py_NewRef(obj);
+    PyObject *desc = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+    if (desc == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "*obj* doesn't implement the cuda array interface.");
+        }
+        return NULL;
+    }
+    PyObject *result = from_cai(st, desc, obj, sync);
+    Py_DECREF(desc);
+    return result;
+}
+
+PyMethodDef devicearray_module_methods[] = {
+    {"device_array", (PyCFunction)(void (*)(void))module_device_array, METH_VARARGS | METH_KEYWORDS,
+     "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0): an uninitialised device array."},
+    {"device_array_like", (PyCFunction)(void (*)(void))module_device_array_like, METH_VARARGS | METH_KEYWORDS,
+     "device_array_like(ary, stream=0): a device array with the shape, dtype and layout of ary."},
+    {"is_cuda_array", module_is_cuda_array, METH_O, "True if obj has __cuda_array_interface__."},
+    {"as_cuda_array", (PyCFunction)(void (*)(void))module_as_cuda_array, METH_VARARGS | METH_KEYWORDS,
+     "as_cuda_array(obj, sync=True): a DeviceNDArray view of a CUDA-array-interface object, without a copy."},
+    {"from_cuda_array_interface", (PyCFunction)(void (*)(void))module_from_cuda_array_interface,
+     METH_VARARGS | METH_KEYWORDS,
+     "from_cuda_array_interface(desc, owner=None, sync=True): a DeviceNDArray view of the described memory."},
+    {0},
+};

@@ -1,0 +1,64 @@
+/* devicearray.h: DeviceNDArray (numba.cuda.cudadrv.devicearray.DeviceNDArray) and DeviceRecord:
+ * a strided view of device memory owned by a MemoryPointer or by a CUDA-array-interface exporter. */
+#ifndef NUMBA_CUDA_C_DEVICEARRAY_H
+#define NUMBA_CUDA_C_DEVICEARRAY_H
+
+#include "context.h"
+#include "numpy_api.h"
+
+#define DEVICEARRAY_INLINE_DIMS 4
+
+typedef struct {
+    PyObject_HEAD
+    int ndim;
+    npy_intp *shape;   /* points into inline_dims, or a PyMem block for many dimensions */
+    npy_intp *strides; /* in bytes; shape + ndim */
+    npy_intp inline_dims[2 * DEVICEARRAY_INLINE_DIMS];
+    PyArray_Descr *dtype;
+    CUdeviceptr data;   /* address of element (0, ..., 0) */
+    npy_intp size;      /* number of elements */
+    PyObject *owner;    /* MemoryPointer, CAI exporter, or NULL for an empty array */
+    ContextObject *context;
+    PyObject *stream;   /* the bound stream, or NULL for the default */
+    PyObject *weakreflist;
+} DeviceArrayObject;
+
+/* A new array of `type` over existing memory. shape/strides are copied; dtype is borrowed. */
+DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
+                                    const npy_intp *strides, PyArray_Descr *dtype, CUdeviceptr data, PyObject *owner,
+                                    ContextObject *context, PyObject *stream);
+
+/* A new array with fresh device memory; strides NULL for contiguous in `order` ('C' or 'F'). */
+DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_intp *shape, const npy_intp *strides,
+                                        char order, PyArray_Descr *dtype, PyObject *stream);
+
+/* numba's (shape, dtype, strides, order) arguments, checked: no negative dimension, no object or
+ * unsized dtype; strides given, or contiguous in `order`. */
+typedef struct {
+    int ndim;
+    npy_intp shape[NPY_MAXDIMS];
+    npy_intp strides[NPY_MAXDIMS];
+    PyArray_Descr *dtype; /* owned: release with Py_DECREF */
+    size_t span;          /* the bytes the layout covers */
+} array_layout;
+
+int layout_parse(PyObject *shape, PyObject *dtype, PyObject *strides, PyObject *order, array_layout *layout);
+
+/* Layout facts. */
+int devicearray_is_c_contiguous(const DeviceArrayObject *array);
+int devicearray_is_f_contiguous(const DeviceArrayObject *array);
+/* The bytes the array spans, and the offset of its lowest byte from `data` (<= 0). */
+size_t devicearray_span(const DeviceArrayObject *array, npy_intp *low);
+
+static inline int devicearray_check(module_state *st, PyObject *obj)
+{
+    return PyObject_TypeCheck(obj, st->DeviceNDArrayType);
+}
+
+/* The stream a method uses: its `stream` argument when given (not 0/None), else the bound one. */
+PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *stream);
+
+int devicearray_type_init(PyObject *module, module_state *st);
+extern PyMethodDef devicearray_module_methods[];
+
+#endif

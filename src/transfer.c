@@ -1,0 +1,515 @@
+/* transfer.c: host <-> device copies and what is built on them: DeviceNDArray.copy_to_host,
+ * copy_to_device and __setitem__, cuda.to_device, and host arrays in pinned, mapped or managed
+ * memory. Every copy runs with the GIL released; stream 0 means a synchronous copy, as in numba.
+ * Contiguous layouts copy bytes directly; other layouts go through a host buffer once. */
+#include "transfer.h"
+
+#include "errors.h"
+#include "memory.h"
+#include "stream.h"
+
+static int is_default_stream(PyObject *stream)
+{
+    return stream == NULL || stream == Py_None || (PyLong_CheckExact(stream) && !PyObject_IsTrue(stream));
+}
+
+int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
+                  CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
+{
+    CUstream handle;
+    int pushed, sync = is_default_stream(stream);
+    CUresult rc = CUDA_SUCCESS;
+    if (size == 0)
+        return 0;
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
+        context_enter(st, context, &pushed) < 0)
+        return -1;
+    /* numba's stream 0 is the synchronous API; under the per-thread default stream that means an
+     * async copy on CU_STREAM_PER_THREAD and a wait (what the _ptds entry points do). */
+    int use_sync_api = sync && handle == NULL;
+    Py_BEGIN_ALLOW_THREADS
+    switch (direction) {
+    case HOST_TO_DEVICE:
+        rc = use_sync_api ? cu.cuMemcpyHtoD(device_dst, host, size)
+                          : cu.cuMemcpyHtoDAsync(device_dst, host, size, handle);
+        break;
+    case DEVICE_TO_HOST:
+        rc = use_sync_api ? cu.cuMemcpyDtoH(host, device_src, size)
+                          : cu.cuMemcpyDtoHAsync(host, device_src, size, handle);
+        break;
+    case DEVICE_TO_DEVICE:
+        rc = use_sync_api ? cu.cuMemcpyDtoD(device_dst, device_src, size)
+                          : cu.cuMemcpyDtoDAsync(device_dst, device_src, size, handle);
+        break;
+    }
+    if (rc == CUDA_SUCCESS && sync && !use_sync_api)
+        rc = cu.cuStreamSynchronize(handle);
+    Py_END_ALLOW_THREADS
+    static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
+    int failed = cu_check(st, rc, names[direction]) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    return 0;
+}
+
+static int wait_stream(module_state *st, PyObject *stream)
+{
+    CUstream handle;
+    if (is_default_stream(stream))
+        return 0;
+    if (stream_handle_from_object(st, stream, &handle) < 0)
+        return -1;
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = cu.cuStreamSynchronize(handle);
+    Py_END_ALLOW_THREADS
+    return cu_check(st, rc, "cuStreamSynchronize");
+}
+
+/* Shapes equal once axes of length 1 are dropped (numba's check_array_compatibility squeezes). */
+static int same_squeezed_shape(int n1, const npy_intp *s1, int n2, const npy_intp *s2)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < n1 && s1[i] == 1)
+            i++;
+        while (j < n2 && s2[j] == 1)
+            j++;
+        if (i == n1 || j == n2)
+            return i == n1 && j == n2;
+        if (s1[i++] != s2[j++])
+            return 0;
+    }
+}
+
+static int same_layout(DeviceArrayObject *self, PyArrayObject *host)
+{
+    if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host)))
+        return 0;
+    if (devicearray_is_c_contiguous(self) && PyArray_IS_C_CONTIGUOUS(host))
+        return 1;
+    return devicearray_is_f_contiguous(self) && PyArray_IS_F_CONTIGUOUS(host);
+}
+
+/* A host array with the device array's layout over a fresh buffer holding a copy of its span. */
+static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, PyObject *stream)
+{
+    npy_intp low;
+    npy_intp span = (npy_intp)devicearray_span(self, &low);
+    if (self->size == 0 || (devicearray_is_c_contiguous(self) && low == 0) ||
+        (devicearray_is_f_contiguous(self) && low == 0)) {
+        Py_INCREF(self->dtype);
+        PyArrayObject *result = (PyArrayObject *)PyArray_NewFromDescr(
+            &PyArray_Type, self->dtype, self->ndim, self->shape,
+            self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
+        if (result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data,
+                                            (size_t)PyArray_NBYTES(result), stream, DEVICE_TO_HOST) < 0)
+            Py_CLEAR(result);
+        return result;
+    }
+    PyArrayObject *buffer = (PyArrayObject *)PyArray_SimpleNew(1, &span, NPY_UINT8);
+    if (buffer == NULL)
+        return NULL;
+    if (transfer_copy(st, self->context, PyArray_DATA(buffer), 0, self->data + low, (size_t)span, stream,
+                      DEVICE_TO_HOST) < 0) {
+        Py_DECREF(buffer);
+        return NULL;
+    }
+    Py_INCREF(self->dtype);
+    PyArrayObject *result = (PyArrayObject *)PyArray_NewFromDescr(
+        &PyArray_Type, self->dtype, self->ndim, self->shape, self->strides, (char *)PyArray_DATA(buffer) - low,
+        NPY_ARRAY_WRITEABLE, NULL);
+    if (result == NULL || PyArray_SetBaseObject(result, (PyObject *)buffer) < 0) {
+        Py_XDECREF(result);
+        Py_DECREF(buffer);
+        return NULL;
+    }
+    return result;
+}
+
+/* Writes a host array laid out by span_to_host back over the device array's span. */
+static int span_from_host(module_state *st, DeviceArrayObject *self, PyArrayObject *host, PyObject *stream)
+{
+    npy_intp low;
+    size_t span = devicearray_span(self, &low);
+    return transfer_copy(st, self->context, (char *)PyArray_DATA(host) + low, self->data + low, 0, span, stream,
+                         HOST_TO_DEVICE);
+}
+
+PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *ary = Py_None, *stream = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:copy_to_host", keywords, &ary, &stream))
+        return NULL;
+    stream = devicearray_effective_stream(self, stream);
+    if (ary == Py_None)
+        return (PyObject *)span_to_host(st, self, stream);
+    if (!PyArray_Check(ary)) {
+        PyErr_Format(PyExc_TypeError, "copy_to_host(ary): ary must be a NumPy array, not %.100s",
+                     Py_TYPE(ary)->tp_name);
+        return NULL;
+    }
+    PyArrayObject *host = (PyArrayObject *)ary;
+    if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype)) {
+        PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
+                     (PyObject *)PyArray_DESCR(host));
+        return NULL;
+    }
+    if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host))) {
+        PyErr_SetString(PyExc_ValueError, "incompatible shape: the host array must have the device array's shape");
+        return NULL;
+    }
+    if (PyArray_FailUnlessWriteable(host, "copy_to_host's destination") < 0)
+        return NULL;
+    if (same_layout(self, host)) {
+        if (transfer_copy(st, self->context, PyArray_DATA(host), 0, self->data, (size_t)PyArray_NBYTES(host), stream,
+                          DEVICE_TO_HOST) < 0)
+            return NULL;
+        return Py_NewRef(ary);
+    }
+    PyArrayObject *staged = span_to_host(st, self, stream);
+    if (staged == NULL || wait_stream(st, stream) < 0) {
+        Py_XDECREF(staged);
+        return NULL;
+    }
+    PyArray_Dims dims = {PyArray_SHAPE(host), PyArray_NDIM(host)};
+    PyObject *reshaped = PyArray_Newshape(staged, &dims, NPY_ANYORDER);
+    Py_DECREF(staged);
+    if (reshaped == NULL || PyArray_CopyInto(host, (PyArrayObject *)reshaped) < 0) {
+        Py_XDECREF(reshaped);
+        return NULL;
+    }
+    Py_DECREF(reshaped);
+    return Py_NewRef(ary);
+}
+
+/* Copies a host array of the device array's shape into it (any layout of either). */
+static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayObject *host, PyObject *stream)
+{
+    if (same_layout(self, host))
+        return transfer_copy(st, self->context, PyArray_DATA(host), self->data, 0, (size_t)PyArray_NBYTES(host),
+                             stream, HOST_TO_DEVICE);
+    if (devicearray_is_c_contiguous(self) || devicearray_is_f_contiguous(self)) {
+        int fortran = !devicearray_is_c_contiguous(self);
+        PyArrayObject *packed = (PyArrayObject *)PyArray_NewCopy(host, fortran ? NPY_FORTRANORDER : NPY_CORDER);
+        if (packed == NULL)
+            return -1;
+        int status = transfer_copy(st, self->context, PyArray_DATA(packed), self->data, 0,
+                                   (size_t)PyArray_NBYTES(packed), stream, HOST_TO_DEVICE);
+        Py_DECREF(packed);
+        /* the copy must finish before `packed` goes: an async copy reads it later */
+        return status < 0 ? -1 : wait_stream(st, stream);
+    }
+    /* A strided destination: read its span, assign on the host, write the span back. */
+    PyArrayObject *staged = span_to_host(st, self, stream);
+    if (staged == NULL)
+        return -1;
+    int status = wait_stream(st, stream);
+    if (status == 0)
+        status = PyArray_CopyInto(staged, host);
+    if (status == 0)
+        status = span_from_host(st, self, staged, stream);
+    if (status == 0)
+        status = wait_stream(st, stream);
+    Py_DECREF(staged);
+    return status;
+}
+
+/* A device source: bytes when layouts agree, else through the host. */
+static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, PyObject *stream)
+{
+    if (!PyArray_EquivTypes(self->dtype, source->dtype)) {
+        PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
+                     (PyObject *)source->dtype);
+        return -1;
+    }
+    if (!same_squeezed_shape(self->ndim, self->shape, source->ndim, source->shape)) {
+        PyErr_SetString(PyExc_ValueError, "incompatible shape: copy_to_device needs arrays of the same shape");
+        return -1;
+    }
+    int both_c = devicearray_is_c_contiguous(self) && devicearray_is_c_contiguous(source);
+    int both_f = devicearray_is_f_contiguous(self) && devicearray_is_f_contiguous(source);
+    if (both_c || both_f)
+        return transfer_copy(st, self->context, NULL, self->data, source->data,
+                             (size_t)(self->size * PyDataType_ELSIZE(self->dtype)), stream, DEVICE_TO_DEVICE);
+    PyArrayObject *staged = span_to_host(st, source, stream);
+    if (staged == NULL)
+        return -1;
+    int status = wait_stream(st, stream);
+    if (status == 0)
+        status = host_into_device(st, self, staged, stream);
+    Py_DECREF(staged);
+    return status;
+}
+
+/* Any object with __cuda_array_interface__ as a DeviceNDArray (devicearray.c's as_cuda_array). */
+static PyObject *as_device_array(module_state *st, PyObject *obj)
+{
+    if (devicearray_check(st, obj))
+        return Py_NewRef(obj);
+    PyObject *module = PyImport_ImportModule("numba_cuda_c._cuda");
+    if (module == NULL)
+        return NULL;
+    PyObject *result = PyObject_CallMethod(module, "as_cuda_array", "O", obj);
+    Py_DECREF(module);
+    return result;
+}
+
+static int has_cai(PyObject *obj)
+{
+    return !PyArray_Check(obj) && PyObject_HasAttrString(obj, "__cuda_array_interface__");
+}
+
+PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *ary, *stream = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:copy_to_device", keywords, &ary, &stream))
+        return NULL;
+    stream = devicearray_effective_stream(self, stream);
+    if (devicearray_check(st, ary) || has_cai(ary)) {
+        PyObject *source = as_device_array(st, ary);
+        if (source == NULL)
+            return NULL;
+        int status = device_into_device(st, self, (DeviceArrayObject *)source, stream);
+        Py_DECREF(source);
+        return status < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyArrayObject *host = (PyArrayObject *)PyArray_FromAny(ary, NULL, 0, 0, 0, NULL);
+    if (host == NULL)
+        return NULL;
+    int status = -1;
+    if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype))
+        PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
+                     (PyObject *)PyArray_DESCR(host));
+    else if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host)))
+        PyErr_SetString(PyExc_ValueError, "incompatible shape: the host array must have the device array's shape");
+    else
+        status = host_into_device(st, self, host, stream);
+    Py_DECREF(host);
+    return status < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+/* A scalar into a contiguous array of 1-, 2- or 4-byte items: one memset on the device. */
+static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *value, PyObject *stream, int *done)
+{
+    npy_intp itemsize = PyDataType_ELSIZE(lhs->dtype);
+    *done = 0;
+    if (PyArray_SIZE(value) != 1 || lhs->size == 0 || !devicearray_is_c_contiguous(lhs) ||
+        (itemsize != 1 && itemsize != 2 && itemsize != 4))
+        return 0;
+    unsigned int bits = 0;
+    memcpy(&bits, PyArray_DATA(value), (size_t)itemsize);
+    CUstream handle;
+    int pushed, sync = is_default_stream(stream);
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
+        context_enter(st, lhs->context, &pushed) < 0)
+        return -1;
+    size_t count = (size_t)lhs->size;
+    CUresult rc = itemsize == 1   ? cu.cuMemsetD8Async(lhs->data, (unsigned char)bits, count, handle)
+                  : itemsize == 2 ? cu.cuMemsetD16Async(lhs->data, (unsigned short)bits, count, handle)
+                                  : cu.cuMemsetD32Async(lhs->data, bits, count, handle);
+    if (rc == CUDA_SUCCESS && sync) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = cu.cuStreamSynchronize(handle);
+        Py_END_ALLOW_THREADS
+    }
+    int failed = cu_check(st, rc, "cuMemsetAsync") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    *done = 1;
+    return 0;
+}
+
+int devicearray_setitem(PyObject *op, PyObject *key, PyObject *value)
+{
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS], offset;
+    int ndim;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "device array elements cannot be deleted");
+        return -1;
+    }
+    if (devicearray_index(self, key, &ndim, shape, strides, &offset) < 0)
+        return -1;
+    DeviceArrayObject *lhs = devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, self->dtype,
+                                              self->data ? self->data + offset : 0, self->owner, self->context,
+                                              self->stream);
+    if (lhs == NULL)
+        return -1;
+    PyObject *stream = devicearray_effective_stream(self, NULL);
+    PyArrayObject *host = NULL;
+    int status = -1, done = 0;
+    if (devicearray_check(st, value) || has_cai(value)) { /* a device source goes through the host */
+        PyObject *source = as_device_array(st, value);
+        if (source == NULL)
+            goto finish;
+        if (((DeviceArrayObject *)source)->ndim == ndim &&
+            memcmp(((DeviceArrayObject *)source)->shape, shape, ndim * sizeof *shape) == 0 &&
+            PyArray_EquivTypes(((DeviceArrayObject *)source)->dtype, self->dtype)) {
+            status = device_into_device(st, lhs, (DeviceArrayObject *)source, stream);
+            Py_DECREF(source);
+            goto finish;
+        }
+        host = span_to_host(st, (DeviceArrayObject *)source, stream);
+        Py_DECREF(source);
+        if (host == NULL || wait_stream(st, stream) < 0)
+            goto finish;
+        value = (PyObject *)host;
+    }
+    Py_INCREF(self->dtype);
+    PyArrayObject *converted = (PyArrayObject *)PyArray_FromAny(value, self->dtype, 0, 0, NPY_ARRAY_FORCECAST, NULL);
+    Py_XSETREF(host, converted);
+    if (host == NULL)
+        goto finish;
+    if (PyArray_NDIM(host) > ndim) {
+        PyErr_Format(PyExc_ValueError, "Can't assign %d-D array to %d-D self", PyArray_NDIM(host), ndim);
+        goto finish;
+    }
+    for (int i = 0; i < PyArray_NDIM(host); i++) {
+        npy_intp r = PyArray_DIM(host, PyArray_NDIM(host) - 1 - i), l = shape[ndim - 1 - i];
+        if (r != 1 && r != l) {
+            PyErr_Format(PyExc_ValueError, "Can't copy sequence with size %zd to array axis %d with dimension %zd",
+                         (Py_ssize_t)r, ndim - 1 - i, (Py_ssize_t)l);
+            goto finish;
+        }
+    }
+    if (try_memset(st, lhs, host, stream, &done) < 0 || done) {
+        status = done ? 0 : -1;
+        goto finish;
+    }
+    if (PyArray_NDIM(host) != ndim || memcmp(PyArray_SHAPE(host), shape, ndim * sizeof *shape) != 0) {
+        /* broadcast on the host, once, to the destination's shape */
+        Py_INCREF(self->dtype);
+        PyArrayObject *full =
+            (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, self->dtype, ndim, shape, NULL, NULL, 0, NULL);
+        if (full == NULL || PyArray_CopyInto(full, host) < 0) {
+            Py_XDECREF(full);
+            goto finish;
+        }
+        Py_SETREF(host, full);
+    }
+    if (same_layout(lhs, host))
+        status = transfer_copy(st, lhs->context, PyArray_DATA(host), lhs->data, 0, (size_t)PyArray_NBYTES(host),
+                               Py_None, HOST_TO_DEVICE);
+    else
+        status = host_into_device(st, lhs, host, Py_None); /* broadcasts on the host */
+    if (status == 0)
+        status = wait_stream(st, stream);
+finish:
+    Py_XDECREF(host);
+    Py_DECREF(lhs);
+    return status;
+}
+
+/* Module functions */
+
+/* to_device(obj, stream=0, copy=True, to=None), as numba's: a device array is returned as is, a
+ * CAI object is wrapped, anything else becomes a NumPy array (made contiguous once if it is not)
+ * and is copied to new device memory with its layout. */
+static PyObject *module_to_device(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"obj", "stream", "copy", "to", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *obj, *stream = Py_None, *to = Py_None;
+    int copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpO:to_device", keywords, &obj, &stream, &copy, &to))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    if (to != Py_None) {
+        if (!devicearray_check(st, to)) {
+            PyErr_SetString(PyExc_TypeError, "to_device(to=...) must be a device array");
+            return NULL;
+        }
+        if (copy) {
+            PyObject *done = PyObject_CallMethod(to, "copy_to_device", "OO", obj, stream);
+            if (done == NULL)
+                return NULL;
+            Py_DECREF(done);
+        }
+        return Py_NewRef(to);
+    }
+    if (devicearray_check(st, obj) || has_cai(obj))
+        return as_device_array(st, obj);
+    PyArrayObject *host;
+    if (PyArray_CheckExact(obj) && (PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) ||
+                                    PyArray_IS_F_CONTIGUOUS((PyArrayObject *)obj)))
+        host = (PyArrayObject *)Py_NewRef(obj);
+    else {
+        PyArrayObject *any = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
+        if (any == NULL)
+            return NULL;
+        if (PyArray_IS_C_CONTIGUOUS(any) || PyArray_IS_F_CONTIGUOUS(any))
+            host = any;
+        else {
+            host = (PyArrayObject *)PyArray_NewCopy(any, NPY_CORDER);
+            Py_DECREF(any);
+            if (host == NULL)
+                return NULL;
+        }
+    }
+    char order = PyArray_IS_C_CONTIGUOUS(host) ? 'C' : 'F';
+    DeviceArrayObject *device = devicearray_allocate(st, PyArray_NDIM(host), PyArray_SHAPE(host), NULL, order,
+                                                     PyArray_DESCR(host), stream);
+    if (device != NULL && PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host)))
+        Py_SET_TYPE(device, st->DeviceRecordType); /* a structured scalar: numba's DeviceRecord */
+    if (device != NULL && copy &&
+        host_into_device(st, device, host, is_default_stream(stream) ? NULL : stream) < 0)
+        Py_CLEAR(device);
+    Py_DECREF(host);
+    return (PyObject *)device;
+}
+
+/* _host_array(kind, shape, dtype=None, strides=None, order='C', portable=False, wc=False,
+ * attach_global=True): a NumPy array in pinned, mapped or managed memory, whose base is the
+ * MemoryPointer, so the memory lives exactly as long as the array and its views. */
+static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"kind", "shape", "dtype", "strides", "order", "portable", "wc", "attach_global", NULL};
+    module_state *st = state_of_module(module);
+    const char *kind;
+    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None;
+    int portable = 0, write_combined = 0, attach_global = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OOOppp:_host_array", keywords, &kind, &shape_obj, &dtype_obj,
+                                     &strides_obj, &order_obj, &portable, &write_combined, &attach_global))
+        return NULL;
+    array_layout layout;
+    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
+        return NULL;
+    ContextObject *context = context_current(st);
+    PyObject *memory = NULL, *result = NULL;
+    if (context != NULL && layout.span > 0) {
+        if (strcmp(kind, "managed") == 0)
+            memory = memory_alloc_managed(st, context, layout.span, attach_global);
+        else
+            memory = memory_alloc_host(st, context, layout.span, strcmp(kind, "mapped") == 0, portable,
+                                       write_combined);
+    }
+    if (context != NULL && (memory != NULL || layout.span == 0)) {
+        result = PyArray_NewFromDescr(&PyArray_Type, layout.dtype, layout.ndim, layout.shape, layout.strides,
+                                      memory ? ((MemoryObject *)memory)->host_pointer : NULL, NPY_ARRAY_WRITEABLE,
+                                      NULL);
+        layout.dtype = NULL; /* stolen */
+        if (result != NULL && memory != NULL &&
+            PyArray_SetBaseObject((PyArrayObject *)result, Py_NewRef(memory)) < 0)
+            Py_CLEAR(result);
+    }
+    Py_XDECREF(layout.dtype);
+    Py_XDECREF(memory);
+    return result;
+}
+
+PyMethodDef transfer_module_methods[] = {
+    {"to_device", (PyCFunction)(void (*)(void))module_to_device, METH_VARARGS | METH_KEYWORDS,
+     "to_device(obj, stream=0, copy=True, to=None): copy a host array (or array-like) to the device."},
+    {"_host_array", (PyCFunction)(void (*)(void))module_host_array, METH_VARARGS | METH_KEYWORDS,
+     "A NumPy array in pinned, mapped or managed memory."},
+    {0},
+};
