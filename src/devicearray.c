@@ -53,6 +53,7 @@ DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int nd
     self->context = (ContextObject *)Py_NewRef((PyObject *)context);
     self->stream = (stream != NULL && stream != Py_None && Py_IS_TYPE(stream, st->StreamType)) ? Py_NewRef(stream)
                                                                                                  : NULL;
+    self->cai = NULL;
     self->weakreflist = NULL;
     return self;
 }
@@ -285,6 +286,7 @@ static int DeviceNDArray_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(Py_TYPE(op));
     Py_VISIT(self->owner);
     Py_VISIT(self->stream);
+    Py_VISIT(self->cai);
     return 0;
 }
 
@@ -293,6 +295,7 @@ static int DeviceNDArray_clear(PyObject *op)
     DeviceArrayObject *self = (DeviceArrayObject *)op;
     Py_CLEAR(self->owner);
     Py_CLEAR(self->stream);
+    Py_CLEAR(self->cai);
     return 0;
 }
 
@@ -724,9 +727,8 @@ static PyObject *DeviceNDArray_get_device_ctypes_pointer(PyObject *op, void *Py_
     return pointer;
 }
 
-static PyObject *DeviceNDArray_get_cai(PyObject *op, void *Py_UNUSED(closure))
+static PyObject *build_cai(DeviceArrayObject *self)
 {
-    DeviceArrayObject *self = (DeviceArrayObject *)op;
     PyObject *stream = NULL, *strides = NULL, *typestr = NULL, *shape = NULL, *data = NULL, *cai = NULL;
     if (self->stream != NULL)
         stream = PyLong_FromVoidPtr(((StreamObject *)self->stream)->handle);
@@ -751,6 +753,15 @@ static PyObject *DeviceNDArray_get_cai(PyObject *op, void *Py_UNUSED(closure))
     Py_XDECREF(shape);
     Py_XDECREF(data);
     return cai;
+}
+
+/* Consumers may change the dict they get: each gets a copy of the one built at first use. */
+static PyObject *DeviceNDArray_get_cai(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (self->cai == NULL && (self->cai = build_cai(self)) == NULL)
+        return NULL;
+    return PyDict_Copy(self->cai);
 }
 
 static PyObject *DeviceNDArray_repr(PyObject *op)

@@ -20,6 +20,7 @@ typedef struct {
     PyObject *owner;    /* MemoryPointer, CAI exporter, or NULL for an empty array */
     ContextObject *context;
     PyObject *stream;   /* the bound stream, or NULL for the default */
+    PyObject *cai;      /* __cuda_array_interface__, built at first use (the layout never changes) */
     PyObject *weakreflist;
 } DeviceArrayObject;
 

@@ -200,3 +200,27 @@ def test_many_streams_leak_no_device_memory():
 def test_bad_stream_argument():
     with pytest.raises(TypeError, match="stream"):
         cuda.event().record("not a stream")
+
+
+def test_copies_on_a_stream_are_ordered_and_asynchronous():
+    import time
+
+    import numpy as np
+
+    s = cuda.stream()
+    n = 1 << 20
+    host = cuda.pinned_array(n, dtype=np.float32)
+    host[:] = np.arange(n, dtype=np.float32)
+    out = cuda.pinned_array(n, dtype=np.float32)
+    out[:] = -1
+    spinner(cuda.get_current_device())(s, 200)  # the stream is busy for 200 ms
+    started = time.perf_counter()
+    d = cuda.to_device(host, stream=s)
+    d2 = cuda.device_array_like(d, stream=s)
+    d2.copy_to_device(d, stream=s)
+    d2.copy_to_host(out, stream=s)
+    queued = time.perf_counter() - started
+    assert queued < 0.1  # nothing waited for the spinning kernel
+    assert s.query() is False
+    s.synchronize()
+    np.testing.assert_array_equal(out, host)
