@@ -1,13 +1,15 @@
-"""Host-API timings, side by side: numba_cuda_c, numba-cuda and CuPy.
+"""Host-API timings, side by side: numba_cuda_c, numba-cuda, CuPy and the C floor.
 
     python3 benchmarks/bench_host.py                 # every row, full repeats
     python3 benchmarks/bench_host.py --quick         # fewer repeats (a smoke test)
     python3 benchmarks/bench_host.py --rows stream,event --json out.json
     python3 benchmarks/bench_host.py --list          # the registered rows
 
-Prints one table: median time per call of each operation for each library, and the ratios
-numba-cuda / ours and CuPy / ours (above 1: we are faster). Progress goes to stderr; the table and
-its notes are printed last, on stdout.
+Prints one table: median time per call of each operation for each library, the C floor (the same
+operation through the driver API from C, no Python: benchmarks/floor.c), and the ratios numba-cuda /
+ours and CuPy / ours (above 1: we are faster; for the GB/s rows they are ours / theirs, so above 1
+still means we are faster). Progress goes to stderr; the table and its notes are printed last, on
+stdout.
 
 Organisation
 ------------
@@ -27,9 +29,29 @@ Organisation
   timer stops (for creation rows such as stream() and event(): creation alone is timed); the loop
   count is then capped at 500, since creating with thousands of live streams is slower (on the H100,
   stream() took about 7 µs instead of 4 for us, 12 instead of 6 for CuPy).
+* kind "transfer" (unit GB/s, 1e9 bytes per second): the setup function returns a callable that moves
+  `nbytes` per call; `per_transfer` calls it once untimed, then times one call per repeat (5; 3 with
+  --quick) and reports the median rate. As for "call" rows, the result's destruction is timed too.
+  The 256 MiB rows: "H2D pinned" is to_device(h) of a pinned_array h (a new device array each call);
+  CuPy: cupy.asarray(h) of a cupyx.empty_pinned array, then the current stream synchronised (asarray
+  copies asynchronously; CuPy copies straight from memory it knows is pinned). "D2H pinned" is
+  d.copy_to_host(h) into a pinned_array (CuPy: d.get(out=h)); "D2H new array" is d.copy_to_host()
+  (CuPy: d.get()), a new pageable NumPy array per call.
 * Every cell is measured inside try/except: an API we do not have yet, or a failure, prints
   "n/a [k]" with reason k under the table, and the other cells go on.
-* Rows that need a GPU are left out when no library has one, and named under "skipped".
+* Rows that need a GPU are left out when no library (and not the floor) has one, and named under
+  "skipped".
+
+The C floor
+-----------
+`run_floor` compiles benchmarks/floor.c once per run into a temporary directory, with our own driver
+declarations and loader and no CUDA toolkit (`cc -O2 -std=c11 -Isrc/api benchmarks/floor.c
+src/api/loader.c -ldl -lpthread`; $CC overrides cc), runs it (with --quick when given) and reads the one
+JSON object it prints: operation name -> number (µs per call; GB/s for names with "MiB"; ms for
+"first context", a single sample). A row takes the value under its own name (`row(floor=...)` names
+another key); the keys that name no row are variants, listed under the table. If compiling or
+running fails (no C compiler, no GPU, a failed driver call), the column shows "—" and a note says
+why. --no-floor skips it.
 
 numba-cuda 0.30 under numpy 2.5 needs `numpy.row_stack = numpy.vstack` before numba is imported:
 `NUMBA_SHIM` is applied in-process and in every fresh interpreter that imports numba.
@@ -41,6 +63,7 @@ import itertools
 import json
 import os
 import platform
+import shlex
 import statistics
 import subprocess
 import sys
@@ -72,10 +95,18 @@ IMPORT_CODE = {
 ROWS = {}
 
 
-def row(name, kind="call", unit=None, gpu=True, **impls):
-    """Register an operation. impls: ours=, numba=, cupy=, or cuda= for both ours and numba."""
-    assert kind in ("call", "fresh"), kind
-    entry = {"kind": kind, "unit": unit or ("ms" if kind == "fresh" else "us"), "gpu": gpu}
+KIND_UNITS = {"call": "us", "fresh": "ms", "transfer": "GB/s"}
+
+
+def row(name, kind="call", unit=None, gpu=True, nbytes=None, floor=None, **impls):
+    """Register an operation. impls: ours=, numba=, cupy=, or cuda= for both ours and numba.
+
+    nbytes: bytes moved per call (kind "transfer"); floor: the key of floor.c's output for this row
+    (default: the row's name).
+    """
+    assert kind in KIND_UNITS, kind
+    assert (kind == "transfer") == (nbytes is not None), "nbytes is for (and required by) transfer rows"
+    entry = {"kind": kind, "unit": unit or KIND_UNITS[kind], "gpu": gpu, "nbytes": nbytes, "floor": floor or name}
     cuda_impl = impls.pop("cuda", None)
     for lib in LIBS:
         entry[lib] = impls.pop(lib, cuda_impl if lib in ("ours", "numba") else None)
@@ -200,6 +231,64 @@ row(
 row("get_current_device()", cuda=lambda cuda: cuda.get_current_device, cupy=lambda cp: cp.cuda.Device)
 row("current_context()", cuda=lambda cuda: cuda.current_context)
 
+# --- transfers of 256 MiB (GB/s) ---------------------------------------------------------------
+
+BIG = 256 << 20
+
+
+def _pinned_big(cuda):
+    h = cuda.pinned_array(BIG, np.uint8)
+    h[:] = 1
+    return h
+
+
+def _cupy_pinned_big(cp):
+    import cupyx
+
+    h = cupyx.empty_pinned(BIG, np.uint8)
+    h[:] = 1
+    return h
+
+
+def _h2d_pinned(cuda):
+    to_device, h = cuda.to_device, _pinned_big(cuda)
+    return lambda: to_device(h)
+
+
+def _cupy_h2d_pinned(cp):
+    asarray, h = cp.asarray, _cupy_pinned_big(cp)
+    synchronize = cp.cuda.get_current_stream().synchronize
+
+    def fn():
+        a = asarray(h)
+        synchronize()
+        return a
+
+    return fn
+
+
+def _d2h_pinned(cuda):
+    h = _pinned_big(cuda)
+    copy_to_host = cuda.to_device(h).copy_to_host
+    return lambda: copy_to_host(h)
+
+
+def _cupy_d2h_pinned(cp):
+    h = _cupy_pinned_big(cp)
+    get = cp.ones(BIG, np.uint8).get
+    return lambda: get(out=h)
+
+
+row("H2D pinned 256 MiB", kind="transfer", nbytes=BIG, cuda=_h2d_pinned, cupy=_cupy_h2d_pinned)
+row("D2H pinned 256 MiB", kind="transfer", nbytes=BIG, cuda=_d2h_pinned, cupy=_cupy_d2h_pinned)
+row(
+    "D2H new array 256 MiB",
+    kind="transfer",
+    nbytes=BIG,
+    cuda=lambda cuda: cuda.to_device(np.ones(BIG, np.uint8)).copy_to_host,
+    cupy=lambda cp: cp.ones(BIG, np.uint8).get,
+)
+
 
 # --------------------------------------------------------------------------------------------
 # Measuring
@@ -257,6 +346,17 @@ def per_call(fn, number=None, repeat=7, target=0.02, max_number=200_000):
     return statistics.median(samples), samples, number
 
 
+def per_transfer(fn, nbytes, repeat=5):
+    """Median GB/s of fn(), which moves nbytes per call; returns (median, per-repeat samples).
+
+    One untimed call first (first allocations, pools), then one timed call per repeat, with the garbage
+    collector off as in per_call.
+    """
+    _loop(fn, 1)
+    samples = [nbytes / _loop(fn, 1) for _ in range(repeat)]  # bytes per ns = GB/s
+    return statistics.median(samples), samples
+
+
 _MARK = "@@bench_seconds"
 
 
@@ -272,6 +372,60 @@ def fresh_interpreter(pre, stmt, env=None, cwd=None, timeout=300):
             return float(line.split()[1])
     err = (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]
     raise RuntimeError("fresh interpreter: " + err)
+
+
+# --------------------------------------------------------------------------------------------
+# The C floor
+# --------------------------------------------------------------------------------------------
+
+FLOOR_SOURCE = os.path.join(REPO, "benchmarks", "floor.c")
+API_DIR = os.path.join(REPO, "src", "api")
+
+
+def _first_error(text, default):
+    """The line of a tool's stderr that says what went wrong (the first naming an error, else the last)."""
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    pick = next((line for line in lines if "error" in line.lower()), lines[-1] if lines else default)
+    return pick if len(pick) <= 300 else pick[:297] + "..."
+
+
+def floor_unit(key):
+    """The unit of a value in floor.c's output, by its documented naming rule."""
+    return "GB/s" if "MiB" in key else "ms" if key == "first context" else "us"
+
+
+def run_floor(workdir, quick, timeout=300):
+    """Compiles benchmarks/floor.c into workdir, runs it, and returns
+    {"status": "ok", "values": {key: number}, "device": line} or {"status": "failed", "reason": why}."""
+    cc = shlex.split(os.environ.get("CC") or "cc")
+    exe = os.path.join(workdir, "floor")
+    cmd = cc + ["-O2", "-std=c11", "-I" + API_DIR, FLOOR_SOURCE, os.path.join(API_DIR, "loader.c")]
+    cmd += ["-ldl", "-lpthread", "-o", exe]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {"status": "failed", "reason": "cannot compile floor.c: " + _reason(exc)}
+    if done.returncode != 0:
+        why = _first_error(done.stderr, "exit status %d" % done.returncode)
+        return {"status": "failed", "reason": "compiling floor.c failed: " + why}
+    try:
+        done = subprocess.run(
+            [exe] + (["--quick"] if quick else []), cwd=workdir, capture_output=True, text=True, timeout=timeout
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {"status": "failed", "reason": "running floor failed: " + _reason(exc)}
+    errors = [line for line in done.stderr.splitlines() if line.strip()]
+    if done.returncode != 0:
+        why = errors[-1] if errors else "exit status %d" % done.returncode
+        why = why[len("floor: ") :] if why.startswith("floor: ") else why
+        return {"status": "failed", "reason": why}
+    try:
+        values = json.loads(done.stdout)
+        assert isinstance(values, dict) and all(isinstance(v, (int, float)) for v in values.values())
+    except (ValueError, AssertionError):
+        return {"status": "failed", "reason": "floor printed no JSON object of numbers: %r" % done.stdout[-200:]}
+    device = next((line[len("floor: ") :] for line in errors if line.startswith("floor: device")), None)
+    return {"status": "ok", "values": values, "device": device}
 
 
 # --------------------------------------------------------------------------------------------
@@ -380,6 +534,9 @@ def measure_cell(name, spec, lib, args, fresh_cwd):
             ]
             return {"status": "ok", "median": statistics.median(samples), "samples": samples}
         fn = impl(lib.module)
+        if spec["kind"] == "transfer":
+            median, samples = per_transfer(fn, spec["nbytes"], repeat=args.transfer_repeat)
+            return {"status": "ok", "median": median, "samples": samples}
         median, samples, number = per_call(fn, repeat=args.repeat, target=args.target)
         return {"status": "ok", "median": median, "samples": samples, "number": number}
     except Exception as exc:  # noqa: BLE001 -- a missing API or a failure: "n/a [k]"
@@ -419,25 +576,31 @@ def render(results, skipped, meta):
             notes_na.append(c["reason"])
         return "n/a [%d]" % (notes_na.index(c["reason"]) + 1)
 
-    def ratio(c, ours):
-        if c["status"] != "ok" or ours["status"] != "ok" or ours["median"] <= 0:
+    def ratio(c, ours, higher_is_better):
+        if c["status"] != "ok" or ours["status"] != "ok" or min(ours["median"], c["median"]) <= 0:
             return dash
+        if higher_is_better:  # a rate: ours / theirs, so that above 1 still means we are faster
+            return _fmt(ours["median"] / c["median"]) + "x"
         return _fmt(c["median"] / ours["median"]) + "x"
 
-    header = ["operation", "unit"] + [LABELS[k] for k in LIBS] + ["numba/ours", "CuPy/ours"]
+    def unit_text(unit):
+        return micro if unit == "us" else unit
+
+    header = ["operation", "unit"] + [LABELS[k] for k in LIBS] + ["floor (C)", "numba/ours", "CuPy/ours"]
     body = []
     for name, res in results.items():
         c = res["cells"]
-        unit = micro if res["unit"] == "us" else res["unit"]
-        ratios = [ratio(c["numba"], c["ours"]), ratio(c["cupy"], c["ours"])]
-        body.append([name, unit] + [cell(c[k]) for k in LIBS] + ratios)
+        rate = res["unit"] == "GB/s"
+        ratios = [ratio(c["numba"], c["ours"], rate), ratio(c["cupy"], c["ours"], rate)]
+        floor = dash if res.get("floor") is None else _fmt(res["floor"])
+        body.append([name, unit_text(res["unit"])] + [cell(c[k]) for k in LIBS] + [floor] + ratios)
     widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]
     widths[0] = max(widths[0], 20)
     fmt = "  ".join(["%-*s", "%-*s"] + ["%*s"] * (len(header) - 2))
 
     lines = [""]
-    title = "numba_cuda_c host-API benchmark -- median per call (fresh-interpreter rows: ms, of %d runs)"
-    lines.append(title % meta["fresh"])
+    title = "numba_cuda_c host-API benchmark -- median per call (fresh-interpreter rows: ms, of %d runs; GB/s: of %d)"
+    lines.append(title % (meta["fresh"], meta["transfer_repeat"]))
     for key in ("device", "versions", "harness"):
         if meta.get(key):
             first = "  %-9s " % (key + ":")
@@ -450,8 +613,23 @@ def render(results, skipped, meta):
     if not body:
         lines.append("(no rows)")
     lines.append("")
-    notes = ["ratios above 1: numba_cuda_c is faster.  %s: library not importable, or no such operation." % dash]
+    notes = [
+        "ratios above 1: numba_cuda_c is faster (GB/s rows: ours / theirs).  %s: library not importable, or no "
+        "such operation." % dash
+    ]
     notes += ["[%d] %s" % (i, text) for i, text in enumerate(notes_na, 1)]
+    floor = meta.get("floor") or {}
+    if floor.get("status") == "ok":
+        text = (
+            "floor (C): benchmarks/floor.c, the same driver calls from C with no Python (first context: one "
+            "sample). Variants:"
+        )
+        extras = ["%s %s %s" % (k, _fmt(v), unit_text(floor_unit(k))) for k, v in floor["values"].items() if k not in ROWS]
+        notes.append(text + " " + ("; ".join(extras) if extras else "none") + ".")
+    elif floor.get("status") == "failed":
+        notes.append("floor (C) %s: not measured: %s" % (dash, floor["reason"]))
+    elif floor.get("reason"):
+        notes.append("floor (C) %s: %s" % (dash, floor["reason"]))
     notes += ["skipped (%s): %s" % (why, "; ".join(names)) for why, names in skipped.items()]
     for text in notes:
         lines += textwrap.wrap(text, WIDTH, subsequent_indent="    ")
@@ -465,8 +643,10 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="fewer repeats and shorter loops")
     ap.add_argument("--json", metavar="PATH", help="also write the results (every sample) as JSON")
     ap.add_argument("--list", action="store_true", help="list the registered rows and exit")
+    ap.add_argument("--no-floor", action="store_true", help="do not build and run the C floor (benchmarks/floor.c)")
     args = ap.parse_args(argv)
     args.repeat, args.target, args.fresh = (3, 0.005, 3) if args.quick else (7, 0.02, 5)
+    args.transfer_repeat = 3 if args.quick else 5
 
     if args.list:
         for name, spec in ROWS.items():
@@ -496,15 +676,36 @@ def main(argv=None):
                 or "%s, GPU: %s" % (lib.version, "yes" if lib.gpu_error is None else "no (%s)" % lib.gpu_error),
             )
         )
-    any_gpu = any(lib.error is None and lib.gpu_error is None for lib in libs.values())
+    # The C floor, in its own process, before this one makes a context (it is skipped when no selected
+    # row needs a GPU: it would measure nothing shown).
+    if args.no_floor:
+        floor = {"status": "not run", "reason": "not run (--no-floor)"}
+    elif not any(ROWS[n]["gpu"] for n in names):
+        floor = {"status": "not run"}
+    else:
+        with tempfile.TemporaryDirectory(prefix="bench_floor_") as floor_dir:
+            floor = run_floor(floor_dir, args.quick)
+    log(
+        "%-13s %s"
+        % (
+            "floor (C)",
+            {"ok": "%s" % floor.get("device"), "failed": "not available: %s" % floor.get("reason")}.get(
+                floor["status"], floor.get("reason") or "not run"
+            ),
+        )
+    )
+    floor_ok = floor["status"] == "ok"
+    any_gpu = floor_ok or any(lib.error is None and lib.gpu_error is None for lib in libs.values())
 
     meta = {
         "python": platform.python_version(),
         "numpy": np.__version__,
         "fresh": args.fresh,
         "repeat": args.repeat,
+        "transfer_repeat": args.transfer_repeat,
         "target_s": args.target,
         "quick": args.quick,
+        "floor": floor,
     }
     meta["versions"] = "Python %s, NumPy %s, %s" % (
         meta["python"],
@@ -521,6 +722,8 @@ def main(argv=None):
             meta["device"] = "%s (cc %s), driver API %d.%d" % ((name, cc) + tuple(drv))
         except Exception as exc:  # noqa: BLE001
             meta["device"] = "? (%s)" % _reason(exc)
+    elif floor_ok and floor.get("device"):
+        meta["device"] = floor["device"] + " (from the floor)"
     elif not any_gpu:
         meta["device"] = "no CUDA GPU (%s)" % (ours.gpu_error or "see above")
     empty = per_call(lambda: None, repeat=args.repeat, target=args.target)[0]
@@ -542,6 +745,7 @@ def main(argv=None):
                 log("  %-40s %s" % (name, LABELS[key]))
                 cells[key] = measure_cell(name, spec, libs[key], args, fresh_cwd)
             results[name] = {"unit": spec["unit"], "kind": spec["kind"], "cells": cells}
+            results[name]["floor"] = floor["values"].get(spec["floor"]) if floor_ok else None
     results = {n: results[n] for n in names if n in results}  # registry order
 
     if args.json:

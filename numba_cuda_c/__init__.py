@@ -17,6 +17,9 @@ from numba_cuda_c._cuda import (  # noqa: F401
     DeviceNDArray,
     DeviceRecord,
     Event,
+    Kernel,
+    LaunchConfig,
+    Module,
     MemoryInfo,
     NvrtcError,
     Stream,
@@ -40,6 +43,7 @@ from numba_cuda_c._cuda import (  # noqa: F401
 )
 from numba_cuda_c.cudadrv import devices as _devices
 from numba_cuda_c.cudadrv import driver as _driver  # noqa: F401  (numba_cuda_c.cudadrv.driver)
+from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401
 from numba_cuda_c.cudadrv import devicearray as _devicearray
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401

@@ -58,7 +58,7 @@ static DeviceObject *device_create(module_state *st, int ordinal)
         device_read_attribute(st, self, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &self->cc_major) < 0 ||
         device_read_attribute(st, self, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &self->cc_minor) < 0)
         goto error;
-    if ((self->name = PyBytes_FromString(name)) == NULL || (self->uuid = device_format_uuid(&uuid)) == NULL ||
+    if ((self->name = PyUnicode_FromString(name)) == NULL || (self->uuid = device_format_uuid(&uuid)) == NULL ||
         (self->attributes = PyDict_New()) == NULL)
         goto error;
     return self;
@@ -235,7 +235,7 @@ static PyObject *Device_dir(PyObject *op, PyObject *Py_UNUSED(unused))
 static PyObject *Device_repr(PyObject *op)
 {
     DeviceObject *self = (DeviceObject *)op;
-    return PyUnicode_FromFormat("<CUDA device %d '%s'>", self->id, PyBytes_AS_STRING(self->name));
+    return PyUnicode_FromFormat("<CUDA device %d '%U'>", self->id, self->name);
 }
 
 static PyObject *Device_get_compute_capability(PyObject *op, void *Py_UNUSED(closure))
@@ -305,7 +305,7 @@ static PyMethodDef Device_methods[] = {
 
 static PyMemberDef Device_members[] = {
     {"id", T_INT, offsetof(DeviceObject, id), READONLY, "The integer ID of the device."},
-    {"name", T_OBJECT, offsetof(DeviceObject, name), READONLY, "The name of the device (bytes, as numba's)."},
+    {"name", T_OBJECT, offsetof(DeviceObject, name), READONLY, "The name of the device (e.g. 'NVIDIA H100 80GB HBM3')."},
     {"uuid", T_OBJECT, offsetof(DeviceObject, uuid), READONLY, "The device UUID, 'GPU-xxxxxxxx-xxxx-...'."},
     {0},
 };

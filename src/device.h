@@ -10,7 +10,7 @@ typedef struct {
     int id;
     CUdevice handle;
     int cc_major, cc_minor;
-    PyObject *name;                 /* bytes, as numba's Device.name */
+    PyObject *name;                 /* str, as numba-cuda's Device.name */
     PyObject *uuid;                 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
     ContextObject *primary_context; /* NULL until retained, and again after reset() */
     PyObject *attributes;           /* cache of attributes read by name (MAX_THREADS_PER_BLOCK, ...) */

@@ -25,7 +25,10 @@ typedef struct {
     PyTypeObject *MemoryInfoType;
     PyTypeObject *MemoryPointerType;
     PyTypeObject *DeviceNDArrayType;
-    PyTypeObject *DeviceRecordType; /* a struct sequence (free, total), as numba's MemoryInfo */
+    PyTypeObject *DeviceRecordType;
+    PyTypeObject *ModuleType;
+    PyTypeObject *KernelType;
+    PyTypeObject *LaunchConfigType; /* a struct sequence (free, total), as numba's MemoryInfo */
     /* the Device objects, a tuple built at first use (NULL before) */
     PyObject *devices;
     /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */

@@ -114,11 +114,98 @@ static PyObject *module_cudart_version(PyObject *module, PyObject *Py_UNUSED(unu
     return Py_BuildValue("(ii)", version / 1000, (version % 1000) / 10);
 }
 
+
+/* compile(source, name, options, ptx) -> (image: bytes, log: str). Raises NvrtcError with the log
+ * (file and line numbers as NVRTC reports them) when the source does not compile. */
+static PyObject *module_nvrtc_compile(PyObject *module, PyObject *args)
+{
+    module_state *st = state_of_module(module);
+    const char *source, *name;
+    PyObject *options_obj;
+    int want_ptx;
+    if (!PyArg_ParseTuple(args, "ssOp:nvrtc_compile", &source, &name, &options_obj, &want_ptx))
+        return NULL;
+    if (nvrtc_require(st) < 0)
+        return NULL;
+    PyObject *options = PySequence_Fast(options_obj, "options must be a sequence of str");
+    if (options == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(options);
+    const char **argv = PyMem_Calloc(count ? (size_t)count : 1, sizeof *argv);
+    PyObject *result = NULL;
+    char *log = NULL, *image = NULL;
+    nvrtcProgram program = NULL;
+    if (argv == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(options, i);
+        if (!PyUnicode_Check(item) || (argv[i] = PyUnicode_AsUTF8(item)) == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "options must be str");
+            goto done;
+        }
+    }
+    nvrtcResult rc = nvrtc.nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);
+    if (rc != NVRTC_SUCCESS) {
+        nvrtc_raise(st, rc, "nvrtcCreateProgram", NULL);
+        goto done;
+    }
+    nvrtcResult compiled;
+    Py_BEGIN_ALLOW_THREADS
+    compiled = nvrtc.nvrtcCompileProgram(program, (int)count, argv);
+    Py_END_ALLOW_THREADS
+    size_t log_size = 0;
+    if ((rc = nvrtc.nvrtcGetProgramLogSize(program, &log_size)) != NVRTC_SUCCESS ||
+        (log = PyMem_Malloc(log_size + 1)) == NULL ||
+        (rc = nvrtc.nvrtcGetProgramLog(program, log)) != NVRTC_SUCCESS) {
+        if (log == NULL && rc == NVRTC_SUCCESS)
+            PyErr_NoMemory();
+        else
+            nvrtc_raise(st, rc, "nvrtcGetProgramLog", NULL);
+        goto done;
+    }
+    log[log_size] = '\0';
+    if (compiled != NVRTC_SUCCESS) {
+        nvrtc_raise(st, compiled, name, log);
+        goto done;
+    }
+    size_t image_size = 0;
+    rc = want_ptx ? nvrtc.nvrtcGetPTXSize(program, &image_size) : nvrtc.nvrtcGetCUBINSize(program, &image_size);
+    if (rc != NVRTC_SUCCESS || (image = PyMem_Malloc(image_size ? image_size : 1)) == NULL) {
+        if (rc == NVRTC_SUCCESS)
+            PyErr_NoMemory();
+        else
+            nvrtc_raise(st, rc, want_ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize", NULL);
+        goto done;
+    }
+    rc = want_ptx ? nvrtc.nvrtcGetPTX(program, image) : nvrtc.nvrtcGetCUBIN(program, image);
+    if (rc != NVRTC_SUCCESS) {
+        nvrtc_raise(st, rc, want_ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN", NULL);
+        goto done;
+    }
+    /* PTX comes NUL-terminated; keep the text without the terminator */
+    if (want_ptx && image_size > 0 && image[image_size - 1] == '\0')
+        image_size--;
+    result = Py_BuildValue("(y#s)", image, (Py_ssize_t)image_size, log);
+done:
+    if (program != NULL)
+        nvrtc.nvrtcDestroyProgram(&program);
+    PyMem_Free(image);
+    PyMem_Free(log);
+    PyMem_Free(argv);
+    Py_DECREF(options);
+    return result;
+}
+
 PyMethodDef nvrtc_module_methods[] = {
     {"nvrtc_version", module_nvrtc_version, METH_NOARGS, "NVRTC's version as (major, minor)."},
     {"nvrtc_supported_archs", module_nvrtc_supported_archs, METH_NOARGS,
      "The compute capabilities NVRTC can compile for, as (major, minor) tuples, lowest first."},
     {"_cudart_version", module_cudart_version, METH_NOARGS,
      "libcudart's version as (major, minor), or None where it is not found."},
+    {"nvrtc_compile", module_nvrtc_compile, METH_VARARGS,
+     "nvrtc_compile(source, name, options, ptx) -> (image, log): compile CUDA C with NVRTC."},
     {0},
 };

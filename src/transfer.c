@@ -436,6 +436,13 @@ static PyObject *module_to_device(PyObject *module, PyObject *args, PyObject *kw
         }
         return Py_NewRef(to);
     }
+    return transfer_to_device(st, obj, stream, copy);
+}
+
+PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy)
+{
+    if (numpy_require() < 0)
+        return NULL;
     if (devicearray_check(st, obj) || has_cai(obj))
         return as_device_array(st, obj);
     PyArrayObject *host;

@@ -21,6 +21,9 @@ int devicearray_setitem(PyObject *self, PyObject *key, PyObject *value);
 int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_intp *shape, npy_intp *strides,
                       npy_intp *offset);
 
+/* cuda.to_device(obj, stream, copy): obj as a new device array (a device array or CAI object as is). */
+PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy);
+
 extern PyMethodDef transfer_module_methods[];
 
 #endif

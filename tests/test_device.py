@@ -26,11 +26,11 @@ def test_device_identity():
     assert len(devices) >= 1
     dev = devices[0]
     assert dev.id == 0
-    assert isinstance(dev.name, bytes) and dev.name
+    assert isinstance(dev.name, str) and dev.name
     major, minor = dev.compute_capability
     assert major >= 3 and minor >= 0
     assert re.fullmatch(r"GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", dev.uuid)
-    assert repr(dev) == "<CUDA device 0 '%s'>" % dev.name.decode()
+    assert repr(dev) == "<CUDA device 0 '%s'>" % dev.name
     identity = dev.get_device_identity()
     assert identity["pci_bus_id"] == dev.PCI_BUS_ID
     assert set(identity) == {"pci_domain_id", "pci_bus_id", "pci_device_id"}

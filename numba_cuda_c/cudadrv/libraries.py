@@ -41,3 +41,18 @@ def candidate_dirs():
             add(os.path.join(base, "nvidia", sub, "lib"))
     add("/usr/local/cuda/lib64")
     return found
+
+
+def include_dirs():
+    """Directories holding CUDA's own headers (cuda_fp16.h, ...) for NVRTC, existing ones only."""
+    found = []
+    roots = [os.environ.get(var) for var in ("CUDA_HOME", "CUDA_PATH", "CONDA_PREFIX")]
+    candidates = [os.path.join(root, "include") for root in roots if root]
+    for base in _site_dirs():
+        for sub in _WHEEL_SUBDIRS:
+            candidates.append(os.path.join(base, "nvidia", sub, "include"))
+    candidates.append("/usr/local/cuda/include")
+    for path in candidates:
+        if os.path.isfile(os.path.join(path, "cuda_fp16.h")) and path not in found:
+            found.append(path)
+    return found

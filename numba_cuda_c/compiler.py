@@ -1,0 +1,132 @@
+"""CUDA C to a loaded module: NVRTC compilation (src/nvrtc.c), its caches, SourceModule, load_module.
+
+Images are cached in memory and on disk, keyed by the source, the options (the architecture
+among them), the program name, the NVRTC version and the output kind. The disk cache lives in
+NUMBA_CUDA_C_CACHE_DIR, else $XDG_CACHE_HOME/numba_cuda_c, else ~/.cache/numba_cuda_c; set
+NUMBA_CUDA_C_CACHE=0 to bypass it. Entries are written to a temporary file and renamed into
+place, so concurrent processes never see half an entry; each carries a digest of its payload, and
+an entry that fails the check is compiled again and replaced, never loaded.
+"""
+
+import hashlib
+import os
+import tempfile
+
+from numba_cuda_c import _cuda
+from numba_cuda_c.cudadrv import libraries
+
+_MAGIC = b"numba_cuda_c image 1\n"
+_memory_cache = {}
+
+
+def cache_dir():
+    """The disk cache's directory."""
+    explicit = os.environ.get("NUMBA_CUDA_C_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "numba_cuda_c")
+
+
+def _disk_cache_enabled():
+    return os.environ.get("NUMBA_CUDA_C_CACHE", "1") != "0"
+
+
+def _read_entry(path):
+    try:
+        with open(path, "rb") as f:
+            blob = f.read()
+    except OSError:
+        return None
+    head = len(_MAGIC) + 32
+    if len(blob) < head or not blob.startswith(_MAGIC):
+        return None
+    digest, payload = blob[len(_MAGIC) : head], blob[head:]
+    return payload if hashlib.sha256(payload).digest() == digest else None
+
+
+def _write_entry(path, payload):
+    directory = os.path.dirname(path)
+    try:
+        os.makedirs(directory, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+        os.replace(temporary, path)
+    except OSError:
+        pass  # a cache that cannot be written is only slower
+
+
+def default_arch():
+    """The current device's compute capability, capped at the newest NVRTC supports (PTX then
+    carries the code to the newer device through the driver's JIT)."""
+    cc = tuple(_cuda.get_context().device.compute_capability)
+    supported = _cuda.nvrtc_supported_archs()
+    if cc in supported:
+        return cc
+    older = [arch for arch in supported if arch <= cc]
+    if not older:
+        raise _cuda.NvrtcError(
+            "NVRTC %d.%d cannot compile for compute capability %d.%d: its oldest target is %d.%d"
+            % (_cuda.nvrtc_version() + cc + supported[0])
+        )
+    return max(older)
+
+
+def compile_image(source, options=(), arch=None, name=None, ptx=False):
+    """Compile CUDA C with NVRTC; returns the CUBIN (or PTX) image as bytes, from a cache if it can.
+
+    arch: (major, minor); default: the current device's. Raises NvrtcError with the log.
+    """
+    if not isinstance(source, str):
+        raise TypeError("source must be str, not %s" % type(source).__name__)
+    if arch is None:
+        arch = default_arch()
+        if not ptx and arch != _cuda.get_context().device.compute_capability:
+            ptx = True  # the device is newer than NVRTC: let the driver finish the job
+    major, minor = arch
+    target = ("compute_%d%d" if ptx else "sm_%d%d") % (major, minor)
+    name = name or "numba_cuda_c_module.cu"
+    opts = ["-arch=" + target] + ["-I" + d for d in libraries.include_dirs()] + [str(o) for o in options]
+    key = hashlib.sha256(repr((source, opts, name, ptx, _cuda.nvrtc_version())).encode()).hexdigest()
+    image = _memory_cache.get(key)
+    if image is not None:
+        return image
+    path = os.path.join(cache_dir(), key + (".ptx" if ptx else ".cubin"))
+    image = _read_entry(path) if _disk_cache_enabled() else None
+    if image is None:
+        image, _log = _cuda.nvrtc_compile(source, name, opts, ptx)
+        if _disk_cache_enabled():
+            _write_entry(path, image)
+    _memory_cache[key] = image
+    return image
+
+
+class SourceModule:
+    """CUDA C source compiled with NVRTC and loaded in the current context.
+
+    SourceModule(source, options=(), arch=None, name=None).get_function("kernel") gives a Kernel,
+    launched as kernel[griddim, blockdim, stream, sharedmem](*args). Kernels need extern "C".
+    """
+
+    def __init__(self, source, options=(), arch=None, name=None):
+        self.source = source
+        self.image = compile_image(source, options, arch, name)
+        self.module = _cuda._load_module_image(self.image)
+
+    def get_function(self, name):
+        return self.module.get_function(name)
+
+    @property
+    def handle(self):
+        return self.module.handle
+
+
+def load_module(image_or_path):
+    """Load a PTX, CUBIN or fatbin image (bytes) or file (path) in the current context."""
+    if isinstance(image_or_path, (bytes, bytearray, memoryview)):
+        image = bytes(image_or_path)
+    else:
+        with open(os.fspath(image_or_path), "rb") as f:
+            image = f.read()
+    return _cuda._load_module_image(image)

@@ -1,0 +1,315 @@
+/* kernel.c: Kernel, one __global__ function of a loaded Module: its parameter layout (read once
+ * with cuFuncGetParamInfo), its attributes (registers, shared/local/constant memory) and numba's
+ * launch syntax, kernel[griddim, blockdim, stream, sharedmem](*args). The launch itself is in
+ * launch.c; the configurations a kernel has been given are kept, so a repeated key costs one
+ * dict lookup. */
+#include "kernel.h"
+
+#include "errors.h"
+
+#include <structmember.h>
+
+#define MAX_CACHED_CONFIGS 64
+
+/* Reads the parameter layout; param_count -1 where the driver cannot tell (before CUDA 12.4). */
+static int kernel_read_params(module_state *st, KernelObject *self)
+{
+    self->param_count = -1;
+    if (cu.cuFuncGetParamInfo == NULL)
+        return 0;
+    size_t offsets[512], sizes[512];
+    Py_ssize_t count = 0;
+    for (; count < 512; count++) {
+        CUresult rc = cu.cuFuncGetParamInfo(self->handle, (size_t)count, &offsets[count], &sizes[count]);
+        if (rc == CUDA_ERROR_INVALID_VALUE)
+            break; /* past the last parameter */
+        if (cu_check(st, rc, "cuFuncGetParamInfo") < 0)
+            return -1;
+    }
+    size_t total = 0;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (offsets[i] + sizes[i] > total)
+            total = offsets[i] + sizes[i];
+    self->param_count = count;
+    self->param_offsets = PyMem_Calloc(count + 1, sizeof(size_t));
+    self->param_sizes = PyMem_Calloc(count + 1, sizeof(size_t));
+    self->param_pointers = PyMem_Calloc(count + 1, sizeof(void *));
+    self->param_buffer = PyMem_Calloc(total + 16, 1);
+    self->param_buffer_size = total;
+    if (!self->param_offsets || !self->param_sizes || !self->param_pointers || !self->param_buffer) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        self->param_offsets[i] = offsets[i];
+        self->param_sizes[i] = sizes[i];
+        self->param_pointers[i] = self->param_buffer + offsets[i];
+    }
+    return 0;
+}
+
+PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
+{
+    const char *text = PyUnicode_AsUTF8(name);
+    if (text == NULL || context_check_alive(st, module->context) < 0)
+        return NULL;
+    KernelObject *self = PyObject_GC_New(KernelObject, st->KernelType);
+    if (self == NULL)
+        return NULL;
+    self->module = (ModuleObject *)Py_NewRef((PyObject *)module);
+    self->name = Py_NewRef(name);
+    self->handle = NULL;
+    self->param_offsets = self->param_sizes = NULL;
+    self->param_buffer = NULL;
+    self->param_pointers = NULL;
+    self->param_count = -1;
+    self->configs = PyDict_New();
+    self->weakreflist = NULL;
+    PyObject_GC_Track(self);
+    if (self->configs == NULL)
+        goto error;
+    CUresult rc = cu.cuModuleGetFunction(&self->handle, module->handle, text);
+    if (rc == CUDA_ERROR_NOT_FOUND) {
+        PyErr_Format(st->CudaAPIError, "no kernel named '%s' in the module (kernels need extern \"C\" to keep "
+                                       "their names unmangled)", text);
+        goto error;
+    }
+    if (cu_check(st, rc, "cuModuleGetFunction") < 0 || kernel_read_params(st, self) < 0 ||
+        CU_CALL(st, cuFuncGetAttribute,
+                (&self->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, self->handle)) < 0)
+        goto error;
+    return (PyObject *)self;
+error:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyObject *kernel_attribute(PyObject *op, int attribute)
+{
+    module_state *st = state_of(op);
+    KernelObject *self = (KernelObject *)op;
+    int value = 0;
+    if (context_check_alive(st, self->module->context) < 0 ||
+        CU_CALL(st, cuFuncGetAttribute, (&value, attribute, self->handle)) < 0)
+        return NULL;
+    return PyLong_FromLong(value);
+}
+
+/* numba's names; numba's take an optional signature, which a compiled kernel does not need. */
+#define KERNEL_ATTRIBUTE_METHOD(method, attribute)                                                           \
+    static PyObject *Kernel_##method(PyObject *op, PyObject *const *Py_UNUSED(args), Py_ssize_t nargs)      \
+    {                                                                                                        \
+        if (nargs > 1) {                                                                                     \
+            PyErr_SetString(PyExc_TypeError, #method "() takes at most one argument (signature)");           \
+            return NULL;                                                                                     \
+        }                                                                                                    \
+        return kernel_attribute(op, attribute);                                                              \
+    }
+KERNEL_ATTRIBUTE_METHOD(get_regs_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS)
+KERNEL_ATTRIBUTE_METHOD(get_shared_mem_per_block, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+KERNEL_ATTRIBUTE_METHOD(get_local_mem_per_thread, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+KERNEL_ATTRIBUTE_METHOD(get_const_mem_size, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES)
+KERNEL_ATTRIBUTE_METHOD(get_max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+#undef KERNEL_ATTRIBUTE_METHOD
+
+/* kernel[griddim, blockdim], [.., stream], [.., stream, sharedmem] */
+static PyObject *Kernel_subscript(PyObject *op, PyObject *key)
+{
+    module_state *st = state_of(op);
+    KernelObject *self = (KernelObject *)op;
+    PyObject *config = PyDict_GetItemWithError(self->configs, key);
+    if (config != NULL)
+        return Py_NewRef(config);
+    if (PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_TypeError)) /* unhashable keys are parsed, not cached */
+            return NULL;
+        PyErr_Clear();
+    }
+    Py_ssize_t n = PyTuple_Check(key) ? PyTuple_GET_SIZE(key) : 1;
+    if (n < 2 || n > 4) {
+        PyErr_SetString(PyExc_ValueError, "must specify at least the griddim and blockdim: "
+                                          "kernel[griddim, blockdim, stream=0, sharedmem=0]");
+        return NULL;
+    }
+    config = launch_config_new(st, self, PyTuple_GET_ITEM(key, 0), PyTuple_GET_ITEM(key, 1),
+                               n > 2 ? PyTuple_GET_ITEM(key, 2) : NULL, n > 3 ? PyTuple_GET_ITEM(key, 3) : NULL);
+    if (config == NULL)
+        return NULL;
+    if (PyObject_Hash(key) != -1) {
+        if (PyDict_GET_SIZE(self->configs) >= MAX_CACHED_CONFIGS)
+            PyDict_Clear(self->configs);
+        if (PyDict_SetItem(self->configs, key, config) < 0)
+            Py_CLEAR(config);
+    } else {
+        PyErr_Clear();
+    }
+    return config;
+}
+
+/* launch(*args, griddim, blockdim, stream=0, sharedmem=0) */
+static PyObject *Kernel_launch(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"griddim", "blockdim", "stream", "sharedmem", NULL};
+    PyObject *griddim, *blockdim, *stream = NULL, *sharedmem = NULL;
+    PyObject *empty = PyTuple_New(0);
+    if (empty == NULL)
+        return NULL;
+    int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "$OO|OO:launch", keywords, &griddim, &blockdim, &stream,
+                                         &sharedmem);
+    Py_DECREF(empty);
+    if (!ok)
+        return NULL;
+    PyObject *config = launch_config_new(state_of(op), (KernelObject *)op, griddim, blockdim, stream, sharedmem);
+    if (config == NULL)
+        return NULL;
+    PyObject *result = PyObject_Call(config, args, NULL);
+    Py_DECREF(config);
+    return result;
+}
+
+static PyObject *Kernel_call(PyObject *op, PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwargs))
+{
+    PyErr_Format(PyExc_ValueError, "kernel %S needs a launch configuration: kernel[griddim, blockdim](*args)",
+                 ((KernelObject *)op)->name);
+    return NULL;
+}
+
+static PyObject *Kernel_get_nargs(PyObject *op, void *Py_UNUSED(closure))
+{
+    Py_ssize_t count = ((KernelObject *)op)->param_count;
+    return count < 0 ? Py_NewRef(Py_None) : PyLong_FromSsize_t(count);
+}
+
+static PyObject *Kernel_get_param_sizes(PyObject *op, void *Py_UNUSED(closure))
+{
+    KernelObject *self = (KernelObject *)op;
+    if (self->param_count < 0)
+        Py_RETURN_NONE;
+    PyObject *sizes = PyTuple_New(self->param_count);
+    for (Py_ssize_t i = 0; sizes != NULL && i < self->param_count; i++) {
+        PyObject *size = PyLong_FromSize_t(self->param_sizes[i]);
+        if (size == NULL)
+            Py_CLEAR(sizes);
+        else
+            PyTuple_SET_ITEM(sizes, i, size);
+    }
+    return sizes;
+}
+
+static PyObject *Kernel_get_handle(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyLong_FromVoidPtr(((KernelObject *)op)->handle);
+}
+
+static PyObject *Kernel_repr(PyObject *op)
+{
+    return PyUnicode_FromFormat("<Kernel %S>", ((KernelObject *)op)->name);
+}
+
+static int Kernel_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    KernelObject *self = (KernelObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->configs);
+    Py_VISIT(self->module);
+    return 0;
+}
+
+static int Kernel_clear(PyObject *op)
+{
+    Py_CLEAR(((KernelObject *)op)->configs);
+    return 0;
+}
+
+static void Kernel_dealloc(PyObject *op)
+{
+    KernelObject *self = (KernelObject *)op;
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+    Kernel_clear(op);
+    Py_XDECREF(self->module);
+    Py_XDECREF(self->name);
+    PyMem_Free(self->param_offsets);
+    PyMem_Free(self->param_sizes);
+    PyMem_Free(self->param_pointers);
+    PyMem_Free(self->param_buffer);
+    type->tp_free(op);
+    Py_DECREF(type);
+}
+
+#define ATTRIBUTE_METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))Kernel_##name, METH_FASTCALL, doc}
+static PyMethodDef Kernel_methods[] = {
+    ATTRIBUTE_METHOD(get_regs_per_thread, "Registers each thread uses."),
+    ATTRIBUTE_METHOD(get_shared_mem_per_block, "Static shared memory per block, in bytes."),
+    ATTRIBUTE_METHOD(get_local_mem_per_thread, "Local memory per thread, in bytes."),
+    ATTRIBUTE_METHOD(get_const_mem_size, "Constant memory the kernel uses, in bytes."),
+    ATTRIBUTE_METHOD(get_max_threads_per_block, "The most threads a block of this kernel can have."),
+    {"launch", (PyCFunction)(void (*)(void))Kernel_launch, METH_VARARGS | METH_KEYWORDS,
+     "launch(*args, griddim, blockdim, stream=0, sharedmem=0): launch with keywords."},
+    {0},
+};
+#undef ATTRIBUTE_METHOD
+
+static PyGetSetDef Kernel_getset[] = {
+    {"nargs", Kernel_get_nargs, NULL, "The number of parameters (None if the driver cannot tell).", NULL},
+    {"param_sizes", Kernel_get_param_sizes, NULL, "The size of each parameter, in bytes.", NULL},
+    {"handle", Kernel_get_handle, NULL, "The CUfunction, as an int.", NULL},
+    {0},
+};
+
+static PyMemberDef Kernel_members[] = {
+    {"name", T_OBJECT, offsetof(KernelObject, name), READONLY, "The kernel's name."},
+    {"module", T_OBJECT, offsetof(KernelObject, module), READONLY, "The Module it belongs to."},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(KernelObject, weakreflist), READONLY, NULL},
+    {0},
+};
+
+static PyType_Slot Kernel_slots[] = {
+    {Py_tp_doc, "A kernel: launch it with kernel[griddim, blockdim, stream=0, sharedmem=0](*args)."},
+    {Py_tp_repr, Kernel_repr},
+    {Py_tp_call, Kernel_call},
+    {Py_mp_subscript, Kernel_subscript},
+    {Py_tp_methods, Kernel_methods},
+    {Py_tp_getset, Kernel_getset},
+    {Py_tp_members, Kernel_members},
+    {Py_tp_traverse, Kernel_traverse},
+    {Py_tp_clear, Kernel_clear},
+    {Py_tp_dealloc, Kernel_dealloc},
+    {0, NULL},
+};
+
+static PyType_Spec Kernel_spec = {
+    .name = "numba_cuda_c.Kernel",
+    .basicsize = sizeof(KernelObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = Kernel_slots,
+};
+
+int kernel_type_init(PyObject *module, module_state *st)
+{
+    st->KernelType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Kernel_spec, NULL);
+    if (st->KernelType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->KernelType);
+}
+
+PyObject *module_load_image(PyObject *module, PyObject *image);
+
+static PyObject *module_parse_launch_dims(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *griddim, *blockdim;
+    unsigned int grid[3], block[3];
+    if (!PyArg_ParseTuple(args, "OO:_parse_launch_dims", &griddim, &blockdim) ||
+        launch_parse_dims(griddim, "griddim", grid) < 0 || launch_parse_dims(blockdim, "blockdim", block) < 0)
+        return NULL;
+    return Py_BuildValue("((III)(III))", grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+}
+
+PyMethodDef kernel_module_methods[] = {
+    {"_load_module_image", module_load_image, METH_O, "Load a CUBIN, PTX or fatbin image in the current context."},
+    {"_parse_launch_dims", module_parse_launch_dims, METH_VARARGS,
+     "(griddim, blockdim) normalised as numba does: two 3-tuples of positive ints."},
+    {0},
+};

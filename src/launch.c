@@ -1,0 +1,459 @@
+/* launch.c: LaunchConfig, kernel[griddim, blockdim, stream, sharedmem], and the launch path.
+ *
+ * The hot path (DESIGN.md, "The hot paths", 3): calling a LaunchConfig is a vectorcall. Each
+ * argument gets one type check, exact types first (DeviceNDArray, float, int), and is written
+ * into the kernel's parameter buffer at the offset cuFuncGetParamInfo gave, with its size
+ * checked; then one cuLaunchKernel. No Python object is made on the DeviceNDArray and scalar
+ * paths. NumPy arrays are copied to the device before the launch and back after it, on the
+ * launch's stream, as numba does; CUDA-array-interface objects pass their pointer. */
+#include "kernel.h"
+
+#include "devicearray.h"
+#include "errors.h"
+#include "memory.h"
+#include "stream.h"
+#include "transfer.h"
+
+#include <structmember.h>
+
+#define NATURAL_PARAMS_MAX 256
+
+int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3])
+{
+    PyObject *items[3] = {NULL, NULL, NULL};
+    Py_ssize_t n = 1;
+    if (dims == NULL || dims == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "griddim and blockdim must be specified");
+        return -1;
+    }
+    if (PyTuple_Check(dims) || PyList_Check(dims)) {
+        n = PySequence_Fast_GET_SIZE(dims);
+        if (n < 1 || n > 3) {
+            PyErr_Format(PyExc_ValueError, "%s must be a sequence of 1, 2 or 3 integers, got %R", what, dims);
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++)
+            items[i] = PySequence_Fast_GET_ITEM(dims, i);
+    } else {
+        items[0] = dims;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (i >= n) {
+            out[i] = 1;
+            continue;
+        }
+        if (!PyIndex_Check(items[i])) {
+            PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got %R", what, dims);
+            return -1;
+        }
+        Py_ssize_t value = PyNumber_AsSsize_t(items[i], PyExc_OverflowError);
+        if (value == -1 && PyErr_Occurred())
+            return -1;
+        if (value <= 0 || (unsigned long long)value > 0xffffffffULL) {
+            PyErr_Format(PyExc_ValueError, "%s must hold positive sizes, got %R", what, dims);
+            return -1;
+        }
+        out[i] = (unsigned int)value;
+    }
+    return 0;
+}
+
+static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                         PyObject *kwnames);
+
+PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *griddim, PyObject *blockdim,
+                            PyObject *stream, PyObject *sharedmem)
+{
+    unsigned int grid[3], block[3];
+    CUstream handle = NULL;
+    int bytes = 0;
+    if (launch_parse_dims(griddim, "griddim", grid) < 0 || launch_parse_dims(blockdim, "blockdim", block) < 0)
+        return NULL;
+    unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
+    if (threads > (unsigned long long)kernel->max_threads_per_block) {
+        PyErr_Format(PyExc_ValueError, "blockdim %R asks for %llu threads; %S allows at most %d per block", blockdim,
+                     threads, kernel->name, kernel->max_threads_per_block);
+        return NULL;
+    }
+    if (stream_handle_from_object(st, stream ? stream : Py_None, &handle) < 0)
+        return NULL;
+    if (sharedmem != NULL && sharedmem != Py_None) {
+        if (int_from_object(sharedmem, &bytes, "sharedmem") < 0)
+            return NULL;
+        if (bytes < 0) {
+            PyErr_SetString(PyExc_ValueError, "sharedmem must not be negative");
+            return NULL;
+        }
+    }
+    LaunchConfigObject *self = PyObject_GC_New(LaunchConfigObject, st->LaunchConfigType);
+    if (self == NULL)
+        return NULL;
+    self->kernel = (KernelObject *)Py_NewRef((PyObject *)kernel);
+    memcpy(self->grid, grid, sizeof grid);
+    memcpy(self->block, block, sizeof block);
+    self->sharedmem = (unsigned int)bytes;
+    self->stream = (stream != NULL && Py_IS_TYPE(stream, st->StreamType)) ? Py_NewRef(stream) : NULL;
+    self->stream_handle = handle;
+    self->vectorcall = LaunchConfig_vectorcall;
+    PyObject_GC_Track(self);
+    return (PyObject *)self;
+}
+
+/* A NumPy argument: its device copy, and where it goes back after the launch. */
+typedef struct {
+    PyObject *device;
+    PyObject *host;
+} copy_back;
+
+static int wrong_size(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t size, const char *what)
+{
+    PyErr_Format(PyExc_TypeError, "argument %zd of %S (%.100s) does not fit its %zu-byte parameter: %s", index,
+                 kernel->name, Py_TYPE(arg)->tp_name, size, what);
+    return -1;
+}
+
+static int pack_pointer(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest,
+                        CUdeviceptr pointer)
+{
+    if (*size == 0)
+        *size = sizeof pointer;
+    if (*size != sizeof pointer)
+        return wrong_size(kernel, index, arg, *size, "arrays pass an 8-byte pointer");
+    memcpy(dest, &pointer, sizeof pointer);
+    return 0;
+}
+
+static int pack_int(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
+{
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(arg, &overflow);
+    if (value == -1 && PyErr_Occurred())
+        return -1;
+    if (*size == 0)
+        *size = 8; /* numba types a Python int as int64 */
+    if (overflow > 0 && *size == 8) { /* above INT64_MAX: fits a uint64 parameter */
+        unsigned long long unsigned_value = PyLong_AsUnsignedLongLong(arg);
+        if (unsigned_value == (unsigned long long)-1 && PyErr_Occurred())
+            return -1;
+        memcpy(dest, &unsigned_value, 8);
+        return 0;
+    }
+    if (overflow != 0 || (*size != 1 && *size != 2 && *size != 4 && *size != 8))
+        return wrong_size(kernel, index, arg, *size, "the int is out of range, or the parameter is not an integer");
+    if (*size < 8) {
+        long long low = -(1LL << (8 * *size - 1)), high = (1LL << (8 * *size)) - 1;
+        if (value < low || value > high)
+            return wrong_size(kernel, index, arg, *size, "the int is out of the parameter's range");
+    }
+    memcpy(dest, &value, *size); /* little-endian: the low bytes */
+    return 0;
+}
+
+static int pack_float(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
+{
+    double value = PyFloat_AsDouble(arg);
+    if (value == -1.0 && PyErr_Occurred())
+        return -1;
+    if (*size == 0)
+        *size = 8;
+    if (*size == 8) {
+        memcpy(dest, &value, 8);
+    } else if (*size == 4) {
+        float single = (float)value;
+        memcpy(dest, &single, 4);
+    } else {
+        return wrong_size(kernel, index, arg, *size, "a float packs as a 4-byte float or an 8-byte double");
+    }
+    return 0;
+}
+
+static int pack_complex(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
+{
+    Py_complex value = PyComplex_AsCComplex(arg);
+    if (value.real == -1.0 && PyErr_Occurred())
+        return -1;
+    if (*size == 0)
+        *size = 16;
+    if (*size == 16) {
+        memcpy(dest, &value.real, 8);
+        memcpy(dest + 8, &value.imag, 8);
+    } else if (*size == 8) {
+        float parts[2] = {(float)value.real, (float)value.imag};
+        memcpy(dest, parts, 8);
+    } else {
+        return wrong_size(kernel, index, arg, *size, "a complex packs as complex64 or complex128");
+    }
+    return 0;
+}
+
+/* The pointer of a __cuda_array_interface__ object, after its stream, as a CAI consumer must. */
+static int cai_pointer(module_state *st, PyObject *arg, CUdeviceptr *pointer)
+{
+    PyObject *desc = PyObject_GetAttrString(arg, "__cuda_array_interface__");
+    if (desc == NULL)
+        return -1;
+    PyObject *data = PyDict_Check(desc) ? PyDict_GetItemString(desc, "data") : NULL;
+    PyObject *stream = PyDict_Check(desc) ? PyDict_GetItemString(desc, "stream") : NULL;
+    int status = -1;
+    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
+        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ lacks data=(pointer, readonly)");
+    } else if ((*pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0))) == (CUdeviceptr)-1 &&
+               PyErr_Occurred()) {
+    } else if (stream != NULL && stream != Py_None) {
+        void *handle = PyLong_AsVoidPtr(stream);
+        if (!(handle == NULL && PyErr_Occurred())) {
+            CUresult rc;
+            Py_BEGIN_ALLOW_THREADS
+            rc = cu.cuStreamSynchronize((CUstream)handle);
+            Py_END_ALLOW_THREADS
+            status = cu_check(st, rc, "cuStreamSynchronize");
+        }
+    } else {
+        status = 0;
+    }
+    Py_DECREF(desc);
+    return status;
+}
+
+/* Packs argument `index` at `dest`. *size is the parameter's size, or 0 when the driver cannot
+ * tell: then the argument's natural size is used and written back. */
+static int pack_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
+                         size_t *size, unsigned char *dest, copy_back *copies, int *ncopies)
+{
+    KernelObject *kernel = config->kernel;
+    if (Py_IS_TYPE(arg, st->DeviceNDArrayType))
+        return pack_pointer(kernel, index, arg, size, dest, ((DeviceArrayObject *)arg)->data);
+    if (PyFloat_CheckExact(arg))
+        return pack_float(kernel, index, arg, size, dest);
+    if (PyLong_Check(arg))
+        return pack_int(kernel, index, arg, size, dest);
+    if (PyComplex_CheckExact(arg))
+        return pack_complex(kernel, index, arg, size, dest);
+    if (devicearray_check(st, arg))
+        return pack_pointer(kernel, index, arg, size, dest, ((DeviceArrayObject *)arg)->data);
+    if (Py_IS_TYPE(arg, st->MemoryPointerType))
+        return pack_pointer(kernel, index, arg, size, dest, ((MemoryObject *)arg)->device_pointer);
+    if (numpy_require() < 0)
+        return -1;
+    if (PyArray_IsScalar(arg, Generic)) {
+        PyArray_Descr *descr = PyArray_DescrFromScalar(arg);
+        if (descr == NULL)
+            return -1;
+        size_t itemsize = (size_t)PyDataType_ELSIZE(descr);
+        Py_DECREF(descr);
+        if (*size == 0)
+            *size = itemsize;
+        if (itemsize != *size || PyDataType_REFCHK(descr))
+            return wrong_size(kernel, index, arg, *size, "a NumPy scalar must have the parameter's size");
+        PyArray_ScalarAsCtype(arg, dest);
+        return 0;
+    }
+    if (PyArray_Check(arg)) {
+        PyObject *stream = config->stream ? config->stream : Py_None;
+        PyObject *device = transfer_to_device(st, arg, stream, 1);
+        if (device == NULL)
+            return -1;
+        copies[*ncopies].device = device;
+        copies[*ncopies].host = Py_NewRef(arg);
+        (*ncopies)++;
+        return pack_pointer(kernel, index, arg, size, dest, ((DeviceArrayObject *)device)->data);
+    }
+    if (PyObject_HasAttrString(arg, "__cuda_array_interface__")) {
+        CUdeviceptr pointer;
+        if (cai_pointer(st, arg, &pointer) < 0)
+            return -1;
+        return pack_pointer(kernel, index, arg, size, dest, pointer);
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "argument %zd of %S: cannot pass a %.100s to a kernel (device arrays, NumPy arrays, objects with "
+                 "__cuda_array_interface__, and int, float, complex or NumPy scalars can be passed)",
+                 index, kernel->name, Py_TYPE(arg)->tp_name);
+    return -1;
+}
+
+static int copy_results_back(module_state *st, LaunchConfigObject *config, copy_back *copies, int ncopies)
+{
+    int status = 0;
+    (void)st;
+    for (int i = 0; i < ncopies; i++) {
+        if (status == 0) {
+            PyObject *done = PyObject_CallMethod(copies[i].device, "copy_to_host", "OO", copies[i].host,
+                                                 config->stream ? config->stream : Py_None);
+            if (done == NULL)
+                status = -1;
+            Py_XDECREF(done);
+        }
+        Py_DECREF(copies[i].device);
+        Py_DECREF(copies[i].host);
+    }
+    return status;
+}
+
+static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                         PyObject *kwnames)
+{
+    LaunchConfigObject *self = (LaunchConfigObject *)callable;
+    KernelObject *kernel = self->kernel;
+    module_state *st = state_of(callable);
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+        return NULL;
+    }
+    if (kernel->param_count >= 0 && nargs != kernel->param_count) {
+        PyErr_Format(PyExc_TypeError, "%S takes %zd argument%s, %zd given", kernel->name, kernel->param_count,
+                     kernel->param_count == 1 ? "" : "s", nargs);
+        return NULL;
+    }
+    if (kernel->param_count < 0 && nargs > NATURAL_PARAMS_MAX) {
+        PyErr_Format(PyExc_TypeError, "too many kernel arguments: %zd", nargs);
+        return NULL;
+    }
+    ContextObject *context = kernel->module->context;
+    if (context_check_alive(st, context) < 0)
+        return NULL;
+
+    /* Where the parameters go: the kernel's buffer, or (driver cannot tell the layout) a local one
+     * laid out by the arguments' natural sizes and alignments. */
+    unsigned char natural_buffer[NATURAL_PARAMS_MAX * 16];
+    void *natural_pointers[NATURAL_PARAMS_MAX];
+    void **params = kernel->param_count >= 0 ? kernel->param_pointers : natural_pointers;
+    copy_back local_copies[8], *copies = local_copies;
+    int ncopies = 0;
+    if (nargs > 8 && (copies = PyMem_Malloc(nargs * sizeof *copies)) == NULL)
+        return PyErr_NoMemory();
+
+    size_t natural_offset = 0;
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < nargs && !failed; i++) {
+        if (kernel->param_count >= 0) {
+            size_t size = kernel->param_sizes[i];
+            failed = pack_argument(st, self, i, args[i], &size, kernel->param_buffer + kernel->param_offsets[i],
+                                   copies, &ncopies) < 0;
+        } else {
+            unsigned char scratch[16];
+            size_t size = 0;
+            failed = pack_argument(st, self, i, args[i], &size, scratch, copies, &ncopies) < 0;
+            if (!failed) {
+                natural_offset = (natural_offset + size - 1) / size * size;
+                memcpy(natural_buffer + natural_offset, scratch, size);
+                natural_pointers[i] = natural_buffer + natural_offset;
+                natural_offset += size;
+            }
+        }
+    }
+    if (!failed) {
+        CUcontext current = NULL;
+        int pushed = 0;
+        if (cu.cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != context->handle)
+            failed = context_enter(st, context, &pushed) < 0;
+        /* cuLaunchKernel queues the work and returns: the GIL stays held (it blocks only when the
+         * launch queue is full, and releasing costs more than most launches). */
+        if (!failed)
+            failed = CU_CALL(st, cuLaunchKernel,
+                             (kernel->handle, self->grid[0], self->grid[1], self->grid[2], self->block[0],
+                              self->block[1], self->block[2], self->sharedmem, self->stream_handle, params, NULL)) < 0;
+        if (pushed && context_exit(st, pushed) < 0)
+            failed = 1;
+    }
+    if (copy_results_back(st, self, copies, ncopies) < 0)
+        failed = 1;
+    if (copies != local_copies)
+        PyMem_Free(copies);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *LaunchConfig_repr(PyObject *op)
+{
+    LaunchConfigObject *self = (LaunchConfigObject *)op;
+    return PyUnicode_FromFormat("<LaunchConfig of %S: grid (%u, %u, %u), block (%u, %u, %u), sharedmem %u>",
+                                self->kernel->name, self->grid[0], self->grid[1], self->grid[2], self->block[0],
+                                self->block[1], self->block[2], self->sharedmem);
+}
+
+static PyObject *LaunchConfig_get_griddim(PyObject *op, void *Py_UNUSED(closure))
+{
+    LaunchConfigObject *self = (LaunchConfigObject *)op;
+    return Py_BuildValue("(III)", self->grid[0], self->grid[1], self->grid[2]);
+}
+
+static PyObject *LaunchConfig_get_blockdim(PyObject *op, void *Py_UNUSED(closure))
+{
+    LaunchConfigObject *self = (LaunchConfigObject *)op;
+    return Py_BuildValue("(III)", self->block[0], self->block[1], self->block[2]);
+}
+
+static PyObject *LaunchConfig_get_stream(PyObject *op, void *Py_UNUSED(closure))
+{
+    PyObject *stream = ((LaunchConfigObject *)op)->stream;
+    return stream ? Py_NewRef(stream) : PyLong_FromLong(0);
+}
+
+static int LaunchConfig_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    LaunchConfigObject *self = (LaunchConfigObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->kernel);
+    Py_VISIT(self->stream);
+    return 0;
+}
+
+static int LaunchConfig_clear(PyObject *op)
+{
+    LaunchConfigObject *self = (LaunchConfigObject *)op;
+    Py_CLEAR(self->kernel);
+    Py_CLEAR(self->stream);
+    return 0;
+}
+
+static void LaunchConfig_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    LaunchConfig_clear(op);
+    type->tp_free(op);
+    Py_DECREF(type);
+}
+
+static PyGetSetDef LaunchConfig_getset[] = {
+    {"griddim", LaunchConfig_get_griddim, NULL, "The grid, as (x, y, z).", NULL},
+    {"blockdim", LaunchConfig_get_blockdim, NULL, "The block, as (x, y, z).", NULL},
+    {"stream", LaunchConfig_get_stream, NULL, "The stream, or 0 for the default.", NULL},
+    {0},
+};
+
+static PyMemberDef LaunchConfig_members[] = {
+    {"sharedmem", T_UINT, offsetof(LaunchConfigObject, sharedmem), READONLY, "Dynamic shared memory, in bytes."},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(LaunchConfigObject, vectorcall), READONLY, NULL},
+    {0},
+};
+
+static PyType_Slot LaunchConfig_slots[] = {
+    {Py_tp_doc, "kernel[griddim, blockdim, stream, sharedmem]: call it with the kernel's arguments to launch."},
+    {Py_tp_repr, LaunchConfig_repr},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_getset, LaunchConfig_getset},
+    {Py_tp_members, LaunchConfig_members},
+    {Py_tp_traverse, LaunchConfig_traverse},
+    {Py_tp_clear, LaunchConfig_clear},
+    {Py_tp_dealloc, LaunchConfig_dealloc},
+    {0, NULL},
+};
+
+static PyType_Spec LaunchConfig_spec = {
+    .name = "numba_cuda_c.LaunchConfig",
+    .basicsize = sizeof(LaunchConfigObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = LaunchConfig_slots,
+};
+
+int launch_type_init(PyObject *module, module_state *st)
+{
+    st->LaunchConfigType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &LaunchConfig_spec, NULL);
+    if (st->LaunchConfigType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->LaunchConfigType);
+}
