@@ -161,13 +161,24 @@ static int Device_reset(module_state *st, DeviceObject *self)
             return -1;
         Py_DECREF(done);
     }
+    CUcontext handle = self->primary_context ? self->primary_context->handle : NULL;
+    /* A context in a sticky error state (an illegal address, say) may refuse the release; the
+     * reset below destroys it all the same. */
     if (device_release_primary(st, self) < 0)
-        return -1;
+        PyErr_Clear();
     CUresult rc;
     Py_BEGIN_ALLOW_THREADS
     rc = cu.cuDevicePrimaryCtxReset(self->handle);
     Py_END_ALLOW_THREADS
-    return cu_check(st, rc, "cuDevicePrimaryCtxReset");
+    if (cu_check(st, rc, "cuDevicePrimaryCtxReset") < 0)
+        return -1;
+    /* This thread's stack may still hold the old context: take it off, so that the next use makes
+     * a fresh one current (after a sticky error such as an illegal address, the old one refuses). */
+    CUcontext current = NULL, popped;
+    while (handle != NULL && cu.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == handle)
+        if (cu.cuCtxPopCurrent(&popped) != CUDA_SUCCESS)
+            break;
+    return 0;
 }
 
 static PyObject *Device_reset_method(PyObject *op, PyObject *Py_UNUSED(unused))

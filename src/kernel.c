@@ -154,11 +154,16 @@ static PyObject *Kernel_launch(PyObject *op, PyObject *args, PyObject *kwargs)
     PyObject *empty = PyTuple_New(0);
     if (empty == NULL)
         return NULL;
-    int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "$OO|OO:launch", keywords, &griddim, &blockdim, &stream,
+    griddim = blockdim = NULL;
+    int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OOOO:launch", keywords, &griddim, &blockdim, &stream,
                                          &sharedmem);
     Py_DECREF(empty);
     if (!ok)
         return NULL;
+    if (griddim == NULL || blockdim == NULL) {
+        PyErr_SetString(PyExc_TypeError, "launch() needs the keywords griddim and blockdim");
+        return NULL;
+    }
     PyObject *config = launch_config_new(state_of(op), (KernelObject *)op, griddim, blockdim, stream, sharedmem);
     if (config == NULL)
         return NULL;
