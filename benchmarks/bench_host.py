@@ -417,7 +417,7 @@ def run_floor(workdir, quick, timeout=300):
     errors = [line for line in done.stderr.splitlines() if line.strip()]
     if done.returncode != 0:
         why = errors[-1] if errors else "exit status %d" % done.returncode
-        why = why[len("floor: ") :] if why.startswith("floor: ") else why
+        why = why.removeprefix("floor: ")
         return {"status": "failed", "reason": why}
     try:
         values = json.loads(done.stdout)
@@ -529,9 +529,7 @@ def measure_cell(name, spec, lib, args, fresh_cwd):
     try:
         if spec["kind"] == "fresh":
             pre, stmt = (s.replace("{import}", IMPORT_CODE[lib.key]) for s in impl)
-            samples = [
-                1000.0 * fresh_interpreter(pre, stmt, env=lib.env, cwd=fresh_cwd) for _ in range(args.fresh)
-            ]
+            samples = [1000.0 * fresh_interpreter(pre, stmt, env=lib.env, cwd=fresh_cwd) for _ in range(args.fresh)]
             return {"status": "ok", "median": statistics.median(samples), "samples": samples}
         fn = impl(lib.module)
         if spec["kind"] == "transfer":
@@ -551,7 +549,9 @@ def _fmt(value):
         return "%.0f" % value
     if value >= 10:
         return "%.1f" % value
-    return "%.2f" % value
+    if value >= 0.1:
+        return "%.2f" % value
+    return "%.3f" % value
 
 
 def _can_print(text):
@@ -599,7 +599,9 @@ def render(results, skipped, meta):
     fmt = "  ".join(["%-*s", "%-*s"] + ["%*s"] * (len(header) - 2))
 
     lines = [""]
-    title = "numba_cuda_c host-API benchmark -- median per call (fresh-interpreter rows: ms, of %d runs; GB/s: of %d)"
+    title = (
+        "numba_cuda_c host-API benchmark -- median per call (fresh-interpreter rows: ms, of %d runs; GB/s: of %d)"
+    )
     lines.append(title % (meta["fresh"], meta["transfer_repeat"]))
     for key in ("device", "versions", "harness"):
         if meta.get(key):
@@ -624,7 +626,9 @@ def render(results, skipped, meta):
             "floor (C): benchmarks/floor.c, the same driver calls from C with no Python (first context: one "
             "sample). Variants:"
         )
-        extras = ["%s %s %s" % (k, _fmt(v), unit_text(floor_unit(k))) for k, v in floor["values"].items() if k not in ROWS]
+        extras = [
+            "%s %s %s" % (k, _fmt(v), unit_text(floor_unit(k))) for k, v in floor["values"].items() if k not in ROWS
+        ]
         notes.append(text + " " + ("; ".join(extras) if extras else "none") + ".")
     elif floor.get("status") == "failed":
         notes.append("floor (C) %s: not measured: %s" % (dash, floor["reason"]))
@@ -707,10 +711,9 @@ def main(argv=None):
         "quick": args.quick,
         "floor": floor,
     }
-    meta["versions"] = "Python %s, NumPy %s, %s" % (
-        meta["python"],
-        meta["numpy"],
-        ", ".join("%s %s" % (lib.label, lib.version) for lib in libs.values() if lib.error is None),
+    meta["versions"] = ", ".join(
+        ["Python %s" % meta["python"], "NumPy %s" % meta["numpy"]]
+        + ["%s %s" % (lib.label, lib.version) for lib in libs.values() if lib.error is None]
     )
     ours = libs["ours"]
     if ours.error is None and ours.gpu_error is None:

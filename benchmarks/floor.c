@@ -28,8 +28,8 @@
 #define MAX_RESULTS 64
 #define MAX_REPEAT 16
 
-static int repeat = 7;          /* repeats of a per-call loop; the median is reported */
-static int transfer_repeat = 5; /* transfers of BIG_BYTES; the median is reported */
+static int repeat = 7;                 /* repeats of a per-call loop; the median is reported */
+static int transfer_repeat = 5;        /* transfers of BIG_BYTES; the median is reported */
 static long long target_ns = 20000000; /* calibration: one repeat lasts about this long */
 
 /* ---- errors ------------------------------------------------------------------------------------ */
@@ -104,13 +104,13 @@ static double median(double *values, int n)
 
 /* What the operations share: made once, before any timing. */
 struct bench {
-    CUstream stream;    /* an idle stream of our own */
-    CUevent event;      /* flags 0, as numba's event() and CuPy's Event() */
-    CUdeviceptr dev8;   /* 8 bytes on the device */
-    double *host8;      /* 8 pageable bytes (malloc) */
+    CUstream stream;     /* an idle stream of our own */
+    CUevent event;       /* flags 0, as numba's event() and CuPy's Event() */
+    CUdeviceptr dev8;    /* 8 bytes on the device */
+    double *host8;       /* 8 pageable bytes (malloc) */
     CUdeviceptr dev_big; /* BIG_BYTES on the device */
-    void *pinned_big;   /* BIG_BYTES from cuMemHostAlloc(flags 0), as pinned_array */
-    void *pageable_big; /* BIG_BYTES from malloc, touched once */
+    void *pinned_big;    /* BIG_BYTES from cuMemHostAlloc(flags 0), as pinned_array */
+    void *pageable_big;  /* BIG_BYTES from malloc, touched once */
     CUstream streams[KEEP_LIMIT];
     CUevent events[KEEP_LIMIT];
     CUdeviceptr pointers[KEEP_LIMIT];
@@ -405,8 +405,9 @@ int main(int argc, char **argv)
     CHECK(cu.cuDeviceGetName(name, (int)sizeof name, dev));
     CHECK(cu.cuDriverGetVersion(&version));
     CHECK(cu.cuDeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, dev));
-    fprintf(stderr, "floor: device 0: %s, driver API %d.%d, %d repeats\n", name, version / 1000,
-            (version % 1000) / 10, repeat);
+    fprintf(stderr, "floor: device 0: %s, driver API %d.%d\n", name, version / 1000, (version % 1000) / 10);
+    fprintf(stderr, "floor: %d repeats of ~%lld ms per operation, %d transfers per GB/s figure\n", repeat,
+            target_ns / 1000000, transfer_repeat);
     put("first context", first_context_ms);
 
     static struct bench bench; /* static: the handle arrays are large for a stack */
