@@ -231,6 +231,115 @@ row(
 row("get_current_device()", cuda=lambda cuda: cuda.get_current_device, cupy=lambda cp: cp.cuda.Device)
 row("current_context()", cuda=lambda cuda: cuda.current_context)
 
+# --- kernel launches, queued without a sync (µs) ------------------------------------------------
+# Ours: CUDA C through SourceModule; numba-cuda: the same empty kernels as @cuda.jit; CuPy: RawKernel
+# of the same source. The NumPy row passes a host array, copied in and out around the launch
+# (numba and ours do that; CuPy has no such launch).
+
+LAUNCH_SOURCE = r"""
+extern "C" __global__ void one(float *a) { }
+extern "C" __global__ void five(float *a, float *b, float *c, int n, float f) { }
+extern "C" __global__ void twice(float *a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] *= 2;
+}
+"""
+
+
+def _numba_kernels(cuda):
+    def one(a):
+        pass
+
+    def five(a, b, c, n, f):
+        pass
+
+    def twice(a, n):
+        i = cuda.grid(1)
+        if i < n:
+            a[i] *= 2
+
+    return {"one": cuda.jit(one), "five": cuda.jit(five), "twice": cuda.jit(twice)}
+
+
+def _kernels(lib, module):
+    if lib == "ours":
+        source = module.SourceModule(LAUNCH_SOURCE)
+        return {name: source.get_function(name) for name in ("one", "five", "twice")}
+    if lib == "numba":
+        return _numba_kernels(module)
+    raw = module.RawModule(code=LAUNCH_SOURCE)
+    return {name: raw.get_function(name) for name in ("one", "five", "twice")}
+
+
+def _launch1(lib):
+    def setup(module):
+        k = _kernels(lib, module)["one"]
+        if lib == "cupy":
+            a = module.empty(16, np.float32)
+            return lambda: k((1,), (32,), (a,))
+        d = module.device_array(16, np.float32)
+        config = k[1, 32]
+        config(d)
+        return lambda: config(d)
+
+    return setup
+
+
+def _launch5(lib):
+    def setup(module):
+        k = _kernels(lib, module)["five"]
+        if lib == "cupy":
+            a = module.empty(16, np.float32)
+            n, f = np.int32(16), np.float32(1.5)
+            return lambda: k((1,), (32,), (a, a, a, n, f))
+        d = module.device_array(16, np.float32)
+        config = k[1, 32]
+        config(d, d, d, 16, 1.5)
+        return lambda: config(d, d, d, 16, 1.5)
+
+    return setup
+
+
+def _launch_numpy(lib):
+    def setup(module):
+        k = _kernels(lib, module)["twice"]
+        host = np.ones(16, np.float32)
+        config = k[1, 32]
+        config(host, 16)
+        return lambda: config(host, 16)
+
+    return setup
+
+
+row("launch, 1 device-array argument", ours=_launch1("ours"), numba=_launch1("numba"), cupy=_launch1("cupy"))
+row("launch, 5 arguments", ours=_launch5("ours"), numba=_launch5("numba"), cupy=_launch5("cupy"))
+row("launch with a NumPy argument (in + out)", ours=_launch_numpy("ours"), numba=_launch_numpy("numba"))
+
+# Compiling a small kernel and loading it, in a fresh interpreter with a context already made: a
+# unique comment defeats every cache; the second row hits our disk cache (and numba's, cache=True).
+_COMPILE_PRE = "{import}\nimport os, tempfile\nos.environ['NUMBA_CUDA_C_CACHE_DIR'] = tempfile.mkdtemp()\n"
+_UNIQUE = "'// %f\\n' % time.time()"
+row(
+    "compile + load a small kernel",
+    kind="fresh",
+    ours=(_COMPILE_PRE + "cuda.current_context()", "cuda.SourceModule(%s + %r)" % (_UNIQUE, LAUNCH_SOURCE)),
+    cupy=(
+        "{import}\ncupy.cuda.runtime.free(0)",
+        "cupy.RawModule(code=%s + %r).get_function('one')" % (_UNIQUE, LAUNCH_SOURCE),
+    ),
+)
+row(
+    "compile, disk-cache hit",
+    kind="fresh",
+    ours=(
+        "import subprocess, sys, os, tempfile\nos.environ['NUMBA_CUDA_C_CACHE_DIR'] = tempfile.mkdtemp()\n"
+        "SOURCE = %r\nWARM = 'import sys, numba_cuda_c as c; c.SourceModule(sys.argv[1])'\n"
+        "subprocess.run([sys.executable, '-c', WARM, SOURCE], check=True)\n"
+        "{import}\ncuda.current_context()" % LAUNCH_SOURCE,
+        "cuda.SourceModule(SOURCE)",
+    ),
+)
+
 # --- transfers of 256 MiB (GB/s) ---------------------------------------------------------------
 
 BIG = 256 << 20
