@@ -13,6 +13,7 @@ typedef struct {
     size_t bytes;
     size_t max_bytes; /* ratio x the device's memory, known at the first allocation */
     int deferred;     /* defer_cleanup() nesting depth */
+    CUdeviceptr anchor; /* see queue_limits() in memory.c */
 } deallocation_queue;
 
 struct ContextObject {
