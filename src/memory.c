@@ -98,7 +98,7 @@ static void queue_free(module_state *st, ContextObject *context, const struct pe
 /* Set up once per context, at its first allocation: the byte limit of the queue (ratio x the
  * device's memory), and an anchor. The driver sub-allocates small allocations from 2 MiB blocks
  * and unmaps a block when its last allocation is freed, so a program that allocates and frees
- * small arrays in turn pays a map and an unmap (~80 us) each time. One 256-byte allocation kept
+ * small arrays in turn pays a map and an unmap (~80 us) each time. One small allocation kept
  * for the context's life keeps a block mapped. */
 static int queue_limits(module_state *st, ContextObject *context)
 {
@@ -109,7 +109,7 @@ static int queue_limits(module_state *st, ContextObject *context)
     if (CU_CALL(st, cuDeviceTotalMem, (&total, context->device->handle)) < 0 ||
         context_enter(st, context, &pushed) < 0)
         return -1;
-    int failed = CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 256)) < 0;
+    int failed = CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return -1;
     size_t limit = (size_t)((double)total * st->max_pending_ratio);
