@@ -190,6 +190,7 @@ def _cupy_empty_8b(cp):
 row("device_array 8 B", cuda=_device_array_8b, cupy=_cupy_empty_8b)
 
 
+
 def _to_device_8b(cuda):
     to_device, a = cuda.to_device, np.zeros(1)
     return lambda: to_device(a)
@@ -398,6 +399,15 @@ row(
     cupy=lambda cp: cp.ones(BIG, np.uint8).get,
 )
 
+
+def _device_array_8b_pool(cuda):
+    cuda.set_memory_manager(cuda.pool.StreamOrderedMemoryManager)
+    return _device_array_8b(cuda)
+
+
+# Registered last: it switches our allocator for the rest of the run: ours with
+# the stream-ordered pool; the floor is cuMemAllocAsync + cuMemFreeAsync; CuPy always pools.
+row("device_array 8 B (pool)", ours=_device_array_8b_pool, cupy=_cupy_empty_8b, floor="device_array 8 B async")
 
 # --------------------------------------------------------------------------------------------
 # Measuring

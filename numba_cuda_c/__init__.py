@@ -43,6 +43,7 @@ from numba_cuda_c._cuda import (  # noqa: F401
 )
 from numba_cuda_c.cudadrv import devices as _devices
 from numba_cuda_c.cudadrv import driver as _driver  # noqa: F401  (numba_cuda_c.cudadrv.driver)
+from numba_cuda_c import pool  # noqa: F401
 from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401
 from numba_cuda_c.cudadrv import devicearray as _devicearray
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
@@ -215,3 +216,28 @@ def defer_cleanup():
         yield
     finally:
         _cuda._defer_cleanup(-1)
+
+
+def set_memory_manager(mm_plugin):
+    """Choose how device memory is allocated: numba_cuda_c.pool.StreamOrderedMemoryManager (the
+    built-in stream-ordered pool) or None for the default (cuMemAlloc and the deallocation queue)."""
+    from numba_cuda_c.pool import StreamOrderedMemoryManager
+
+    if mm_plugin is StreamOrderedMemoryManager:
+        _cuda._use_memory_pool(True)
+    elif mm_plugin is None:
+        _cuda._use_memory_pool(False)
+    else:
+        raise NotImplementedError(
+            "external memory manager plugins (%r) are not supported yet; the built-in stream-ordered "
+            "pool is numba_cuda_c.pool.StreamOrderedMemoryManager" % (mm_plugin,)
+        )
+
+
+_manager = _os.environ.get("NUMBA_CUDA_MEMORY_MANAGER", "default")
+if _manager == "numba_cuda_c.pool":
+    _cuda._use_memory_pool(True)
+elif _manager != "default":
+    import warnings as _warnings
+
+    _warnings.warn("NUMBA_CUDA_MEMORY_MANAGER=%s: only numba_cuda_c.pool is supported yet" % _manager)

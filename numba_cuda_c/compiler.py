@@ -73,29 +73,53 @@ def default_arch():
     return max(older)
 
 
+_NVRTC_NAMES = ("libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so")
+_nvrtc_identity_cache = []
+
+
+def _nvrtc_identity():
+    """Which NVRTC compiles, for the cache key, without loading it (a hit then costs no dlopen):
+    the first library file in the search order, with its size and time; else NVRTC's version."""
+    if not _nvrtc_identity_cache:
+        identity = None
+        for directory in libraries.candidate_dirs():
+            for name in _NVRTC_NAMES:
+                path = os.path.join(directory, name)
+                if os.path.exists(path):
+                    info = os.stat(path)
+                    identity = (os.path.realpath(path), info.st_size, info.st_mtime_ns)
+                    break
+            if identity:
+                break
+        _nvrtc_identity_cache.append(identity or _cuda.nvrtc_version())
+    return _nvrtc_identity_cache[0]
+
+
 def compile_image(source, options=(), arch=None, name=None, ptx=False):
     """Compile CUDA C with NVRTC; returns the CUBIN (or PTX) image as bytes, from a cache if it can.
 
-    arch: (major, minor); default: the current device's. Raises NvrtcError with the log.
+    arch: (major, minor); default: the current device's (PTX for the newest architecture NVRTC
+    knows, where the device is newer still). Raises NvrtcError with the log.
     """
     if not isinstance(source, str):
         raise TypeError("source must be str, not %s" % type(source).__name__)
-    if arch is None:
-        arch = default_arch()
-        if not ptx and arch != _cuda.get_context().device.compute_capability:
-            ptx = True  # the device is newer than NVRTC: let the driver finish the job
-    major, minor = arch
-    target = ("compute_%d%d" if ptx else "sm_%d%d") % (major, minor)
     name = name or "numba_cuda_c_module.cu"
-    opts = ["-arch=" + target] + ["-I" + d for d in libraries.include_dirs()] + [str(o) for o in options]
-    key = hashlib.sha256(repr((source, opts, name, ptx, _cuda.nvrtc_version())).encode()).hexdigest()
+    options = [str(o) for o in options]
+    includes = ["-I" + d for d in libraries.include_dirs()]
+    requested = tuple(arch) if arch is not None else ("device",) + tuple(_cuda.get_context().device.compute_capability)
+    key = repr((source, options, includes, name, ptx, requested, _nvrtc_identity()))
+    key = hashlib.sha256(key.encode()).hexdigest()
     image = _memory_cache.get(key)
     if image is not None:
         return image
     path = os.path.join(cache_dir(), key + (".ptx" if ptx else ".cubin"))
     image = _read_entry(path) if _disk_cache_enabled() else None
     if image is None:
-        image, _log = _cuda.nvrtc_compile(source, name, opts, ptx)
+        if arch is None:
+            arch = default_arch()
+            ptx = ptx or arch != requested[1:]  # the device is newer than NVRTC: the driver finishes the job
+        target = ("compute_%d%d" if ptx else "sm_%d%d") % tuple(arch)
+        image, _log = _cuda.nvrtc_compile(source, name, ["-arch=" + target] + includes + options, ptx)
         if _disk_cache_enabled():
             _write_entry(path, image)
     _memory_cache[key] = image

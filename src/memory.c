@@ -33,6 +33,9 @@ static CUresult free_now(const struct pending_free *item, const char **function)
     case MEMORY_REGISTERED:
         *function = "cuMemHostUnregister";
         return cu.cuMemHostUnregister(item->host_pointer);
+    case MEMORY_POOLED:
+        *function = "cuMemFreeAsync";
+        return cu.cuMemFreeAsync(item->device_pointer, NULL);
     }
     return CUDA_SUCCESS;
 }
@@ -95,6 +98,31 @@ static void queue_free(module_state *st, ContextObject *context, const struct pe
     }
 }
 
+/* The stream-ordered pool: the device's default pool, told to keep what is freed (by default it
+ * gives memory back to the system at every synchronisation, which defeats a pool). */
+static int pool_prepare(module_state *st, ContextObject *context)
+{
+    int supported = 0;
+    if (cu.cuMemAllocAsync == NULL || cu.cuMemFreeAsync == NULL || cu.cuDeviceGetDefaultMemPool == NULL ||
+        cu.cuMemPoolSetAttribute == NULL) {
+        PyErr_SetString(st->CudaSupportError, "the stream-ordered memory pool needs CUDA 11.2 or later");
+        return -1;
+    }
+    if (CU_CALL(st, cuDeviceGetAttribute,
+                (&supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, context->device->handle)) < 0)
+        return -1;
+    if (!supported) {
+        PyErr_SetString(st->CudaSupportError, "this device has no stream-ordered memory pools");
+        return -1;
+    }
+    CUmemoryPool pool;
+    unsigned long long keep_everything = ~0ULL;
+    if (CU_CALL(st, cuDeviceGetDefaultMemPool, (&pool, context->device->handle)) < 0 ||
+        CU_CALL(st, cuMemPoolSetAttribute, (pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep_everything)) < 0)
+        return -1;
+    return 0;
+}
+
 /* Set up once per context, at its first allocation: the byte limit of the queue (ratio x the
  * device's memory), and an anchor. The driver sub-allocates small allocations from 2 MiB blocks
  * and unmaps a block when its last allocation is freed, so a program that allocates and frees
@@ -109,7 +137,8 @@ static int queue_limits(module_state *st, ContextObject *context)
     if (CU_CALL(st, cuDeviceTotalMem, (&total, context->device->handle)) < 0 ||
         context_enter(st, context, &pushed) < 0)
         return -1;
-    int failed = CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0;
+    int failed = CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0 ||
+                 (st->memory_pool && pool_prepare(st, context) < 0);
     if (context_exit(st, pushed) < 0 || failed)
         return -1;
     size_t limit = (size_t)((double)total * st->max_pending_ratio);
@@ -169,6 +198,13 @@ static CUresult allocate_device(MemoryObject *memory, unsigned int flags)
     return cu.cuMemAlloc(&memory->device_pointer, memory->size);
 }
 
+/* On the legacy default stream, which orders it after the work of every blocking stream. */
+static CUresult allocate_pooled(MemoryObject *memory, unsigned int flags)
+{
+    (void)flags;
+    return cu.cuMemAllocAsync(&memory->device_pointer, memory->size, NULL);
+}
+
 static CUresult allocate_host(MemoryObject *memory, unsigned int flags)
 {
     CUresult rc = cu.cuMemHostAlloc(&memory->host_pointer, memory->size, flags);
@@ -211,6 +247,8 @@ static PyObject *allocate(module_state *st, ContextObject *context, memory_kind 
 
 PyObject *memory_alloc_device(module_state *st, ContextObject *context, size_t size)
 {
+    if (st->memory_pool)
+        return allocate(st, context, MEMORY_POOLED, size, allocate_pooled, 0, "cuMemAllocAsync");
     return allocate(st, context, MEMORY_DEVICE, size, allocate_device, 0, "cuMemAlloc");
 }
 
@@ -275,7 +313,7 @@ static void MemoryPointer_dealloc(PyObject *op)
     int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
                                                       : (self->device_pointer || self->host_pointer);
     if (has_memory && self->context->handle != NULL) {
-        if (self->kind == MEMORY_REGISTERED) {
+        if (self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED) {
             int pushed;
             const char *function;
             if (context_enter(st, self->context, &pushed) == 0) {
@@ -327,7 +365,7 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
 
 static PyObject *MemoryPointer_get_kind(PyObject *op, void *Py_UNUSED(closure))
 {
-    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered"};
+    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered", "pooled"};
     return PyUnicode_FromString(names[((MemoryObject *)op)->kind]);
 }
 
@@ -493,6 +531,27 @@ static PyObject *module_defer_cleanup(PyObject *module, PyObject *delta_obj)
     Py_RETURN_NONE;
 }
 
+/* _use_memory_pool(flag): device allocations from now on come from the stream-ordered pool (or not).
+ * Checked at the next allocation of each context, so that it can be set before CUDA is loaded. */
+static PyObject *module_use_memory_pool(PyObject *module, PyObject *flag)
+{
+    int on = PyObject_IsTrue(flag);
+    if (on < 0)
+        return NULL;
+    module_state *st = state_of_module(module);
+    st->memory_pool = on;
+    if (on && st->devices != NULL) /* contexts set up already: prepare the pools now */
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->devices); i++) {
+            DeviceObject *device = (DeviceObject *)PyTuple_GET_ITEM(st->devices, i);
+            if (device->primary_context != NULL && device->primary_context->deallocations.max_bytes != 0 &&
+                pool_prepare(st, device->primary_context) < 0) {
+                st->memory_pool = 0;
+                return NULL;
+            }
+        }
+    Py_RETURN_NONE;
+}
+
 static PyObject *module_pending_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     ContextObject *context = context_current(state_of_module(module));
@@ -515,6 +574,8 @@ PyMethodDef memory_module_methods[] = {
      "_alloc(size, kind='device', portable=False, wc=False): a MemoryPointer in the current context."},
     {"_register", module_register, METH_VARARGS, "_register(obj, mapped): page-lock obj's buffer."},
     {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
+    {"_use_memory_pool", module_use_memory_pool, METH_O,
+     "_use_memory_pool(flag): allocate device memory from the stream-ordered pool."},
     {"_pending_deallocations", module_pending_deallocations, METH_NOARGS,
      "(count, bytes) of frees queued on the current context."},
     {"_flush_deallocations", module_flush_deallocations, METH_NOARGS, "Free everything queued, now."},

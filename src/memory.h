@@ -12,6 +12,7 @@ typedef enum {
     MEMORY_MAPPED,     /* cuMemHostAlloc with DEVICEMAP: host memory the device reads and writes */
     MEMORY_MANAGED,    /* cuMemAllocManaged */
     MEMORY_REGISTERED, /* cuMemHostRegister of memory someone else owns (cuda.pinned / cuda.mapped) */
+    MEMORY_POOLED,     /* cuMemAllocAsync from the device's pool, given back with cuMemFreeAsync */
 } memory_kind;
 
 struct pending_free {

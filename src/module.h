@@ -41,6 +41,8 @@ typedef struct {
     /* NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT / _RATIO, read at import */
     size_t max_pending_count;
     double max_pending_ratio;
+    /* allocate device memory from the stream-ordered pool (cuMemAllocAsync) instead of cuMemAlloc */
+    int memory_pool;
     /* library search directories for NVRTC and the runtime, set from Python once */
     PyObject *library_dirs;
 } module_state;

@@ -183,3 +183,31 @@ def test_hundred_thousand_allocations_leak_nothing():
     gc.collect()
     assert abs(context.get_memory_info().free - free_before) < 4 * 2**20
     assert sys.getrefcount(host) == refs_before[0]
+
+
+def test_stream_ordered_pool():
+    out = run_python(
+        """
+        import numpy as np
+        import numba_cuda_c as cuda
+        d = cuda.device_array(1000)
+        assert d.gpu_data.kind == "pooled", d.gpu_data.kind
+        d[:] = 2.0
+        assert (d.copy_to_host() == 2.0).all()
+        pointers = set()
+        for _ in range(1000):
+            a = cuda.device_array(16)
+            pointers.add(a.device_pointer)
+            del a
+        assert len(pointers) < 10, len(pointers)  # reused from the pool
+        s = cuda.stream()
+        h = cuda.to_device(np.arange(10.0), stream=s)
+        s.synchronize()
+        assert list(h.copy_to_host()) == list(np.arange(10.0))
+        print("pool ok")
+        """,
+        NUMBA_CUDA_MEMORY_MANAGER="numba_cuda_c.pool",
+    )
+    assert "pool ok" in out
+    with pytest.raises(NotImplementedError):
+        cuda.set_memory_manager(object)

@@ -295,7 +295,8 @@
     X(CU_FUNC_ATTRIBUTE_NUM_REGS, 4) \
     X(CU_FUNC_ATTRIBUTE_PTX_VERSION, 5) \
     X(CU_FUNC_ATTRIBUTE_BINARY_VERSION, 6) \
-    X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8)
+    X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8) \
+    X(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 4)
 
 #define CU_IPC_HANDLE_SIZE 64
 
@@ -310,6 +311,8 @@ enum { CU_FLAG_VALUES(CU_ENUM_ENTRY) };
 typedef int CUpointer_attribute;
 typedef int CUfunction_attribute;
 typedef int CUjit_option;
+typedef int CUmemPool_attribute;
+typedef struct CUmemPoolHandle_st *CUmemoryPool;
 
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
@@ -400,6 +403,8 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
 #define CU_OPTIONAL_FUNCTIONS(X) \
     X(cuMemAllocAsync, cuMemAllocAsync) \
     X(cuMemFreeAsync, cuMemFreeAsync) \
+    X(cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool) \
+    X(cuMemPoolSetAttribute, cuMemPoolSetAttribute) \
     X(cuFuncGetParamInfo, cuFuncGetParamInfo)
 
 /* Prototypes, one function-pointer type per entry point. */
@@ -477,6 +482,8 @@ typedef CUresult (*PFN_cuLaunchKernel)(CUfunction f, unsigned int gridDimX, unsi
                                        void **kernelParams, void **extra);
 typedef CUresult (*PFN_cuMemAllocAsync)(CUdeviceptr *dptr, size_t bytesize, CUstream hStream);
 typedef CUresult (*PFN_cuMemFreeAsync)(CUdeviceptr dptr, CUstream hStream);
+typedef CUresult (*PFN_cuDeviceGetDefaultMemPool)(CUmemoryPool *pool_out, CUdevice dev);
+typedef CUresult (*PFN_cuMemPoolSetAttribute)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
 typedef CUresult (*PFN_cuFuncGetParamInfo)(CUfunction func, size_t paramIndex, size_t *paramOffset,
                                            size_t *paramSize);
 
