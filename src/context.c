@@ -423,14 +423,8 @@ static PyObject *module_driver_version(PyObject *module, PyObject *Py_UNUSED(unu
 
 static PyObject *module_driver_error(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused))
 {
-    const char *why = NULL;
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = cu_driver_load(&why);
-    Py_END_ALLOW_THREADS
-    if (status == 0)
-        Py_RETURN_NONE;
-    return PyUnicode_FromString(why);
+    const char *why = cu_driver_problem();
+    return why == NULL ? Py_NewRef(Py_None) : PyUnicode_FromString(why);
 }
 
 PyMethodDef context_module_methods[] = {

@@ -48,16 +48,22 @@ void cu_report_unraisable(module_state *st, CUresult rc, const char *function)
     PyErr_Restore(type, value, traceback);
 }
 
-int cu_require_driver(module_state *st)
+const char *cu_driver_problem(void)
 {
-    if (cu_driver_ready())
-        return 0;
     const char *why = NULL;
     int status;
+    if (cu_driver_ready())
+        return NULL;
     Py_BEGIN_ALLOW_THREADS
     status = cu_driver_load(&why);
     Py_END_ALLOW_THREADS
-    if (status == 0)
+    return status == 0 ? NULL : why;
+}
+
+int cu_require_driver(module_state *st)
+{
+    const char *why = cu_driver_problem();
+    if (why == NULL)
         return 0;
     PyErr_SetString(st->CudaSupportError, why);
     return -1;

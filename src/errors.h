@@ -20,6 +20,9 @@ static inline int cu_check(module_state *st, CUresult rc, const char *function)
 /* CU_CALL(st, cuCtxSynchronize, ()) -> 0, or -1 with CudaAPIError set. */
 #define CU_CALL(st, fn, args) cu_check((st), cu.fn args, #fn)
 
+/* Loads the driver on first use (without the GIL); NULL when it is usable, else why not. */
+const char *cu_driver_problem(void);
+
 /* Loads the driver on first use; raises CudaSupportError (saying why) where there is none. */
 int cu_require_driver(module_state *st);
 
