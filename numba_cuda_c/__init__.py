@@ -44,6 +44,23 @@ from numba_cuda_c._cuda import (  # noqa: F401
 from numba_cuda_c.cudadrv import devices as _devices
 from numba_cuda_c.cudadrv import driver as _driver  # noqa: F401  (numba_cuda_c.cudadrv.driver)
 from numba_cuda_c import pool  # noqa: F401
+from numba_cuda_c import types  # noqa: F401
+from numba_cuda_c.types import (  # noqa: F401
+    boolean,
+    complex64,
+    complex128,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    void,
+)
 from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401
 from numba_cuda_c.cudadrv import devicearray as _devicearray
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
@@ -241,3 +258,14 @@ elif _manager != "default":
     import warnings as _warnings
 
     _warnings.warn("NUMBA_CUDA_MEMORY_MANAGER=%s: only numba_cuda_c.pool is supported yet" % _manager)
+
+
+def __getattr__(name):
+    # the Python-kernel compiler imports NumPy: load it at first use, not with the package
+    if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile"):
+        import importlib
+
+        value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)

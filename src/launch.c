@@ -99,7 +99,8 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
     return (PyObject *)self;
 }
 
-/* A NumPy argument: its device copy, and where it goes back after the launch. */
+/* A NumPy argument: its device copy, and where it goes back after the launch (host NULL: a view of a
+ * CAI object, only kept alive until the launch is queued). */
 typedef struct {
     PyObject *device;
     PyObject *host;
@@ -120,6 +121,26 @@ static int pack_pointer(KernelObject *kernel, Py_ssize_t index, PyObject *arg, s
     if (*size != sizeof pointer)
         return wrong_size(kernel, index, arg, *size, "arrays pass an 8-byte pointer");
     memcpy(dest, &pointer, sizeof pointer);
+    return 0;
+}
+
+/* An array parameter is either a pointer (CUDA C kernels: 8 bytes) or, for @cuda.jit kernels, the
+ * struct {data, shape[ndim], strides[ndim]} the translator declares (8 + 16 ndim bytes). */
+static int pack_array(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest,
+                      DeviceArrayObject *array)
+{
+    size_t struct_size = 8 + 16 * (size_t)array->ndim;
+    if (*size == 0 || *size == 8)
+        return pack_pointer(kernel, index, arg, size, dest, array->data);
+    if (*size != struct_size)
+        return wrong_size(kernel, index, arg, *size, "an array passes an 8-byte pointer, or its data, shape and "
+                                                     "strides (a different number of dimensions?)");
+    memcpy(dest, &array->data, 8);
+    for (int d = 0; d < array->ndim; d++) {
+        long long extent = array->shape[d], stride = array->strides[d];
+        memcpy(dest + 8 + 8 * d, &extent, 8);
+        memcpy(dest + 8 + 8 * (array->ndim + d), &stride, 8);
+    }
     return 0;
 }
 
@@ -222,7 +243,7 @@ static int pack_argument(module_state *st, LaunchConfigObject *config, Py_ssize_
 {
     KernelObject *kernel = config->kernel;
     if (Py_IS_TYPE(arg, st->DeviceNDArrayType))
-        return pack_pointer(kernel, index, arg, size, dest, ((DeviceArrayObject *)arg)->data);
+        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)arg);
     if (PyFloat_CheckExact(arg))
         return pack_float(kernel, index, arg, size, dest);
     if (PyLong_Check(arg))
@@ -230,7 +251,7 @@ static int pack_argument(module_state *st, LaunchConfigObject *config, Py_ssize_
     if (PyComplex_CheckExact(arg))
         return pack_complex(kernel, index, arg, size, dest);
     if (devicearray_check(st, arg))
-        return pack_pointer(kernel, index, arg, size, dest, ((DeviceArrayObject *)arg)->data);
+        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)arg);
     if (Py_IS_TYPE(arg, st->MemoryPointerType))
         return pack_pointer(kernel, index, arg, size, dest, ((MemoryObject *)arg)->device_pointer);
     if (numpy_require() < 0)
@@ -248,21 +269,24 @@ static int pack_argument(module_state *st, LaunchConfigObject *config, Py_ssize_
         PyArray_ScalarAsCtype(arg, dest);
         return 0;
     }
-    if (PyArray_Check(arg)) {
+    int has_cai = !PyArray_CheckExact(arg) && PyObject_HasAttrString(arg, "__cuda_array_interface__");
+    if (has_cai && *size == 8) { /* a pointer is all the kernel takes: no view needed */
+        CUdeviceptr pointer;
+        if (cai_pointer(st, arg, &pointer) < 0)
+            return -1;
+        return pack_pointer(kernel, index, arg, size, dest, pointer);
+    }
+    if (has_cai || PyArray_Check(arg)) {
+        /* A NumPy array goes to the device and comes back after the launch; a CAI object is viewed
+         * as a device array, kept until the launch is queued. */
         PyObject *stream = config->stream ? config->stream : Py_None;
         PyObject *device = transfer_to_device(st, arg, stream, 1);
         if (device == NULL)
             return -1;
         copies[*ncopies].device = device;
-        copies[*ncopies].host = Py_NewRef(arg);
+        copies[*ncopies].host = has_cai ? NULL : Py_NewRef(arg);
         (*ncopies)++;
-        return pack_pointer(kernel, index, arg, size, dest, ((DeviceArrayObject *)device)->data);
-    }
-    if (PyObject_HasAttrString(arg, "__cuda_array_interface__")) {
-        CUdeviceptr pointer;
-        if (cai_pointer(st, arg, &pointer) < 0)
-            return -1;
-        return pack_pointer(kernel, index, arg, size, dest, pointer);
+        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)device);
     }
     PyErr_Format(PyExc_TypeError,
                  "argument %zd of %S: cannot pass a %.100s to a kernel (device arrays, NumPy arrays, objects with "
@@ -276,7 +300,7 @@ static int copy_results_back(module_state *st, LaunchConfigObject *config, copy_
     int status = 0;
     (void)st;
     for (int i = 0; i < ncopies; i++) {
-        if (status == 0) {
+        if (status == 0 && copies[i].host != NULL) {
             PyObject *done = PyObject_CallMethod(copies[i].device, "copy_to_host", "OO", copies[i].host,
                                                  config->stream ? config->stream : Py_None);
             if (done == NULL)
@@ -284,7 +308,7 @@ static int copy_results_back(module_state *st, LaunchConfigObject *config, copy_
             Py_XDECREF(done);
         }
         Py_DECREF(copies[i].device);
-        Py_DECREF(copies[i].host);
+        Py_XDECREF(copies[i].host);
     }
     return status;
 }

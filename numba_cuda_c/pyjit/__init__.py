@@ -1,0 +1,57 @@
+"""The Python-kernel compiler: @cuda.jit and compile_ptx."""
+
+import os
+
+from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c.pyjit.dispatcher import Dispatcher, jit, nvrtc_options, typeof
+from numba_cuda_c.pyjit.translate import translate_device, translate_kernel
+from numba_cuda_c.pyjit.typing import KernelTypeError
+
+
+def _default_cc():
+    """NUMBA_CUDA_DEFAULT_PTX_CC, else the lowest architecture the NVRTC in use supports."""
+    text = os.environ.get("NUMBA_CUDA_DEFAULT_PTX_CC")
+    if text:
+        major, _, minor = text.partition(".")
+        return int(major), int(minor or 0)
+    return _cuda.nvrtc_supported_archs()[0]
+
+
+def compile_ptx(pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
+                abi="c"):
+    """Compile a Python function to PTX for the given argument types; no GPU needed.
+
+    Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
+    """
+    sig = types.parse_signature(args)
+    argtypes = tuple(types.Array(t.dtype, t.ndim, "A") if isinstance(t, types.Array) else t for t in sig.args)
+    if device:
+        source, resty = translate_device(pyfunc, argtypes, pyfunc.__name__)
+    else:
+        source, resty = translate_kernel(pyfunc, argtypes, pyfunc.__name__), types.void
+    options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)
+    if device:
+        options.append("-rdc=true")  # keep the device function, which nothing in the module calls
+    ptx = compiler.compile_image(source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu",
+                                 ptx=True)
+    return ptx.decode(), resty
+
+
+def compile_ptx_for_current_device(pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False,
+                                   opt=True, abi="c"):
+    """compile_ptx for the current device's compute capability."""
+    cc = compiler.default_arch()
+    return compile_ptx(pyfunc, args, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
+                       opt=opt)
+
+
+def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
+            abi="c", output="ptx"):
+    """numba-cuda's compile(): PTX (output='ptx') and the return type."""
+    if output != "ptx":
+        raise NotImplementedError("compile(output=%r): only 'ptx' is supported" % output)
+    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt)
+
+
+__all__ = ["Dispatcher", "KernelTypeError", "compile", "compile_ptx", "compile_ptx_for_current_device", "jit",
+           "typeof"]

@@ -1,0 +1,216 @@
+"""@cuda.jit: the decorator and the dispatcher that specialises a Python kernel on its argument
+types, translates it (translate.py), compiles it with NVRTC (compiler.py, with its caches) and
+launches it through the C launch path (a Kernel of src/kernel.c)."""
+
+import hashlib
+
+import numpy as np
+
+from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c.pyjit.translate import translate_kernel
+
+_SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
+_SCALAR_OF_DTYPE = {}
+
+
+def _scalar_of_dtype(dtype):
+    t = _SCALAR_OF_DTYPE.get(dtype)
+    if t is None:
+        t = _SCALAR_OF_DTYPE[dtype] = types.from_dtype(dtype)
+    return t
+
+
+def typeof(value):
+    """numba's typeof for kernel arguments: arrays by dtype and dimensions (every layout shares one
+    translation: the code indexes through strides), Python scalars as int64/float64/bool, NumPy
+    scalars by their dtype."""
+    t = _SCALAR_OF_PYTHON.get(type(value))
+    if t is not None:
+        return t
+    if isinstance(value, (_cuda.DeviceNDArray, np.ndarray)):
+        return types.Array(_scalar_of_dtype(value.dtype), value.ndim, "A")
+    if isinstance(value, np.generic):
+        return _scalar_of_dtype(value.dtype)
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if cai is not None:
+        return types.Array(_scalar_of_dtype(np.dtype(cai["typestr"])), len(cai["shape"]), "A")
+    raise TypeError("cannot pass a %s to a kernel" % type(value).__name__)
+
+
+def _normalise(argtypes):
+    return tuple(types.Array(t.dtype, t.ndim, "A") if isinstance(t, types.Array) else t for t in argtypes)
+
+
+def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=None, opt=True):
+    options = ["-std=c++17"]
+    if debug:
+        options.append("-G")
+    if lineinfo:
+        options.append("-lineinfo")
+    if fastmath:
+        options.append("--use_fast_math")
+    if max_registers:
+        options.append("--maxrregcount=%d" % int(max_registers))
+    return options
+
+
+class _Launcher:
+    """dispatcher[griddim, blockdim, stream, sharedmem]: calling it specialises and launches."""
+
+    __slots__ = ("dispatcher", "key", "configs")
+
+    def __init__(self, dispatcher, key):
+        self.dispatcher, self.key, self.configs = dispatcher, key, {}
+
+    def __call__(self, *args):
+        argtypes = tuple(map(typeof, args))
+        config = self.configs.get(argtypes)
+        if config is None:
+            config = self.configs[argtypes] = self.dispatcher._kernel(argtypes)[self.key]
+        return config(*args)
+
+
+class Dispatcher:
+    """A Python function compiled for the GPU: a kernel (launched as f[griddim, blockdim](*args)) or,
+    with device=True, a device function other kernels call."""
+
+    def __init__(self, py_func, sigs=None, device=False, **options):
+        self.py_func, self.device = py_func, device
+        self.options = options
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self._kernels = {}  # argument types -> Kernel
+        self._sources = {}  # argument types -> CUDA C
+        self._launchers = {}
+        for sig in sigs or ():
+            self.compile(sig)
+
+    def compile(self, sig):
+        argtypes = _normalise(types.parse_signature(sig).args)
+        if self.device:
+            from numba_cuda_c.pyjit import compile_ptx
+
+            compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
+            return None
+        return self._kernel(argtypes)
+
+    def _source(self, argtypes):
+        source = self._sources.get(argtypes)
+        if source is None:
+            digest = hashlib.sha256(repr(argtypes).encode()).hexdigest()[:12]
+            name = "ncc_%s_%s" % (self.py_func.__name__, digest)
+            source = self._sources[argtypes] = (name, translate_kernel(self.py_func, argtypes, name))
+        return source
+
+    def _kernel(self, argtypes):
+        kernel = self._kernels.get(argtypes)
+        if kernel is None:
+            name, source = self._source(argtypes)
+            options = nvrtc_options(**{k: v for k, v in self.options.items() if k in (
+                "debug", "lineinfo", "fastmath", "max_registers", "opt")})
+            module = compiler.SourceModule(source, options=options, name=self.py_func.__name__ + ".cu")
+            kernel = self._kernels[argtypes] = module.get_function(name)
+        return kernel
+
+    def __getitem__(self, key):
+        if self.device:
+            raise TypeError("a device function is called from kernels, not launched")
+        launcher = self._launchers.get(key)
+        if launcher is None:
+            if not isinstance(key, tuple) or not 2 <= len(key) <= 4:
+                raise ValueError("must specify at least the griddim and blockdim: f[griddim, blockdim]")
+            _cuda._parse_launch_dims(key[0], key[1])  # numba's checks, now
+            launcher = self._launchers[key] = _Launcher(self, key)
+        return launcher
+
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            raise TypeError("device function %s can only be called from a kernel" % self.__name__)
+        raise ValueError("kernel %s needs a launch configuration: %s[griddim, blockdim](*args)"
+                         % (self.__name__, self.__name__))
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launch configuration covering ntasks threads (at most tpb per block; 128 by default)."""
+        if ntasks < 0:
+            raise ValueError("ntasks must be non-negative")
+        tpb = tpb or 128
+        return self[max(1, (ntasks + tpb - 1) // tpb), tpb, stream, sharedmem]
+
+    def specialize(self, *args):
+        """A dispatcher fixed to the types of these arguments."""
+        argtypes = tuple(map(typeof, args))
+        specialised = Dispatcher(self.py_func, device=self.device, **self.options)
+        specialised._kernel(argtypes)
+        return specialised
+
+    @property
+    def overloads(self):
+        return dict(self._kernels)
+
+    @property
+    def definitions(self):
+        return dict(self._kernels)
+
+    def _pick(self, signature):
+        if signature is None:
+            return list(self._kernels)
+        return [_normalise(types.parse_signature(signature).args)]
+
+    def inspect_source(self, signature=None):
+        """The generated CUDA C: for one signature, or a dict for every compiled one."""
+        found = {t: self._source(t)[1] for t in self._pick(signature)}
+        return found if signature is None else found.popitem()[1]
+
+    def inspect_asm(self, signature=None):
+        """The PTX: for one signature, or a dict for every compiled one."""
+        def ptx(t):
+            name, source = self._source(t)
+            return compiler.compile_image(source, nvrtc_options(), name=self.py_func.__name__ + ".cu",
+                                          ptx=True).decode()
+
+        found = {t: ptx(t) for t in self._pick(signature)}
+        return found if signature is None else found.popitem()[1]
+
+    def _attribute(self, method, signature):
+        found = {t: getattr(self._kernel(t), method)() for t in self._pick(signature)}
+        return found if signature is None else found.popitem()[1]
+
+    def get_regs_per_thread(self, signature=None):
+        return self._attribute("get_regs_per_thread", signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        return self._attribute("get_shared_mem_per_block", signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        return self._attribute("get_max_threads_per_block", signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        return self._attribute("get_local_mem_per_thread", signature)
+
+    def get_const_mem_size(self, signature=None):
+        return self._attribute("get_const_mem_size", signature)
+
+    def __repr__(self):
+        return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
+    debug, lineinfo, fastmath, opt, max_registers, cache, inline."""
+    unknown = set(options) - {"debug", "lineinfo", "fastmath", "opt", "max_registers", "cache", "inline", "link"}
+    if unknown:
+        raise TypeError("unknown @jit options: %s" % ", ".join(sorted(unknown)))
+    if callable(func_or_sig) and not isinstance(func_or_sig, (types.Type, types.Signature)):
+        return Dispatcher(func_or_sig, device=device, **options)
+    sigs = None
+    if func_or_sig is not None:
+        sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
+
+    def decorate(func):
+        return Dispatcher(func, sigs=sigs, device=device, **options)
+
+    return decorate
+
+
+

@@ -1,0 +1,938 @@
+"""Python kernels to CUDA C: checks a function's AST against the supported subset, types it with
+numba's rules (typing.py) and writes the CUDA C that NVRTC compiles.
+
+One FunctionTranslator per (function, argument types). It runs twice over the body: first to
+find each variable's type (a variable keeps the type that holds every value assigned to it), then
+to write the code, with every local declared at the top. A construct outside the subset raises
+KernelTypeError quoting the source line.
+"""
+
+import ast
+import inspect
+import math
+import textwrap
+
+import numpy as np
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.prelude import PRELUDE
+from numba_cuda_c.pyjit.typing import KernelTypeError
+
+
+class Value:
+    """A translated expression: C code and a type; or a compile-time Python object (a module,
+    a namespace such as cuda.threadIdx, a function, a dtype); or a tuple of Values."""
+
+    def __init__(self, code=None, type=None, const=None, obj=None, items=None):
+        self.code, self.type, self.const, self.obj, self.items = code, type, const, obj, items
+
+
+class Namespace:
+    """A dotted name inside the cuda module (cuda.threadIdx, cuda.atomic, ...)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def child(self, name):
+        return Namespace(self.path + (name,))
+
+
+class _Unknown(Exception):
+    """A variable whose type is not known yet (first pass): the statement is typed later."""
+
+
+def literal(value, type_):
+    if type_ == types.boolean:
+        return Value("true" if value else "false", type_, const=bool(value))
+    if typing.is_float(type_):
+        if math.isnan(value):
+            return Value("(%s)NAN" % type_.ctype, type_, const=value)
+        if math.isinf(value):
+            return Value("(%s)(%sINFINITY)" % (type_.ctype, "-" if value < 0 else ""), type_, const=value)
+        text = repr(float(value))
+        return Value(text + ("f" if type_ == types.float32 else ""), type_, const=value)
+    suffix = "LL" if type_.kind == "i" else "ULL"
+    if value == -(2**63):
+        return Value("(-9223372036854775807LL - 1)", type_, const=value)
+    return Value("%d%s" % (value, suffix), type_, const=value)
+
+
+def cast(value, to):
+    if value.type == to:
+        return value.code
+    if not isinstance(value.type, types.Scalar) or not isinstance(to, types.Scalar):
+        raise KernelTypeError("cannot convert %s to %s" % (value.type, to))
+    return "((%s)(%s))" % (to.ctype, value.code)
+
+
+def dtype_of(obj):
+    """A dtype argument (numba type, NumPy type or dtype, string) as a scalar type."""
+    if isinstance(obj, types.Scalar):
+        return obj
+    try:
+        return types.from_dtype(obj)
+    except TypeError:
+        raise KernelTypeError("%r is not a dtype" % (obj,)) from None
+
+
+def c_array_type(t):
+    return "Array<%s, %d>" % (t.dtype.ctype, t.ndim)
+
+
+MATH_FUNCTIONS = {
+    "sqrt": "sqrt", "exp": "exp", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
+    "expm1": "expm1", "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos",
+    "atan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "asinh", "acosh": "acosh",
+    "atanh": "atanh", "fabs": "fabs", "erf": "erf", "erfc": "erfc", "gamma": "tgamma", "lgamma": "lgamma",
+    "atan2": "atan2", "pow": "pow", "hypot": "hypot", "copysign": "copysign", "fmod": "fmod",
+}
+MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
+MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+          ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+
+
+class ModuleBuilder:
+    """The CUDA C of one compilation: the prelude, device functions, then the kernel."""
+
+    def __init__(self):
+        self.functions = {}  # (pyfunc, argtypes) -> (c name, return type)
+        self.pieces = []
+        self.counter = 0
+
+    def unique(self, stem):
+        self.counter += 1
+        return "%s_%d" % (stem, self.counter)
+
+    def device_function(self, pyfunc, argtypes):
+        key = (pyfunc, tuple(argtypes))
+        if key not in self.functions:
+            name = self.unique("ncc_dev_" + pyfunc.__name__)
+            self.functions[key] = (name, None)  # a recursive call sees this: not supported
+            translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name)
+            self.pieces.append(translator.translate())
+            self.functions[key] = (name, translator.return_type)
+        name, return_type = self.functions[key]
+        if return_type is None:
+            raise KernelTypeError("recursive device function %s is not supported" % pyfunc.__name__)
+        return name, return_type
+
+    def source(self):
+        return "#include <cuda_fp16.h>\n" + PRELUDE + "\n".join(self.pieces)
+
+
+class FunctionTranslator:
+    def __init__(self, pyfunc, argtypes, module, device=False, name=None):
+        self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
+        self.name = name
+        try:
+            source = textwrap.dedent(inspect.getsource(pyfunc))
+        except (OSError, TypeError) as exc:
+            raise KernelTypeError("cannot read the source of %r: %s" % (pyfunc, exc)) from None
+        self.filename = inspect.getsourcefile(pyfunc) or "<unknown>"
+        self.first_line = pyfunc.__code__.co_firstlineno
+        self.source_lines = source.splitlines()
+        tree = ast.parse(source)
+        self.node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        self.globals = dict(pyfunc.__globals__)
+        if pyfunc.__closure__:
+            for var, cell in zip(pyfunc.__code__.co_freevars, pyfunc.__closure__):
+                self.globals[var] = cell.cell_contents
+        args = self.node.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
+            self.fail(self.node, "kernels take plain positional arguments only")
+        self.params = [a.arg for a in args.args]
+        if len(self.params) != len(self.argtypes):
+            self.fail(self.node, "%s takes %d arguments, %d types given" % (pyfunc.__name__, len(self.params),
+                                                                         len(self.argtypes)))
+        self.vars = dict(zip(self.params, self.argtypes))
+        self.return_type = None
+        self.lines = []
+        self.depth = 1
+        self.emitting = False
+        self.loop_vars = set()
+
+    # -- errors ---------------------------------------------------------------------------------
+    def fail(self, node, message):
+        lineno = getattr(node, "lineno", 1)
+        text = self.source_lines[lineno - 1].strip() if 0 < lineno <= len(self.source_lines) else ""
+        raise KernelTypeError("%s:%d: %s\n    %s" % (self.filename, self.first_line + lineno - 1, message, text))
+
+    # -- driver ---------------------------------------------------------------------------------
+    def translate(self):
+        """The C text of this function."""
+        for _ in range(20):  # types until they stop changing
+            before = (dict(self.vars), self.return_type)
+            self.lines = []
+            self.declared_arrays = set()
+            self.block(self.node.body)
+            if (dict(self.vars), self.return_type) == before:
+                break
+        self.emitting = True
+        self.lines = []
+        self.declared_arrays = set()
+        self.block(self.node.body)
+        if self.device and self.return_type is None:
+            self.return_type = types.void
+        return self.header() + self.declarations() + "\n".join(self.lines) + "\n}\n"
+
+    def header(self):
+        params = []
+        for name, t in zip(self.params, self.argtypes):
+            ctype = c_array_type(t) if isinstance(t, types.Array) else t.ctype
+            params.append("%s v_%s" % (ctype, name))
+        if self.device:
+            ret = "void" if self.return_type == types.void else self.return_type.ctype
+            return "__device__ %s %s(%s) {\n" % (ret, self.name, ", ".join(params))
+        return 'extern "C" __global__ void %s(%s) {\n' % (self.name, ", ".join(params))
+
+    def declarations(self):
+        out = []
+        for name, t in self.vars.items():
+            if name in self.params or isinstance(t, (types.Array, types.Tuple)) or t is None:
+                continue
+            out.append("    %s v_%s;\n" % (t.ctype, name))
+        return "".join(out)
+
+    def emit(self, line):
+        if self.emitting:
+            self.lines.append("    " * self.depth + line)
+
+    def block(self, statements):
+        for statement in statements:
+            try:
+                self.statement(statement)
+            except _Unknown:
+                if self.emitting:
+                    self.fail(statement, "a variable is used before it is assigned")
+            except KernelTypeError:
+                raise
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                self.fail(statement, "cannot translate this: %s" % exc)
+
+    # -- statements -----------------------------------------------------------------------------
+    def statement(self, node):
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is None:
+            self.fail(node, "unsupported statement (%s)" % type(node).__name__)
+        method(node)
+
+    def stmt_Pass(self, node):
+        pass
+
+    def stmt_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # a docstring
+        value = self.expr(node.value)
+        if value.code:
+            self.emit(value.code + ";")
+
+    def stmt_Assign(self, node):
+        if len(node.targets) != 1:
+            self.fail(node, "chained assignment is not supported")
+        self.assign(node.targets[0], node.value, node)
+
+    def assign(self, target, value_node, node):
+        if isinstance(target, ast.Tuple):
+            value = self.expr(value_node)
+            if value.items is None or len(value.items) != len(target.elts):
+                self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
+            # through temporaries, so that a, b = b, a swaps
+            temps = []
+            for item in value.items:
+                temp = self.module.unique("t")
+                if item.type is None or isinstance(item.type, (types.Array, types.Tuple)):
+                    self.fail(node, "only numbers can be unpacked")
+                self.emit("%s %s = %s;" % (item.type.ctype, temp, item.code))
+                temps.append(Value(temp, item.type))
+            for element, temp in zip(target.elts, temps):
+                self.store(element, temp, node)
+            return
+        self.store(target, self.expr(value_node), node)
+
+    def store(self, target, value, node):
+        if isinstance(target, ast.Name):
+            name = target.id
+            if isinstance(value.type, types.Array):
+                if name in self.vars and self.vars[name] != value.type:
+                    self.fail(node, "an array variable cannot change type")
+                self.vars[name] = value.type
+                if name in self.params or name in self.declared_arrays:
+                    self.emit("v_%s = %s;" % (name, value.code))
+                else:
+                    self.declared_arrays.add(name)
+                    self.emit("%s v_%s = %s;" % (c_array_type(value.type), name, value.code))
+                return
+            if value.type is None or isinstance(value.type, types.Tuple):
+                self.fail(node, "only numbers and arrays can be stored in variables")
+            if name in self.params and self.vars[name] != value.type:
+                value = Value(cast(value, self.vars[name]), self.vars[name])
+            self.vars[name] = typing.unify(self.vars.get(name), value.type)
+            self.emit("v_%s = %s;" % (name, cast(value, self.vars[name])))
+        elif isinstance(target, ast.Subscript):
+            ref, dtype = self.element(target)
+            self.emit("%s = %s;" % (ref, cast(value, dtype)))
+        else:
+            self.fail(node, "cannot assign to this")
+
+    def stmt_AugAssign(self, node):
+        op = BINOPS.get(type(node.op))
+        if op is None:
+            self.fail(node, "unsupported operator")
+        if isinstance(node.target, ast.Name):
+            current = self.load_name(node.target.id, node)
+            result = self.binop(op, current, self.expr(node.value), node)
+            self.store(node.target, result, node)
+        elif isinstance(node.target, ast.Subscript):
+            ref, dtype = self.element(node.target)
+            temp = self.module.unique("r")
+            self.emit("%s &%s = %s;" % (dtype.ctype, temp, ref))
+            result = self.binop(op, Value(temp, dtype), self.expr(node.value), node)
+            self.emit("%s = %s;" % (temp, cast(result, dtype)))
+        else:
+            self.fail(node, "cannot assign to this")
+
+    def stmt_If(self, node):
+        test = self.condition(node.test)
+        self.emit("if (%s) {" % test)
+        self.nested(node.body)
+        if node.orelse:
+            self.emit("} else {")
+            self.nested(node.orelse)
+        self.emit("}")
+
+    def nested(self, body):
+        self.depth += 1
+        self.block(body)
+        self.depth -= 1
+
+    def stmt_While(self, node):
+        if node.orelse:
+            self.fail(node, "while ... else is not supported")
+        self.emit("while (%s) {" % self.condition(node.test))
+        self.nested(node.body)
+        self.emit("}")
+
+    def stmt_For(self, node):
+        if node.orelse:
+            self.fail(node, "for ... else is not supported")
+        call = node.iter
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"
+                and self.globals.get("range", range) is range and 1 <= len(call.args) <= 3 and not call.keywords):
+            self.fail(node, "for loops iterate over range(...) only")
+        if not isinstance(node.target, ast.Name):
+            self.fail(node, "the loop variable must be a name")
+        bounds = [self.expr(a) for a in call.args]
+        for b in bounds:
+            if not (typing.is_int(b.type) or b.type == types.boolean):
+                self.fail(node, "range() takes integers, not %s" % b.type)
+        one = literal(1, types.int64)
+        if len(bounds) == 1:
+            start, stop, step = literal(0, types.int64), bounds[0], one
+        else:
+            start, stop, step = (bounds + [one])[:3]
+        kind = typing.promote(typing.promote(start.type, stop.type), step.type)
+        if kind == types.float64:
+            self.fail(node, "range() over a mix of int64 and uint64")
+        name = node.target.id
+        self.vars[name] = typing.unify(self.vars.get(name), kind)
+        counter, limit, stride = (self.module.unique(s) for s in ("i", "stop", "step"))
+        ctype = kind.ctype
+        self.emit("{")
+        self.depth += 1
+        self.emit("%s %s = %s;" % (ctype, limit, cast(stop, kind)))
+        self.emit("%s %s = %s;" % (ctype, stride, cast(step, kind)))
+        if step.const is not None:
+            condition = "%s %s %s" % (counter, "<" if step.const > 0 else ">", limit)
+        else:
+            condition = "(%s > 0 ? %s < %s : %s > %s)" % (stride, counter, limit, counter, limit)
+        self.emit("for (%s %s = %s; %s; %s += %s) {" % (ctype, counter, cast(start, kind), condition, counter, stride))
+        self.depth += 1
+        self.emit("v_%s = %s;" % (name, cast(Value(counter, kind), self.vars[name])))
+        self.block(node.body)
+        self.depth -= 1
+        self.emit("}")
+        self.depth -= 1
+        self.emit("}")
+
+    def stmt_Break(self, node):
+        self.emit("break;")
+
+    def stmt_Continue(self, node):
+        self.emit("continue;")
+
+    def stmt_Return(self, node):
+        if not self.device:
+            if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                self.fail(node, "a kernel cannot return a value")
+            self.emit("return;")
+            return
+        if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
+            if self.return_type not in (None, types.void):
+                self.fail(node, "a device function returns a value on some paths and nothing on others")
+            self.return_type = types.void
+            self.emit("return;")
+            return
+        value = self.expr(node.value)
+        if not isinstance(value.type, types.Scalar):
+            self.fail(node, "device functions return numbers only")
+        self.return_type = value.type if self.return_type is None else typing.unify(self.return_type, value.type)
+        self.emit("return %s;" % cast(value, self.return_type))
+
+    # -- expressions ----------------------------------------------------------------------------
+    def condition(self, node):
+        value = self.expr(node)
+        if value.type == types.boolean:
+            return value.code
+        if isinstance(value.type, types.Scalar):
+            return "(%s) != 0" % value.code
+        self.fail(node, "a condition must be a number or a bool")
+
+    def expr(self, node):
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            self.fail(node, "unsupported expression (%s)" % type(node).__name__)
+        return method(node)
+
+    def expr_Constant(self, node):
+        value = node.value
+        if isinstance(value, bool):
+            return literal(value, types.boolean)
+        if isinstance(value, int):
+            if not -(2**63) <= value < 2**64:
+                self.fail(node, "integer constant out of range")
+            return literal(value, types.int64 if value < 2**63 else types.uint64)
+        if isinstance(value, float):
+            return literal(value, types.float64)
+        if value is None:
+            return Value(obj=None)
+        self.fail(node, "unsupported constant %r" % (value,))
+
+    def expr_Name(self, node):
+        return self.load_name(node.id, node)
+
+    def load_name(self, name, node):
+        if name in self.vars:
+            t = self.vars[name]
+            return Value("v_%s" % name, t)
+        if name in self.globals:
+            return self.python_value(self.globals[name], node)
+        import builtins
+
+        if hasattr(builtins, name):
+            return Value(obj=getattr(builtins, name))
+        if not self.emitting:
+            raise _Unknown(name)
+        self.fail(node, "name %r is not defined" % name)
+
+    def python_value(self, obj, node):
+        """A global: a number becomes a constant; modules, functions and types stay objects."""
+        if isinstance(obj, bool):
+            return literal(obj, types.boolean)
+        if isinstance(obj, int):
+            return literal(obj, types.int64)
+        if isinstance(obj, float):
+            return literal(obj, types.float64)
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biuf":
+            t = types.from_dtype(obj.dtype)
+            return literal(obj.item(), t)
+        if isinstance(obj, tuple) and all(isinstance(v, (int, float, bool)) for v in obj):
+            items = [self.python_value(v, node) for v in obj]
+            return Value(type=types.Tuple([i.type for i in items]), items=items, const=obj)
+        import numba_cuda_c
+
+        if obj is numba_cuda_c:
+            return Value(obj=Namespace(("cuda",)))
+        return Value(obj=obj)
+
+    def expr_Attribute(self, node):
+        base = self.expr(node.value)
+        attr = node.attr
+        if isinstance(base.type, types.Array):
+            t = base.type
+            if attr == "shape":
+                items = [Value("%s.shape[%d]" % (base.code, d), types.int64) for d in range(t.ndim)]
+                return Value(type=types.Tuple([types.int64] * t.ndim), items=items)
+            if attr == "strides":
+                items = [Value("%s.strides[%d]" % (base.code, d), types.int64) for d in range(t.ndim)]
+                return Value(type=types.Tuple([types.int64] * t.ndim), items=items)
+            if attr == "size":
+                return Value("(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(t.ndim)] or ["1"]) + ")",
+                             types.int64)
+            if attr == "ndim":
+                return literal(t.ndim, types.int64)
+            self.fail(node, "arrays have no attribute %r in kernels" % attr)
+        if isinstance(base.obj, Namespace):
+            path = base.obj.path
+            if len(path) == 2 and path[1] in INDEX_NAMES and attr in ("x", "y", "z"):
+                return Value("((int)%s.%s)" % (path[1], attr), types.int32)
+            if path == ("cuda",) and attr == "warpsize":
+                return literal(32, types.int32)
+            if path == ("cuda",) and attr == "laneid":
+                return Value("((int)ncc_laneid())", types.int32)
+            return Value(obj=base.obj.child(attr))
+        if base.obj is math and attr in MATH_CONSTANTS:
+            return literal(MATH_CONSTANTS[attr], types.float64)
+        if base.obj is not None and hasattr(base.obj, attr):
+            return self.python_value(getattr(base.obj, attr), node)
+        self.fail(node, "unsupported attribute %r" % attr)
+
+    def expr_Tuple(self, node):
+        items = [self.expr(e) for e in node.elts]
+        const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
+        return Value(type=types.Tuple([i.type for i in items]), items=items, const=const)
+
+    def expr_IfExp(self, node):
+        test = self.condition(node.test)
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        t = typing.unify(a.type, b.type)
+        return Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
+
+    def expr_UnaryOp(self, node):
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            return Value("(!(%s))" % self.condition(node.operand), types.boolean)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        op = "-" if isinstance(node.op, ast.USub) else "~"
+        if operand.const is not None and op == "-" and typing.is_number(operand.type):
+            return literal(-operand.const, typing.unary(op, operand.type) if operand.type != types.boolean
+                           else types.int64)
+        t = typing.unary(op, operand.type)
+        return Value("(%s%s)" % (op, cast(operand, t)), t)
+
+    def expr_BoolOp(self, node):
+        op = " && " if isinstance(node.op, ast.And) else " || "
+        return Value("(" + op.join(self.condition(v) for v in node.values) + ")", types.boolean)
+
+    def expr_Compare(self, node):
+        parts, left = [], self.expr(node.left)
+        for op_node, right_node in zip(node.ops, node.comparators):
+            op = COMPARES.get(type(op_node))
+            if op is None:
+                self.fail(node, "unsupported comparison")
+            right = self.expr(right_node)
+            if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
+                self.fail(node, "only numbers can be compared")
+            t = typing.promote(left.type, right.type) if left.type != right.type else left.type
+            parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
+            left = right
+        return Value("(" + " && ".join(parts) + ")", types.boolean)
+
+    def expr_BinOp(self, node):
+        op = BINOPS.get(type(node.op))
+        if op is None:
+            self.fail(node, "unsupported operator")
+        left, right = self.expr(node.left), self.expr(node.right)
+        if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
+            self.fail(node, "arithmetic works on numbers, not %s and %s" % (left.type, right.type))
+        return self.binop(op, left, right, node)
+
+    def binop(self, op, left, right, node):
+        try:
+            if op == "/":
+                t = typing.true_divide(left.type, right.type)
+                return Value("(%s / %s)" % (cast(left, t), cast(right, t)), t)
+            if op in ("&", "|", "^", "<<", ">>"):
+                t = typing.bitwise(left.type, right.type)
+                return Value("(%s %s %s)" % (cast(left, t), op, cast(right, t)), t)
+            t = typing.promote(left.type, right.type) if op != "**" else typing.power(left.type, right.type)
+        except KernelTypeError as exc:
+            self.fail(node, str(exc))
+        a, b = cast(left, t), cast(right, t)
+        if op == "//":
+            if typing.is_int(t):
+                return Value("ncc_floordiv<%s>(%s, %s)" % (t.ctype, a, b), t)
+            return Value("%s(%s / %s)" % ("floorf" if t == types.float32 else "floor", a, b), t)
+        if op == "%":
+            if typing.is_int(t):
+                return Value("ncc_mod<%s>(%s, %s)" % (t.ctype, a, b), t)
+            return Value("%s(%s, %s)" % ("ncc_fmodf" if t == types.float32 else "ncc_fmod", a, b), t)
+        if op == "**":
+            if typing.is_float(t) and right.const in (1, 2, 3, 4) and not isinstance(right.const, bool):
+                return Value("ncc_powi<%d>(%s)" % (right.const, a), t)  # x**2 as x*x, as LLVM does for numba
+            if typing.is_int(t):
+                return Value("ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b), t)
+            return Value("%s(%s, %s)" % ("powf" if t == types.float32 else "pow", a, b), t)
+        if typing.is_int(t) and t.kind == "i":  # signed overflow wraps, as in numba
+            helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
+            return Value("%s<%s>(%s, %s)" % (helper, t.ctype, a, b), t)
+        return Value("(%s %s %s)" % (a, op, b), t)
+
+    # -- arrays ---------------------------------------------------------------------------------
+    def expr_Subscript(self, node):
+        base = self.expr(node.value)
+        if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1])
+            index = self.expr(node.slice)
+            if not isinstance(index.const, int) or not -len(base.items) <= index.const < len(base.items):
+                self.fail(node, "tuples are indexed by constants in range only")
+            return base.items[index.const]
+        if not isinstance(base.type, types.Array):
+            self.fail(node, "only arrays and tuples can be indexed")
+        indices = self.indices(node)
+        if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < base.type.ndim:
+            return self.view(base, indices, node)
+        ref, dtype = self.element(node, base, indices)
+        return Value(ref, dtype)
+
+    def indices(self, node):
+        """The subscript's entries: translated Values, or ast.Slice nodes."""
+        if isinstance(node.slice, ast.Tuple):
+            entries = node.slice.elts
+        elif isinstance(node.slice, ast.Slice):
+            return [node.slice]
+        else:
+            value = self.expr(node.slice)
+            if value.items is not None:  # a[cuda.grid(2)]
+                return list(value.items)
+            return [value]
+        return [e if isinstance(e, ast.Slice) else self.expr(e) for e in entries]
+
+    def index_code(self, base, axis, index, node):
+        if not (typing.is_int(index.type) or index.type == types.boolean):
+            self.fail(node, "array indices must be integers, not %s" % index.type)
+        code = cast(index, types.int64)
+        if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
+            code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
+        return code
+
+    def element(self, node, base=None, indices=None):
+        """A reference (an lvalue) to one element, and its type."""
+        if base is None:
+            base = self.expr(node.value)
+        if not isinstance(base.type, types.Array):
+            self.fail(node, "only arrays can be indexed")
+        if indices is None:
+            indices = self.indices(node)
+        if len(indices) != base.type.ndim or any(isinstance(i, ast.Slice) for i in indices):
+            self.fail(node, "%d-dimensional array: assign to one element, with %d integer indices"
+                      % (base.type.ndim, base.type.ndim))
+        codes = [self.index_code(base, axis, i, node) for axis, i in enumerate(indices)]
+        return self.element_ref(base, codes), base.type.dtype
+
+    def element_ref(self, base, codes):
+        offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes))
+        return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
+
+    def view(self, base, indices, node):
+        """Slicing inside a kernel (a[1:], a[i], a[:, j]): a new Array struct over the same data."""
+        t = base.type
+        if len(indices) > t.ndim:
+            self.fail(node, "too many indices")
+        temp = self.module.unique("view")
+        shape, strides, offset = [], [], []
+        for axis in range(t.ndim):
+            extent, stride = "%s.shape[%d]" % (base.code, axis), "%s.strides[%d]" % (base.code, axis)
+            index = indices[axis] if axis < len(indices) else ast.Slice(None, None, None)
+            if not isinstance(index, ast.Slice):
+                offset.append("(%s) * %s" % (self.index_code(base, axis, index, node), stride))
+                continue
+            parts = [None if p is None else cast(self.expr(p), types.int64) for p in (index.lower, index.upper,
+                                                                                    index.step)]
+            step = parts[2] or "1LL"
+            start = parts[0] or ("0LL" if parts[2] is None else "(%s > 0 ? 0LL : %s - 1)" % (step, extent))
+            stop = parts[1] or ("%s" % extent if parts[2] is None else "(%s > 0 ? %s : -1LL - %s)" % (step, extent,
+                                                                                                    extent))
+            s = self.module.unique("s")
+            for line in (
+                "long long {s}_step = {step}, {s}_len = {extent};",
+                "long long {s}_start = {start}, {s}_stop = {stop};",
+                "if ({s}_start < 0) {s}_start += {s}_len;",
+                "if ({s}_stop < 0) {s}_stop += {s}_len;",
+                "if ({s}_step > 0) {{ {s}_start = min(max({s}_start, 0LL), {s}_len); "
+                "{s}_stop = min(max({s}_stop, 0LL), {s}_len); }}",
+                "else {{ {s}_start = min(max({s}_start, -1LL), {s}_len - 1); "
+                "{s}_stop = min(max({s}_stop, -1LL), {s}_len - 1); }}",
+            ):
+                self.emit(line.format(s=s, step=step, extent=extent, start=start, stop=stop))
+            length = ("({s}_step > 0 ? ({s}_stop > {s}_start ? ({s}_stop - {s}_start + {s}_step - 1) / {s}_step : 0LL)"
+                      " : ({s}_start > {s}_stop ? ({s}_start - {s}_stop - {s}_step - 1) / (-{s}_step) : 0LL))").format(s=s)
+            shape.append(length)
+            strides.append("%s * %s_step" % (stride, s))
+            offset.append("%s_start * %s" % (s, stride))
+        view_type = types.Array(t.dtype, len(shape), "A")
+        self.emit("%s %s = {(%s *)((char *)%s.data + %s), {%s}, {%s}};" % (
+            c_array_type(view_type), temp, t.dtype.ctype, base.code, " + ".join(offset) or "0",
+            ", ".join(shape) or "0", ", ".join(strides) or "0"))
+        return Value(temp, view_type)
+
+    # -- calls ----------------------------------------------------------------------------------
+    def expr_Call(self, node):
+        if node.keywords and not self.keywords_allowed(node):
+            self.fail(node, "keyword arguments are not supported here")
+        func = self.expr(node.func)
+        target = func.obj
+        import builtins
+
+        if isinstance(target, Namespace):
+            return self.cuda_call(target.path, node)
+        if target is math or getattr(target, "__module__", None) == "math" or \
+                (callable(target) and getattr(math, getattr(target, "__name__", ""), None) is target):
+            return self.math_call(target.__name__, node)
+        if target in (builtins.abs, builtins.min, builtins.max, builtins.round, builtins.len, builtins.int,
+                      builtins.float, builtins.bool):
+            return self.builtin_call(target.__name__, node)
+        if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
+            if len(node.args) != 1:
+                self.fail(node, "a conversion takes one value")
+            t = dtype_of(target)
+            return Value(cast(self.expr(node.args[0]), t), t)
+        from numba_cuda_c.pyjit.dispatcher import Dispatcher
+
+        if isinstance(target, Dispatcher):
+            if not target.device:
+                self.fail(node, "kernels cannot call kernels; mark the callee @cuda.jit(device=True)")
+            args = [self.expr(a) for a in node.args]
+            for a in args:
+                if not isinstance(a.type, (types.Scalar, types.Array)):
+                    self.fail(node, "device functions take numbers and arrays")
+            name, return_type = self.module.device_function(target.py_func, [a.type for a in args])
+            code = "%s(%s)" % (name, ", ".join(a.code for a in args))
+            return Value(code, None if return_type == types.void else return_type)
+        self.fail(node, "cannot call %r in a kernel" % (target,))
+
+    def keywords_allowed(self, node):
+        func = node.func
+        return isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp")
+
+    def args(self, node, count):
+        if len(node.args) not in (count if isinstance(count, tuple) else (count,)):
+            self.fail(node, "wrong number of arguments")
+        return [self.expr(a) for a in node.args]
+
+    def math_call(self, name, node):
+        args = self.args(node, (1, 2))
+        for a in args:
+            if not typing.is_number(a.type):
+                self.fail(node, "math.%s takes numbers" % name)
+        t = typing.math_result(args[0].type) if len(args) == 1 else \
+            typing.math_result(typing.promote(args[0].type, args[1].type))
+        suffix = "f" if t == types.float32 else ""
+        codes = ", ".join(cast(a, t) for a in args)
+        if name in MATH_FUNCTIONS:
+            return Value("%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes), t)
+        if name in MATH_TO_INT:
+            return Value("((long long)%s%s(%s))" % (MATH_TO_INT[name], suffix, codes), types.int64)
+        if name in MATH_PREDICATES:
+            if typing.is_int(args[0].type):
+                return literal(name == "isfinite", types.boolean)
+            return Value("((bool)%s(%s))" % (MATH_PREDICATES[name], codes), types.boolean)
+        if name in ("degrees", "radians"):
+            factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
+            return Value("(%s * %r%s)" % (codes, factor, suffix), t)
+        self.fail(node, "math.%s is not supported in kernels" % name)
+
+    def builtin_call(self, name, node):
+        args = [self.expr(a) for a in node.args]
+        if name == "len":
+            if len(args) != 1 or not isinstance(args[0].type, types.Array):
+                self.fail(node, "len() takes an array")
+            return Value("%s.shape[0]" % args[0].code, types.int64)
+        if name in ("min", "max"):
+            if len(args) == 1 and args[0].items is not None:
+                args = args[0].items
+            if len(args) < 2:
+                self.fail(node, "%s() needs two or more values" % name)
+            t = args[0].type
+            for a in args[1:]:
+                t = typing.promote(t, a.type) if a.type != t else t
+            result = cast(args[0], t)
+            for a in args[1:]:
+                other = cast(a, t)
+                result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
+            return Value(result, t)
+        if len(args) != 1:
+            self.fail(node, "%s() takes one value here" % name)
+        (a,) = args
+        if not typing.is_number(a.type):
+            self.fail(node, "%s() takes a number" % name)
+        if name == "abs":
+            if typing.is_float(a.type):
+                return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), a.type)
+            t = typing.as_arith(a.type)
+            return Value("(%s < 0 ? -%s : %s)" % ((cast(a, t),) * 3), t)
+        if name == "round":
+            if typing.is_int(a.type):
+                return Value(cast(a, types.int64), types.int64)
+            return Value("((long long)%s(%s))" % ("rintf" if a.type == types.float32 else "rint", a.code), types.int64)
+        if name == "int":
+            return Value(cast(a, types.int64), types.int64)
+        if name == "float":
+            return Value(cast(a, types.float64), types.float64)
+        return Value("((%s) != 0)" % a.code, types.boolean)
+
+    def constant_shape(self, node):
+        value = self.expr(node)
+        shape = value.const
+        if isinstance(shape, int):
+            shape = (shape,)
+        if not (isinstance(shape, tuple) and all(isinstance(n, int) and n >= 0 for n in shape)):
+            self.fail(node, "an array's shape must be a constant int or tuple of ints")
+        return shape
+
+    def new_array(self, node, space):
+        args = list(node.args)
+        keywords = {k.arg: k.value for k in node.keywords}
+        shape_node = args[0] if args else keywords.get("shape")
+        dtype_node = args[1] if len(args) > 1 else keywords.get("dtype")
+        if shape_node is None or dtype_node is None:
+            self.fail(node, "%s.array(shape, dtype) needs both" % space)
+        shape = self.constant_shape(shape_node)
+        dtype = self.expr(dtype_node)
+        scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
+        count = 1
+        for n in shape:
+            count *= n
+        strides, step = [], scalar.bits // 8
+        for n in reversed(shape):
+            strides.insert(0, step)
+            step *= max(n, 1)
+        t = types.Array(scalar, len(shape), "C")
+        storage = self.module.unique("storage")
+        if space == "shared" and count == 0:  # dynamic shared memory: sized at launch
+            self.emit("extern __shared__ unsigned char ncc_dynamic_shared[];")
+            data = "(%s *)ncc_dynamic_shared" % scalar.ctype
+        else:
+            qualifier = "__shared__ " if space == "shared" else ""
+            self.emit("%s%s %s[%d];" % (qualifier, scalar.ctype, storage, max(count, 1)))
+            data = storage
+        temp = self.module.unique(space)
+        self.emit("%s %s = {%s, {%s}, {%s}};" % (c_array_type(t), temp, data, ", ".join("%dLL" % n for n in shape),
+                                                 ", ".join("%dLL" % s for s in strides)))
+        return Value(temp, t)
+
+    def cuda_call(self, path, node):
+        name = path[1:]
+        if name == ("grid",) or name == ("gridsize",):
+            (n,) = self.args(node, 1)
+            if n.const not in (1, 2, 3):
+                self.fail(node, "cuda.%s(ndim) takes 1, 2 or 3" % name[0])
+            items = []
+            for axis in "xyz"[: n.const]:
+                if name == ("grid",):
+                    code = "((long long)threadIdx.%s + (long long)blockIdx.%s * (long long)blockDim.%s)" % ((axis,) * 3)
+                else:
+                    code = "((long long)blockDim.%s * (long long)gridDim.%s)" % (axis, axis)
+                items.append(Value(code, types.int64))
+            if n.const == 1:
+                return items[0]
+            return Value(type=types.Tuple([types.int64] * n.const), items=items)
+        simple = {("syncthreads",): "__syncthreads()", ("threadfence",): "__threadfence()",
+                  ("threadfence_block",): "__threadfence_block()", ("threadfence_system",): "__threadfence_system()"}
+        if name in simple:
+            self.args(node, 0)
+            return Value(simple[name], None)
+        if name == ("syncwarp",):
+            args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
+            mask = cast(args[0], types.uint32) if args else "0xffffffffu"
+            return Value("__syncwarp(%s)" % mask, None)
+        if name in (("syncthreads_count",), ("syncthreads_and",), ("syncthreads_or",)):
+            (predicate,) = self.args(node, 1)
+            return Value("__%s((int)(%s))" % (name[0], predicate.code), types.int32)
+        if name in (("shared", "array"), ("local", "array")):
+            return self.new_array(node, name[0])
+        if name and name[0] == "atomic":
+            return self.atomic(name[1] if len(name) > 1 else "", node)
+        if name == ("fma",):
+            a, b, c = self.args(node, 3)
+            t = typing.math_result(typing.promote(typing.promote(a.type, b.type), c.type))
+            return Value("%s(%s, %s, %s)" % ("fmaf" if t == types.float32 else "fma", cast(a, t), cast(b, t),
+                                             cast(c, t)), t)
+        if name == ("cbrt",):
+            (a,) = self.args(node, 1)
+            t = typing.math_result(a.type)
+            return Value("%s(%s)" % ("cbrtf" if t == types.float32 else "cbrt", cast(a, t)), t)
+        if name in (("popc",), ("clz",), ("ffs",), ("brev",)):
+            (a,) = self.args(node, 1)
+            if not typing.is_int(a.type):
+                self.fail(node, "cuda.%s takes an integer" % name[0])
+            wide = a.type.bits == 64
+            if name == ("brev",):
+                t = types.uint64 if wide else types.uint32
+                return Value("__brev%s(%s)" % ("ll" if wide else "", cast(a, t)), t)
+            operand = "(long long)(%s)" % a.code if wide else "(int)(%s)" % a.code
+            return Value("__%s%s(%s)" % (name[0], "ll" if wide else "", operand), types.int32)
+        self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))
+
+    ATOMIC_CTYPES = {"int32": "int", "uint32": "unsigned int", "int64": "unsigned long long",
+                     "uint64": "unsigned long long", "float32": "float", "float64": "double"}
+
+    def atomic(self, op, node):
+        if op in ("cas", "compare_and_swap"):
+            if op == "compare_and_swap":
+                array, old, value = self.args(node, 3)
+                ref = self.element_ref(array, ["0LL"] * array.type.ndim)
+            else:
+                array, index, old, value = self.args(node, 4)
+                ref = self.atomic_ref(array, index, node)
+            t = array.type.dtype
+            if t.kind not in "iu" or t.bits not in (32, 64):
+                self.fail(node, "atomic compare-and-swap takes 32- or 64-bit integers")
+            ctype = self.ATOMIC_CTYPES[t.name]
+            return Value("((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))" % (t.ctype, ctype, ref, ctype, old.code, ctype,
+                                                                         value.code), t)
+        array, index, value = self.args(node, 3)
+        if not isinstance(array.type, types.Array):
+            self.fail(node, "atomics act on an array element")
+        ref = self.atomic_ref(array, index, node)
+        t = array.type.dtype
+        if t.name not in self.ATOMIC_CTYPES:
+            self.fail(node, "atomics take int32, uint32, int64, uint64, float32 or float64, not %s" % t)
+        ctype = self.ATOMIC_CTYPES[t.name]
+        v = cast(value, t)
+        pointer = "(%s *)&%s" % (ctype, ref)
+        if t.kind == "f" and op in ("max", "min", "nanmax", "nanmin"):
+            suffix = "_f32" if t.bits == 32 else "_f64"
+            return Value("ncc_atomic_%s%s(&%s, %s)" % (op, suffix, ref, v), t)
+        functions = {"add": "atomicAdd", "sub": "atomicSub", "max": "atomicMax", "min": "atomicMin",
+                     "nanmax": "atomicMax", "nanmin": "atomicMin", "exch": "atomicExch", "and": "atomicAnd",
+                     "or": "atomicOr", "xor": "atomicXor", "inc": "atomicInc", "dec": "atomicDec"}
+        if op not in functions:
+            self.fail(node, "cuda.atomic.%s is not supported" % op)
+        function = functions[op]
+        if op == "sub" and (t.kind == "f" or t.bits == 64):
+            function, v = "atomicAdd", "-(%s)" % v
+        if t.kind == "f" and op not in ("add", "sub", "exch"):
+            self.fail(node, "cuda.atomic.%s takes integers" % op)
+        if op in ("inc", "dec") and t != types.uint32:
+            self.fail(node, "cuda.atomic.%s takes uint32 arrays" % op)
+        if t == types.int64 and op in ("max", "min", "nanmax", "nanmin"):
+            ctype, pointer = "long long", "(long long *)&%s" % ref
+        return Value("((%s)%s(%s, (%s)(%s)))" % (t.ctype, function, pointer, ctype, v), t)
+
+    def atomic_ref(self, array, index, node):
+        if not isinstance(array.type, types.Array):
+            self.fail(node, "atomics act on an array element")
+        items = index.items if index.items is not None else [index]
+        if len(items) != array.type.ndim:
+            self.fail(node, "the index must give one integer per dimension")
+        codes = []
+        for axis, item in enumerate(items):
+            if not typing.is_int(item.type):
+                self.fail(node, "array indices must be integers")
+            code = cast(item, types.int64)
+            if item.type.kind == "i" and not (item.const is not None and item.const >= 0):
+                code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)
+            codes.append(code)
+        return self.element_ref(array, codes)
+
+
+def translate_kernel(pyfunc, argtypes, name):
+    """The CUDA C of a kernel (and the device functions it calls)."""
+    module = ModuleBuilder()
+    translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
+    module.pieces.append(translator.translate())
+    return module.source()
+
+
+def translate_device(pyfunc, argtypes, name):
+    """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type."""
+    module = ModuleBuilder()
+    translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
+    text = translator.translate()
+    module.pieces.append('extern "C" ' + text)
+    return module.source(), translator.return_type

@@ -1,0 +1,186 @@
+"""Scalar and array types, named as numba's (numba_cuda_c.float32, numba_cuda_c.types.int64, ...),
+for signatures ("void(float32[:], int64)", float32(float32, float32)), shared and local arrays.
+
+A scalar type knows its NumPy dtype and its CUDA C spelling; indexing one with slices makes an
+array type: float32[:] (1-d, any layout), float32[:, ::1] (2-d, C-contiguous), float32[::1, :] (F).
+"""
+
+
+class Type:
+    """Base of every type."""
+
+    name = "?"
+
+    def __repr__(self):
+        return self.name
+
+    def __str__(self):
+        return self.name
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.key == other.key
+
+    def __hash__(self):
+        return hash((type(self), self.key))
+
+    @property
+    def key(self):
+        return self.name
+
+
+class Scalar(Type):
+    """A number or boolean. kind: 'b' (bool), 'i' (signed), 'u' (unsigned), 'f' (float), 'c' (complex)."""
+
+    def __init__(self, name, kind, bits, ctype):
+        self.name, self.kind, self.bits, self.ctype = name, kind, bits, ctype
+
+    @property
+    def dtype(self):
+        import numpy as np
+
+        return np.dtype("bool" if self.kind == "b" else self.name)
+
+    def __getitem__(self, index):
+        """float32[:], float32[:, ::1], ...: the array type of this dtype."""
+        items = index if isinstance(index, tuple) else (index,)
+        if not all(isinstance(s, slice) for s in items):
+            raise TypeError("array types are written with slices: float32[:], float32[:, ::1]")
+        steps = [s.step for s in items]
+        layout = "A"
+        if steps and steps[-1] == 1 and all(s is None for s in steps[:-1]):
+            layout = "C"
+        elif steps and steps[0] == 1 and all(s is None for s in steps[1:]):
+            layout = "F" if len(steps) > 1 else "C"
+        return Array(self, len(items), layout)
+
+    def __call__(self, *args):
+        """float32(float32, float32): a signature; float32(x) on the host: a NumPy scalar."""
+        if args and all(isinstance(a, Type) for a in args):
+            return Signature(self, args)
+        if len(args) == 1:
+            return self.dtype.type(args[0])
+        raise TypeError("%s() takes one value, or argument types to make a signature" % self.name)
+
+
+class Array(Type):
+    """An array argument: dtype, number of dimensions, layout 'C', 'F' or 'A' (any)."""
+
+    def __init__(self, dtype, ndim, layout="A"):
+        self.dtype, self.ndim, self.layout = dtype, ndim, layout
+        self.name = "%s[%s]" % (dtype.name, ", ".join(_layout_slices(ndim, layout)))
+
+    @property
+    def key(self):
+        return (self.dtype.name, self.ndim, self.layout)
+
+
+def _layout_slices(ndim, layout):
+    slices = [":"] * ndim
+    if ndim and layout == "C":
+        slices[-1] = "::1"
+    elif ndim and layout == "F":
+        slices[0] = "::1"
+    return slices
+
+
+class NoneType(Type):
+    name = "void"
+
+    def __call__(self, *args):
+        """void(float32[:], int64): a kernel's signature."""
+        return Signature(self, args)
+
+
+class Tuple(Type):
+    """A tuple of values (cuda.grid(2), a.shape): only unpacked or indexed by a constant."""
+
+    def __init__(self, items):
+        self.items = tuple(items)
+        self.name = "Tuple(%s)" % ", ".join(map(str, self.items))
+
+    @property
+    def key(self):
+        return self.items
+
+
+class Signature:
+    """return_type(arg types...)."""
+
+    def __init__(self, return_type, args):
+        self.return_type, self.args = return_type, tuple(args)
+
+    def __repr__(self):
+        return "%s(%s)" % (self.return_type, ", ".join(map(str, self.args)))
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and (self.return_type, self.args) == (other.return_type, other.args)
+
+    def __hash__(self):
+        return hash((self.return_type, self.args))
+
+
+boolean = Scalar("bool", "b", 8, "bool")
+int8 = Scalar("int8", "i", 8, "signed char")
+int16 = Scalar("int16", "i", 16, "short")
+int32 = Scalar("int32", "i", 32, "int")
+int64 = Scalar("int64", "i", 64, "long long")
+uint8 = Scalar("uint8", "u", 8, "unsigned char")
+uint16 = Scalar("uint16", "u", 16, "unsigned short")
+uint32 = Scalar("uint32", "u", 32, "unsigned int")
+uint64 = Scalar("uint64", "u", 64, "unsigned long long")
+float32 = Scalar("float32", "f", 32, "float")
+float64 = Scalar("float64", "f", 64, "double")
+complex64 = Scalar("complex64", "c", 64, "complex64")
+complex128 = Scalar("complex128", "c", 128, "complex128")
+void = none = NoneType()
+b1, bool_ = boolean, boolean
+i1, i2, i4, i8 = int8, int16, int32, int64
+u1, u2, u4, u8 = uint8, uint16, uint32, uint64
+f4, f8 = float32, float64
+c8, c16 = complex64, complex128
+intp, uintp = int64, uint64
+
+SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64)}
+SCALARS.update(complex64=complex64, complex128=complex128)
+
+
+def from_dtype(dtype):
+    """The scalar type of a NumPy dtype (or anything np.dtype() takes)."""
+    import numpy as np
+
+    dtype = np.dtype(dtype)
+    name = "bool" if dtype.kind == "b" else dtype.name
+    try:
+        return SCALARS[name]
+    except KeyError:
+        raise TypeError("no device type for dtype %s" % dtype) from None
+
+
+def parse_signature(text):
+    """'void(float32[:], int64)' (or a Signature, or a tuple of argument types) -> Signature."""
+    if isinstance(text, Signature):
+        return text
+    if isinstance(text, (tuple, list)):
+        return Signature(void, [parse_type(t) for t in text])
+    if not isinstance(text, str):
+        raise TypeError("a signature is a string such as 'void(float32[:], int64)', not %r" % (text,))
+    namespace = dict(SCALARS, void=void, none=void, boolean=boolean, bool_=boolean)
+    namespace.update({k: v for k, v in globals().items() if isinstance(v, Type)})
+    try:
+        value = eval(text, {"__builtins__": {}}, namespace)  # noqa: S307 -- names are types only
+    except Exception as exc:
+        raise TypeError("cannot read the signature %r: %s" % (text, exc)) from None
+    if isinstance(value, Type):
+        return Signature(void, [value])
+    if isinstance(value, tuple):
+        return Signature(void, [parse_type(v) for v in value])
+    return parse_signature(value)
+
+
+def parse_type(value):
+    if isinstance(value, Type):
+        return value
+    if isinstance(value, str):
+        sig = parse_signature("(%s,)" % value)
+        return sig.args[0]
+    return from_dtype(value)
