@@ -341,6 +341,65 @@ row(
     ),
 )
 
+# --- @cuda.jit kernels: the same Python source for ours and numba-cuda ----------------------------
+
+
+def _jit_launch(nargs):
+    def setup(cuda):
+        @cuda.jit
+        def one(a):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] = 1.0
+
+        @cuda.jit
+        def five(a, b, c, n, f):
+            i = cuda.grid(1)
+            if i < n:
+                a[i] = b[i] + c[i] * f
+
+        d = cuda.device_array(16, np.float32)
+        if nargs == 1:
+            config = one[1, 32]
+            config(d)
+            return lambda: config(d)
+        config = five[1, 32]
+        config(d, d, d, 16, 1.5)
+        return lambda: config(d, d, d, 16, 1.5)
+
+    return setup
+
+
+row("jit launch, 1 array argument", cuda=_jit_launch(1))
+row("jit launch, 5 arguments", cuda=_jit_launch(5))
+
+# First compile and launch of a small @cuda.jit kernel, in a fresh interpreter with a context made:
+# the kernel lives in a module file (our translator reads the source); our disk cache is pointed at
+# an empty directory so that nothing is cached.
+JIT_MODULE = """{import}
+import numpy as np
+
+@cuda.jit
+def axpy(out, x, y, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+"""
+_JIT_PRE = (
+    "import os, sys, tempfile\nos.environ['NUMBA_CUDA_C_CACHE_DIR'] = tempfile.mkdtemp()\n"
+    "_dir = tempfile.mkdtemp(); sys.path.insert(0, _dir)\n"
+    "open(os.path.join(_dir, 'jitbench.py'), 'w').write(%r)\n"
+    "{import}\nimport numpy as np\ncuda.current_context()\nimport jitbench\n"
+    "d = cuda.to_device(np.ones(1024, np.float32))\n"
+)
+_JIT_STMT = "jitbench.axpy[4, 256](d, d, d, np.float32(2.0)); cuda.synchronize()"
+row(
+    "jit compile + first launch",
+    kind="fresh",
+    ours=(_JIT_PRE % JIT_MODULE.replace("{import}", IMPORT_CODE["ours"]), _JIT_STMT),
+    numba=(_JIT_PRE % JIT_MODULE.replace("{import}", "from numba import cuda"), _JIT_STMT),
+)
+
 # --- transfers of 256 MiB (GB/s) ---------------------------------------------------------------
 
 BIG = 256 << 20
