@@ -17,15 +17,8 @@ class Type:
     def __str__(self):
         return self.name
 
-    def __eq__(self, other):
-        return type(self) is type(other) and self.key == other.key
-
-    def __hash__(self):
-        return hash((type(self), self.key))
-
-    @property
-    def key(self):
-        return self.name
+    # Types are interned (one object per type), so equality and hashing are by identity: the
+    # dispatcher looks kernels up by tuples of types on every launch.
 
 
 class Scalar(Type):
@@ -63,15 +56,18 @@ class Scalar(Type):
 
 
 class Array(Type):
-    """An array argument: dtype, number of dimensions, layout 'C', 'F' or 'A' (any)."""
+    """An array argument: dtype, number of dimensions, layout 'C', 'F' or 'A' (any). Interned."""
 
-    def __init__(self, dtype, ndim, layout="A"):
-        self.dtype, self.ndim, self.layout = dtype, ndim, layout
-        self.name = "%s[%s]" % (dtype.name, ", ".join(_layout_slices(ndim, layout)))
+    _interned = {}
 
-    @property
-    def key(self):
-        return (self.dtype.name, self.ndim, self.layout)
+    def __new__(cls, dtype, ndim, layout="A"):
+        key = (dtype, ndim, layout)
+        self = cls._interned.get(key)
+        if self is None:
+            self = cls._interned[key] = super().__new__(cls)
+            self.dtype, self.ndim, self.layout = dtype, ndim, layout
+            self.name = "%s[%s]" % (dtype.name, ", ".join(_layout_slices(ndim, layout)))
+        return self
 
 
 def _layout_slices(ndim, layout):
@@ -98,9 +94,11 @@ class Tuple(Type):
         self.items = tuple(items)
         self.name = "Tuple(%s)" % ", ".join(map(str, self.items))
 
-    @property
-    def key(self):
-        return self.items
+    def __eq__(self, other):
+        return isinstance(other, Tuple) and self.items == other.items
+
+    def __hash__(self):
+        return hash(self.items)
 
 
 class Signature:

@@ -20,14 +20,18 @@ def _scalar_of_dtype(dtype):
     return t
 
 
+_DeviceNDArray = _cuda.DeviceNDArray
+
+
 def typeof(value):
     """numba's typeof for kernel arguments: arrays by dtype and dimensions (every layout shares one
     translation: the code indexes through strides), Python scalars as int64/float64/bool, NumPy
     scalars by their dtype."""
-    t = _SCALAR_OF_PYTHON.get(type(value))
+    cls = type(value)
+    t = _SCALAR_OF_PYTHON.get(cls)
     if t is not None:
         return t
-    if isinstance(value, (_cuda.DeviceNDArray, np.ndarray)):
+    if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):
         return types.Array(_scalar_of_dtype(value.dtype), value.ndim, "A")
     if isinstance(value, np.generic):
         return _scalar_of_dtype(value.dtype)
@@ -63,7 +67,7 @@ class _Launcher:
         self.dispatcher, self.key, self.configs = dispatcher, key, {}
 
     def __call__(self, *args):
-        argtypes = tuple(map(typeof, args))
+        argtypes = tuple([typeof(a) for a in args])
         config = self.configs.get(argtypes)
         if config is None:
             config = self.configs[argtypes] = self.dispatcher._kernel(argtypes)[self.key]
