@@ -474,6 +474,58 @@ static PyType_Spec LaunchConfig_spec = {
     .slots = LaunchConfig_slots,
 };
 
+/* _argument_key(args) -> int, or None: the types of @cuda.jit arguments as one exact integer, for
+ * the dispatcher's lookup on every launch (16 bits an argument: kind, dtype number, dimensions).
+ * None when an argument needs Python's typeof (records, CAI objects, other types). */
+static PyObject *module_argument_key(PyObject *module, PyObject *args)
+{
+    module_state *st = state_of_module(module);
+    if (!PyTuple_Check(args)) {
+        PyErr_SetString(PyExc_TypeError, "_argument_key takes a tuple");
+        return NULL;
+    }
+    if (numpy_require() < 0)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n > 8) /* 8 x 16 bits fit in one unsigned 64-bit word; more arguments take Python's way */
+        Py_RETURN_NONE;
+    unsigned long long key = 1; /* a leading 1 keeps the argument count in the key */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *arg = PyTuple_GET_ITEM(args, i);
+        unsigned int code;
+        if (PyFloat_CheckExact(arg))
+            code = 1;
+        else if (PyBool_Check(arg))
+            code = 2;
+        else if (PyLong_CheckExact(arg))
+            code = 3;
+        else if (devicearray_check(st, arg) || PyArray_CheckExact(arg)) {
+            PyArray_Descr *dtype = devicearray_check(st, arg) ? ((DeviceArrayObject *)arg)->dtype
+                                                              : PyArray_DESCR((PyArrayObject *)arg);
+            int ndim = devicearray_check(st, arg) ? ((DeviceArrayObject *)arg)->ndim : PyArray_NDIM((PyArrayObject *)arg);
+            if (dtype->type_num >= NPY_NTYPES_LEGACY || PyDataType_HASFIELDS(dtype) || ndim > 31 ||
+                !PyArray_ISNBO(dtype->byteorder))
+                Py_RETURN_NONE;
+            code = 0x8000u | ((unsigned int)dtype->type_num << 5) | (unsigned int)ndim;
+        } else if (PyArray_IsScalar(arg, Number)) {
+            PyArray_Descr *dtype = PyArray_DescrFromScalar(arg);
+            if (dtype == NULL)
+                return NULL;
+            code = 0x4000u | (unsigned int)dtype->type_num;
+            Py_DECREF(dtype);
+        } else {
+            Py_RETURN_NONE;
+        }
+        key = (key << 16) | code;
+    }
+    return PyLong_FromUnsignedLongLong(key);
+}
+
+PyMethodDef launch_module_methods[] = {
+    {"_argument_key", module_argument_key, METH_O, "The types of kernel arguments as one exact int, or None."},
+    {0},
+};
+
 int launch_type_init(PyObject *module, module_state *st)
 {
     st->LaunchConfigType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &LaunchConfig_spec, NULL);

@@ -21,6 +21,7 @@ def _scalar_of_dtype(dtype):
 
 
 _DeviceNDArray = _cuda.DeviceNDArray
+_argument_key = _cuda._argument_key
 
 
 def typeof(value):
@@ -67,10 +68,16 @@ class _Launcher:
         self.dispatcher, self.key, self.configs = dispatcher, key, {}
 
     def __call__(self, *args):
-        argtypes = tuple([typeof(a) for a in args])
-        config = self.configs.get(argtypes)
+        # the usual arguments (device and NumPy arrays, numbers) are keyed in C, in one int
+        key = _argument_key(args)
+        config = self.configs.get(key)
         if config is None:
-            config = self.configs[argtypes] = self.dispatcher._kernel(argtypes)[self.key]
+            argtypes = tuple([typeof(a) for a in args])
+            config = self.configs.get(argtypes)
+            if config is None:
+                config = self.configs[argtypes] = self.dispatcher._kernel(argtypes)[self.key]
+            if key is not None:
+                self.configs[key] = config
         return config(*args)
 
 
