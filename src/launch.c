@@ -474,8 +474,8 @@ static PyType_Spec LaunchConfig_spec = {
     .slots = LaunchConfig_slots,
 };
 
-/* _argument_key(args) -> int, or None: the types of @cuda.jit arguments as one exact integer, for
- * the dispatcher's lookup on every launch (16 bits an argument: kind, dtype number, dimensions).
+/* _argument_key(args) -> bytes, or None: the types of @cuda.jit arguments as one exact key, for
+ * the dispatcher's lookup on every launch (two bytes an argument: kind, dtype number, dimensions).
  * None when an argument needs Python's typeof (records, CAI objects, other types). */
 static PyObject *module_argument_key(PyObject *module, PyObject *args)
 {
@@ -487,9 +487,9 @@ static PyObject *module_argument_key(PyObject *module, PyObject *args)
     if (numpy_require() < 0)
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    if (n > 8) /* 8 x 16 bits fit in one unsigned 64-bit word; more arguments take Python's way */
+    unsigned char key[2 * NATURAL_PARAMS_MAX];
+    if (n > NATURAL_PARAMS_MAX)
         Py_RETURN_NONE;
-    unsigned long long key = 1; /* a leading 1 keeps the argument count in the key */
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *arg = PyTuple_GET_ITEM(args, i);
         unsigned int code;
@@ -516,13 +516,14 @@ static PyObject *module_argument_key(PyObject *module, PyObject *args)
         } else {
             Py_RETURN_NONE;
         }
-        key = (key << 16) | code;
+        key[2 * i] = (unsigned char)(code >> 8);
+        key[2 * i + 1] = (unsigned char)code;
     }
-    return PyLong_FromUnsignedLongLong(key);
+    return PyBytes_FromStringAndSize((const char *)key, 2 * n);
 }
 
 PyMethodDef launch_module_methods[] = {
-    {"_argument_key", module_argument_key, METH_O, "The types of kernel arguments as one exact int, or None."},
+    {"_argument_key", module_argument_key, METH_O, "The types of kernel arguments as one exact key, or None."},
     {0},
 };
 
