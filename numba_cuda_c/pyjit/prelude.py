@@ -37,6 +37,21 @@ __device__ __forceinline__ float ncc_fmodf(float a, float b) {
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
+// float // float as CPython's float_divmod (and numba): the floor of the exact quotient, so that
+// 1.0 // 0.1 is 9.0 where floor(1.0 / 0.1) would be 10.0
+#define NCC_FFLOORDIV(name, T, FMOD, FLOOR, COPYSIGN)                                                \
+    __device__ __forceinline__ T name(T vx, T wx) {                                                 \
+        if (wx == 0) return vx / wx;                                                                \
+        T mod = FMOD(vx, wx);                                                                       \
+        T div = (vx - mod) / wx;                                                                    \
+        if (mod != 0 && ((wx < 0) != (mod < 0))) div -= 1;                                          \
+        if (div == 0) return COPYSIGN((T)0, vx / wx);                                               \
+        T floordiv = FLOOR(div);                                                                    \
+        if (div - floordiv > (T)0.5) floordiv += 1;                                                 \
+        return floordiv;                                                                            \
+    }
+NCC_FFLOORDIV(ncc_ffloordiv, double, fmod, floor, copysign)
+NCC_FFLOORDIV(ncc_ffloordiv_f32, float, fmodf, floorf, copysignf)
 template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {
     if (exp < 0) return base == 1 ? 1 : (base == -1 ? ((exp & 1) ? -1 : 1) : 0);
     T result = 1;
@@ -69,6 +84,11 @@ __device__ __forceinline__ unsigned int ncc_laneid() {
     unsigned int lane;
     asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
     return lane;
+}
+__device__ __forceinline__ unsigned int ncc_dynamic_smem_size() {
+    unsigned int size;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(size));
+    return size;
 }
 // Floating-point atomic max/min by compare-and-swap: `replace(current, value)` says when value wins.
 // max/min let a NaN value in and keep a NaN stored (as Python's max would); nanmax/nanmin ignore

@@ -160,7 +160,9 @@ class FunctionTranslator:
     def fail(self, node, message):
         lineno = getattr(node, "lineno", 1)
         text = self.source_lines[lineno - 1].strip() if 0 < lineno <= len(self.source_lines) else ""
-        raise KernelTypeError("%s:%d: %s\n    %s" % (self.filename, self.first_line + lineno - 1, message, text))
+        exc = KernelTypeError("%s:%d: %s\n    %s" % (self.filename, self.first_line + lineno - 1, message, text))
+        exc.located = True
+        raise exc
 
     # -- driver ---------------------------------------------------------------------------------
     def translate(self):
@@ -209,8 +211,10 @@ class FunctionTranslator:
             except _Unknown:
                 if self.emitting:
                     self.fail(statement, "a variable is used before it is assigned")
-            except KernelTypeError:
-                raise
+            except KernelTypeError as exc:
+                if getattr(exc, "located", False):
+                    raise
+                self.fail(statement, str(exc))  # raised by typing.py or dtype_of: say where
             except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
                 self.fail(statement, "cannot translate this: %s" % exc)
 
@@ -474,6 +478,12 @@ class FunctionTranslator:
                 return literal(32, types.int32)
             if path == ("cuda",) and attr == "laneid":
                 return Value("((int)ncc_laneid())", types.int32)
+            if path == ("cuda",):
+                import numba_cuda_c
+
+                found = vars(numba_cuda_c).get(attr)
+                if isinstance(found, types.Type) or found is types:  # cuda.float32, cuda.types.int64
+                    return self.python_value(found, node)
             return Value(obj=base.obj.child(attr))
         if base.obj is math and attr in MATH_CONSTANTS:
             return literal(MATH_CONSTANTS[attr], types.float64)
@@ -500,9 +510,13 @@ class FunctionTranslator:
             return operand
         op = "-" if isinstance(node.op, ast.USub) else "~"
         if operand.const is not None and op == "-" and typing.is_number(operand.type):
-            return literal(-operand.const, typing.unary(op, operand.type) if operand.type != types.boolean
-                           else types.int64)
+            t = typing.unary(op, operand.type) if operand.type != types.boolean else types.int64
+            if typing.is_int(t) and -(2**63) <= -operand.const < 2**63:
+                t = types.int64  # a negative literal (-9223372036854775808 too), as numba folds it
+            return literal(-operand.const, t)
         t = typing.unary(op, operand.type)
+        if op == "~" and t == types.boolean:  # numba: ~True is False
+            return Value("(!(%s))" % operand.code, t)
         return Value("(%s%s)" % (op, cast(operand, t)), t)
 
     def expr_BoolOp(self, node):
@@ -518,7 +532,7 @@ class FunctionTranslator:
             right = self.expr(right_node)
             if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
                 self.fail(node, "only numbers can be compared")
-            t = typing.promote(left.type, right.type) if left.type != right.type else left.type
+            t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
             parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
             left = right
         return Value("(" + " && ".join(parts) + ")", types.boolean)
@@ -547,7 +561,7 @@ class FunctionTranslator:
         if op == "//":
             if typing.is_int(t):
                 return Value("ncc_floordiv<%s>(%s, %s)" % (t.ctype, a, b), t)
-            return Value("%s(%s / %s)" % ("floorf" if t == types.float32 else "floor", a, b), t)
+            return Value("%s(%s, %s)" % ("ncc_ffloordiv_f32" if t == types.float32 else "ncc_ffloordiv", a, b), t)
         if op == "%":
             if typing.is_int(t):
                 return Value("ncc_mod<%s>(%s, %s)" % (t.ctype, a, b), t)
@@ -739,7 +753,7 @@ class FunctionTranslator:
                 self.fail(node, "%s() needs two or more values" % name)
             t = args[0].type
             for a in args[1:]:
-                t = typing.promote(t, a.type) if a.type != t else t
+                t = typing.unify(t, a.type)  # numba types min and max by unification
             result = cast(args[0], t)
             for a in args[1:]:
                 other = cast(a, t)
@@ -754,7 +768,7 @@ class FunctionTranslator:
             if typing.is_float(a.type):
                 return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), a.type)
             t = typing.as_arith(a.type)
-            return Value("(%s < 0 ? -%s : %s)" % ((cast(a, t),) * 3), t)
+            return Value("(%s < 0 ? -(%s) : %s)" % ((cast(a, t),) * 3), t)
         if name == "round":
             if typing.is_int(a.type):
                 return Value(cast(a, types.int64), types.int64)
@@ -793,15 +807,18 @@ class FunctionTranslator:
             step *= max(n, 1)
         t = types.Array(scalar, len(shape), "C")
         storage = self.module.unique("storage")
+        shape_codes = ["%dLL" % n for n in shape]
         if space == "shared" and count == 0:  # dynamic shared memory: sized at launch
             self.emit("extern __shared__ unsigned char ncc_dynamic_shared[];")
             data = "(%s *)ncc_dynamic_shared" % scalar.ctype
+            if len(shape) == 1:  # as numba: its length is the launch's dynamic shared size / itemsize
+                shape_codes = ["((long long)(ncc_dynamic_smem_size() / %dU))" % (scalar.bits // 8)]
         else:
             qualifier = "__shared__ " if space == "shared" else ""
             self.emit("%s%s %s[%d];" % (qualifier, scalar.ctype, storage, max(count, 1)))
             data = storage
         temp = self.module.unique(space)
-        self.emit("%s %s = {%s, {%s}, {%s}};" % (c_array_type(t), temp, data, ", ".join("%dLL" % n for n in shape),
+        self.emit("%s %s = {%s, {%s}, {%s}};" % (c_array_type(t), temp, data, ", ".join(shape_codes),
                                                  ", ".join("%dLL" % s for s in strides)))
         return Value(temp, t)
 
@@ -889,8 +906,9 @@ class FunctionTranslator:
             suffix = "_f32" if t.bits == 32 else "_f64"
             return Value("ncc_atomic_%s%s(&%s, %s)" % (op, suffix, ref, v), t)
         functions = {"add": "atomicAdd", "sub": "atomicSub", "max": "atomicMax", "min": "atomicMin",
-                     "nanmax": "atomicMax", "nanmin": "atomicMin", "exch": "atomicExch", "and": "atomicAnd",
-                     "or": "atomicOr", "xor": "atomicXor", "inc": "atomicInc", "dec": "atomicDec"}
+                     "nanmax": "atomicMax", "nanmin": "atomicMin", "exch": "atomicExch", "and_": "atomicAnd",
+                     "or_": "atomicOr", "xor": "atomicXor", "inc": "atomicInc", "dec": "atomicDec",
+                     "and": "atomicAnd", "or": "atomicOr"}  # numba's names are and_ and or_
         if op not in functions:
             self.fail(node, "cuda.atomic.%s is not supported" % op)
         function = functions[op]

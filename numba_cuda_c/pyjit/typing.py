@@ -1,9 +1,10 @@
 """numba's typing rules for the Python-kernel translator: what type an operation gives.
 
-Integers compute as int64 (or uint64 when both sides are unsigned; a mix with uint64 gives
-float64), ints mixed with floats follow NumPy's promotion (float32 with int64 is float64), `/`
-always divides as floats, comparisons give bool, and a variable assigned several types gets the
-type that holds them all.
+Integers compute as int64 (or uint64 when both sides are unsigned; int64 with uint64 is int64,
+numba's choose_result_int), a float32 with bool, int8, int16 or uint8 stays float32 and with any
+other integer is float64, `/` always divides as floats, comparisons give bool, and a variable
+assigned several types gets the smallest type that holds them all (NumPy's promote_types, as
+numba's unification: int8 and int16 give int16, int64 and uint64 give float64).
 """
 
 from numba_cuda_c import types
@@ -30,23 +31,26 @@ def as_arith(t):
     return types.int64 if t == types.boolean else t
 
 
-def promote(a, b):
-    """The type both operands of + - * // % take."""
-    a, b = as_arith(a), as_arith(b)
+# numba converts these to float32 safely (uint16, int32 and wider go to float64)
+_FLOAT32_SAFE = ("bool", "int8", "int16", "uint8", "float32")
+
+
+def _check_numbers(a, b):
     if not (is_number(a) and is_number(b)):
         if isinstance(a, types.Scalar) and isinstance(b, types.Scalar):
             raise KernelTypeError("complex numbers are not supported in kernels yet")
         raise KernelTypeError("no arithmetic between %s and %s" % (a, b))
-    if a == b and (a.kind == "f" or a.bits == 64):
-        return a
-    if is_int(a) and is_int(b):
-        if a.kind == b.kind:
-            return types.int64 if a.kind == "i" else types.uint64
-        unsigned = a if a.kind == "u" else b
-        return types.float64 if unsigned.bits == 64 else types.int64
-    import numpy as np
 
-    return types.from_dtype(np.promote_types(a.dtype, b.dtype))
+
+def promote(a, b):
+    """The type both operands of + - * // % take: numba's BinOp templates."""
+    _check_numbers(a, b)
+    if is_float(a) or is_float(b):
+        if types.float64 in (a, b):
+            return types.float64
+        other = b if a == types.float32 else a
+        return types.float32 if other.name in _FLOAT32_SAFE else types.float64
+    return types.uint64 if a.kind == "u" and b.kind == "u" else types.int64
 
 
 def unify(a, b):
@@ -56,9 +60,10 @@ def unify(a, b):
     if b is None or a == b:
         return a
     if isinstance(a, types.Scalar) and isinstance(b, types.Scalar):
-        if a == types.boolean or b == types.boolean:
-            return promote(a, b)
-        return promote(a, b)
+        _check_numbers(a, b)
+        import numpy as np
+
+        return types.from_dtype(np.promote_types(a.dtype, b.dtype))
     raise KernelTypeError("a variable cannot hold both %s and %s" % (a, b))
 
 
@@ -68,20 +73,24 @@ def true_divide(a, b):
 
 
 def power(a, b):
+    """As numba's BinOpPower: a float raised to an integer keeps the float's type (float32 ** int is
+    float32, computed without float64); otherwise as promote."""
+    if is_float(a) and is_int(as_arith(b)):
+        return a
     t = promote(a, b)
     return t
 
 
 def unary(op, t):
-    if op == "not":
+    if op == "not" or (op == "~" and t == types.boolean):  # ~ on a bool is `not`, as in numba
         return types.boolean
     t = as_arith(t)
-    if not is_number(t):
-        raise KernelTypeError("no unary operator for %s" % t)
+    if not is_number(t) or (op == "~" and not is_int(t)):
+        raise KernelTypeError("no unary operator %s for %s" % (op, t))
     if is_int(t):
         if op == "~" and t.bits == 64:
             return t
-        return types.int64 if t.kind == "i" or op == "-" else types.uint64
+        return types.int64 if t.kind == "i" else types.uint64  # -uint32 is uint64, as in numba
     return t
 
 

@@ -1,0 +1,56 @@
+"""The kernels bench_kernels.py times: numba's documentation examples, written once and compiled by
+both numba-cuda and numba_cuda_c (`make(cuda)` builds them against either module)."""
+
+TPB = 16
+BLOCK = 256
+
+
+def make(cuda):
+    float32 = cuda.float32
+
+    @cuda.jit
+    def matmul_shared(A, B, C):
+        sA = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
+        sB = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
+        x, y = cuda.grid(2)
+        tx = cuda.threadIdx.x
+        ty = cuda.threadIdx.y
+        bpg = cuda.gridDim.x
+        tmp = float32(0.0)
+        for i in range(bpg):
+            sA[ty, tx] = A[y, tx + i * TPB]
+            sB[ty, tx] = B[ty + i * TPB, x]
+            cuda.syncthreads()
+            for j in range(TPB):
+                tmp += sA[ty, j] * sB[j, tx]
+            cuda.syncthreads()
+        C[y, x] = tmp
+
+    @cuda.jit
+    def reduce_sum(a, partial):
+        cache = cuda.shared.array(BLOCK, dtype=float32)
+        tid = cuda.threadIdx.x
+        i = cuda.grid(1)
+        total = float32(0.0)
+        stride = cuda.gridsize(1)
+        while i < a.size:
+            total += a[i]
+            i += stride
+        cache[tid] = total
+        cuda.syncthreads()
+        step = BLOCK // 2
+        while step > 0:
+            if tid < step:
+                cache[tid] += cache[tid + step]
+            cuda.syncthreads()
+            step //= 2
+        if tid == 0:
+            partial[cuda.blockIdx.x] = cache[0]
+
+    @cuda.jit
+    def stencil_2d(a, out):
+        x, y = cuda.grid(2)
+        if 0 < x < a.shape[1] - 1 and 0 < y < a.shape[0] - 1:
+            out[y, x] = 0.25 * (a[y - 1, x] + a[y + 1, x] + a[y, x - 1] + a[y, x + 1]) - a[y, x]
+
+    return matmul_shared, reduce_sum, stencil_2d
