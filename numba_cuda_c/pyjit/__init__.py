@@ -17,8 +17,9 @@ def _default_cc():
     return _cuda.nvrtc_supported_archs()[0]
 
 
-def compile_ptx(pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
-                abi="c"):
+def compile_ptx(
+    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c"
+):
     """Compile a Python function to PTX for the given argument types; no GPU needed.
 
     Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
@@ -32,26 +33,39 @@ def compile_ptx(pyfunc, args, debug=False, lineinfo=False, device=False, fastmat
     options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)
     if device:
         options.append("-rdc=true")  # keep the device function, which nothing in the module calls
-    ptx = compiler.compile_image(source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu",
-                                 ptx=True)
+    ptx = compiler.compile_image(
+        source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu", ptx=True
+    )
     return ptx.decode(), resty
 
 
-def compile_ptx_for_current_device(pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False,
-                                   opt=True, abi="c"):
+def compile_ptx_for_current_device(
+    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, opt=True, abi="c"
+):
     """compile_ptx for the current device's compute capability."""
     cc = compiler.default_arch()
-    return compile_ptx(pyfunc, args, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc,
-                       opt=opt)
+    return compile_ptx(
+        pyfunc, args, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt
+    )
 
 
-def compile(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True,
-            abi="c", output="ptx"):
+def compile(
+    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c", output="ptx"
+):
     """numba-cuda's compile(): PTX (output='ptx') and the return type."""
     if output != "ptx":
         raise NotImplementedError("compile(output=%r): only 'ptx' is supported" % output)
-    return compile_ptx(pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt)
+    return compile_ptx(
+        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt
+    )
 
 
-__all__ = ["Dispatcher", "KernelTypeError", "compile", "compile_ptx", "compile_ptx_for_current_device", "jit",
-           "typeof"]
+__all__ = [
+    "Dispatcher",
+    "KernelTypeError",
+    "compile",
+    "compile_ptx",
+    "compile_ptx_for_current_device",
+    "jit",
+    "typeof",
+]

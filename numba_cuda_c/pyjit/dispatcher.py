@@ -118,8 +118,13 @@ class Dispatcher:
         kernel = self._kernels.get(argtypes)
         if kernel is None:
             name, source = self._source(argtypes)
-            options = nvrtc_options(**{k: v for k, v in self.options.items() if k in (
-                "debug", "lineinfo", "fastmath", "max_registers", "opt")})
+            options = nvrtc_options(
+                **{
+                    k: v
+                    for k, v in self.options.items()
+                    if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")
+                }
+            )
             module = compiler.SourceModule(source, options=options, name=self.py_func.__name__ + ".cu")
             kernel = self._kernels[argtypes] = module.get_function(name)
         return kernel
@@ -138,8 +143,9 @@ class Dispatcher:
     def __call__(self, *args, **kwargs):
         if self.device:
             raise TypeError("device function %s can only be called from a kernel" % self.__name__)
-        raise ValueError("kernel %s needs a launch configuration: %s[griddim, blockdim](*args)"
-                         % (self.__name__, self.__name__))
+        raise ValueError(
+            "kernel %s needs a launch configuration: %s[griddim, blockdim](*args)" % (self.__name__, self.__name__)
+        )
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launch configuration covering ntasks threads (at most tpb per block; 128 by default)."""
@@ -175,10 +181,12 @@ class Dispatcher:
 
     def inspect_asm(self, signature=None):
         """The PTX: for one signature, or a dict for every compiled one."""
+
         def ptx(t):
             name, source = self._source(t)
-            return compiler.compile_image(source, nvrtc_options(), name=self.py_func.__name__ + ".cu",
-                                          ptx=True).decode()
+            return compiler.compile_image(
+                source, nvrtc_options(), name=self.py_func.__name__ + ".cu", ptx=True
+            ).decode()
 
         found = {t: ptx(t) for t in self._pick(signature)}
         return found if signature is None else found.popitem()[1]
@@ -222,6 +230,3 @@ def jit(func_or_sig=None, device=False, **options):
         return Dispatcher(func, sigs=sigs, device=device, **options)
 
     return decorate
-
-
-

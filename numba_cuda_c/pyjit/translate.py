@@ -16,83 +16,31 @@ import numpy as np
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.prelude import PRELUDE
+from numba_cuda_c.pyjit.values import MATH_CONSTANTS, Namespace, Value, c_array_type, cast, dtype_of, literal
 from numba_cuda_c.pyjit.typing import KernelTypeError
-
-
-class Value:
-    """A translated expression: C code and a type; or a compile-time Python object (a module,
-    a namespace such as cuda.threadIdx, a function, a dtype); or a tuple of Values."""
-
-    def __init__(self, code=None, type=None, const=None, obj=None, items=None):
-        self.code, self.type, self.const, self.obj, self.items = code, type, const, obj, items
-
-
-class Namespace:
-    """A dotted name inside the cuda module (cuda.threadIdx, cuda.atomic, ...)."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def child(self, name):
-        return Namespace(self.path + (name,))
 
 
 class _Unknown(Exception):
     """A variable whose type is not known yet (first pass): the statement is typed later."""
 
 
-def literal(value, type_):
-    if type_ == types.boolean:
-        return Value("true" if value else "false", type_, const=bool(value))
-    if typing.is_float(type_):
-        if math.isnan(value):
-            return Value("(%s)NAN" % type_.ctype, type_, const=value)
-        if math.isinf(value):
-            return Value("(%s)(%sINFINITY)" % (type_.ctype, "-" if value < 0 else ""), type_, const=value)
-        text = repr(float(value))
-        return Value(text + ("f" if type_ == types.float32 else ""), type_, const=value)
-    suffix = "LL" if type_.kind == "i" else "ULL"
-    if value == -(2**63):
-        return Value("(-9223372036854775807LL - 1)", type_, const=value)
-    return Value("%d%s" % (value, suffix), type_, const=value)
-
-
-def cast(value, to):
-    if value.type == to:
-        return value.code
-    if not isinstance(value.type, types.Scalar) or not isinstance(to, types.Scalar):
-        raise KernelTypeError("cannot convert %s to %s" % (value.type, to))
-    return "((%s)(%s))" % (to.ctype, value.code)
-
-
-def dtype_of(obj):
-    """A dtype argument (numba type, NumPy type or dtype, string) as a scalar type."""
-    if isinstance(obj, types.Scalar):
-        return obj
-    try:
-        return types.from_dtype(obj)
-    except TypeError:
-        raise KernelTypeError("%r is not a dtype" % (obj,)) from None
-
-
-def c_array_type(t):
-    return "Array<%s, %d>" % (t.dtype.ctype, t.ndim)
-
-
-MATH_FUNCTIONS = {
-    "sqrt": "sqrt", "exp": "exp", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
-    "expm1": "expm1", "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos",
-    "atan": "atan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "asinh", "acosh": "acosh",
-    "atanh": "atanh", "fabs": "fabs", "erf": "erf", "erfc": "erfc", "gamma": "tgamma", "lgamma": "lgamma",
-    "atan2": "atan2", "pow": "pow", "hypot": "hypot", "copysign": "copysign", "fmod": "fmod",
-}
-MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
-MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
-MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
-BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
-          ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
+BINOPS = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+}
 COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
@@ -125,7 +73,7 @@ class ModuleBuilder:
         return "#include <cuda_fp16.h>\n" + PRELUDE + "\n".join(self.pieces)
 
 
-class FunctionTranslator:
+class FunctionTranslator(Intrinsics):
     def __init__(self, pyfunc, argtypes, module, device=False, name=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
@@ -147,8 +95,10 @@ class FunctionTranslator:
             self.fail(self.node, "kernels take plain positional arguments only")
         self.params = [a.arg for a in args.args]
         if len(self.params) != len(self.argtypes):
-            self.fail(self.node, "%s takes %d arguments, %d types given" % (pyfunc.__name__, len(self.params),
-                                                                         len(self.argtypes)))
+            self.fail(
+                self.node,
+                "%s takes %d arguments, %d types given" % (pyfunc.__name__, len(self.params), len(self.argtypes)),
+            )
         self.vars = dict(zip(self.params, self.argtypes))
         self.return_type = None
         self.lines = []
@@ -325,8 +275,14 @@ class FunctionTranslator:
         if node.orelse:
             self.fail(node, "for ... else is not supported")
         call = node.iter
-        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "range"
-                and self.globals.get("range", range) is range and 1 <= len(call.args) <= 3 and not call.keywords):
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "range"
+            and self.globals.get("range", range) is range
+            and 1 <= len(call.args) <= 3
+            and not call.keywords
+        ):
             self.fail(node, "for loops iterate over range(...) only")
         if not isinstance(node.target, ast.Name):
             self.fail(node, "the loop variable must be a name")
@@ -354,7 +310,9 @@ class FunctionTranslator:
             condition = "%s %s %s" % (counter, "<" if step.const > 0 else ">", limit)
         else:
             condition = "(%s > 0 ? %s < %s : %s > %s)" % (stride, counter, limit, counter, limit)
-        self.emit("for (%s %s = %s; %s; %s += %s) {" % (ctype, counter, cast(start, kind), condition, counter, stride))
+        self.emit(
+            "for (%s %s = %s; %s; %s += %s) {" % (ctype, counter, cast(start, kind), condition, counter, stride)
+        )
         self.depth += 1
         self.emit("v_%s = %s;" % (name, cast(Value(counter, kind), self.vars[name])))
         self.block(node.body)
@@ -465,8 +423,10 @@ class FunctionTranslator:
                 items = [Value("%s.strides[%d]" % (base.code, d), types.int64) for d in range(t.ndim)]
                 return Value(type=types.Tuple([types.int64] * t.ndim), items=items)
             if attr == "size":
-                return Value("(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(t.ndim)] or ["1"]) + ")",
-                             types.int64)
+                return Value(
+                    "(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(t.ndim)] or ["1"]) + ")",
+                    types.int64,
+                )
             if attr == "ndim":
                 return literal(t.ndim, types.int64)
             self.fail(node, "arrays have no attribute %r in kernels" % attr)
@@ -623,8 +583,11 @@ class FunctionTranslator:
         if indices is None:
             indices = self.indices(node)
         if len(indices) != base.type.ndim or any(isinstance(i, ast.Slice) for i in indices):
-            self.fail(node, "%d-dimensional array: assign to one element, with %d integer indices"
-                      % (base.type.ndim, base.type.ndim))
+            self.fail(
+                node,
+                "%d-dimensional array: assign to one element, with %d integer indices"
+                % (base.type.ndim, base.type.ndim),
+            )
         codes = [self.index_code(base, axis, i, node) for axis, i in enumerate(indices)]
         return self.element_ref(base, codes), base.type.dtype
 
@@ -645,12 +608,15 @@ class FunctionTranslator:
             if not isinstance(index, ast.Slice):
                 offset.append("(%s) * %s" % (self.index_code(base, axis, index, node), stride))
                 continue
-            parts = [None if p is None else cast(self.expr(p), types.int64) for p in (index.lower, index.upper,
-                                                                                    index.step)]
+            parts = [
+                None if p is None else cast(self.expr(p), types.int64)
+                for p in (index.lower, index.upper, index.step)
+            ]
             step = parts[2] or "1LL"
             start = parts[0] or ("0LL" if parts[2] is None else "(%s > 0 ? 0LL : %s - 1)" % (step, extent))
-            stop = parts[1] or ("%s" % extent if parts[2] is None else "(%s > 0 ? %s : -1LL - %s)" % (step, extent,
-                                                                                                    extent))
+            stop = parts[1] or (
+                "%s" % extent if parts[2] is None else "(%s > 0 ? %s : -1LL - %s)" % (step, extent, extent)
+            )
             s = self.module.unique("s")
             for line in (
                 "long long {s}_step = {step}, {s}_len = {extent};",
@@ -663,15 +629,26 @@ class FunctionTranslator:
                 "{s}_stop = min(max({s}_stop, -1LL), {s}_len - 1); }}",
             ):
                 self.emit(line.format(s=s, step=step, extent=extent, start=start, stop=stop))
-            length = ("({s}_step > 0 ? ({s}_stop > {s}_start ? ({s}_stop - {s}_start + {s}_step - 1) / {s}_step : 0LL)"
-                      " : ({s}_start > {s}_stop ? ({s}_start - {s}_stop - {s}_step - 1) / (-{s}_step) : 0LL))").format(s=s)
+            length = (
+                "({s}_step > 0 ? ({s}_stop > {s}_start ? ({s}_stop - {s}_start + {s}_step - 1) / {s}_step : 0LL)"
+                " : ({s}_start > {s}_stop ? ({s}_start - {s}_stop - {s}_step - 1) / (-{s}_step) : 0LL))"
+            ).format(s=s)
             shape.append(length)
             strides.append("%s * %s_step" % (stride, s))
             offset.append("%s_start * %s" % (s, stride))
         view_type = types.Array(t.dtype, len(shape), "A")
-        self.emit("%s %s = {(%s *)((char *)%s.data + %s), {%s}, {%s}};" % (
-            c_array_type(view_type), temp, t.dtype.ctype, base.code, " + ".join(offset) or "0",
-            ", ".join(shape) or "0", ", ".join(strides) or "0"))
+        self.emit(
+            "%s %s = {(%s *)((char *)%s.data + %s), {%s}, {%s}};"
+            % (
+                c_array_type(view_type),
+                temp,
+                t.dtype.ctype,
+                base.code,
+                " + ".join(offset) or "0",
+                ", ".join(shape) or "0",
+                ", ".join(strides) or "0",
+            )
+        )
         return Value(temp, view_type)
 
     # -- calls ----------------------------------------------------------------------------------
@@ -684,11 +661,22 @@ class FunctionTranslator:
 
         if isinstance(target, Namespace):
             return self.cuda_call(target.path, node)
-        if target is math or getattr(target, "__module__", None) == "math" or \
-                (callable(target) and getattr(math, getattr(target, "__name__", ""), None) is target):
+        if (
+            target is math
+            or getattr(target, "__module__", None) == "math"
+            or (callable(target) and getattr(math, getattr(target, "__name__", ""), None) is target)
+        ):
             return self.math_call(target.__name__, node)
-        if target in (builtins.abs, builtins.min, builtins.max, builtins.round, builtins.len, builtins.int,
-                      builtins.float, builtins.bool):
+        if target in (
+            builtins.abs,
+            builtins.min,
+            builtins.max,
+            builtins.round,
+            builtins.len,
+            builtins.int,
+            builtins.float,
+            builtins.bool,
+        ):
             return self.builtin_call(target.__name__, node)
         if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
             if len(node.args) != 1:
@@ -708,235 +696,6 @@ class FunctionTranslator:
             code = "%s(%s)" % (name, ", ".join(a.code for a in args))
             return Value(code, None if return_type == types.void else return_type)
         self.fail(node, "cannot call %r in a kernel" % (target,))
-
-    def keywords_allowed(self, node):
-        func = node.func
-        return isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp")
-
-    def args(self, node, count):
-        if len(node.args) not in (count if isinstance(count, tuple) else (count,)):
-            self.fail(node, "wrong number of arguments")
-        return [self.expr(a) for a in node.args]
-
-    def math_call(self, name, node):
-        args = self.args(node, (1, 2))
-        for a in args:
-            if not typing.is_number(a.type):
-                self.fail(node, "math.%s takes numbers" % name)
-        t = typing.math_result(args[0].type) if len(args) == 1 else \
-            typing.math_result(typing.promote(args[0].type, args[1].type))
-        suffix = "f" if t == types.float32 else ""
-        codes = ", ".join(cast(a, t) for a in args)
-        if name in MATH_FUNCTIONS:
-            return Value("%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes), t)
-        if name in MATH_TO_INT:
-            return Value("((long long)%s%s(%s))" % (MATH_TO_INT[name], suffix, codes), types.int64)
-        if name in MATH_PREDICATES:
-            if typing.is_int(args[0].type):
-                return literal(name == "isfinite", types.boolean)
-            return Value("((bool)%s(%s))" % (MATH_PREDICATES[name], codes), types.boolean)
-        if name in ("degrees", "radians"):
-            factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
-            return Value("(%s * %r%s)" % (codes, factor, suffix), t)
-        self.fail(node, "math.%s is not supported in kernels" % name)
-
-    def builtin_call(self, name, node):
-        args = [self.expr(a) for a in node.args]
-        if name == "len":
-            if len(args) != 1 or not isinstance(args[0].type, types.Array):
-                self.fail(node, "len() takes an array")
-            return Value("%s.shape[0]" % args[0].code, types.int64)
-        if name in ("min", "max"):
-            if len(args) == 1 and args[0].items is not None:
-                args = args[0].items
-            if len(args) < 2:
-                self.fail(node, "%s() needs two or more values" % name)
-            t = args[0].type
-            for a in args[1:]:
-                t = typing.unify(t, a.type)  # numba types min and max by unification
-            result = cast(args[0], t)
-            for a in args[1:]:
-                other = cast(a, t)
-                result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
-            return Value(result, t)
-        if len(args) != 1:
-            self.fail(node, "%s() takes one value here" % name)
-        (a,) = args
-        if not typing.is_number(a.type):
-            self.fail(node, "%s() takes a number" % name)
-        if name == "abs":
-            if typing.is_float(a.type):
-                return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), a.type)
-            t = typing.as_arith(a.type)
-            return Value("(%s < 0 ? -(%s) : %s)" % ((cast(a, t),) * 3), t)
-        if name == "round":
-            if typing.is_int(a.type):
-                return Value(cast(a, types.int64), types.int64)
-            return Value("((long long)%s(%s))" % ("rintf" if a.type == types.float32 else "rint", a.code), types.int64)
-        if name == "int":
-            return Value(cast(a, types.int64), types.int64)
-        if name == "float":
-            return Value(cast(a, types.float64), types.float64)
-        return Value("((%s) != 0)" % a.code, types.boolean)
-
-    def constant_shape(self, node):
-        value = self.expr(node)
-        shape = value.const
-        if isinstance(shape, int):
-            shape = (shape,)
-        if not (isinstance(shape, tuple) and all(isinstance(n, int) and n >= 0 for n in shape)):
-            self.fail(node, "an array's shape must be a constant int or tuple of ints")
-        return shape
-
-    def new_array(self, node, space):
-        args = list(node.args)
-        keywords = {k.arg: k.value for k in node.keywords}
-        shape_node = args[0] if args else keywords.get("shape")
-        dtype_node = args[1] if len(args) > 1 else keywords.get("dtype")
-        if shape_node is None or dtype_node is None:
-            self.fail(node, "%s.array(shape, dtype) needs both" % space)
-        shape = self.constant_shape(shape_node)
-        dtype = self.expr(dtype_node)
-        scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
-        count = 1
-        for n in shape:
-            count *= n
-        strides, step = [], scalar.bits // 8
-        for n in reversed(shape):
-            strides.insert(0, step)
-            step *= max(n, 1)
-        t = types.Array(scalar, len(shape), "C")
-        storage = self.module.unique("storage")
-        shape_codes = ["%dLL" % n for n in shape]
-        if space == "shared" and count == 0:  # dynamic shared memory: sized at launch
-            self.emit("extern __shared__ unsigned char ncc_dynamic_shared[];")
-            data = "(%s *)ncc_dynamic_shared" % scalar.ctype
-            if len(shape) == 1:  # as numba: its length is the launch's dynamic shared size / itemsize
-                shape_codes = ["((long long)(ncc_dynamic_smem_size() / %dU))" % (scalar.bits // 8)]
-        else:
-            qualifier = "__shared__ " if space == "shared" else ""
-            self.emit("%s%s %s[%d];" % (qualifier, scalar.ctype, storage, max(count, 1)))
-            data = storage
-        temp = self.module.unique(space)
-        self.emit("%s %s = {%s, {%s}, {%s}};" % (c_array_type(t), temp, data, ", ".join(shape_codes),
-                                                 ", ".join("%dLL" % s for s in strides)))
-        return Value(temp, t)
-
-    def cuda_call(self, path, node):
-        name = path[1:]
-        if name == ("grid",) or name == ("gridsize",):
-            (n,) = self.args(node, 1)
-            if n.const not in (1, 2, 3):
-                self.fail(node, "cuda.%s(ndim) takes 1, 2 or 3" % name[0])
-            items = []
-            for axis in "xyz"[: n.const]:
-                if name == ("grid",):
-                    code = "((long long)threadIdx.%s + (long long)blockIdx.%s * (long long)blockDim.%s)" % ((axis,) * 3)
-                else:
-                    code = "((long long)blockDim.%s * (long long)gridDim.%s)" % (axis, axis)
-                items.append(Value(code, types.int64))
-            if n.const == 1:
-                return items[0]
-            return Value(type=types.Tuple([types.int64] * n.const), items=items)
-        simple = {("syncthreads",): "__syncthreads()", ("threadfence",): "__threadfence()",
-                  ("threadfence_block",): "__threadfence_block()", ("threadfence_system",): "__threadfence_system()"}
-        if name in simple:
-            self.args(node, 0)
-            return Value(simple[name], None)
-        if name == ("syncwarp",):
-            args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
-            mask = cast(args[0], types.uint32) if args else "0xffffffffu"
-            return Value("__syncwarp(%s)" % mask, None)
-        if name in (("syncthreads_count",), ("syncthreads_and",), ("syncthreads_or",)):
-            (predicate,) = self.args(node, 1)
-            return Value("__%s((int)(%s))" % (name[0], predicate.code), types.int32)
-        if name in (("shared", "array"), ("local", "array")):
-            return self.new_array(node, name[0])
-        if name and name[0] == "atomic":
-            return self.atomic(name[1] if len(name) > 1 else "", node)
-        if name == ("fma",):
-            a, b, c = self.args(node, 3)
-            t = typing.math_result(typing.promote(typing.promote(a.type, b.type), c.type))
-            return Value("%s(%s, %s, %s)" % ("fmaf" if t == types.float32 else "fma", cast(a, t), cast(b, t),
-                                             cast(c, t)), t)
-        if name == ("cbrt",):
-            (a,) = self.args(node, 1)
-            t = typing.math_result(a.type)
-            return Value("%s(%s)" % ("cbrtf" if t == types.float32 else "cbrt", cast(a, t)), t)
-        if name in (("popc",), ("clz",), ("ffs",), ("brev",)):
-            (a,) = self.args(node, 1)
-            if not typing.is_int(a.type):
-                self.fail(node, "cuda.%s takes an integer" % name[0])
-            wide = a.type.bits == 64
-            if name == ("brev",):
-                t = types.uint64 if wide else types.uint32
-                return Value("__brev%s(%s)" % ("ll" if wide else "", cast(a, t)), t)
-            operand = "(long long)(%s)" % a.code if wide else "(int)(%s)" % a.code
-            return Value("__%s%s(%s)" % (name[0], "ll" if wide else "", operand), types.int32)
-        self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))
-
-    ATOMIC_CTYPES = {"int32": "int", "uint32": "unsigned int", "int64": "unsigned long long",
-                     "uint64": "unsigned long long", "float32": "float", "float64": "double"}
-
-    def atomic(self, op, node):
-        if op in ("cas", "compare_and_swap"):
-            if op == "compare_and_swap":
-                array, old, value = self.args(node, 3)
-                ref = self.element_ref(array, ["0LL"] * array.type.ndim)
-            else:
-                array, index, old, value = self.args(node, 4)
-                ref = self.atomic_ref(array, index, node)
-            t = array.type.dtype
-            if t.kind not in "iu" or t.bits not in (32, 64):
-                self.fail(node, "atomic compare-and-swap takes 32- or 64-bit integers")
-            ctype = self.ATOMIC_CTYPES[t.name]
-            return Value("((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))" % (t.ctype, ctype, ref, ctype, old.code, ctype,
-                                                                         value.code), t)
-        array, index, value = self.args(node, 3)
-        if not isinstance(array.type, types.Array):
-            self.fail(node, "atomics act on an array element")
-        ref = self.atomic_ref(array, index, node)
-        t = array.type.dtype
-        if t.name not in self.ATOMIC_CTYPES:
-            self.fail(node, "atomics take int32, uint32, int64, uint64, float32 or float64, not %s" % t)
-        ctype = self.ATOMIC_CTYPES[t.name]
-        v = cast(value, t)
-        pointer = "(%s *)&%s" % (ctype, ref)
-        if t.kind == "f" and op in ("max", "min", "nanmax", "nanmin"):
-            suffix = "_f32" if t.bits == 32 else "_f64"
-            return Value("ncc_atomic_%s%s(&%s, %s)" % (op, suffix, ref, v), t)
-        functions = {"add": "atomicAdd", "sub": "atomicSub", "max": "atomicMax", "min": "atomicMin",
-                     "nanmax": "atomicMax", "nanmin": "atomicMin", "exch": "atomicExch", "and_": "atomicAnd",
-                     "or_": "atomicOr", "xor": "atomicXor", "inc": "atomicInc", "dec": "atomicDec",
-                     "and": "atomicAnd", "or": "atomicOr"}  # numba's names are and_ and or_
-        if op not in functions:
-            self.fail(node, "cuda.atomic.%s is not supported" % op)
-        function = functions[op]
-        if op == "sub" and (t.kind == "f" or t.bits == 64):
-            function, v = "atomicAdd", "-(%s)" % v
-        if t.kind == "f" and op not in ("add", "sub", "exch"):
-            self.fail(node, "cuda.atomic.%s takes integers" % op)
-        if op in ("inc", "dec") and t != types.uint32:
-            self.fail(node, "cuda.atomic.%s takes uint32 arrays" % op)
-        if t == types.int64 and op in ("max", "min", "nanmax", "nanmin"):
-            ctype, pointer = "long long", "(long long *)&%s" % ref
-        return Value("((%s)%s(%s, (%s)(%s)))" % (t.ctype, function, pointer, ctype, v), t)
-
-    def atomic_ref(self, array, index, node):
-        if not isinstance(array.type, types.Array):
-            self.fail(node, "atomics act on an array element")
-        items = index.items if index.items is not None else [index]
-        if len(items) != array.type.ndim:
-            self.fail(node, "the index must give one integer per dimension")
-        codes = []
-        for axis, item in enumerate(items):
-            if not typing.is_int(item.type):
-                self.fail(node, "array indices must be integers")
-            code = cast(item, types.int64)
-            if item.type.kind == "i" and not (item.const is not None and item.const >= 0):
-                code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)
-            codes.append(code)
-        return self.element_ref(array, codes)
 
 
 def translate_kernel(pyfunc, argtypes, name):

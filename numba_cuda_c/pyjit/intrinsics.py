@@ -1,0 +1,286 @@
+"""The calls a kernel can make: cuda.* (grid, thread indices, barriers, shared and local arrays,
+atomics, bit intrinsics), math.*, and Python's builtins (abs, min, max, round, len, int, float,
+bool). A mixin of FunctionTranslator (translate.py), which gives expr(), fail() and emit().
+"""
+
+import ast
+import math
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.values import (
+    MATH_FUNCTIONS,
+    MATH_PREDICATES,
+    MATH_TO_INT,
+    Value,
+    c_array_type,
+    cast,
+    dtype_of,
+    literal,
+)
+
+
+class Intrinsics:
+    def keywords_allowed(self, node):
+        func = node.func
+        return isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp")
+
+    def args(self, node, count):
+        if len(node.args) not in (count if isinstance(count, tuple) else (count,)):
+            self.fail(node, "wrong number of arguments")
+        return [self.expr(a) for a in node.args]
+
+    def math_call(self, name, node):
+        args = self.args(node, (1, 2))
+        for a in args:
+            if not typing.is_number(a.type):
+                self.fail(node, "math.%s takes numbers" % name)
+        t = (
+            typing.math_result(args[0].type)
+            if len(args) == 1
+            else typing.math_result(typing.promote(args[0].type, args[1].type))
+        )
+        suffix = "f" if t == types.float32 else ""
+        codes = ", ".join(cast(a, t) for a in args)
+        if name in MATH_FUNCTIONS:
+            return Value("%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes), t)
+        if name in MATH_TO_INT:
+            return Value("((long long)%s%s(%s))" % (MATH_TO_INT[name], suffix, codes), types.int64)
+        if name in MATH_PREDICATES:
+            if typing.is_int(args[0].type):
+                return literal(name == "isfinite", types.boolean)
+            return Value("((bool)%s(%s))" % (MATH_PREDICATES[name], codes), types.boolean)
+        if name in ("degrees", "radians"):
+            factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
+            return Value("(%s * %r%s)" % (codes, factor, suffix), t)
+        self.fail(node, "math.%s is not supported in kernels" % name)
+
+    def builtin_call(self, name, node):
+        args = [self.expr(a) for a in node.args]
+        if name == "len":
+            if len(args) != 1 or not isinstance(args[0].type, types.Array):
+                self.fail(node, "len() takes an array")
+            return Value("%s.shape[0]" % args[0].code, types.int64)
+        if name in ("min", "max"):
+            if len(args) == 1 and args[0].items is not None:
+                args = args[0].items
+            if len(args) < 2:
+                self.fail(node, "%s() needs two or more values" % name)
+            t = args[0].type
+            for a in args[1:]:
+                t = typing.unify(t, a.type)  # numba types min and max by unification
+            result = cast(args[0], t)
+            for a in args[1:]:
+                other = cast(a, t)
+                result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
+            return Value(result, t)
+        if len(args) != 1:
+            self.fail(node, "%s() takes one value here" % name)
+        (a,) = args
+        if not typing.is_number(a.type):
+            self.fail(node, "%s() takes a number" % name)
+        if name == "abs":
+            if typing.is_float(a.type):
+                return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), a.type)
+            t = typing.as_arith(a.type)
+            return Value("(%s < 0 ? -(%s) : %s)" % ((cast(a, t),) * 3), t)
+        if name == "round":
+            if typing.is_int(a.type):
+                return Value(cast(a, types.int64), types.int64)
+            return Value(
+                "((long long)%s(%s))" % ("rintf" if a.type == types.float32 else "rint", a.code), types.int64
+            )
+        if name == "int":
+            return Value(cast(a, types.int64), types.int64)
+        if name == "float":
+            return Value(cast(a, types.float64), types.float64)
+        return Value("((%s) != 0)" % a.code, types.boolean)
+
+    def constant_shape(self, node):
+        value = self.expr(node)
+        shape = value.const
+        if isinstance(shape, int):
+            shape = (shape,)
+        if not (isinstance(shape, tuple) and all(isinstance(n, int) and n >= 0 for n in shape)):
+            self.fail(node, "an array's shape must be a constant int or tuple of ints")
+        return shape
+
+    def new_array(self, node, space):
+        args = list(node.args)
+        keywords = {k.arg: k.value for k in node.keywords}
+        shape_node = args[0] if args else keywords.get("shape")
+        dtype_node = args[1] if len(args) > 1 else keywords.get("dtype")
+        if shape_node is None or dtype_node is None:
+            self.fail(node, "%s.array(shape, dtype) needs both" % space)
+        shape = self.constant_shape(shape_node)
+        dtype = self.expr(dtype_node)
+        scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
+        count = 1
+        for n in shape:
+            count *= n
+        strides, step = [], scalar.bits // 8
+        for n in reversed(shape):
+            strides.insert(0, step)
+            step *= max(n, 1)
+        t = types.Array(scalar, len(shape), "C")
+        storage = self.module.unique("storage")
+        shape_codes = ["%dLL" % n for n in shape]
+        if space == "shared" and count == 0:  # dynamic shared memory: sized at launch
+            self.emit("extern __shared__ unsigned char ncc_dynamic_shared[];")
+            data = "(%s *)ncc_dynamic_shared" % scalar.ctype
+            if len(shape) == 1:  # as numba: its length is the launch's dynamic shared size / itemsize
+                shape_codes = ["((long long)(ncc_dynamic_smem_size() / %dU))" % (scalar.bits // 8)]
+        else:
+            qualifier = "__shared__ " if space == "shared" else ""
+            self.emit("%s%s %s[%d];" % (qualifier, scalar.ctype, storage, max(count, 1)))
+            data = storage
+        temp = self.module.unique(space)
+        self.emit(
+            "%s %s = {%s, {%s}, {%s}};"
+            % (c_array_type(t), temp, data, ", ".join(shape_codes), ", ".join("%dLL" % s for s in strides))
+        )
+        return Value(temp, t)
+
+    def cuda_call(self, path, node):
+        name = path[1:]
+        if name == ("grid",) or name == ("gridsize",):
+            (n,) = self.args(node, 1)
+            if n.const not in (1, 2, 3):
+                self.fail(node, "cuda.%s(ndim) takes 1, 2 or 3" % name[0])
+            items = []
+            for axis in "xyz"[: n.const]:
+                if name == ("grid",):
+                    code = "((long long)threadIdx.%s + (long long)blockIdx.%s * (long long)blockDim.%s)" % (
+                        (axis,) * 3
+                    )
+                else:
+                    code = "((long long)blockDim.%s * (long long)gridDim.%s)" % (axis, axis)
+                items.append(Value(code, types.int64))
+            if n.const == 1:
+                return items[0]
+            return Value(type=types.Tuple([types.int64] * n.const), items=items)
+        simple = {
+            ("syncthreads",): "__syncthreads()",
+            ("threadfence",): "__threadfence()",
+            ("threadfence_block",): "__threadfence_block()",
+            ("threadfence_system",): "__threadfence_system()",
+        }
+        if name in simple:
+            self.args(node, 0)
+            return Value(simple[name], None)
+        if name == ("syncwarp",):
+            args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
+            mask = cast(args[0], types.uint32) if args else "0xffffffffu"
+            return Value("__syncwarp(%s)" % mask, None)
+        if name in (("syncthreads_count",), ("syncthreads_and",), ("syncthreads_or",)):
+            (predicate,) = self.args(node, 1)
+            return Value("__%s((int)(%s))" % (name[0], predicate.code), types.int32)
+        if name in (("shared", "array"), ("local", "array")):
+            return self.new_array(node, name[0])
+        if name and name[0] == "atomic":
+            return self.atomic(name[1] if len(name) > 1 else "", node)
+        if name == ("fma",):
+            a, b, c = self.args(node, 3)
+            t = typing.math_result(typing.promote(typing.promote(a.type, b.type), c.type))
+            return Value(
+                "%s(%s, %s, %s)" % ("fmaf" if t == types.float32 else "fma", cast(a, t), cast(b, t), cast(c, t)), t
+            )
+        if name == ("cbrt",):
+            (a,) = self.args(node, 1)
+            t = typing.math_result(a.type)
+            return Value("%s(%s)" % ("cbrtf" if t == types.float32 else "cbrt", cast(a, t)), t)
+        if name in (("popc",), ("clz",), ("ffs",), ("brev",)):
+            (a,) = self.args(node, 1)
+            if not typing.is_int(a.type):
+                self.fail(node, "cuda.%s takes an integer" % name[0])
+            wide = a.type.bits == 64
+            if name == ("brev",):
+                t = types.uint64 if wide else types.uint32
+                return Value("__brev%s(%s)" % ("ll" if wide else "", cast(a, t)), t)
+            operand = "(long long)(%s)" % a.code if wide else "(int)(%s)" % a.code
+            return Value("__%s%s(%s)" % (name[0], "ll" if wide else "", operand), types.int32)
+        self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))
+
+    ATOMIC_CTYPES = {
+        "int32": "int",
+        "uint32": "unsigned int",
+        "int64": "unsigned long long",
+        "uint64": "unsigned long long",
+        "float32": "float",
+        "float64": "double",
+    }
+
+    def atomic(self, op, node):
+        if op in ("cas", "compare_and_swap"):
+            if op == "compare_and_swap":
+                array, old, value = self.args(node, 3)
+                ref = self.element_ref(array, ["0LL"] * array.type.ndim)
+            else:
+                array, index, old, value = self.args(node, 4)
+                ref = self.atomic_ref(array, index, node)
+            t = array.type.dtype
+            if t.kind not in "iu" or t.bits not in (32, 64):
+                self.fail(node, "atomic compare-and-swap takes 32- or 64-bit integers")
+            ctype = self.ATOMIC_CTYPES[t.name]
+            return Value(
+                "((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))"
+                % (t.ctype, ctype, ref, ctype, old.code, ctype, value.code),
+                t,
+            )
+        array, index, value = self.args(node, 3)
+        if not isinstance(array.type, types.Array):
+            self.fail(node, "atomics act on an array element")
+        ref = self.atomic_ref(array, index, node)
+        t = array.type.dtype
+        if t.name not in self.ATOMIC_CTYPES:
+            self.fail(node, "atomics take int32, uint32, int64, uint64, float32 or float64, not %s" % t)
+        ctype = self.ATOMIC_CTYPES[t.name]
+        v = cast(value, t)
+        pointer = "(%s *)&%s" % (ctype, ref)
+        if t.kind == "f" and op in ("max", "min", "nanmax", "nanmin"):
+            suffix = "_f32" if t.bits == 32 else "_f64"
+            return Value("ncc_atomic_%s%s(&%s, %s)" % (op, suffix, ref, v), t)
+        functions = {
+            "add": "atomicAdd",
+            "sub": "atomicSub",
+            "max": "atomicMax",
+            "min": "atomicMin",
+            "nanmax": "atomicMax",
+            "nanmin": "atomicMin",
+            "exch": "atomicExch",
+            "and_": "atomicAnd",
+            "or_": "atomicOr",
+            "xor": "atomicXor",
+            "inc": "atomicInc",
+            "dec": "atomicDec",
+            "and": "atomicAnd",
+            "or": "atomicOr",
+        }  # numba's names are and_ and or_
+        if op not in functions:
+            self.fail(node, "cuda.atomic.%s is not supported" % op)
+        function = functions[op]
+        if op == "sub" and (t.kind == "f" or t.bits == 64):
+            function, v = "atomicAdd", "-(%s)" % v
+        if t.kind == "f" and op not in ("add", "sub", "exch"):
+            self.fail(node, "cuda.atomic.%s takes integers" % op)
+        if op in ("inc", "dec") and t != types.uint32:
+            self.fail(node, "cuda.atomic.%s takes uint32 arrays" % op)
+        if t == types.int64 and op in ("max", "min", "nanmax", "nanmin"):
+            ctype, pointer = "long long", "(long long *)&%s" % ref
+        return Value("((%s)%s(%s, (%s)(%s)))" % (t.ctype, function, pointer, ctype, v), t)
+
+    def atomic_ref(self, array, index, node):
+        if not isinstance(array.type, types.Array):
+            self.fail(node, "atomics act on an array element")
+        items = index.items if index.items is not None else [index]
+        if len(items) != array.type.ndim:
+            self.fail(node, "the index must give one integer per dimension")
+        codes = []
+        for axis, item in enumerate(items):
+            if not typing.is_int(item.type):
+                self.fail(node, "array indices must be integers")
+            code = cast(item, types.int64)
+            if item.type.kind == "i" and not (item.const is not None and item.const >= 0):
+                code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)
+            codes.append(code)
+        return self.element_ref(array, codes)

@@ -1,0 +1,101 @@
+"""What the translator works with: a translated expression (Value), names in the cuda namespace,
+constants and casts in CUDA C, and the math functions CUDA provides."""
+
+import math
+
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.typing import KernelTypeError
+
+
+class Value:
+    """A translated expression: C code and a type; or a compile-time Python object (a module,
+    a namespace such as cuda.threadIdx, a function, a dtype); or a tuple of Values."""
+
+    def __init__(self, code=None, type=None, const=None, obj=None, items=None):
+        self.code, self.type, self.const, self.obj, self.items = code, type, const, obj, items
+
+
+class Namespace:
+    """A dotted name inside the cuda module (cuda.threadIdx, cuda.atomic, ...)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def child(self, name):
+        return Namespace(self.path + (name,))
+
+
+def literal(value, type_):
+    if type_ == types.boolean:
+        return Value("true" if value else "false", type_, const=bool(value))
+    if typing.is_float(type_):
+        if math.isnan(value):
+            return Value("(%s)NAN" % type_.ctype, type_, const=value)
+        if math.isinf(value):
+            return Value("(%s)(%sINFINITY)" % (type_.ctype, "-" if value < 0 else ""), type_, const=value)
+        text = repr(float(value))
+        return Value(text + ("f" if type_ == types.float32 else ""), type_, const=value)
+    suffix = "LL" if type_.kind == "i" else "ULL"
+    if value == -(2**63):
+        return Value("(-9223372036854775807LL - 1)", type_, const=value)
+    return Value("%d%s" % (value, suffix), type_, const=value)
+
+
+def cast(value, to):
+    if value.type == to:
+        return value.code
+    if not isinstance(value.type, types.Scalar) or not isinstance(to, types.Scalar):
+        raise KernelTypeError("cannot convert %s to %s" % (value.type, to))
+    return "((%s)(%s))" % (to.ctype, value.code)
+
+
+def dtype_of(obj):
+    """A dtype argument (numba type, NumPy type or dtype, string) as a scalar type."""
+    if isinstance(obj, types.Scalar):
+        return obj
+    try:
+        return types.from_dtype(obj)
+    except TypeError:
+        raise KernelTypeError("%r is not a dtype" % (obj,)) from None
+
+
+def c_array_type(t):
+    return "Array<%s, %d>" % (t.dtype.ctype, t.ndim)
+
+
+MATH_FUNCTIONS = {
+    "sqrt": "sqrt",
+    "exp": "exp",
+    "log": "log",
+    "log2": "log2",
+    "log10": "log10",
+    "log1p": "log1p",
+    "expm1": "expm1",
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "asin": "asin",
+    "acos": "acos",
+    "atan": "atan",
+    "sinh": "sinh",
+    "cosh": "cosh",
+    "tanh": "tanh",
+    "asinh": "asinh",
+    "acosh": "acosh",
+    "atanh": "atanh",
+    "fabs": "fabs",
+    "erf": "erf",
+    "erfc": "erfc",
+    "gamma": "tgamma",
+    "lgamma": "lgamma",
+    "atan2": "atan2",
+    "pow": "pow",
+    "hypot": "hypot",
+    "copysign": "copysign",
+    "fmod": "fmod",
+}
+MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
+MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
