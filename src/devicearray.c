@@ -1,6 +1,6 @@
-/* devicearray.c: DeviceNDArray and DeviceRecord: layout (shape, strides, dtype), views (slices,
- * reshape, transpose, view), __cuda_array_interface__ and its consumers (as_cuda_array, ...).
- * Copies between host and device are in transfer.c. Owns the lazy import of NumPy's C API. */
+/* devicearray.c: DeviceNDArray and DeviceRecord: the type, its views (slices,
+ * reshape, transpose, view), attributes and __cuda_array_interface__ (layout.c checks layouts;
+ * devicearray_functions.c makes arrays; transfer.c copies). Owns the lazy import of NumPy. */
 #define NUMBA_CUDA_C_NUMPY_OWNER
 #include "devicearray.h"
 
@@ -58,58 +58,6 @@ DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int nd
     return self;
 }
 
-static void contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides)
-{
-    npy_intp step = itemsize;
-    if (order == 'F') {
-        for (int i = 0; i < ndim; i++) {
-            strides[i] = step;
-            step *= shape[i] > 0 ? shape[i] : 1;
-        }
-    } else {
-        for (int i = ndim - 1; i >= 0; i--) {
-            strides[i] = step;
-            step *= shape[i] > 0 ? shape[i] : 1;
-        }
-    }
-}
-
-size_t devicearray_span(const DeviceArrayObject *array, npy_intp *low)
-{
-    npy_intp lo = 0, hi = 0;
-    *low = 0;
-    if (array->size == 0)
-        return 0;
-    for (int i = 0; i < array->ndim; i++) {
-        npy_intp extent = (array->shape[i] - 1) * array->strides[i];
-        if (extent < 0)
-            lo += extent;
-        else
-            hi += extent;
-    }
-    *low = lo;
-    return (size_t)(hi - lo + PyDataType_ELSIZE(array->dtype));
-}
-
-static int is_contiguous(const DeviceArrayObject *array, char order)
-{
-    npy_intp expected = PyDataType_ELSIZE(array->dtype);
-    if (array->size == 0)
-        return 1;
-    for (int k = 0; k < array->ndim; k++) {
-        int i = order == 'F' ? k : array->ndim - 1 - k;
-        if (array->shape[i] == 1)
-            continue; /* any stride is fine on an axis of length 1, as NumPy says */
-        if (array->strides[i] != expected)
-            return 0;
-        expected *= array->shape[i];
-    }
-    return 1;
-}
-
-int devicearray_is_c_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'C'); }
-int devicearray_is_f_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'F'); }
-
 DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_intp *shape, const npy_intp *strides,
                                         char order, PyArray_Descr *dtype, PyObject *stream)
 {
@@ -133,7 +81,7 @@ DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_in
             return NULL;
         }
     if (strides == NULL) {
-        contiguous_strides(ndim, shape, itemsize, order, own_strides);
+        layout_contiguous_strides(ndim, shape, itemsize, order, own_strides);
         strides = own_strides;
     }
     ContextObject *context = context_current(st);
@@ -168,69 +116,6 @@ PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *strea
     return stream;
 }
 
-/* Parsing numba's shape / dtype / order arguments. */
-
-/* An int or a sequence of ints into shape[]; returns ndim or -1. */
-static int parse_shape(PyObject *obj, npy_intp *shape, const char *what)
-{
-    if (PyIndex_Check(obj)) {
-        shape[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
-        return shape[0] == -1 && PyErr_Occurred() ? -1 : 1;
-    }
-    PyObject *items = PySequence_Fast(obj, "");
-    if (items == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of ints, not %.100s", what, Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
-    if (n > NPY_MAXDIMS) {
-        Py_DECREF(items);
-        PyErr_Format(PyExc_ValueError, "%s has too many dimensions: %zd (at most %d)", what, n, NPY_MAXDIMS);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
-        if (!PyIndex_Check(item)) {
-            Py_DECREF(items);
-            PyErr_Format(PyExc_TypeError, "%s must hold ints, not %.100s", what, Py_TYPE(item)->tp_name);
-            return -1;
-        }
-        shape[i] = PyNumber_AsSsize_t(item, PyExc_OverflowError);
-        if (shape[i] == -1 && PyErr_Occurred()) {
-            Py_DECREF(items);
-            return -1;
-        }
-    }
-    Py_DECREF(items);
-    return (int)n;
-}
-
-static int parse_order(PyObject *obj, char *order)
-{
-    if (obj == NULL || obj == Py_None) {
-        *order = 'C';
-        return 0;
-    }
-    const char *text = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
-    if (text == NULL || (strcmp(text, "C") != 0 && strcmp(text, "F") != 0)) {
-        PyErr_SetString(PyExc_ValueError, "order must be 'C' or 'F'");
-        return -1;
-    }
-    *order = text[0];
-    return 0;
-}
-
-/* dtype=None means float64, as numba's default. New reference. */
-static PyArray_Descr *parse_dtype(PyObject *obj)
-{
-    PyArray_Descr *dtype = NULL;
-    if (obj == NULL || obj == Py_None)
-        return PyArray_DescrFromType(NPY_FLOAT64);
-    if (!PyArray_DescrConverter(obj, &dtype))
-        return NULL;
-    return dtype;
-}
-
 /* The constructor: DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None), as numba's. */
 static PyObject *DeviceNDArray_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
@@ -243,14 +128,14 @@ static PyObject *DeviceNDArray_new(PyTypeObject *type, PyObject *args, PyObject 
         return NULL;
     if (numpy_require() < 0 || cu_require_driver(st) < 0)
         return NULL;
-    int ndim = parse_shape(shape_obj, shape, "shape");
+    int ndim = layout_parse_shape(shape_obj, shape, "shape");
     if (ndim < 0)
         return NULL;
-    PyArray_Descr *dtype = parse_dtype(dtype_obj);
+    PyArray_Descr *dtype = layout_parse_dtype(dtype_obj);
     if (dtype == NULL)
         return NULL;
     int has_strides = strides_obj != Py_None;
-    if (has_strides && parse_shape(strides_obj, strides, "strides") != ndim) {
+    if (has_strides && layout_parse_shape(strides_obj, strides, "strides") != ndim) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "strides must have one entry per dimension");
         Py_DECREF(dtype);
@@ -269,7 +154,7 @@ static PyObject *DeviceNDArray_new(PyTypeObject *type, PyObject *args, PyObject 
     } else if (Py_IS_TYPE(gpu_data, st->MemoryPointerType)) {
         MemoryObject *memory = (MemoryObject *)gpu_data;
         if (!has_strides)
-            contiguous_strides(ndim, shape, PyDataType_ELSIZE(dtype), 'C', strides);
+            layout_contiguous_strides(ndim, shape, PyDataType_ELSIZE(dtype), 'C', strides);
         self = devicearray_wrap(st, type, ndim, shape, strides, dtype, memory->device_pointer, gpu_data,
                                 memory->context, stream);
     } else {
@@ -467,13 +352,13 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
     npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
     char order = 'C';
     PyObject *order_obj = kwargs ? PyDict_GetItemString(kwargs, "order") : NULL;
-    if ((kwargs && PyDict_GET_SIZE(kwargs) > (order_obj ? 1 : 0)) || parse_order(order_obj, &order) < 0) {
+    if ((kwargs && PyDict_GET_SIZE(kwargs) > (order_obj ? 1 : 0)) || layout_parse_order(order_obj, &order) < 0) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_TypeError, "reshape() takes only the keyword argument order");
         return NULL;
     }
     PyObject *shape_obj = PyTuple_GET_SIZE(args) == 1 ? PyTuple_GET_ITEM(args, 0) : args;
-    int ndim = parse_shape(shape_obj, shape, "shape");
+    int ndim = layout_parse_shape(shape_obj, shape, "shape");
     if (ndim < 0)
         return NULL;
     npy_intp known = 1;
@@ -500,7 +385,7 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
         PyErr_SetString(PyExc_NotImplementedError, "reshape of a non-contiguous device array (copy it first)");
         return NULL;
     }
-    contiguous_strides(ndim, shape, PyDataType_ELSIZE(self->dtype), order, strides);
+    layout_contiguous_strides(ndim, shape, PyDataType_ELSIZE(self->dtype), order, strides);
     return make_view(self, Py_TYPE(op), ndim, shape, strides, NULL, 0);
 }
 
@@ -511,7 +396,7 @@ static PyObject *DeviceNDArray_ravel(PyObject *op, PyObject *args, PyObject *kwa
     PyObject *order_obj = NULL;
     char order;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:ravel", keywords, &order_obj) ||
-        parse_order(order_obj, &order) < 0)
+        layout_parse_order(order_obj, &order) < 0)
         return NULL;
     if (!(order == 'C' ? devicearray_is_c_contiguous(self) : devicearray_is_f_contiguous(self))) {
         PyErr_SetString(PyExc_NotImplementedError, "ravel of a non-contiguous device array (copy it first)");
@@ -531,7 +416,7 @@ static PyObject *DeviceNDArray_transpose(PyObject *op, PyObject *args)
     if (axes_obj == Py_None || PyTuple_GET_SIZE(args) == 0) {
         for (int i = 0; i < n; i++)
             axes[i] = n - 1 - i;
-    } else if (parse_shape(axes_obj, axes, "axes") != n) {
+    } else if (layout_parse_shape(axes_obj, axes, "axes") != n) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "axes don't match array");
         return NULL;
@@ -561,7 +446,7 @@ static PyObject *DeviceNDArray_get_T(PyObject *op, void *Py_UNUSED(closure))
 static PyObject *DeviceNDArray_view(PyObject *op, PyObject *dtype_obj)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
-    PyArray_Descr *dtype = parse_dtype(dtype_obj);
+    PyArray_Descr *dtype = layout_parse_dtype(dtype_obj);
     if (dtype == NULL)
         return NULL;
     npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
@@ -863,231 +748,3 @@ int devicearray_type_init(PyObject *module, module_state *st)
         return -1;
     return PyModule_AddType(module, st->DeviceRecordType);
 }
-
-int layout_parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj, PyObject *order_obj,
-                 array_layout *layout)
-{
-    char order;
-    layout->dtype = NULL;
-    if ((layout->ndim = parse_shape(shape_obj, layout->shape, "shape")) < 0 || parse_order(order_obj, &order) < 0 ||
-        (layout->dtype = parse_dtype(dtype_obj)) == NULL)
-        return -1;
-    npy_intp itemsize = PyDataType_ELSIZE(layout->dtype);
-    if (PyDataType_REFCHK(layout->dtype)) {
-        PyErr_SetString(PyExc_TypeError, "arrays of Python objects cannot live on the device");
-        goto error;
-    }
-    if (itemsize == 0) {
-        PyErr_SetString(PyExc_TypeError, "the dtype has no size: flexible types need a length (e.g. 'S8')");
-        goto error;
-    }
-    npy_intp count = 1;
-    for (int i = 0; i < layout->ndim; i++) {
-        if (layout->shape[i] < 0) {
-            PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: %zd", (Py_ssize_t)layout->shape[i]);
-            goto error;
-        }
-        count *= layout->shape[i];
-    }
-    if (strides_obj != NULL && strides_obj != Py_None) {
-        if (parse_shape(strides_obj, layout->strides, "strides") != layout->ndim) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "strides must have one entry per dimension");
-            goto error;
-        }
-    } else {
-        contiguous_strides(layout->ndim, layout->shape, itemsize, order, layout->strides);
-    }
-    npy_intp hi = 0;
-    for (int i = 0; i < layout->ndim; i++) {
-        if (layout->strides[i] < 0) {
-            PyErr_SetString(PyExc_ValueError, "negative strides are not allowed for a new allocation");
-            goto error;
-        }
-        hi += (layout->shape[i] - 1) * layout->strides[i];
-    }
-    layout->span = count == 0 ? 0 : (size_t)(hi + itemsize);
-    return 0;
-error:
-    Py_CLEAR(layout->dtype);
-    return -1;
-}
-
-/* Module functions */
-
-static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"shape", "dtype", "strides", "order", "stream", NULL};
-    module_state *st = state_of_module(module);
-    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None, *stream = Py_None;
-    array_layout layout;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:device_array", keywords, &shape_obj, &dtype_obj,
-                                     &strides_obj, &order_obj, &stream))
-        return NULL;
-    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
-        return NULL;
-    CUstream unused;
-    DeviceArrayObject *array = NULL;
-    if (stream_handle_from_object(st, stream, &unused) == 0)
-        array = devicearray_allocate(st, layout.ndim, layout.shape, layout.strides, 'C', layout.dtype, stream);
-    Py_DECREF(layout.dtype);
-    return (PyObject *)array;
-}
-
-/* device_array_like(ary, stream=0): the shape and dtype of `ary`, contiguous in the order of its
- * strides (numba's _contiguous_strides_like_array). */
-static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"ary", "stream", NULL};
-    module_state *st = state_of_module(module);
-    PyObject *ary, *stream = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device_array_like", keywords, &ary, &stream))
-        return NULL;
-    if (numpy_require() < 0)
-        return NULL;
-    PyObject *shape_obj = PyObject_GetAttrString(ary, "shape");
-    PyObject *dtype_obj = shape_obj ? PyObject_GetAttrString(ary, "dtype") : NULL;
-    PyObject *strides_obj = dtype_obj ? PyObject_GetAttrString(ary, "strides") : NULL;
-    PyObject *result = NULL;
-    array_layout layout, like;
-    if (strides_obj != NULL && layout_parse(shape_obj, dtype_obj, Py_None, Py_None, &layout) == 0) {
-        int n = layout.ndim;
-        if (strides_obj != Py_None && parse_shape(strides_obj, like.strides, "strides") == n) {
-            /* axes ordered by decreasing |stride|; contiguous strides in that order */
-            int axes[NPY_MAXDIMS];
-            for (int i = 0; i < n; i++)
-                axes[i] = i;
-            for (int i = 1; i < n; i++)
-                for (int j = i; j > 0; j--) {
-                    npy_intp a = like.strides[axes[j - 1]], b = like.strides[axes[j]];
-                    if ((a < 0 ? -a : a) >= (b < 0 ? -b : b))
-                        break;
-                    int swap = axes[j];
-                    axes[j] = axes[j - 1];
-                    axes[j - 1] = swap;
-                }
-            npy_intp step = PyDataType_ELSIZE(layout.dtype);
-            for (int k = n - 1; k >= 0; k--) {
-                layout.strides[axes[k]] = step;
-                step *= layout.shape[axes[k]] > 0 ? layout.shape[axes[k]] : 1;
-            }
-        }
-        PyErr_Clear();
-        result = (PyObject *)devicearray_allocate(st, n, layout.shape, layout.strides, 'C', layout.dtype, stream);
-        Py_DECREF(layout.dtype);
-    }
-    Py_XDECREF(shape_obj);
-    Py_XDECREF(dtype_obj);
-    Py_XDECREF(strides_obj);
-    return result;
-}
-
-static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj)
-{
-    return PyBool_FromLong(PyObject_HasAttrString(obj, "__cuda_array_interface__"));
-}
-
-/* from_cuda_array_interface(desc, owner=None, sync=True): a view of someone else's device memory.
- * `owner` is kept alive by the view; the exporter's stream is waited for when sync (numba's rule,
- * NUMBA_CUDA_ARRAY_INTERFACE_SYNC). */
-static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
-{
-    if (!PyDict_Check(desc)) {
-        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ must be a dict");
-        return NULL;
-    }
-    PyObject *mask = PyDict_GetItemString(desc, "mask");
-    if (mask != NULL && mask != Py_None) {
-        PyErr_SetString(PyExc_NotImplementedError, "Masked arrays are not supported");
-        return NULL;
-    }
-    PyObject *shape_obj = PyDict_GetItemString(desc, "shape");
-    PyObject *data_obj = PyDict_GetItemString(desc, "data");
-    PyObject *typestr = PyDict_GetItemString(desc, "typestr");
-    PyObject *descr = PyDict_GetItemString(desc, "descr");
-    PyObject *strides_obj = PyDict_GetItemString(desc, "strides");
-    PyObject *stream_obj = PyDict_GetItemString(desc, "stream");
-    if (shape_obj == NULL || data_obj == NULL || typestr == NULL || !PyTuple_Check(data_obj) ||
-        PyTuple_GET_SIZE(data_obj) < 1) {
-        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ needs shape, typestr and data=(pointer, readonly)");
-        return NULL;
-    }
-    /* a structured type is described by descr; typestr alone says only its size */
-    PyObject *dtype_spec = (descr != NULL && PyList_Check(descr) && PyList_GET_SIZE(descr) > 1) ? descr : typestr;
-    array_layout layout;
-    if (layout_parse(shape_obj, dtype_spec, strides_obj, Py_None, &layout) < 0)
-        return NULL;
-    unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
-    ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL : context_current(st);
-    PyObject *result = NULL;
-    if (context != NULL) {
-        if (stream_obj != NULL && stream_obj != Py_None && sync) {
-            void *handle = PyLong_AsVoidPtr(stream_obj);
-            CUresult rc = CUDA_SUCCESS;
-            const char *sync_env = getenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC");
-            if (!(handle == NULL && PyErr_Occurred()) && (sync_env == NULL || atoi(sync_env) != 0)) {
-                Py_BEGIN_ALLOW_THREADS
-                rc = cu.cuStreamSynchronize((CUstream)handle);
-                Py_END_ALLOW_THREADS
-            }
-            if (PyErr_Occurred() || cu_check(st, rc, "cuStreamSynchronize") < 0)
-                goto done;
-        }
-        result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
-                                              layout.dtype, (CUdeviceptr)pointer, owner, context, NULL);
-    }
-done:
-    Py_DECREF(layout.dtype);
-    return result;
-}
-
-static PyObject *module_from_cuda_array_interface(PyObject *module, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"desc", "owner", "sync", NULL};
-    PyObject *desc, *owner = Py_None;
-    int sync = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:from_cuda_array_interface", keywords, &desc, &owner, &sync))
-        return NULL;
-    if (numpy_require() < 0)
-        return NULL;
-    return from_cai(state_of_module(module), desc, owner == Py_None ? NULL : owner, sync);
-}
-
-static PyObject *module_as_cuda_array(PyObject *module, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"obj", "sync", NULL};
-    module_state *st = state_of_module(module);
-    PyObject *obj;
-    int sync = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:as_cuda_array", keywords, &obj, &sync))
-        return NULL;
-    if (numpy_require() < 0)
-        return NULL;
-    if (devicearray_check(st, obj))
-        return Py_NewRef(obj);
-    PyObject *desc = PyObject_GetAttrString(obj, "__cuda_array_interface__");
-    if (desc == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_TypeError, "*obj* doesn't implement the cuda array interface.");
-        }
-        return NULL;
-    }
-    PyObject *result = from_cai(st, desc, obj, sync);
-    Py_DECREF(desc);
-    return result;
-}
-
-PyMethodDef devicearray_module_methods[] = {
-    {"device_array", (PyCFunction)(void (*)(void))module_device_array, METH_VARARGS | METH_KEYWORDS,
-     "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0): an uninitialised device array."},
-    {"device_array_like", (PyCFunction)(void (*)(void))module_device_array_like, METH_VARARGS | METH_KEYWORDS,
-     "device_array_like(ary, stream=0): a device array with the shape, dtype and layout of ary."},
-    {"is_cuda_array", module_is_cuda_array, METH_O, "True if obj has __cuda_array_interface__."},
-    {"as_cuda_array", (PyCFunction)(void (*)(void))module_as_cuda_array, METH_VARARGS | METH_KEYWORDS,
-     "as_cuda_array(obj, sync=True): a DeviceNDArray view of a CUDA-array-interface object, without a copy."},
-    {"from_cuda_array_interface", (PyCFunction)(void (*)(void))module_from_cuda_array_interface,
-     METH_VARARGS | METH_KEYWORDS,
-     "from_cuda_array_interface(desc, owner=None, sync=True): a DeviceNDArray view of the described memory."},
-    {0},
-};

@@ -45,6 +45,14 @@ typedef struct {
 
 int layout_parse(PyObject *shape, PyObject *dtype, PyObject *strides, PyObject *order, array_layout *layout);
 
+/* The pieces of layout_parse (layout.c): an int or a sequence of ints into shape[] (returns ndim,
+ * or -1); 'C' or 'F' (None: 'C'); a dtype (None: float64, numba's default; a new reference);
+ * contiguous strides in `order`. */
+int layout_parse_shape(PyObject *obj, npy_intp *shape, const char *what);
+int layout_parse_order(PyObject *obj, char *order);
+PyArray_Descr *layout_parse_dtype(PyObject *obj);
+void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides);
+
 /* Layout facts. */
 int devicearray_is_c_contiguous(const DeviceArrayObject *array);
 int devicearray_is_f_contiguous(const DeviceArrayObject *array);

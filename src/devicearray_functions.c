@@ -1,0 +1,186 @@
+/* devicearray_functions.c: the module functions that make device arrays: device_array,
+ * device_array_like, and the consumers of __cuda_array_interface__ (is_cuda_array, as_cuda_array,
+ * from_cuda_array_interface), which view another library's memory without a copy. */
+#include "devicearray.h"
+
+#include "errors.h"
+#include "stream.h"
+
+/* Module functions */
+
+static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"shape", "dtype", "strides", "order", "stream", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None, *stream = Py_None;
+    array_layout layout;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:device_array", keywords, &shape_obj, &dtype_obj,
+                                     &strides_obj, &order_obj, &stream))
+        return NULL;
+    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
+        return NULL;
+    CUstream unused;
+    DeviceArrayObject *array = NULL;
+    if (stream_handle_from_object(st, stream, &unused) == 0)
+        array = devicearray_allocate(st, layout.ndim, layout.shape, layout.strides, 'C', layout.dtype, stream);
+    Py_DECREF(layout.dtype);
+    return (PyObject *)array;
+}
+
+/* device_array_like(ary, stream=0): the shape and dtype of `ary`, contiguous in the order of its
+ * strides (numba's _contiguous_strides_like_array). */
+static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *ary, *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device_array_like", keywords, &ary, &stream))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    PyObject *shape_obj = PyObject_GetAttrString(ary, "shape");
+    PyObject *dtype_obj = shape_obj ? PyObject_GetAttrString(ary, "dtype") : NULL;
+    PyObject *strides_obj = dtype_obj ? PyObject_GetAttrString(ary, "strides") : NULL;
+    PyObject *result = NULL;
+    array_layout layout, like;
+    if (strides_obj != NULL && layout_parse(shape_obj, dtype_obj, Py_None, Py_None, &layout) == 0) {
+        int n = layout.ndim;
+        if (strides_obj != Py_None && layout_parse_shape(strides_obj, like.strides, "strides") == n) {
+            /* axes ordered by decreasing |stride|; contiguous strides in that order */
+            int axes[NPY_MAXDIMS];
+            for (int i = 0; i < n; i++)
+                axes[i] = i;
+            for (int i = 1; i < n; i++)
+                for (int j = i; j > 0; j--) {
+                    npy_intp a = like.strides[axes[j - 1]], b = like.strides[axes[j]];
+                    if ((a < 0 ? -a : a) >= (b < 0 ? -b : b))
+                        break;
+                    int swap = axes[j];
+                    axes[j] = axes[j - 1];
+                    axes[j - 1] = swap;
+                }
+            npy_intp step = PyDataType_ELSIZE(layout.dtype);
+            for (int k = n - 1; k >= 0; k--) {
+                layout.strides[axes[k]] = step;
+                step *= layout.shape[axes[k]] > 0 ? layout.shape[axes[k]] : 1;
+            }
+        }
+        PyErr_Clear();
+        result = (PyObject *)devicearray_allocate(st, n, layout.shape, layout.strides, 'C', layout.dtype, stream);
+        Py_DECREF(layout.dtype);
+    }
+    Py_XDECREF(shape_obj);
+    Py_XDECREF(dtype_obj);
+    Py_XDECREF(strides_obj);
+    return result;
+}
+
+static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj)
+{
+    return PyBool_FromLong(PyObject_HasAttrString(obj, "__cuda_array_interface__"));
+}
+
+/* from_cuda_array_interface(desc, owner=None, sync=True): a view of someone else's device memory.
+ * `owner` is kept alive by the view; the exporter's stream is waited for when sync (numba's rule,
+ * NUMBA_CUDA_ARRAY_INTERFACE_SYNC). */
+static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
+{
+    if (!PyDict_Check(desc)) {
+        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ must be a dict");
+        return NULL;
+    }
+    PyObject *mask = PyDict_GetItemString(desc, "mask");
+    if (mask != NULL && mask != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "Masked arrays are not supported");
+        return NULL;
+    }
+    PyObject *shape_obj = PyDict_GetItemString(desc, "shape");
+    PyObject *data_obj = PyDict_GetItemString(desc, "data");
+    PyObject *typestr = PyDict_GetItemString(desc, "typestr");
+    PyObject *descr = PyDict_GetItemString(desc, "descr");
+    PyObject *strides_obj = PyDict_GetItemString(desc, "strides");
+    PyObject *stream_obj = PyDict_GetItemString(desc, "stream");
+    if (shape_obj == NULL || data_obj == NULL || typestr == NULL || !PyTuple_Check(data_obj) ||
+        PyTuple_GET_SIZE(data_obj) < 1) {
+        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ needs shape, typestr and data=(pointer, readonly)");
+        return NULL;
+    }
+    /* a structured type is described by descr; typestr alone says only its size */
+    PyObject *dtype_spec = (descr != NULL && PyList_Check(descr) && PyList_GET_SIZE(descr) > 1) ? descr : typestr;
+    array_layout layout;
+    if (layout_parse(shape_obj, dtype_spec, strides_obj, Py_None, &layout) < 0)
+        return NULL;
+    unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
+    ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL : context_current(st);
+    PyObject *result = NULL;
+    if (context != NULL) {
+        if (stream_obj != NULL && stream_obj != Py_None && sync) {
+            void *handle = PyLong_AsVoidPtr(stream_obj);
+            CUresult rc = CUDA_SUCCESS;
+            const char *sync_env = getenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC");
+            if (!(handle == NULL && PyErr_Occurred()) && (sync_env == NULL || atoi(sync_env) != 0)) {
+                Py_BEGIN_ALLOW_THREADS
+                rc = cu.cuStreamSynchronize((CUstream)handle);
+                Py_END_ALLOW_THREADS
+            }
+            if (PyErr_Occurred() || cu_check(st, rc, "cuStreamSynchronize") < 0)
+                goto done;
+        }
+        result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
+                                              layout.dtype, (CUdeviceptr)pointer, owner, context, NULL);
+    }
+done:
+    Py_DECREF(layout.dtype);
+    return result;
+}
+
+static PyObject *module_from_cuda_array_interface(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"desc", "owner", "sync", NULL};
+    PyObject *desc, *owner = Py_None;
+    int sync = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:from_cuda_array_interface", keywords, &desc, &owner, &sync))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    return from_cai(state_of_module(module), desc, owner == Py_None ? NULL : owner, sync);
+}
+
+static PyObject *module_as_cuda_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"obj", "sync", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *obj;
+    int sync = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:as_cuda_array", keywords, &obj, &sync))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    if (devicearray_check(st, obj))
+        return Py_NewRef(obj);
+    PyObject *desc = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+    if (desc == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "*obj* doesn't implement the cuda array interface.");
+        }
+        return NULL;
+    }
+    PyObject *result = from_cai(st, desc, obj, sync);
+    Py_DECREF(desc);
+    return result;
+}
+
+PyMethodDef devicearray_module_methods[] = {
+    {"device_array", (PyCFunction)(void (*)(void))module_device_array, METH_VARARGS | METH_KEYWORDS,
+     "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0): an uninitialised device array."},
+    {"device_array_like", (PyCFunction)(void (*)(void))module_device_array_like, METH_VARARGS | METH_KEYWORDS,
+     "device_array_like(ary, stream=0): a device array with the shape, dtype and layout of ary."},
+    {"is_cuda_array", module_is_cuda_array, METH_O, "True if obj has __cuda_array_interface__."},
+    {"as_cuda_array", (PyCFunction)(void (*)(void))module_as_cuda_array, METH_VARARGS | METH_KEYWORDS,
+     "as_cuda_array(obj, sync=True): a DeviceNDArray view of a CUDA-array-interface object, without a copy."},
+    {"from_cuda_array_interface", (PyCFunction)(void (*)(void))module_from_cuda_array_interface,
+     METH_VARARGS | METH_KEYWORDS,
+     "from_cuda_array_interface(desc, owner=None, sync=True): a DeviceNDArray view of the described memory."},
+    {0},
+};

@@ -1,0 +1,168 @@
+/* layout.c: the shape of an array: numba's (shape, dtype, strides, order) arguments checked and
+ * turned into strides, the bytes a layout spans, and contiguity. Shared by device arrays
+ * (devicearray.c), their creation functions and the host arrays of transfer.c. */
+#include "devicearray.h"
+
+void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides)
+{
+    npy_intp step = itemsize;
+    if (order == 'F') {
+        for (int i = 0; i < ndim; i++) {
+            strides[i] = step;
+            step *= shape[i] > 0 ? shape[i] : 1;
+        }
+    } else {
+        for (int i = ndim - 1; i >= 0; i--) {
+            strides[i] = step;
+            step *= shape[i] > 0 ? shape[i] : 1;
+        }
+    }
+}
+
+size_t devicearray_span(const DeviceArrayObject *array, npy_intp *low)
+{
+    npy_intp lo = 0, hi = 0;
+    *low = 0;
+    if (array->size == 0)
+        return 0;
+    for (int i = 0; i < array->ndim; i++) {
+        npy_intp extent = (array->shape[i] - 1) * array->strides[i];
+        if (extent < 0)
+            lo += extent;
+        else
+            hi += extent;
+    }
+    *low = lo;
+    return (size_t)(hi - lo + PyDataType_ELSIZE(array->dtype));
+}
+
+static int is_contiguous(const DeviceArrayObject *array, char order)
+{
+    npy_intp expected = PyDataType_ELSIZE(array->dtype);
+    if (array->size == 0)
+        return 1;
+    for (int k = 0; k < array->ndim; k++) {
+        int i = order == 'F' ? k : array->ndim - 1 - k;
+        if (array->shape[i] == 1)
+            continue; /* any stride is fine on an axis of length 1, as NumPy says */
+        if (array->strides[i] != expected)
+            return 0;
+        expected *= array->shape[i];
+    }
+    return 1;
+}
+
+int devicearray_is_c_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'C'); }
+int devicearray_is_f_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'F'); }
+
+/* Parsing numba's shape / dtype / order arguments. */
+
+/* An int or a sequence of ints into shape[]; returns ndim or -1. */
+int layout_parse_shape(PyObject *obj, npy_intp *shape, const char *what)
+{
+    if (PyIndex_Check(obj)) {
+        shape[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
+        return shape[0] == -1 && PyErr_Occurred() ? -1 : 1;
+    }
+    PyObject *items = PySequence_Fast(obj, "");
+    if (items == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of ints, not %.100s", what, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    if (n > NPY_MAXDIMS) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "%s has too many dimensions: %zd (at most %d)", what, n, NPY_MAXDIMS);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+        if (!PyIndex_Check(item)) {
+            Py_DECREF(items);
+            PyErr_Format(PyExc_TypeError, "%s must hold ints, not %.100s", what, Py_TYPE(item)->tp_name);
+            return -1;
+        }
+        shape[i] = PyNumber_AsSsize_t(item, PyExc_OverflowError);
+        if (shape[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return (int)n;
+}
+
+int layout_parse_order(PyObject *obj, char *order)
+{
+    if (obj == NULL || obj == Py_None) {
+        *order = 'C';
+        return 0;
+    }
+    const char *text = PyUnicode_Check(obj) ? PyUnicode_AsUTF8(obj) : NULL;
+    if (text == NULL || (strcmp(text, "C") != 0 && strcmp(text, "F") != 0)) {
+        PyErr_SetString(PyExc_ValueError, "order must be 'C' or 'F'");
+        return -1;
+    }
+    *order = text[0];
+    return 0;
+}
+
+/* dtype=None means float64, as numba's default. New reference. */
+PyArray_Descr *layout_parse_dtype(PyObject *obj)
+{
+    PyArray_Descr *dtype = NULL;
+    if (obj == NULL || obj == Py_None)
+        return PyArray_DescrFromType(NPY_FLOAT64);
+    if (!PyArray_DescrConverter(obj, &dtype))
+        return NULL;
+    return dtype;
+}
+
+int layout_parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj, PyObject *order_obj,
+                 array_layout *layout)
+{
+    char order;
+    layout->dtype = NULL;
+    if ((layout->ndim = layout_parse_shape(shape_obj, layout->shape, "shape")) < 0 || layout_parse_order(order_obj, &order) < 0 ||
+        (layout->dtype = layout_parse_dtype(dtype_obj)) == NULL)
+        return -1;
+    npy_intp itemsize = PyDataType_ELSIZE(layout->dtype);
+    if (PyDataType_REFCHK(layout->dtype)) {
+        PyErr_SetString(PyExc_TypeError, "arrays of Python objects cannot live on the device");
+        goto error;
+    }
+    if (itemsize == 0) {
+        PyErr_SetString(PyExc_TypeError, "the dtype has no size: flexible types need a length (e.g. 'S8')");
+        goto error;
+    }
+    npy_intp count = 1;
+    for (int i = 0; i < layout->ndim; i++) {
+        if (layout->shape[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: %zd", (Py_ssize_t)layout->shape[i]);
+            goto error;
+        }
+        count *= layout->shape[i];
+    }
+    if (strides_obj != NULL && strides_obj != Py_None) {
+        if (layout_parse_shape(strides_obj, layout->strides, "strides") != layout->ndim) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "strides must have one entry per dimension");
+            goto error;
+        }
+    } else {
+        layout_contiguous_strides(layout->ndim, layout->shape, itemsize, order, layout->strides);
+    }
+    npy_intp hi = 0;
+    for (int i = 0; i < layout->ndim; i++) {
+        if (layout->strides[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative strides are not allowed for a new allocation");
+            goto error;
+        }
+        hi += (layout->shape[i] - 1) * layout->strides[i];
+    }
+    layout->span = count == 0 ? 0 : (size_t)(hi + itemsize);
+    return 0;
+error:
+    Py_CLEAR(layout->dtype);
+    return -1;
+}
