@@ -8,9 +8,7 @@ place, so concurrent processes never see half an entry; each carries a digest of
 an entry that fails the check is compiled again and replaced, never loaded.
 """
 
-import hashlib
 import os
-import tempfile
 
 from numba_cuda_c import _cuda
 from numba_cuda_c.cudadrv import libraries
@@ -32,6 +30,12 @@ def _disk_cache_enabled():
     return os.environ.get("NUMBA_CUDA_C_CACHE", "1") != "0"
 
 
+def _sha256(data):
+    import hashlib  # at first compile: importing it costs more than the rest of the package
+
+    return hashlib.sha256(data)
+
+
 def _read_entry(path):
     try:
         with open(path, "rb") as f:
@@ -42,16 +46,18 @@ def _read_entry(path):
     if len(blob) < head or not blob.startswith(_MAGIC):
         return None
     digest, payload = blob[len(_MAGIC) : head], blob[head:]
-    return payload if hashlib.sha256(payload).digest() == digest else None
+    return payload if _sha256(payload).digest() == digest else None
 
 
 def _write_entry(path, payload):
     directory = os.path.dirname(path)
+    import tempfile
+
     try:
         os.makedirs(directory, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:
-            f.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+            f.write(_MAGIC + _sha256(payload).digest() + payload)
         os.replace(temporary, path)
     except OSError:
         pass  # a cache that cannot be written is only slower
@@ -108,7 +114,7 @@ def compile_image(source, options=(), arch=None, name=None, ptx=False):
     includes = ["-I" + d for d in libraries.include_dirs()]
     requested = tuple(arch) if arch is not None else ("device",) + tuple(_cuda.get_context().device.compute_capability)
     key = repr((source, options, includes, name, ptx, requested, _nvrtc_identity()))
-    key = hashlib.sha256(key.encode()).hexdigest()
+    key = _sha256(key.encode()).hexdigest()
     image = _memory_cache.get(key)
     if image is not None:
         return image
