@@ -269,3 +269,14 @@ def __getattr__(name):
         globals()[name] = value
         return value
     raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
+
+
+@_contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """Open an IPC handle (the 64 bytes of a CUipcMemHandle) as a device array of this shape, dtype
+    and strides, for the duration of the block."""
+    from numba_cuda_c.cudadrv.ipc import _open
+
+    if isinstance(shape, int):
+        shape = (shape,)
+    yield _open(bytes(bytearray(handle)), shape, dtype, strides, offset)

@@ -519,6 +519,17 @@ static PyObject *DeviceNDArray_split(PyObject *op, PyObject *args, PyObject *kwa
     return parts;
 }
 
+/* get_ipc_handle(): Python glue (cudadrv/ipc.py) over _ipc_get_handle. */
+static PyObject *DeviceNDArray_get_ipc_handle(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    PyObject *ipc = PyImport_ImportModule("numba_cuda_c.cudadrv.ipc");
+    if (ipc == NULL)
+        return NULL;
+    PyObject *handle = PyObject_CallMethod(ipc, "get_ipc_handle", "O", op);
+    Py_DECREF(ipc);
+    return handle;
+}
+
 static PyObject *DeviceNDArray_is_c_contiguous(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     return PyBool_FromLong(devicearray_is_c_contiguous((DeviceArrayObject *)op));
@@ -666,6 +677,8 @@ static PyMethodDef DeviceNDArray_methods[] = {
     {"copy_to_device", (PyCFunction)(void (*)(void))devicearray_copy_to_device, METH_VARARGS | METH_KEYWORDS,
      "copy_to_device(ary, stream=0): copy from a host or device array of the same shape."},
     {"is_c_contiguous", DeviceNDArray_is_c_contiguous, METH_NOARGS, "True if the array is C-contiguous."},
+    {"get_ipc_handle", DeviceNDArray_get_ipc_handle, METH_NOARGS,
+     "An IpcArrayHandle: pickle it to another process, which opens it as this array."},
     {"is_f_contiguous", DeviceNDArray_is_f_contiguous, METH_NOARGS, "True if the array is Fortran-contiguous."},
     {"reshape", (PyCFunction)(void (*)(void))DeviceNDArray_reshape, METH_VARARGS | METH_KEYWORDS,
      "reshape(*newshape, order='C'): a view with another shape (contiguous arrays only)."},

@@ -36,6 +36,9 @@ static CUresult free_now(const struct pending_free *item, const char **function)
     case MEMORY_POOLED:
         *function = "cuMemFreeAsync";
         return cu.cuMemFreeAsync(item->device_pointer, NULL);
+    case MEMORY_IPC:
+        *function = "cuIpcCloseMemHandle";
+        return cu.cuIpcCloseMemHandle(item->device_pointer);
     }
     return CUDA_SUCCESS;
 }
@@ -313,7 +316,7 @@ static void MemoryPointer_dealloc(PyObject *op)
     int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
                                                       : (self->device_pointer || self->host_pointer);
     if (has_memory && self->context->handle != NULL) {
-        if (self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED) {
+        if (self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED || self->kind == MEMORY_IPC) {
             int pushed;
             const char *function;
             if (context_enter(st, self->context, &pushed) == 0) {
@@ -365,7 +368,7 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
 
 static PyObject *MemoryPointer_get_kind(PyObject *op, void *Py_UNUSED(closure))
 {
-    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered", "pooled"};
+    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered", "pooled", "ipc"};
     return PyUnicode_FromString(names[((MemoryObject *)op)->kind]);
 }
 
@@ -552,6 +555,61 @@ static PyObject *module_use_memory_pool(PyObject *module, PyObject *flag)
     Py_RETURN_NONE;
 }
 
+/* _ipc_get_handle(pointer) -> (handle: 64 bytes, offset): the IPC handle of the allocation that holds
+ * `pointer` (cuIpcGetMemHandle takes the allocation's base), and where the pointer lies in it. */
+static PyObject *module_ipc_get_handle(PyObject *module, PyObject *pointer_obj)
+{
+    module_state *st = state_of_module(module);
+    CUdeviceptr pointer = PyLong_AsUnsignedLongLong(pointer_obj), base = 0;
+    size_t size = 0;
+    CUipcMemHandle handle;
+    if (pointer == (CUdeviceptr)-1 && PyErr_Occurred())
+        return NULL;
+    if (context_current(st) == NULL || CU_CALL(st, cuMemGetAddressRange, (&base, &size, pointer)) < 0 ||
+        CU_CALL(st, cuIpcGetMemHandle, (&handle, base)) < 0)
+        return NULL;
+    return Py_BuildValue("(y#K)", handle.reserved, (Py_ssize_t)sizeof handle.reserved,
+                         (unsigned long long)(pointer - base));
+}
+
+/* _ipc_open(handle: 64 bytes) -> MemoryPointer of another process's allocation, closed
+ * (cuIpcCloseMemHandle) when the last array over it goes. */
+static PyObject *module_ipc_open(PyObject *module, PyObject *handle_obj)
+{
+    module_state *st = state_of_module(module);
+    Py_buffer view;
+    CUipcMemHandle handle;
+    if (PyObject_GetBuffer(handle_obj, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    int ok = view.len == (Py_ssize_t)sizeof handle.reserved;
+    if (ok)
+        memcpy(handle.reserved, view.buf, sizeof handle.reserved);
+    PyBuffer_Release(&view);
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "an IPC handle is %d bytes", (int)sizeof handle.reserved);
+        return NULL;
+    }
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    MemoryObject *memory = memory_new(st, context, MEMORY_IPC, 0);
+    if (memory == NULL)
+        return NULL;
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = cu.cuIpcOpenMemHandle(&memory->device_pointer, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    Py_END_ALLOW_THREADS
+    CUdeviceptr base;
+    if (cu_check(st, rc, "cuIpcOpenMemHandle") < 0 ||
+        CU_CALL(st, cuMemGetAddressRange, (&base, &memory->size, memory->device_pointer)) < 0) {
+        if (rc != CUDA_SUCCESS)
+            memory->device_pointer = 0; /* nothing opened: nothing to close */
+        Py_DECREF(memory);
+        return NULL;
+    }
+    return (PyObject *)memory;
+}
+
 static PyObject *module_pending_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     ContextObject *context = context_current(state_of_module(module));
@@ -574,6 +632,8 @@ PyMethodDef memory_module_methods[] = {
      "_alloc(size, kind='device', portable=False, wc=False): a MemoryPointer in the current context."},
     {"_register", module_register, METH_VARARGS, "_register(obj, mapped): page-lock obj's buffer."},
     {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
+    {"_ipc_get_handle", module_ipc_get_handle, METH_O, "(handle, offset) of the allocation holding a pointer."},
+    {"_ipc_open", module_ipc_open, METH_O, "Open another process's IPC handle: a MemoryPointer."},
     {"_use_memory_pool", module_use_memory_pool, METH_O,
      "_use_memory_pool(flag): allocate device memory from the stream-ordered pool."},
     {"_pending_deallocations", module_pending_deallocations, METH_NOARGS,

@@ -13,6 +13,7 @@ typedef enum {
     MEMORY_MANAGED,    /* cuMemAllocManaged */
     MEMORY_REGISTERED, /* cuMemHostRegister of memory someone else owns (cuda.pinned / cuda.mapped) */
     MEMORY_POOLED,     /* cuMemAllocAsync from the device's pool, given back with cuMemFreeAsync */
+    MEMORY_IPC,        /* another process's allocation, opened with cuIpcOpenMemHandle */
 } memory_kind;
 
 struct pending_free {

@@ -211,3 +211,32 @@ def test_stream_ordered_pool():
     assert "pool ok" in out
     with pytest.raises(NotImplementedError):
         cuda.set_memory_manager(object)
+
+
+def test_ipc_across_two_processes(tmp_path):
+    import pickle
+
+    host = np.arange(100, dtype=np.float64)
+    d = cuda.to_device(host)
+    view = d[10:60]
+    handle = view.get_ipc_handle()
+    path = tmp_path / "handle.pickle"
+    path.write_bytes(pickle.dumps(handle))
+    out = run_python(
+        """
+        import pickle, sys
+        import numpy as np
+        import numba_cuda_c as cuda
+        handle = pickle.loads(open(sys.argv[1] if len(sys.argv) > 1 else %r, "rb").read())
+        with handle as array:
+            assert array.shape == (50,)
+            assert (array.copy_to_host() == np.arange(10, 60)).all(), array.copy_to_host()
+            array[0] = -1.0  # visible to the exporter
+        del array  # the mapping closes with the last array over it
+        with cuda.open_ipc_array(handle.handle, 100, np.float64) as whole:
+            assert whole[99] == 99.0
+        print("ipc ok")
+        """ % str(path)
+    )
+    assert "ipc ok" in out
+    assert d.copy_to_host()[10] == -1.0
