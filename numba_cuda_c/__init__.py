@@ -63,6 +63,15 @@ from numba_cuda_c.types import (  # noqa: F401
 )
 from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401
 from numba_cuda_c.cudadrv import devicearray as _devicearray
+from numba_cuda_c.cudadrv.emm import (  # noqa: F401
+    BaseCUDAMemoryManager,
+    GetIpcHandleMixin,
+    HostOnlyCUDAMemoryManager,
+    ManagedMemory,
+    MappedMemory,
+    MemoryPointer,
+    PinnedMemory,
+)
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 
@@ -227,7 +236,13 @@ def mapped(*arylist, **kws):
 
 @_contextlib.contextmanager
 def defer_cleanup():
-    """Within this block, memory is not freed: frees wait in the deallocation queue (nestable)."""
+    """Within this block, memory is not freed: frees wait in the deallocation queue (nestable); with
+    a memory-manager plugin, its own defer_cleanup() applies."""
+    manager = current_context().memory_manager
+    if manager is not None:
+        with manager.defer_cleanup():
+            yield
+        return
     _cuda._defer_cleanup(1)
     try:
         yield
@@ -236,39 +251,37 @@ def defer_cleanup():
 
 
 def set_memory_manager(mm_plugin):
-    """Choose how device memory is allocated: numba_cuda_c.pool.StreamOrderedMemoryManager (the
-    built-in stream-ordered pool) or None for the default (cuMemAlloc and the deallocation queue)."""
+    """Choose how device memory is allocated, as numba's set_memory_manager: an EMM plugin class
+    (derived from BaseCUDAMemoryManager), numba_cuda_c.pool.StreamOrderedMemoryManager (the built-in
+    stream-ordered pool), or None for the default (cuMemAlloc and the deallocation queue)."""
     from numba_cuda_c.pool import StreamOrderedMemoryManager
 
     if mm_plugin is StreamOrderedMemoryManager:
+        _cuda._set_memory_plugin(None)
         _cuda._use_memory_pool(True)
     elif mm_plugin is None:
+        _cuda._set_memory_plugin(None)
         _cuda._use_memory_pool(False)
+    elif isinstance(mm_plugin, type) and issubclass(mm_plugin, BaseCUDAMemoryManager):
+        _cuda._use_memory_pool(False)
+        _cuda._set_memory_plugin(mm_plugin)
     else:
-        raise NotImplementedError(
-            "external memory manager plugins (%r) are not supported yet; the built-in stream-ordered "
-            "pool is numba_cuda_c.pool.StreamOrderedMemoryManager" % (mm_plugin,)
-        )
+        raise TypeError("set_memory_manager takes a BaseCUDAMemoryManager subclass, not %r" % (mm_plugin,))
 
 
-_manager = _os.environ.get("NUMBA_CUDA_MEMORY_MANAGER", "default")
-if _manager == "numba_cuda_c.pool":
-    _cuda._use_memory_pool(True)
-elif _manager != "default":
-    import warnings as _warnings
+def _memory_manager_from_environment():
+    name = _os.environ.get("NUMBA_CUDA_MEMORY_MANAGER", "default")
+    if name == "default":
+        return
+    if name == "numba_cuda_c.pool":
+        _cuda._use_memory_pool(True)
+        return
+    import importlib
 
-    _warnings.warn("NUMBA_CUDA_MEMORY_MANAGER=%s: only numba_cuda_c.pool is supported yet" % _manager)
+    set_memory_manager(importlib.import_module(name)._numba_memory_manager)
 
 
-def __getattr__(name):
-    # the Python-kernel compiler imports NumPy: load it at first use, not with the package
-    if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile"):
-        import importlib
-
-        value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
+_memory_manager_from_environment()
 
 
 @_contextlib.contextmanager
@@ -280,3 +293,14 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     if isinstance(shape, int):
         shape = (shape,)
     yield _open(bytes(bytearray(handle)), shape, dtype, strides, offset)
+
+
+def __getattr__(name):
+    # the Python-kernel compiler imports NumPy: load it at first use, not with the package
+    if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile"):
+        import importlib
+
+        value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)

@@ -18,6 +18,7 @@ ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext han
     self->device = (DeviceObject *)Py_NewRef((PyObject *)device);
     self->handle = handle;
     memset(&self->deallocations, 0, sizeof self->deallocations);
+    self->memory_manager = NULL;
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
     return self;
@@ -109,6 +110,10 @@ int context_exit(module_state *st, int pushed)
 static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
+    if (st->memory_plugin != NULL) { /* numba asks the memory manager */
+        PyObject *manager = memory_manager_of(st, (ContextObject *)op);
+        return manager ? PyObject_CallMethod(manager, "get_memory_info", NULL) : NULL;
+    }
     size_t free_bytes = 0, total_bytes = 0;
     int pushed;
     if (context_enter(st, (ContextObject *)op, &pushed) < 0)
@@ -177,6 +182,12 @@ static PyObject *Context_reset(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     ContextObject *self = (ContextObject *)op;
+    if (self->memory_manager != NULL) { /* a plugin frees what it allocated */
+        PyObject *done = PyObject_CallMethod(self->memory_manager, "reset", NULL);
+        if (done == NULL)
+            return NULL;
+        Py_DECREF(done);
+    }
     int deferred = self->deallocations.deferred;
     self->deallocations.deferred = 0;
     int failed = memory_flush(st, self) < 0;
@@ -233,6 +244,15 @@ static PyObject *Context_create_event(PyObject *op, PyObject *args, PyObject *kw
     return event_create(state_of(op), (ContextObject *)op, timing);
 }
 
+static PyObject *Context_get_memory_manager(PyObject *op, void *Py_UNUSED(closure))
+{
+    module_state *st = state_of(op);
+    if (st->memory_plugin == NULL)
+        Py_RETURN_NONE;
+    PyObject *manager = memory_manager_of(st, (ContextObject *)op);
+    return manager ? Py_NewRef(manager) : NULL;
+}
+
 static PyObject *Context_get_handle(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyLong_FromVoidPtr(((ContextObject *)op)->handle);
@@ -255,12 +275,14 @@ static int Context_traverse(PyObject *op, visitproc visit, void *arg)
 {
     Py_VISIT(Py_TYPE(op));
     Py_VISIT(((ContextObject *)op)->device);
+    Py_VISIT(((ContextObject *)op)->memory_manager);
     return 0;
 }
 
 static int Context_clear(PyObject *op)
 {
     Py_CLEAR(((ContextObject *)op)->device);
+    Py_CLEAR(((ContextObject *)op)->memory_manager);
     return 0;
 }
 
@@ -298,6 +320,7 @@ static PyMethodDef Context_methods[] = {
 static PyGetSetDef Context_getset[] = {
     {"handle", Context_get_handle, NULL, "The CUcontext, as an int (0 once reset).", NULL},
     {"device", Context_get_device, NULL, "The Device this context belongs to.", NULL},
+    {"memory_manager", Context_get_memory_manager, NULL, "The EMM plugin's instance, or None.", NULL},
     {0},
 };
 

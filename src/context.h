@@ -21,6 +21,7 @@ struct ContextObject {
     DeviceObject *device;
     CUcontext handle; /* NULL once the context was released or reset: the object is then dead */
     deallocation_queue deallocations;
+    PyObject *memory_manager; /* the EMM plugin's instance for this context, or NULL (memory.c) */
     PyObject *weakreflist;
 };
 

@@ -160,6 +160,7 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     self->size = size;
     self->kind = kind;
     self->registered.obj = NULL;
+    self->external = NULL;
     self->weakreflist = NULL;
     return self;
 }
@@ -248,8 +249,60 @@ static PyObject *allocate(module_state *st, ContextObject *context, memory_kind 
     return (PyObject *)memory;
 }
 
+PyObject *memory_manager_of(module_state *st, ContextObject *context)
+{
+    if (context->memory_manager != NULL)
+        return context->memory_manager;
+    PyObject *kwargs = Py_BuildValue("{sO}", "context", (PyObject *)context);
+    PyObject *empty = PyTuple_New(0);
+    PyObject *manager = (kwargs && empty) ? PyObject_Call(st->memory_plugin, empty, kwargs) : NULL;
+    Py_XDECREF(kwargs);
+    Py_XDECREF(empty);
+    if (manager == NULL)
+        return NULL;
+    PyObject *done = PyObject_CallMethod(manager, "initialize", NULL);
+    if (done == NULL) {
+        Py_DECREF(manager);
+        return NULL;
+    }
+    Py_DECREF(done);
+    context->memory_manager = manager;
+    return manager;
+}
+
+/* numba's plugin contract: memalloc(size) returns a MemoryPointer whose device_pointer is an int or
+ * a ctypes pointer, and which frees the memory when it dies. */
+static PyObject *alloc_external(module_state *st, ContextObject *context, size_t size)
+{
+    PyObject *manager = memory_manager_of(st, context);
+    if (manager == NULL)
+        return NULL;
+    PyObject *pointer = PyObject_CallMethod(manager, "memalloc", "n", (Py_ssize_t)size);
+    if (pointer == NULL)
+        return NULL;
+    PyObject *address = PyObject_GetAttrString(pointer, "device_pointer");
+    if (address != NULL && !PyLong_Check(address)) { /* a ctypes.c_void_p or c_uint64 */
+        PyObject *value = PyObject_GetAttrString(address, "value");
+        Py_SETREF(address, value);
+    }
+    unsigned long long device_pointer = 0;
+    if (address != NULL && address != Py_None)
+        device_pointer = PyLong_AsUnsignedLongLong(address);
+    Py_XDECREF(address);
+    MemoryObject *memory = PyErr_Occurred() ? NULL : memory_new(st, context, MEMORY_EXTERNAL, size);
+    if (memory == NULL) {
+        Py_DECREF(pointer);
+        return NULL;
+    }
+    memory->device_pointer = device_pointer;
+    memory->external = pointer;
+    return (PyObject *)memory;
+}
+
 PyObject *memory_alloc_device(module_state *st, ContextObject *context, size_t size)
 {
+    if (st->memory_plugin != NULL)
+        return alloc_external(st, context, size);
     if (st->memory_pool)
         return allocate(st, context, MEMORY_POOLED, size, allocate_pooled, 0, "cuMemAllocAsync");
     return allocate(st, context, MEMORY_DEVICE, size, allocate_device, 0, "cuMemAlloc");
@@ -314,6 +367,7 @@ static void MemoryPointer_dealloc(PyObject *op)
         PyObject_ClearWeakRefs(op);
     struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size};
     int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
+                     : self->kind == MEMORY_EXTERNAL ? 0 /* its plugin object frees it */
                                                       : (self->device_pointer || self->host_pointer);
     if (has_memory && self->context->handle != NULL) {
         if (self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED || self->kind == MEMORY_IPC) {
@@ -331,6 +385,7 @@ static void MemoryPointer_dealloc(PyObject *op)
     }
     if (self->registered.obj != NULL)
         PyBuffer_Release(&self->registered);
+    Py_CLEAR(self->external);
     Py_DECREF(self->context);
     PyObject_Free(op);
     Py_DECREF(type);
@@ -368,7 +423,8 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
 
 static PyObject *MemoryPointer_get_kind(PyObject *op, void *Py_UNUSED(closure))
 {
-    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered", "pooled", "ipc"};
+    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered", "pooled", "ipc",
+                                  "external"};
     return PyUnicode_FromString(names[((MemoryObject *)op)->kind]);
 }
 
@@ -610,6 +666,20 @@ static PyObject *module_ipc_open(PyObject *module, PyObject *handle_obj)
     return (PyObject *)memory;
 }
 
+/* _set_memory_plugin(cls or None): device memory comes from instances of this EMM plugin class. */
+static PyObject *module_set_memory_plugin(PyObject *module, PyObject *plugin)
+{
+    module_state *st = state_of_module(module);
+    Py_XSETREF(st->memory_plugin, plugin == Py_None ? NULL : Py_NewRef(plugin));
+    if (st->devices != NULL) /* instances of another plugin go; the next allocation makes new ones */
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->devices); i++) {
+            DeviceObject *device = (DeviceObject *)PyTuple_GET_ITEM(st->devices, i);
+            if (device->primary_context != NULL)
+                Py_CLEAR(device->primary_context->memory_manager);
+        }
+    Py_RETURN_NONE;
+}
+
 static PyObject *module_pending_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
 {
     ContextObject *context = context_current(state_of_module(module));
@@ -634,6 +704,7 @@ PyMethodDef memory_module_methods[] = {
     {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
     {"_ipc_get_handle", module_ipc_get_handle, METH_O, "(handle, offset) of the allocation holding a pointer."},
     {"_ipc_open", module_ipc_open, METH_O, "Open another process's IPC handle: a MemoryPointer."},
+    {"_set_memory_plugin", module_set_memory_plugin, METH_O, "Use an EMM plugin class (None: the default)."},
     {"_use_memory_pool", module_use_memory_pool, METH_O,
      "_use_memory_pool(flag): allocate device memory from the stream-ordered pool."},
     {"_pending_deallocations", module_pending_deallocations, METH_NOARGS,

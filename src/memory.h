@@ -14,6 +14,7 @@ typedef enum {
     MEMORY_REGISTERED, /* cuMemHostRegister of memory someone else owns (cuda.pinned / cuda.mapped) */
     MEMORY_POOLED,     /* cuMemAllocAsync from the device's pool, given back with cuMemFreeAsync */
     MEMORY_IPC,        /* another process's allocation, opened with cuIpcOpenMemHandle */
+    MEMORY_EXTERNAL,   /* from a memory-manager plugin (numba's EMM): its own object frees it */
 } memory_kind;
 
 struct pending_free {
@@ -31,6 +32,7 @@ typedef struct {
     size_t size;
     memory_kind kind;
     Py_buffer registered; /* MEMORY_REGISTERED: the exporter's buffer, held until unregistered */
+    PyObject *external;   /* MEMORY_EXTERNAL: the plugin's MemoryPointer, whose death frees the memory */
     PyObject *weakreflist;
 } MemoryObject;
 
@@ -40,6 +42,9 @@ PyObject *memory_alloc_device(module_state *st, ContextObject *context, size_t s
 PyObject *memory_alloc_host(module_state *st, ContextObject *context, size_t size, int mapped, int portable,
                             int write_combined);
 PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t size, int attach_global);
+
+/* The context's instance of the EMM plugin class, made (and initialize()d) at first use. Borrowed. */
+PyObject *memory_manager_of(module_state *st, ContextObject *context);
 
 /* Frees everything queued on the context (not inside defer_cleanup()). */
 int memory_flush(module_state *st, ContextObject *context);

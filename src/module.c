@@ -54,6 +54,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->last_context);
     Py_VISIT(st->library_dirs);
     Py_VISIT(st->driver_module);
+    Py_VISIT(st->memory_plugin);
     return 0;
 }
 
@@ -79,6 +80,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->last_context);
     Py_CLEAR(st->library_dirs);
     Py_CLEAR(st->driver_module);
+    Py_CLEAR(st->memory_plugin);
     return 0;
 }
 

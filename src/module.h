@@ -43,6 +43,9 @@ typedef struct {
     double max_pending_ratio;
     /* allocate device memory from the stream-ordered pool (cuMemAllocAsync) instead of cuMemAlloc */
     int memory_pool;
+    /* numba's External Memory Management: a plugin class whose instances (one per context) allocate
+     * device memory, or NULL */
+    PyObject *memory_plugin;
     /* library search directories for NVRTC and the runtime, set from Python once */
     PyObject *library_dirs;
 } module_state;

@@ -209,8 +209,6 @@ def test_stream_ordered_pool():
         NUMBA_CUDA_MEMORY_MANAGER="numba_cuda_c.pool",
     )
     assert "pool ok" in out
-    with pytest.raises(NotImplementedError):
-        cuda.set_memory_manager(object)
 
 
 def test_ipc_across_two_processes(tmp_path):
@@ -240,3 +238,55 @@ def test_ipc_across_two_processes(tmp_path):
     )
     assert "ipc ok" in out
     assert d.copy_to_host()[10] == -1.0
+
+
+def test_external_memory_manager_plugin():
+    cupy = pytest.importorskip("cupy")
+    from numba_cuda_c import GetIpcHandleMixin, HostOnlyCUDAMemoryManager, MemoryPointer
+    from numba_cuda_c.cudadrv.emm import MemoryInfo
+
+    freed = []
+
+    class CupyManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
+        """Device memory from CuPy's pool, as RMM's plugin takes it from RMM."""
+
+        allocations = 0
+
+        def initialize(self):
+            self.initialized = True
+
+        def memalloc(self, size):
+            CupyManager.allocations += 1
+            memory = cupy.cuda.alloc(size)
+            return MemoryPointer(self.context, memory.ptr, size, owner=memory, finalizer=lambda: freed.append(size))
+
+        def get_memory_info(self):
+            free, total = cupy.cuda.runtime.memGetInfo()
+            return MemoryInfo(free=free, total=total)
+
+        @property
+        def interface_version(self):
+            return 1
+
+    cuda.set_memory_manager(CupyManager)
+    try:
+        host = np.arange(1000, dtype=np.float32)
+        d = cuda.to_device(host)
+        assert CupyManager.allocations == 1 and d.gpu_data.kind == "external"
+        np.testing.assert_array_equal(d.copy_to_host(), host)
+        manager = cuda.current_context().memory_manager
+        assert isinstance(manager, CupyManager) and manager.initialized
+        assert cuda.current_context().get_memory_info().total > 0
+        with cuda.defer_cleanup():
+            pass
+        view = d[10:]
+        del d
+        assert freed == []  # the view holds the memory
+        del view
+        gc.collect()
+        assert freed == [4000]
+    finally:
+        cuda.set_memory_manager(None)
+    assert cuda.device_array(4).gpu_data.kind == "device"
+    with pytest.raises(TypeError):
+        cuda.set_memory_manager(object)

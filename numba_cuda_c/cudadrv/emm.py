@@ -1,0 +1,157 @@
+"""numba's External Memory Management (EMM) plugin interface.
+
+A plugin is a class derived from BaseCUDAMemoryManager (usually through HostOnlyCUDAMemoryManager,
+as RMM's is). cuda.set_memory_manager(cls), or NUMBA_CUDA_MEMORY_MANAGER=<module> naming a module
+with `_numba_memory_manager = cls`, makes every device allocation a call to memalloc(size) on an
+instance made once per context (cls(context=ctx), then initialize()). memalloc returns a
+MemoryPointer that frees the memory when it dies (its finalizer, or its owner going away);
+Context.get_memory_info() asks the plugin.
+"""
+
+import abc
+import collections
+import contextlib
+import weakref
+
+from numba_cuda_c import _cuda
+
+MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")
+
+
+class MemoryPointer:
+    """Device memory a plugin hands out: MemoryPointer(context, pointer, size, owner=None, finalizer=None).
+
+    pointer is an int (or a ctypes pointer); finalizer, if given, is called once when the pointer is
+    freed (free()) or garbage-collected.
+    """
+
+    __cuda_memory__ = True
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        self.context = context
+        self.device_pointer = pointer
+        self.size = size
+        self._cuda_memsize_ = size
+        self.is_managed = finalizer is not None
+        self.refct = 1
+        self.handle = pointer
+        self._owner = owner
+        self._finalizer = weakref.finalize(self, finalizer) if finalizer is not None else None
+
+    @property
+    def owner(self):
+        return self if self._owner is None else self._owner
+
+    def own(self):
+        return self
+
+    def free(self):
+        """Free the memory now (the finalizer runs once)."""
+        if self._finalizer is not None:
+            self._finalizer()
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+
+        value = self.device_pointer
+        return ctypes.c_void_p(value if isinstance(value, int) else getattr(value, "value", value))
+
+
+class MappedMemory(MemoryPointer):
+    """Host memory mapped into the device's address space."""
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        self.host_pointer = pointer
+        super().__init__(context, pointer, size, owner=owner, finalizer=finalizer)
+
+
+class PinnedMemory(MemoryPointer):
+    """Page-locked host memory."""
+
+    def __init__(self, context, pointer, size, owner=None, finalizer=None):
+        self.host_pointer = pointer
+        super().__init__(context, pointer, size, owner=owner, finalizer=finalizer)
+
+
+class ManagedMemory(MemoryPointer):
+    """Managed (unified) memory."""
+
+
+class BaseCUDAMemoryManager(abc.ABC):
+    """The interface a memory-manager plugin implements (numba's, version 1)."""
+
+    def __init__(self, *args, **kwargs):
+        if "context" not in kwargs:
+            raise RuntimeError("Memory manager requires a context")
+        self.context = kwargs.pop("context")
+
+    @abc.abstractmethod
+    def memalloc(self, size):
+        """Allocate size bytes of device memory; return a MemoryPointer."""
+
+    @abc.abstractmethod
+    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
+        """Allocate pinned (or mapped) host memory."""
+
+    @abc.abstractmethod
+    def mempin(self, owner, pointer, size, mapped=False):
+        """Page-lock existing host memory."""
+
+    @abc.abstractmethod
+    def initialize(self):
+        """Called once, after construction, with the context current."""
+
+    @abc.abstractmethod
+    def get_ipc_handle(self, memory):
+        """An IPC handle for memory allocated by this manager."""
+
+    @abc.abstractmethod
+    def get_memory_info(self):
+        """MemoryInfo(free, total) in bytes."""
+
+    @abc.abstractmethod
+    def reset(self):
+        """Free everything this manager allocated."""
+
+    @abc.abstractmethod
+    def defer_cleanup(self):
+        """A context manager inside which frees are held back."""
+
+    @property
+    @abc.abstractmethod
+    def interface_version(self):
+        """1: numba's EMM interface."""
+
+
+class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
+    """Host memory from the driver (as numba_cuda_c allocates it); device memory left to the plugin."""
+
+    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
+        return _cuda._alloc(size, "mapped" if mapped else "pinned", portable, wc)
+
+    def mempin(self, owner, pointer, size, mapped=False):
+        return _cuda._register(owner, mapped)
+
+    def memallocmanaged(self, size, attach_global):
+        return _cuda._alloc(size, "managed")
+
+    def reset(self):
+        _cuda._flush_deallocations()
+
+    @contextlib.contextmanager
+    def defer_cleanup(self):
+        _cuda._defer_cleanup(1)
+        try:
+            yield
+        finally:
+            _cuda._defer_cleanup(-1)
+
+
+class GetIpcHandleMixin:
+    """get_ipc_handle for plugins whose memory is ordinary device memory (cuIpcGetMemHandle)."""
+
+    def get_ipc_handle(self, memory):
+        pointer = memory.device_pointer
+        pointer = pointer if isinstance(pointer, int) else getattr(pointer, "value", pointer)
+        return _cuda._ipc_get_handle(pointer)
