@@ -8,6 +8,8 @@
 #include "memory.h"
 #include "stream.h"
 
+#include <pthread.h>
+
 static int is_default_stream(PyObject *stream)
 {
     return stream == NULL || stream == Py_None || (PyLong_CheckExact(stream) && !PyObject_IsTrue(stream));
@@ -91,6 +93,45 @@ static int same_layout(DeviceArrayObject *self, PyArrayObject *host)
     return devicearray_is_f_contiguous(self) && PyArray_IS_F_CONTIGUOUS(host);
 }
 
+/* Fresh host memory costs its first touch: the kernel finds and zeroes each page, one thread at a
+ * time, slower than the copy itself (3 GB/s into a new 256 MiB array against 12-15 into touched
+ * memory). A large new array is therefore touched first by several threads at once. */
+#define PREFAULT_MIN_BYTES (32u << 20)
+#define PREFAULT_THREADS 16
+
+struct prefault_job {
+    char *begin;
+    size_t length;
+};
+
+static void *prefault_pages(void *arg)
+{
+    struct prefault_job *job = arg;
+    for (size_t offset = 0; offset < job->length; offset += 4096)
+        ((volatile char *)job->begin)[offset] = 0;
+    return NULL;
+}
+
+/* Touches every page of [data, data + size) from PREFAULT_THREADS threads. Without the GIL. */
+static void prefault(void *data, size_t size)
+{
+    pthread_t threads[PREFAULT_THREADS];
+    struct prefault_job jobs[PREFAULT_THREADS];
+    int started[PREFAULT_THREADS] = {0};
+    size_t chunk = ((size / PREFAULT_THREADS) + 4095) & ~(size_t)4095;
+    for (int i = 0; i < PREFAULT_THREADS; i++) {
+        size_t begin = (size_t)i * chunk;
+        jobs[i].begin = (char *)data + begin;
+        jobs[i].length = begin >= size ? 0 : (size - begin < chunk ? size - begin : chunk);
+        started[i] = jobs[i].length > 0 && pthread_create(&threads[i], NULL, prefault_pages, &jobs[i]) == 0;
+        if (!started[i])
+            prefault_pages(&jobs[i]); /* no thread: this one does it */
+    }
+    for (int i = 0; i < PREFAULT_THREADS; i++)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+}
+
 /* A host array with the device array's layout over a fresh buffer holding a copy of its span. */
 static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, PyObject *stream)
 {
@@ -102,8 +143,34 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
         PyArrayObject *result = (PyArrayObject *)PyArray_NewFromDescr(
             &PyArray_Type, self->dtype, self->ndim, self->shape,
             self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
-        if (result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data,
-                                            (size_t)PyArray_NBYTES(result), stream, DEVICE_TO_HOST) < 0)
+        size_t size = result != NULL ? (size_t)PyArray_NBYTES(result) : 0;
+        int registered = 0;
+        if (size >= PREFAULT_MIN_BYTES && is_default_stream(stream)) {
+            /* touched pages pin quickly: the copy then runs at DMA speed */
+            int pushed;
+            Py_BEGIN_ALLOW_THREADS
+            prefault(PyArray_DATA(result), size);
+            Py_END_ALLOW_THREADS
+            if (context_enter(st, self->context, &pushed) == 0) {
+                registered = cu.cuMemHostRegister(PyArray_DATA(result), size, 0) == CUDA_SUCCESS;
+                context_exit(st, pushed);
+            }
+            PyErr_Clear(); /* not registered: the copy is only slower */
+        }
+        int failed = result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data, size,
+                                                     stream, DEVICE_TO_HOST) < 0;
+        if (registered) { /* before the array can go: its memory must not die registered */
+            PyObject *type, *value, *traceback;
+            int pushed;
+            PyErr_Fetch(&type, &value, &traceback);
+            if (context_enter(st, self->context, &pushed) == 0) {
+                cu_report_unraisable(st, cu.cuMemHostUnregister(PyArray_DATA(result)), "cuMemHostUnregister");
+                context_exit(st, pushed);
+            }
+            PyErr_Clear();
+            PyErr_Restore(type, value, traceback);
+        }
+        if (failed)
             Py_CLEAR(result);
         return result;
     }
