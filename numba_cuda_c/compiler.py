@@ -31,9 +31,16 @@ def _disk_cache_enabled():
 
 
 def _sha256(data):
-    import hashlib  # at first compile: importing it costs more than the rest of the package
-
-    return hashlib.sha256(data)
+    # CPython's own SHA-256 module imports in microseconds; hashlib loads OpenSSL (milliseconds),
+    # which a cache hit in a new process would pay
+    try:
+        from _sha2 import sha256  # Python 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data)
 
 
 def _read_entry(path):
