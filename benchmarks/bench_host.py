@@ -449,6 +449,35 @@ def _cupy_d2h_pinned(cp):
 
 
 row("H2D pinned 256 MiB", kind="transfer", nbytes=BIG, cuda=_h2d_pinned, cupy=_cupy_h2d_pinned)
+
+
+def _h2d_pinned_into(cuda):
+    h = _pinned_big(cuda)
+    copy_to_device = cuda.device_array(BIG, np.uint8).copy_to_device
+    return lambda: copy_to_device(h)
+
+
+def _cupy_h2d_pinned_into(cp):
+    h = _cupy_pinned_big(cp)
+    d = cp.empty(BIG, np.uint8)
+    synchronize = cp.cuda.get_current_stream().synchronize
+
+    def fn():
+        d.set(h)
+        synchronize()
+
+    return fn
+
+
+# the copy alone, into an existing array (the row above allocates the device array too)
+row(
+    "H2D pinned 256 MiB, existing array",
+    kind="transfer",
+    nbytes=BIG,
+    cuda=_h2d_pinned_into,
+    cupy=_cupy_h2d_pinned_into,
+    floor="H2D pinned 256 MiB",
+)
 row("D2H pinned 256 MiB", kind="transfer", nbytes=BIG, cuda=_d2h_pinned, cupy=_cupy_d2h_pinned)
 row(
     "D2H new array 256 MiB",

@@ -39,6 +39,8 @@ static CUresult free_now(const struct pending_free *item, const char **function)
     case MEMORY_IPC:
         *function = "cuIpcCloseMemHandle";
         return cu.cuIpcCloseMemHandle(item->device_pointer);
+    case MEMORY_EXTERNAL: /* the plugin's own object frees it */
+        break;
     }
     return CUDA_SUCCESS;
 }
