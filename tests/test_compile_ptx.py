@@ -680,18 +680,18 @@ def test_device_functions_calling_device_functions():
 
 def test_variable_assigned_int_then_float_is_float64():
     source = translated(k_unify, SIG)
-    assert re.search(r"\bdouble v_x;", source)
+    assert re.search(r"\bdouble v_x = 0;", source)
 
 
 def test_tuple_swap_goes_through_temporaries():
     source = translated(k_swap, SIG)
-    assert re.search(r"\bfloat v_x;", source) and re.search(r"\bfloat v_y;", source)
+    assert re.search(r"\bfloat v_x = 0;", source) and re.search(r"\bfloat v_y = 0;", source)
     assert source.count("float t_") >= 4
 
 
 def test_conditional_expression_and_boolean_operators():
     source = translated(k_ternary_bool, SIG)
-    assert "bool v_flag;" in source and "&&" in source and "||" in source
+    assert "bool v_flag = 0;" in source and "&&" in source and "||" in source
     ptx_of(k_ternary_bool)
 
 
@@ -1455,3 +1455,23 @@ def test_wrong_number_of_argument_types():
     with pytest.raises(KernelTypeError) as info:
         cuda.compile_ptx(k_vector_add, "void(float32[:])")
     assert "k_vector_add" in str(info.value)
+
+
+def read_before_assignment(a):
+    a[0] = later  # noqa: F821 -- the point of the test
+    later = 1.0  # noqa: F841
+
+
+def loop_carried_value(a, n):
+    for i in range(n):
+        if i > 0:
+            a[i] = last  # noqa: F821 -- assigned by the previous iteration
+        last = a[i] * 2
+
+
+def test_read_before_assignment_is_an_error_but_loop_carried_values_are_not():
+    with pytest.raises(KernelTypeError) as info:
+        cuda.compile_ptx(read_before_assignment, "void(float64[:])")
+    assert "used before it is assigned" in str(info.value) and "a[0] = later" in str(info.value)
+    ptx, _ = cuda.compile_ptx(loop_carried_value, "void(float64[:], int64)")
+    assert ".entry loop_carried_value" in ptx

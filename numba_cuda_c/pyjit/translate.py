@@ -104,6 +104,8 @@ class FunctionTranslator(Intrinsics):
         self.lines = []
         self.depth = 1
         self.emitting = False
+        self.assigned = set(self.params)
+        self.loop_depth = 0
         self.loop_vars = set()
 
     # -- errors ---------------------------------------------------------------------------------
@@ -127,6 +129,8 @@ class FunctionTranslator(Intrinsics):
         self.emitting = True
         self.lines = []
         self.declared_arrays = set()
+        self.assigned = set(self.params)
+        self.loop_depth = 0
         self.block(self.node.body)
         if self.device and self.return_type is None:
             self.return_type = types.void
@@ -147,7 +151,7 @@ class FunctionTranslator(Intrinsics):
         for name, t in self.vars.items():
             if name in self.params or isinstance(t, (types.Array, types.Tuple)) or t is None:
                 continue
-            out.append("    %s v_%s;\n" % (t.ctype, name))
+            out.append("    %s v_%s = 0;\n" % (t.ctype, name))  # no garbage, even on paths Python would reject
         return "".join(out)
 
     def emit(self, line):
@@ -211,6 +215,8 @@ class FunctionTranslator(Intrinsics):
     def store(self, target, value, node):
         if isinstance(target, ast.Name):
             name = target.id
+            if self.emitting:
+                self.assigned.add(name)
             if isinstance(value.type, types.Array):
                 if name in self.vars and self.vars[name] != value.type:
                     self.fail(node, "an array variable cannot change type")
@@ -268,7 +274,9 @@ class FunctionTranslator(Intrinsics):
         if node.orelse:
             self.fail(node, "while ... else is not supported")
         self.emit("while (%s) {" % self.condition(node.test))
+        self.loop_depth += 1
         self.nested(node.body)
+        self.loop_depth -= 1
         self.emit("}")
 
     def stmt_For(self, node):
@@ -315,7 +323,11 @@ class FunctionTranslator(Intrinsics):
         )
         self.depth += 1
         self.emit("v_%s = %s;" % (name, cast(Value(counter, kind), self.vars[name])))
+        if self.emitting:
+            self.assigned.add(name)
+        self.loop_depth += 1
         self.block(node.body)
+        self.loop_depth -= 1
         self.depth -= 1
         self.emit("}")
         self.depth -= 1
@@ -379,6 +391,10 @@ class FunctionTranslator(Intrinsics):
 
     def load_name(self, name, node):
         if name in self.vars:
+            # Read before any assignment, outside a loop (where an earlier iteration may have
+            # assigned it): Python would raise UnboundLocalError, so this is an error, not garbage.
+            if self.emitting and name not in self.assigned and self.loop_depth == 0:
+                self.fail(node, "local variable %r is used before it is assigned" % name)
             t = self.vars[name]
             return Value("v_%s" % name, t)
         if name in self.globals:
