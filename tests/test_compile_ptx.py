@@ -1475,3 +1475,19 @@ def test_read_before_assignment_is_an_error_but_loop_carried_values_are_not():
     assert "used before it is assigned" in str(info.value) and "a[0] = later" in str(info.value)
     ptx, _ = cuda.compile_ptx(loop_carried_value, "void(float64[:], int64)")
     assert ".entry loop_carried_value" in ptx
+
+
+CONSTANT_TABLE = np.array([1.5, 2.5, 3.5, 4.5], dtype=np.float32)
+
+
+def uses_constant_memory(out):
+    table = cuda.const.array_like(CONSTANT_TABLE)
+    i = cuda.grid(1)
+    if i < table.size:
+        out[i] = table[i] * 2
+
+
+def test_const_array_like_lives_in_constant_memory():
+    ptx, _ = cuda.compile_ptx(uses_constant_memory, "void(float32[:])")
+    assert ".const .align 4 .b8 ncc_const_1[16] = {0, 0, 192, 63," in ptx  # 1.5f, first of the table
+    assert "ld.const.f32" in ptx

@@ -1353,3 +1353,20 @@ def test_launch_on_a_stream_with_numpy_arrays(rng):
     vector_add[blocks(3000, 128), 128, stream](a, b, out)
     stream.synchronize()
     np.testing.assert_array_equal(out, a + b)
+
+
+CONST_TABLE_GPU = np.random.default_rng().random((3, 5))
+
+
+@cuda.jit
+def const_table_kernel(out):
+    table = cuda.const.array_like(CONST_TABLE_GPU)
+    i, j = cuda.grid(2)
+    if i < table.shape[0] and j < table.shape[1]:
+        out[i, j] = table[i, j] + 1.0
+
+
+def test_const_array_like():
+    out = cuda.device_array((3, 5), np.float64)
+    const_table_kernel[1, (4, 8)](out)
+    np.testing.assert_array_equal(out.copy_to_host(), CONST_TABLE_GPU + 1.0)

@@ -141,6 +141,37 @@ class Intrinsics:
         )
         return Value(temp, t)
 
+    def constant_array(self, node):
+        """cuda.const.array_like(ary): a global NumPy array's values, in the device's constant memory."""
+        import numpy as np
+
+        if len(node.args) != 1:
+            self.fail(node, "cuda.const.array_like takes one array")
+        source = self.expr(node.args[0]).obj
+        if not isinstance(source, np.ndarray) or source.dtype.kind not in "biuf":
+            self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers")
+        scalar = dtype_of(source.dtype)
+        values = np.ascontiguousarray(source).ravel()
+        if values.nbytes > 60 * 1024:
+            self.fail(node, "cuda.const.array_like: %d bytes do not fit in constant memory (64 KiB)" % values.nbytes)
+        key = ("const", id(source), source.dtype.str, source.shape)
+        name = self.module.constants.get(key)
+        if name is None:
+            name = self.module.constants[key] = self.module.unique("ncc_const")
+            items = ", ".join(literal(v.item(), scalar).code for v in values) or "0"
+            self.module.pieces.append("__constant__ %s %s[%d] = {%s};\n" % (scalar.ctype, name, max(values.size, 1),
+                                                                             items))
+        strides, step = [], scalar.bits // 8
+        for n in reversed(source.shape):
+            strides.insert(0, step)
+            step *= max(n, 1)
+        t = types.Array(scalar, source.ndim, "C")
+        temp = self.module.unique("const")
+        self.emit("%s %s = {(%s *)%s, {%s}, {%s}};" % (c_array_type(t), temp, scalar.ctype, name,
+                                                       ", ".join("%dLL" % n for n in source.shape) or "0",
+                                                       ", ".join("%dLL" % s for s in strides) or "0"))
+        return Value(temp, t)
+
     def cuda_call(self, path, node):
         name = path[1:]
         if name == ("grid",) or name == ("gridsize",):
@@ -177,6 +208,8 @@ class Intrinsics:
             return Value("__%s((int)(%s))" % (name[0], predicate.code), types.int32)
         if name in (("shared", "array"), ("local", "array")):
             return self.new_array(node, name[0])
+        if name == ("const", "array_like"):
+            return self.constant_array(node)
         if name and name[0] == "atomic":
             return self.atomic(name[1] if len(name) > 1 else "", node)
         if name == ("fma",):

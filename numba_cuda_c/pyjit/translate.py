@@ -49,6 +49,7 @@ class ModuleBuilder:
 
     def __init__(self):
         self.functions = {}  # (pyfunc, argtypes) -> (c name, return type)
+        self.constants = {}  # arrays in constant memory (cuda.const.array_like) -> their C names
         self.pieces = []
         self.counter = 0
 
