@@ -21,6 +21,7 @@
 /* Frees one allocation; the context must be current. Runs without the GIL. */
 static CUresult free_now(const struct pending_free *item, const char **function)
 {
+    *function = "nothing to free";
     switch (item->kind) {
     case MEMORY_DEVICE:
     case MEMORY_MANAGED:
@@ -85,7 +86,8 @@ static void queue_free(module_state *st, ContextObject *context, const struct pe
             const char *function;
             int pushed;
             if (context_enter(st, context, &pushed) == 0) {
-                cu_report_unraisable(st, free_now(item, &function), function);
+                CUresult rc = free_now(item, &function); /* before `function` is read */
+                cu_report_unraisable(st, rc, function);
                 context_exit(st, pushed);
             }
             if (PyErr_Occurred())
@@ -376,7 +378,8 @@ static void MemoryPointer_dealloc(PyObject *op)
             int pushed;
             const char *function;
             if (context_enter(st, self->context, &pushed) == 0) {
-                cu_report_unraisable(st, free_now(&item, &function), function);
+                CUresult rc = free_now(&item, &function); /* before `function` is read */
+                cu_report_unraisable(st, rc, function);
                 context_exit(st, pushed);
             }
             if (PyErr_Occurred())
