@@ -111,7 +111,7 @@ DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_in
 
 PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *stream)
 {
-    if (stream == NULL || stream == Py_None || (PyLong_CheckExact(stream) && !PyObject_IsTrue(stream)))
+    if (stream_is_default(stream))
         return array->stream != NULL ? array->stream : stream;
     return stream;
 }

@@ -67,6 +67,14 @@ static inline int devicearray_check(module_state *st, PyObject *obj)
 /* The stream a method uses: its `stream` argument when given (not 0/None), else the bound one. */
 PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *stream);
 
+/* numba's as_cuda_array(obj, sync): a device array as is, or a view of a CUDA-array-interface
+ * object that keeps it alive (devicearray_functions.c). New reference. */
+PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync);
+
+/* A CAI consumer waits for the exporter's stream (desc["stream"]) before using the memory, when
+ * sync and NUMBA_CUDA_ARRAY_INTERFACE_SYNC allow, as numba does. 0, or -1 with an error. */
+int cai_wait_stream(module_state *st, PyObject *desc, int sync);
+
 int devicearray_type_init(PyObject *module, module_state *st);
 extern PyMethodDef devicearray_module_methods[];
 

@@ -83,6 +83,22 @@ static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj
 /* from_cuda_array_interface(desc, owner=None, sync=True): a view of someone else's device memory.
  * `owner` is kept alive by the view; the exporter's stream is waited for when sync (numba's rule,
  * NUMBA_CUDA_ARRAY_INTERFACE_SYNC). */
+int cai_wait_stream(module_state *st, PyObject *desc, int sync)
+{
+    PyObject *stream = PyDict_Check(desc) ? PyDict_GetItemString(desc, "stream") : NULL;
+    const char *sync_env = getenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC");
+    if (stream == NULL || stream == Py_None || !sync || (sync_env != NULL && atoi(sync_env) == 0))
+        return 0;
+    void *handle = PyLong_AsVoidPtr(stream);
+    if (handle == NULL && PyErr_Occurred())
+        return -1;
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = cu.cuStreamSynchronize((CUstream)handle);
+    Py_END_ALLOW_THREADS
+    return cu_check(st, rc, "cuStreamSynchronize");
+}
+
 static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
 {
     if (!PyDict_Check(desc)) {
@@ -99,7 +115,6 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
     PyObject *typestr = PyDict_GetItemString(desc, "typestr");
     PyObject *descr = PyDict_GetItemString(desc, "descr");
     PyObject *strides_obj = PyDict_GetItemString(desc, "strides");
-    PyObject *stream_obj = PyDict_GetItemString(desc, "stream");
     if (shape_obj == NULL || data_obj == NULL || typestr == NULL || !PyTuple_Check(data_obj) ||
         PyTuple_GET_SIZE(data_obj) < 1) {
         PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ needs shape, typestr and data=(pointer, readonly)");
@@ -113,23 +128,9 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
     unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
     ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL : context_current(st);
     PyObject *result = NULL;
-    if (context != NULL) {
-        if (stream_obj != NULL && stream_obj != Py_None && sync) {
-            void *handle = PyLong_AsVoidPtr(stream_obj);
-            CUresult rc = CUDA_SUCCESS;
-            const char *sync_env = getenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC");
-            if (!(handle == NULL && PyErr_Occurred()) && (sync_env == NULL || atoi(sync_env) != 0)) {
-                Py_BEGIN_ALLOW_THREADS
-                rc = cu.cuStreamSynchronize((CUstream)handle);
-                Py_END_ALLOW_THREADS
-            }
-            if (PyErr_Occurred() || cu_check(st, rc, "cuStreamSynchronize") < 0)
-                goto done;
-        }
+    if (context != NULL && cai_wait_stream(st, desc, sync) == 0)
         result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
                                               layout.dtype, (CUdeviceptr)pointer, owner, context, NULL);
-    }
-done:
     Py_DECREF(layout.dtype);
     return result;
 }
@@ -146,14 +147,8 @@ static PyObject *module_from_cuda_array_interface(PyObject *module, PyObject *ar
     return from_cai(state_of_module(module), desc, owner == Py_None ? NULL : owner, sync);
 }
 
-static PyObject *module_as_cuda_array(PyObject *module, PyObject *args, PyObject *kwargs)
+PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync)
 {
-    static char *keywords[] = {"obj", "sync", NULL};
-    module_state *st = state_of_module(module);
-    PyObject *obj;
-    int sync = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:as_cuda_array", keywords, &obj, &sync))
-        return NULL;
     if (numpy_require() < 0)
         return NULL;
     if (devicearray_check(st, obj))
@@ -169,6 +164,16 @@ static PyObject *module_as_cuda_array(PyObject *module, PyObject *args, PyObject
     PyObject *result = from_cai(st, desc, obj, sync);
     Py_DECREF(desc);
     return result;
+}
+
+static PyObject *module_as_cuda_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"obj", "sync", NULL};
+    PyObject *obj;
+    int sync = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:as_cuda_array", keywords, &obj, &sync))
+        return NULL;
+    return devicearray_from_object(state_of_module(module), obj, sync);
 }
 
 PyMethodDef devicearray_module_methods[] = {

@@ -214,24 +214,12 @@ static int cai_pointer(module_state *st, PyObject *arg, CUdeviceptr *pointer)
     if (desc == NULL)
         return -1;
     PyObject *data = PyDict_Check(desc) ? PyDict_GetItemString(desc, "data") : NULL;
-    PyObject *stream = PyDict_Check(desc) ? PyDict_GetItemString(desc, "stream") : NULL;
     int status = -1;
-    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
+    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1)
         PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ lacks data=(pointer, readonly)");
-    } else if ((*pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0))) == (CUdeviceptr)-1 &&
-               PyErr_Occurred()) {
-    } else if (stream != NULL && stream != Py_None) {
-        void *handle = PyLong_AsVoidPtr(stream);
-        if (!(handle == NULL && PyErr_Occurred())) {
-            CUresult rc;
-            Py_BEGIN_ALLOW_THREADS
-            rc = cu.cuStreamSynchronize((CUstream)handle);
-            Py_END_ALLOW_THREADS
-            status = cu_check(st, rc, "cuStreamSynchronize");
-        }
-    } else {
-        status = 0;
-    }
+    else if ((*pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0))) != (CUdeviceptr)-1 ||
+             !PyErr_Occurred())
+        status = cai_wait_stream(st, desc, 1);
     Py_DECREF(desc);
     return status;
 }

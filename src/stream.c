@@ -50,7 +50,7 @@ int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle)
         *handle = stream->handle;
         return 0;
     }
-    if (obj == Py_None || obj == Py_False || (PyLong_CheckExact(obj) && !PyObject_IsTrue(obj))) {
+    if (stream_is_default(obj)) {
         *handle = st->default_stream;
         return 0;
     }

@@ -31,6 +31,12 @@ PyObject *stream_create(module_state *st, ContextObject *context);
  * is set, else the legacy default stream (handle 0). New reference. */
 PyObject *stream_default(module_state *st, ContextObject *context);
 
+/* Whether a stream= argument means the default stream: absent, None, False or 0. */
+static inline int stream_is_default(PyObject *obj)
+{
+    return obj == NULL || obj == Py_None || obj == Py_False || (PyLong_CheckExact(obj) && !PyObject_IsTrue(obj));
+}
+
 /* The CUstream for a stream= argument: a Stream, or 0 / None / False for the default stream.
  * Raises TypeError for anything else and CudaDriverError for a stream of a reset context. */
 int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle);

@@ -10,16 +10,11 @@
 
 #include <pthread.h>
 
-static int is_default_stream(PyObject *stream)
-{
-    return stream == NULL || stream == Py_None || (PyLong_CheckExact(stream) && !PyObject_IsTrue(stream));
-}
-
 int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
                   CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
 {
     CUstream handle;
-    int pushed, sync = is_default_stream(stream);
+    int pushed, sync = stream_is_default(stream);
     CUresult rc = CUDA_SUCCESS;
     if (size == 0)
         return 0;
@@ -57,7 +52,7 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
 static int wait_stream(module_state *st, PyObject *stream)
 {
     CUstream handle;
-    if (is_default_stream(stream))
+    if (stream_is_default(stream))
         return 0;
     if (stream_handle_from_object(st, stream, &handle) < 0)
         return -1;
@@ -145,7 +140,7 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
             self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
         size_t size = result != NULL ? (size_t)PyArray_NBYTES(result) : 0;
         int registered = 0;
-        if (size >= PREFAULT_MIN_BYTES && is_default_stream(stream)) {
+        if (size >= PREFAULT_MIN_BYTES && stream_is_default(stream)) {
             /* touched pages pin quickly: the copy then runs at DMA speed */
             int pushed;
             Py_BEGIN_ALLOW_THREADS
@@ -312,19 +307,6 @@ static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceA
     return status;
 }
 
-/* Any object with __cuda_array_interface__ as a DeviceNDArray (devicearray.c's as_cuda_array). */
-static PyObject *as_device_array(module_state *st, PyObject *obj)
-{
-    if (devicearray_check(st, obj))
-        return Py_NewRef(obj);
-    PyObject *module = PyImport_ImportModule("numba_cuda_c._cuda");
-    if (module == NULL)
-        return NULL;
-    PyObject *result = PyObject_CallMethod(module, "as_cuda_array", "O", obj);
-    Py_DECREF(module);
-    return result;
-}
-
 static int has_cai(PyObject *obj)
 {
     return !PyArray_Check(obj) && PyObject_HasAttrString(obj, "__cuda_array_interface__");
@@ -340,7 +322,7 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
         return NULL;
     stream = devicearray_effective_stream(self, stream);
     if (devicearray_check(st, ary) || has_cai(ary)) {
-        PyObject *source = as_device_array(st, ary);
+        PyObject *source = devicearray_from_object(st, ary, 1);
         if (source == NULL)
             return NULL;
         int status = device_into_device(st, self, (DeviceArrayObject *)source, stream);
@@ -373,7 +355,7 @@ static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *v
     unsigned int bits = 0;
     memcpy(&bits, PyArray_DATA(value), (size_t)itemsize);
     CUstream handle;
-    int pushed, sync = is_default_stream(stream);
+    int pushed, sync = stream_is_default(stream);
     if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
         context_enter(st, lhs->context, &pushed) < 0)
         return -1;
@@ -414,7 +396,7 @@ int devicearray_setitem(PyObject *op, PyObject *key, PyObject *value)
     PyArrayObject *host = NULL;
     int status = -1, done = 0;
     if (devicearray_check(st, value) || has_cai(value)) { /* a device source goes through the host */
-        PyObject *source = as_device_array(st, value);
+        PyObject *source = devicearray_from_object(st, value, 1);
         if (source == NULL)
             goto finish;
         if (((DeviceArrayObject *)source)->ndim == ndim &&
@@ -511,7 +493,7 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
     if (numpy_require() < 0)
         return NULL;
     if (devicearray_check(st, obj) || has_cai(obj))
-        return as_device_array(st, obj);
+        return devicearray_from_object(st, obj, 1);
     PyArrayObject *host;
     if (PyArray_CheckExact(obj) && (PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) ||
                                     PyArray_IS_F_CONTIGUOUS((PyArrayObject *)obj)))
@@ -535,7 +517,7 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
     if (device != NULL && PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host)))
         Py_SET_TYPE(device, st->DeviceRecordType); /* a structured scalar: numba's DeviceRecord */
     if (device != NULL && copy &&
-        host_into_device(st, device, host, is_default_stream(stream) ? NULL : stream) < 0)
+        host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
         Py_CLEAR(device);
     Py_DECREF(host);
     return (PyObject *)device;
