@@ -3,7 +3,7 @@
 import os
 
 from numba_cuda_c import _cuda, compiler, types
-from numba_cuda_c.pyjit.dispatcher import Dispatcher, jit, nvrtc_options, typeof
+from numba_cuda_c.pyjit.dispatcher import Dispatcher, jit, normalise, nvrtc_options, typeof
 from numba_cuda_c.pyjit.translate import translate_device, translate_kernel
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
@@ -25,7 +25,7 @@ def compile_ptx(
     Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
     """
     sig = types.parse_signature(args)
-    argtypes = tuple(types.Array(t.dtype, t.ndim, "A") if isinstance(t, types.Array) else t for t in sig.args)
+    argtypes = normalise(sig.args)
     if device:
         source, resty = translate_device(pyfunc, argtypes, pyfunc.__name__)
     else:

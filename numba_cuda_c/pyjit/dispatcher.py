@@ -42,7 +42,8 @@ def typeof(value):
     raise TypeError("cannot pass a %s to a kernel" % type(value).__name__)
 
 
-def _normalise(argtypes):
+def normalise(argtypes):
+    """Argument types as kernels are keyed: every array layout shares one translation."""
     return tuple(types.Array(t.dtype, t.ndim, "A") if isinstance(t, types.Array) else t for t in argtypes)
 
 
@@ -98,7 +99,7 @@ class Dispatcher:
             self.compile(sig)
 
     def compile(self, sig):
-        argtypes = _normalise(types.parse_signature(sig).args)
+        argtypes = normalise(types.parse_signature(sig).args)
         if self.device:
             from numba_cuda_c.pyjit import compile_ptx
 
@@ -172,7 +173,7 @@ class Dispatcher:
     def _pick(self, signature):
         if signature is None:
             return list(self._kernels)
-        return [_normalise(types.parse_signature(signature).args)]
+        return [normalise(types.parse_signature(signature).args)]
 
     def inspect_source(self, signature=None):
         """The generated CUDA C: for one signature, or a dict for every compiled one."""
