@@ -49,6 +49,7 @@ from numba_cuda_c.types import (  # noqa: F401
     boolean,
     complex64,
     complex128,
+    float16,
     float32,
     float64,
     int8,

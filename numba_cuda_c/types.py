@@ -22,10 +22,18 @@ class Type:
 
 
 class Scalar(Type):
-    """A number or boolean. kind: 'b' (bool), 'i' (signed), 'u' (unsigned), 'f' (float), 'c' (complex)."""
+    """A number or boolean. kind: 'b' (bool), 'i' (signed), 'u' (unsigned), 'f' (float), 'c' (complex).
+
+    ctype: its CUDA C spelling (__half for float16; ncc_complex<float>, the prelude's struct laid
+    out as NumPy's complex64, for complex64)."""
 
     def __init__(self, name, kind, bits, ctype):
         self.name, self.kind, self.bits, self.ctype = name, kind, bits, ctype
+
+    @property
+    def underlying_float(self):
+        """A complex number's parts: float32 for complex64, float64 for complex128."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
 
     @property
     def dtype(self):
@@ -126,20 +134,38 @@ uint8 = Scalar("uint8", "u", 8, "unsigned char")
 uint16 = Scalar("uint16", "u", 16, "unsigned short")
 uint32 = Scalar("uint32", "u", 32, "unsigned int")
 uint64 = Scalar("uint64", "u", 64, "unsigned long long")
+float16 = Scalar("float16", "f", 16, "__half")
 float32 = Scalar("float32", "f", 32, "float")
 float64 = Scalar("float64", "f", 64, "double")
-complex64 = Scalar("complex64", "c", 64, "complex64")
-complex128 = Scalar("complex128", "c", 128, "complex128")
+complex64 = Scalar("complex64", "c", 64, "ncc_complex<float>")
+complex128 = Scalar("complex128", "c", 128, "ncc_complex<double>")
 void = none = NoneType()
 b1, bool_ = boolean, boolean
 i1, i2, i4, i8 = int8, int16, int32, int64
 u1, u2, u4, u8 = uint8, uint16, uint32, uint64
-f4, f8 = float32, float64
+f2, f4, f8 = float16, float32, float64
 c8, c16 = complex64, complex128
 intp, uintp = int64, uint64
 
-SCALARS = {t.name: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64)}
-SCALARS.update(complex64=complex64, complex128=complex128)
+SCALARS = {
+    t.name: t
+    for t in (
+        boolean,
+        int8,
+        int16,
+        int32,
+        int64,
+        uint8,
+        uint16,
+        uint32,
+        uint64,
+        float16,
+        float32,
+        float64,
+        complex64,
+        complex128,
+    )
+}
 
 
 def from_dtype(dtype):

@@ -24,6 +24,7 @@ def compile_ptx(
 
     Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
     """
+    pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a @cuda.jit dispatcher compiles its Python function
     sig = types.parse_signature(args)
     argtypes = normalise(sig.args)
     if device:

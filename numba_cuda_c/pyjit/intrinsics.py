@@ -9,6 +9,7 @@ import math
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import (
+    CMATH_FUNCTIONS,
     MATH_FUNCTIONS,
     MATH_PREDICATES,
     MATH_TO_INT,
@@ -33,13 +34,25 @@ class Intrinsics:
     def math_call(self, name, node):
         args = self.args(node, (1, 2))
         for a in args:
-            if not typing.is_number(a.type):
-                self.fail(node, "math.%s takes numbers" % name)
+            if not typing.is_real(a.type):
+                self.fail(
+                    node,
+                    "math.%s takes real numbers%s"
+                    % (name, "; cmath takes complex ones" if typing.is_number(a.type) else ""),
+                )
         t = (
             typing.math_result(args[0].type)
             if len(args) == 1
             else typing.math_result(typing.promote(args[0].type, args[1].type))
         )
+        if t == types.float16:  # computed in float32 and rounded back, as half has few functions of its own
+            single = self.math_call_typed(
+                name, [Value(cast(a, types.float32), types.float32) for a in args], types.float32, node
+            )
+            return Value(cast(single, t), t) if single.type == types.float32 else single
+        return self.math_call_typed(name, args, t, node)
+
+    def math_call_typed(self, name, args, t, node):
         suffix = "f" if t == types.float32 else ""
         codes = ", ".join(cast(a, t) for a in args)
         if name in MATH_FUNCTIONS:
@@ -55,8 +68,53 @@ class Intrinsics:
             return Value("(%s * %r%s)" % (codes, factor, suffix), t)
         self.fail(node, "math.%s is not supported in kernels" % name)
 
+    def cmath_call(self, name, node):
+        """cmath's functions: complex in, complex out (real arguments become complex first)."""
+        args = self.args(node, (1, 2) if name in ("log", "rect") else 1)
+        for a in args:
+            if not typing.is_number(a.type):
+                self.fail(node, "cmath.%s takes numbers" % name)
+        if name == "rect":
+            if len(args) != 2 or not all(typing.is_real(a.type) for a in args):
+                self.fail(node, "cmath.rect(r, phi) takes two real numbers")
+            part = typing.math_result(typing.promote(args[0].type, args[1].type))
+            part = types.float64 if part == types.float16 else part
+            t = types.complex64 if part == types.float32 else types.complex128
+            return Value("ncc_rect(%s, %s)" % (cast(args[0], part), cast(args[1], part)), t)
+        z = args[0]
+        t = typing.cmath_result(z.type)
+        code = cast(z, t)
+        if name in CMATH_FUNCTIONS:
+            result = Value("%s(%s)" % (CMATH_FUNCTIONS[name], code), t)
+            if len(args) == 2:  # log(z, base)
+                t = typing.promote(t, args[1].type)
+                result = Value("(%s / ncc_clog(%s))" % (cast(result, t), cast(args[1], t)), t)
+            return result
+        if name in ("isnan", "isinf", "isfinite"):
+            return Value("ncc_c%s(%s)" % (name, code), types.boolean)
+        if name == "phase":
+            return Value("ncc_phase(%s)" % code, t.underlying_float)
+        if name == "polar":
+            temp = self.module.unique("z")
+            self.emit("%s %s = %s;" % (t.ctype, temp, code))
+            items = [
+                Value("ncc_cabs(%s)" % temp, t.underlying_float),
+                Value("ncc_phase(%s)" % temp, t.underlying_float),
+            ]
+            return Value(type=types.Tuple([i.type for i in items]), items=items)
+        self.fail(node, "cmath.%s is not supported in kernels" % name)
+
     def builtin_call(self, name, node):
         args = [self.expr(a) for a in node.args]
+        if name == "complex":
+            if not 1 <= len(args) <= 2 or not all(typing.is_number(a.type) for a in args):
+                self.fail(node, "complex() takes one or two numbers here")
+            if len(args) == 1:
+                return Value(cast(args[0], types.complex128), types.complex128)
+            if not all(typing.is_real(a.type) for a in args):
+                self.fail(node, "complex(real, imag) takes real numbers here")
+            re, im = (cast(a, types.float64) for a in args)
+            return Value("ncc_complex_of(%s, %s)" % (re, im), types.complex128)
         if name == "len":
             if len(args) != 1 or not isinstance(args[0].type, types.Array):
                 self.fail(node, "len() takes an array")
@@ -69,6 +127,8 @@ class Intrinsics:
             t = args[0].type
             for a in args[1:]:
                 t = typing.unify(t, a.type)  # numba types min and max by unification
+            if not typing.is_real(t):
+                self.fail(node, "%s() compares real numbers, not %s" % (name, t))
             result = cast(args[0], t)
             for a in args[1:]:
                 other = cast(a, t)
@@ -80,21 +140,31 @@ class Intrinsics:
         if not typing.is_number(a.type):
             self.fail(node, "%s() takes a number" % name)
         if name == "abs":
+            t = typing.absolute(a.type)
+            if typing.is_complex(a.type):
+                return Value("ncc_cabs(%s)" % a.code, t)
+            if a.type == types.float16:
+                return Value(cast(Value("fabsf(%s)" % cast(a, types.float32), types.float32), t), t)
             if typing.is_float(a.type):
-                return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), a.type)
-            t = typing.as_arith(a.type)
-            return Value("(%s < 0 ? -(%s) : %s)" % ((cast(a, t),) * 3), t)
+                return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), t)
+            if t.kind == "u":
+                return a
+            return Value("ncc_abs<%s>(%s)" % (t.ctype, cast(a, t)), t)
         if name == "round":
             if typing.is_int(a.type):
                 return Value(cast(a, types.int64), types.int64)
-            return Value(
-                "((long long)%s(%s))" % ("rintf" if a.type == types.float32 else "rint", a.code), types.int64
-            )
+            if typing.is_complex(a.type):
+                self.fail(node, "round() takes a real number")
+            single = a.type in (types.float32, types.float16)
+            operand = cast(a, types.float32) if single else a.code
+            return Value("((long long)%s(%s))" % ("rintf" if single else "rint", operand), types.int64)
         if name == "int":
             return Value(cast(a, types.int64), types.int64)
         if name == "float":
             return Value(cast(a, types.float64), types.float64)
-        return Value("((%s) != 0)" % a.code, types.boolean)
+        if typing.is_complex(a.type):
+            return Value("ncc_nonzero(%s)" % a.code, types.boolean)
+        return Value(cast(a, types.boolean), types.boolean)
 
     def constant_shape(self, node):
         value = self.expr(node)
@@ -148,28 +218,44 @@ class Intrinsics:
         if len(node.args) != 1:
             self.fail(node, "cuda.const.array_like takes one array")
         source = self.expr(node.args[0]).obj
-        if not isinstance(source, np.ndarray) or source.dtype.kind not in "biuf":
+        if not isinstance(source, np.ndarray) or source.dtype.kind not in "biufc":
             self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers")
         scalar = dtype_of(source.dtype)
         values = np.ascontiguousarray(source).ravel()
         if values.nbytes > 60 * 1024:
-            self.fail(node, "cuda.const.array_like: %d bytes do not fit in constant memory (64 KiB)" % values.nbytes)
+            self.fail(
+                node, "cuda.const.array_like: %d bytes do not fit in constant memory (64 KiB)" % values.nbytes
+            )
         key = ("const", id(source), source.dtype.str, source.shape)
         name = self.module.constants.get(key)
         if name is None:
             name = self.module.constants[key] = self.module.unique("ncc_const")
-            items = ", ".join(literal(v.item(), scalar).code for v in values) or "0"
-            self.module.pieces.append("__constant__ %s %s[%d] = {%s};\n" % (scalar.ctype, name, max(values.size, 1),
-                                                                             items))
+            ctype = scalar.ctype
+            if scalar == types.float16:  # by its bits: __half has no constant initialiser
+                ctype, values = "unsigned short", values.view(np.uint16)
+                items = ", ".join("%du" % v for v in values) or "0"
+            else:
+                items = ", ".join(literal(v.item(), scalar).code for v in values) or "{}"
+            self.module.pieces.append(
+                "__constant__ %s %s[%d] = {%s};\n" % (ctype, name, max(values.size, 1), items)
+            )
         strides, step = [], scalar.bits // 8
         for n in reversed(source.shape):
             strides.insert(0, step)
             step *= max(n, 1)
         t = types.Array(scalar, source.ndim, "C")
         temp = self.module.unique("const")
-        self.emit("%s %s = {(%s *)%s, {%s}, {%s}};" % (c_array_type(t), temp, scalar.ctype, name,
-                                                       ", ".join("%dLL" % n for n in source.shape) or "0",
-                                                       ", ".join("%dLL" % s for s in strides) or "0"))
+        self.emit(
+            "%s %s = {(%s *)%s, {%s}, {%s}};"
+            % (
+                c_array_type(t),
+                temp,
+                scalar.ctype,
+                name,
+                ", ".join("%dLL" % n for n in source.shape) or "0",
+                ", ".join("%dLL" % s for s in strides) or "0",
+            )
+        )
         return Value(temp, t)
 
     def cuda_call(self, path, node):

@@ -14,6 +14,9 @@ template <typename T, int N> __device__ __forceinline__ T *ncc_at(const Array<T,
     for (int d = 0; d < N; ++d) p += index[d] * a.strides[d];
     return (T *)p;
 }
+// NVRTC's headers define neither NAN nor INFINITY
+#define NCC_NAN __int_as_float(0x7fc00000)
+#define NCC_INFINITY __int_as_float(0x7f800000)
 __device__ __forceinline__ long long ncc_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 template <typename T> __device__ __forceinline__ T ncc_floordiv(T a, T b) {
     if (b == 0) return 0;
@@ -52,6 +55,7 @@ __device__ __forceinline__ float ncc_fmodf(float a, float b) {
     }
 NCC_FFLOORDIV(ncc_ffloordiv, double, fmod, floor, copysign)
 NCC_FFLOORDIV(ncc_ffloordiv_f32, float, fmodf, floorf, copysignf)
+template <typename T> __device__ __forceinline__ T ncc_abs(T x) { return x < 0 ? (T)-x : x; }
 template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {
     if (exp < 0) return base == 1 ? 1 : (base == -1 ? ((exp & 1) ? -1 : 1) : 0);
     T result = 1;
@@ -75,6 +79,156 @@ template <typename T> __device__ __forceinline__ T ncc_wrapping_sub(T a, T b) {
 }
 template <typename T> __device__ __forceinline__ T ncc_wrapping_mul(T a, T b) {
     return (T)((unsigned long long)a * (unsigned long long)b);
+}
+// --- float16 ---------------------------------------------------------------------------------
+// Conversions into __half, one overload per widened source type (values.py widens the others).
+__device__ __forceinline__ __half ncc_to_half(double x) { return __double2half(x); }
+__device__ __forceinline__ __half ncc_to_half(float x) { return __float2half_rn(x); }
+__device__ __forceinline__ __half ncc_to_half(long long x) { return __ll2half_rn(x); }
+__device__ __forceinline__ __half ncc_to_half(unsigned long long x) { return __ull2half_rn(x); }
+// --- complex numbers -------------------------------------------------------------------------
+// NumPy's layout (real part, then imaginary part, aligned as the part), an aggregate so that
+// shared and local arrays of it need no constructor; Python's arithmetic (CPython's complexobject.c).
+template <typename T> struct ncc_complex {
+    T re, im;
+};
+template <typename T, typename U> __device__ __forceinline__ ncc_complex<T> ncc_to_complex(U x) {
+    return {(T)x, (T)0};
+}
+template <typename T, typename U> __device__ __forceinline__ ncc_complex<T> ncc_to_complex(ncc_complex<U> z) {
+    return {(T)z.re, (T)z.im};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_complex_of(T re, T im) { return {re, im}; }
+template <typename T> __device__ __forceinline__ ncc_complex<T> operator+(ncc_complex<T> a, ncc_complex<T> b) {
+    return {a.re + b.re, a.im + b.im};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> operator-(ncc_complex<T> a, ncc_complex<T> b) {
+    return {a.re - b.re, a.im - b.im};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> operator-(ncc_complex<T> a) { return {-a.re, -a.im}; }
+template <typename T> __device__ __forceinline__ ncc_complex<T> operator*(ncc_complex<T> a, ncc_complex<T> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <typename T> __device__ __forceinline__ bool operator==(ncc_complex<T> a, ncc_complex<T> b) {
+    return a.re == b.re && a.im == b.im;
+}
+template <typename T> __device__ __forceinline__ bool operator!=(ncc_complex<T> a, ncc_complex<T> b) {
+    return !(a == b);
+}
+template <typename T> __device__ __forceinline__ bool ncc_nonzero(ncc_complex<T> a) { return a.re != 0 || a.im != 0; }
+// Smith's method, as CPython: no overflow for large parts. Division by zero gives NaNs (Python
+// would raise ZeroDivisionError; a kernel cannot).
+template <typename T> __device__ __forceinline__ ncc_complex<T> operator/(ncc_complex<T> a, ncc_complex<T> b) {
+    T abs_re = fabs(b.re), abs_im = fabs(b.im);
+    if (abs_re >= abs_im) {
+        if (abs_re == 0) return {(T)NCC_NAN, (T)NCC_NAN};
+        T ratio = b.im / b.re, denom = b.re + b.im * ratio;
+        return {(a.re + a.im * ratio) / denom, (a.im - a.re * ratio) / denom};
+    }
+    if (abs_im >= abs_re) {
+        T ratio = b.re / b.im, denom = b.re * ratio + b.im;
+        return {(a.re * ratio + a.im) / denom, (a.im * ratio - a.re) / denom};
+    }
+    return {(T)NCC_NAN, (T)NCC_NAN};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_conj(ncc_complex<T> z) { return {z.re, -z.im}; }
+template <typename T> __device__ __forceinline__ bool ncc_cisnan(ncc_complex<T> z) { return isnan(z.re) || isnan(z.im); }
+template <typename T> __device__ __forceinline__ bool ncc_cisinf(ncc_complex<T> z) { return isinf(z.re) || isinf(z.im); }
+template <typename T> __device__ __forceinline__ bool ncc_cisfinite(ncc_complex<T> z) {
+    return isfinite(z.re) && isfinite(z.im);
+}
+template <typename T> __device__ __forceinline__ T ncc_cabs(ncc_complex<T> z) { return hypot(z.re, z.im); }
+template <typename T> __device__ __forceinline__ T ncc_phase(ncc_complex<T> z) { return atan2(z.im, z.re); }
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_rect(T r, T phi) {
+    return {r * cos(phi), r * sin(phi)};
+}
+// CPython's c_pow: integral exponents up to 100 by repeated squaring, others through polar form
+template <typename T> __device__ ncc_complex<T> ncc_cpow(ncc_complex<T> a, ncc_complex<T> b) {
+    if (b.re == 0 && b.im == 0) return {(T)1, (T)0};
+    if (a.re == 0 && a.im == 0) {
+        if (b.im != 0 || b.re < 0) return {(T)NCC_NAN, (T)NCC_NAN};
+        return {(T)0, (T)0};
+    }
+    if (b.im == 0 && b.re == trunc(b.re) && fabs(b.re) <= 100) {
+        long long n = (long long)b.re, m = n < 0 ? -n : n;
+        ncc_complex<T> result = {(T)1, (T)0}, x = a;
+        while (m) {
+            if (m & 1) result = result * x;
+            x = x * x;
+            m >>= 1;
+        }
+        return n < 0 ? ncc_complex<T>{(T)1, (T)0} / result : result;
+    }
+    T vabs = hypot(a.re, a.im), len = pow(vabs, b.re), at = atan2(a.im, a.re), phase = at * b.re;
+    if (b.im != 0) {
+        len /= exp(at * b.im);
+        phase += b.im * log(vabs);
+    }
+    return {len * cos(phase), len * sin(phase)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cexp(ncc_complex<T> z) {
+    T m = exp(z.re);
+    return {m * cos(z.im), m * sin(z.im)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_clog(ncc_complex<T> z) {
+    return {log(hypot(z.re, z.im)), atan2(z.im, z.re)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_clog10(ncc_complex<T> z) {
+    ncc_complex<T> l = ncc_clog(z);
+    const T ln10 = (T)2.302585092994045684;
+    return {l.re / ln10, l.im / ln10};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csqrt(ncc_complex<T> z) {
+    if (z.re == 0 && z.im == 0) return {(T)0, z.im};
+    T t = sqrt((fabs(z.re) + hypot(z.re, z.im)) / 2);
+    if (z.re >= 0) return {t, z.im / (2 * t)};
+    return {fabs(z.im) / (2 * t), copysign(t, z.im)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csin(ncc_complex<T> z) {
+    return {sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ccos(ncc_complex<T> z) {
+    return {cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csinh(ncc_complex<T> z) {
+    return {sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ccosh(ncc_complex<T> z) {
+    return {cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ctanh(ncc_complex<T> z) {
+    // (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), which stays finite for large |x|
+    if (fabs(z.re) > 20) return {copysign((T)1, z.re), (T)0 * sin(2 * z.im)};
+    T d = cosh(2 * z.re) + cos(2 * z.im);
+    return {sinh(2 * z.re) / d, sin(2 * z.im) / d};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ctan(ncc_complex<T> z) {
+    ncc_complex<T> t = ncc_ctanh(ncc_complex<T>{-z.im, z.re});  // tan z = -i tanh(iz)
+    return {t.im, -t.re};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_casinh(ncc_complex<T> z) {
+    ncc_complex<T> one = {(T)1, (T)0};
+    return ncc_clog(z + ncc_csqrt(z * z + one));
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_casin(ncc_complex<T> z) {
+    ncc_complex<T> t = ncc_casinh(ncc_complex<T>{-z.im, z.re});  // asin z = -i asinh(iz)
+    return {t.im, -t.re};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cacos(ncc_complex<T> z) {
+    ncc_complex<T> s = ncc_casin(z);
+    return {(T)1.5707963267948966192 - s.re, -s.im};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cacosh(ncc_complex<T> z) {
+    ncc_complex<T> one = {(T)1, (T)0};
+    return ncc_clog(z + ncc_csqrt(z + one) * ncc_csqrt(z - one));
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_catanh(ncc_complex<T> z) {
+    ncc_complex<T> one = {(T)1, (T)0}, l = ncc_clog((one + z) / (one - z));
+    return {l.re / 2, l.im / 2};
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_catan(ncc_complex<T> z) {
+    ncc_complex<T> t = ncc_catanh(ncc_complex<T>{-z.im, z.re});  // atan z = -i atanh(iz)
+    return {t.im, -t.re};
 }
 __device__ __forceinline__ unsigned long long ncc_double_bits(double x) {
     return (unsigned long long)__double_as_longlong(x);

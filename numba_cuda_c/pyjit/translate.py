@@ -8,6 +8,7 @@ KernelTypeError quoting the source line.
 """
 
 import ast
+import cmath
 import inspect
 import math
 import textwrap
@@ -18,7 +19,16 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.prelude import PRELUDE
-from numba_cuda_c.pyjit.values import MATH_CONSTANTS, Namespace, Value, c_array_type, cast, dtype_of, literal
+from numba_cuda_c.pyjit.values import (
+    MATH_CONSTANTS,
+    BoundMethod,
+    Namespace,
+    Value,
+    c_array_type,
+    cast,
+    dtype_of,
+    literal,
+)
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
@@ -69,6 +79,15 @@ class ModuleBuilder:
         if return_type is None:
             raise KernelTypeError("recursive device function %s is not supported" % pyfunc.__name__)
         return name, return_type
+
+    def tuple_struct(self, t):
+        """The C struct a device function returns a tuple of numbers in (one per tuple type)."""
+        name = self.constants.get(("tuple", t))
+        if name is None:
+            name = self.constants[("tuple", t)] = self.unique("ncc_tuple")
+            fields = " ".join("%s f%d;" % (item.ctype, k) for k, item in enumerate(t.items))
+            self.pieces.append("struct %s { %s };\n" % (name, fields))
+        return name
 
     def source(self):
         return "#include <cuda_fp16.h>\n" + PRELUDE + "\n".join(self.pieces)
@@ -143,16 +162,22 @@ class FunctionTranslator(Intrinsics):
             ctype = c_array_type(t) if isinstance(t, types.Array) else t.ctype
             params.append("%s v_%s" % (ctype, name))
         if self.device:
-            ret = "void" if self.return_type == types.void else self.return_type.ctype
+            if isinstance(self.return_type, types.Tuple):
+                ret = self.module.tuple_struct(self.return_type)
+            else:
+                ret = "void" if self.return_type == types.void else self.return_type.ctype
             return "__device__ %s %s(%s) {\n" % (ret, self.name, ", ".join(params))
         return 'extern "C" __global__ void %s(%s) {\n' % (self.name, ", ".join(params))
 
     def declarations(self):
         out = []
         for name, t in self.vars.items():
-            if name in self.params or isinstance(t, (types.Array, types.Tuple)) or t is None:
+            if isinstance(t, types.Tuple):  # a tuple variable is one C variable per item
+                out.extend("    %s tv_%s_%d = {};\n" % (item.ctype, name, k) for k, item in enumerate(t.items))
                 continue
-            out.append("    %s v_%s = 0;\n" % (t.ctype, name))  # no garbage, even on paths Python would reject
+            if name in self.params or isinstance(t, types.Array) or t is None:
+                continue
+            out.append("    %s v_%s = {};\n" % (t.ctype, name))  # zero: no garbage, even on paths Python rejects
         return "".join(out)
 
     def emit(self, line):
@@ -228,8 +253,11 @@ class FunctionTranslator(Intrinsics):
                     self.declared_arrays.add(name)
                     self.emit("%s v_%s = %s;" % (c_array_type(value.type), name, value.code))
                 return
-            if value.type is None or isinstance(value.type, types.Tuple):
-                self.fail(node, "only numbers and arrays can be stored in variables")
+            if value.items is not None:
+                self.store_tuple(name, value, node)
+                return
+            if value.type is None:
+                self.fail(node, "only numbers, tuples and arrays can be stored in variables")
             if name in self.params and self.vars[name] != value.type:
                 value = Value(cast(value, self.vars[name]), self.vars[name])
             self.vars[name] = typing.unify(self.vars.get(name), value.type)
@@ -239,6 +267,24 @@ class FunctionTranslator(Intrinsics):
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
             self.fail(node, "cannot assign to this")
+
+    def store_tuple(self, name, value, node):
+        """t = (a, b): each item in its own C variable, typed by unification as a scalar would be."""
+        old = self.vars.get(name)
+        if name in self.params or (
+            old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items))
+        ):
+            self.fail(node, "a variable cannot hold both %s and %s" % (old, value.type))
+        if not all(isinstance(item.type, types.Scalar) for item in value.items):
+            self.fail(node, "tuples stored in variables hold numbers only")
+        olds = old.items if old is not None else [None] * len(value.items)
+        t = self.vars[name] = types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)])
+        temps = []
+        for item, item_type in zip(value.items, t.items):  # through temporaries: t = t[1], t[0] swaps
+            temps.append(self.module.unique("t"))
+            self.emit("%s %s = %s;" % (item_type.ctype, temps[-1], cast(item, item_type)))
+        for k, temp in enumerate(temps):
+            self.emit("tv_%s_%d = %s;" % (name, k, temp))
 
     def stmt_AugAssign(self, node):
         op = BINOPS.get(type(node.op))
@@ -353,16 +399,34 @@ class FunctionTranslator(Intrinsics):
             self.emit("return;")
             return
         value = self.expr(node.value)
+        if value.items is not None:
+            self.return_tuple(value, node)
+            return
         if not isinstance(value.type, types.Scalar):
-            self.fail(node, "device functions return numbers only")
+            self.fail(node, "device functions return numbers and tuples of numbers only")
         self.return_type = value.type if self.return_type is None else typing.unify(self.return_type, value.type)
         self.emit("return %s;" % cast(value, self.return_type))
+
+    def return_tuple(self, value, node):
+        old = self.return_type
+        if old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items)):
+            self.fail(node, "a device function returns %s on one path and %s on another" % (old, value.type))
+        if not all(isinstance(item.type, types.Scalar) for item in value.items):
+            self.fail(node, "device functions return tuples of numbers only")
+        olds = old.items if old is not None else [None] * len(value.items)
+        t = self.return_type = types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)])
+        codes = ", ".join(cast(item, item_type) for item, item_type in zip(value.items, t.items))
+        self.emit("return %s{%s};" % (self.module.tuple_struct(t), codes))
 
     # -- expressions ----------------------------------------------------------------------------
     def condition(self, node):
         value = self.expr(node)
         if value.type == types.boolean:
             return value.code
+        if typing.is_complex(value.type):
+            return "ncc_nonzero(%s)" % value.code
+        if value.type == types.float16:
+            return "(__half2float(%s) != 0.0f)" % value.code
         if isinstance(value.type, types.Scalar):
             return "(%s) != 0" % value.code
         self.fail(node, "a condition must be a number or a bool")
@@ -383,6 +447,8 @@ class FunctionTranslator(Intrinsics):
             return literal(value, types.int64 if value < 2**63 else types.uint64)
         if isinstance(value, float):
             return literal(value, types.float64)
+        if isinstance(value, complex):
+            return literal(value, types.complex128)
         if value is None:
             return Value(obj=None)
         self.fail(node, "unsupported constant %r" % (value,))
@@ -397,6 +463,9 @@ class FunctionTranslator(Intrinsics):
             if self.emitting and name not in self.assigned and self.loop_depth == 0:
                 self.fail(node, "local variable %r is used before it is assigned" % name)
             t = self.vars[name]
+            if isinstance(t, types.Tuple):
+                items = [Value("tv_%s_%d" % (name, k), item) for k, item in enumerate(t.items)]
+                return Value(type=t, items=items)
             return Value("v_%s" % name, t)
         if name in self.globals:
             return self.python_value(self.globals[name], node)
@@ -416,10 +485,12 @@ class FunctionTranslator(Intrinsics):
             return literal(obj, types.int64)
         if isinstance(obj, float):
             return literal(obj, types.float64)
-        if isinstance(obj, np.generic) and obj.dtype.kind in "biuf":
+        if isinstance(obj, complex):
+            return literal(obj, types.complex128)
+        if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
             t = types.from_dtype(obj.dtype)
             return literal(obj.item(), t)
-        if isinstance(obj, tuple) and all(isinstance(v, (int, float, bool)) for v in obj):
+        if isinstance(obj, tuple) and all(isinstance(v, (int, float, bool, complex)) for v in obj):
             items = [self.python_value(v, node) for v in obj]
             return Value(type=types.Tuple([i.type for i in items]), items=items, const=obj)
         import numba_cuda_c
@@ -462,11 +533,28 @@ class FunctionTranslator(Intrinsics):
                 if isinstance(found, types.Type) or found is types:  # cuda.float32, cuda.types.int64
                     return self.python_value(found, node)
             return Value(obj=base.obj.child(attr))
-        if base.obj is math and attr in MATH_CONSTANTS:
+        if base.obj in (math, cmath) and attr in MATH_CONSTANTS:
             return literal(MATH_CONSTANTS[attr], types.float64)
+        if base.obj is cmath and attr in ("infj", "nanj"):
+            return literal(getattr(cmath, attr), types.complex128)
+        if isinstance(base.type, types.Scalar):
+            return self.scalar_attribute(base, attr, node)
         if base.obj is not None and hasattr(base.obj, attr):
             return self.python_value(getattr(base.obj, attr), node)
         self.fail(node, "unsupported attribute %r" % attr)
+
+    def scalar_attribute(self, base, attr, node):
+        """x.real and x.imag (of real numbers too, as in Python), and the method z.conjugate."""
+        t = base.type
+        if attr == "real":
+            return Value("(%s).re" % base.code, t.underlying_float) if typing.is_complex(t) else base
+        if attr == "imag":
+            if typing.is_complex(t):
+                return Value("(%s).im" % base.code, t.underlying_float)
+            return literal(0, typing.as_arith(t))
+        if attr == "conjugate":
+            return Value(obj=BoundMethod(attr, base))
+        self.fail(node, "numbers have no attribute %r in kernels" % attr)
 
     def expr_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
@@ -510,6 +598,8 @@ class FunctionTranslator(Intrinsics):
             if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
                 self.fail(node, "only numbers can be compared")
             t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
+            if typing.is_complex(t) and op not in ("==", "!="):
+                self.fail(node, "complex numbers are not ordered: only == and != compare them")
             parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
             left = right
         return Value("(" + " && ".join(parts) + ")", types.boolean)
@@ -529,12 +619,17 @@ class FunctionTranslator(Intrinsics):
                 t = typing.true_divide(left.type, right.type)
                 return Value("(%s / %s)" % (cast(left, t), cast(right, t)), t)
             if op in ("&", "|", "^", "<<", ">>"):
-                t = typing.bitwise(left.type, right.type)
+                t = (typing.bitwise if op in "&|^" else typing.shift)(left.type, right.type)
                 return Value("(%s %s %s)" % (cast(left, t), op, cast(right, t)), t)
-            t = typing.promote(left.type, right.type) if op != "**" else typing.power(left.type, right.type)
+            if op in ("//", "%"):
+                t = typing.floor_divide(left.type, right.type)
+            else:
+                t = typing.promote(left.type, right.type) if op != "**" else typing.power(left.type, right.type)
         except KernelTypeError as exc:
             self.fail(node, str(exc))
         a, b = cast(left, t), cast(right, t)
+        if op == "**" and typing.is_complex(t):
+            return Value("ncc_cpow(%s, %s)" % (a, b), t)
         if op == "//":
             if typing.is_int(t):
                 return Value("ncc_floordiv<%s>(%s, %s)" % (t.ctype, a, b), t)
@@ -557,11 +652,8 @@ class FunctionTranslator(Intrinsics):
     # -- arrays ---------------------------------------------------------------------------------
     def expr_Subscript(self, node):
         base = self.expr(node.value)
-        if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1])
-            index = self.expr(node.slice)
-            if not isinstance(index.const, int) or not -len(base.items) <= index.const < len(base.items):
-                self.fail(node, "tuples are indexed by constants in range only")
-            return base.items[index.const]
+        if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i])
+            return self.tuple_item(base, self.expr(node.slice), node)
         if not isinstance(base.type, types.Array):
             self.fail(node, "only arrays and tuples can be indexed")
         indices = self.indices(node)
@@ -569,6 +661,26 @@ class FunctionTranslator(Intrinsics):
             return self.view(base, indices, node)
         ref, dtype = self.element(node, base, indices)
         return Value(ref, dtype)
+
+    def tuple_item(self, base, index, node):
+        """A constant index picks an item; a variable one, of a tuple whose items share a type (as
+        numba's UniTuple), selects at run time."""
+        n = len(base.items)
+        if isinstance(index.const, int) and not isinstance(index.const, bool):
+            if not -n <= index.const < n:
+                self.fail(node, "tuple index %d out of range for %d items" % (index.const, n))
+            return base.items[index.const]
+        if not typing.is_int(index.type):
+            self.fail(node, "tuples are indexed by integers")
+        item_type = base.items[0].type
+        if not all(item.type == item_type and isinstance(item_type, types.Scalar) for item in base.items):
+            self.fail(node, "a tuple of mixed types is indexed by constants only")
+        k = self.module.unique("k")
+        self.emit("long long %s = ncc_wrap(%s, %dLL);" % (k, cast(index, types.int64), n))
+        code = base.items[-1].code
+        for position in range(n - 2, -1, -1):
+            code = "(%s == %d ? %s : %s)" % (k, position, base.items[position].code, code)
+        return Value(code, item_type)
 
     def indices(self, node):
         """The subscript's entries: translated Values, or ast.Slice nodes."""
@@ -678,6 +790,12 @@ class FunctionTranslator(Intrinsics):
 
         if isinstance(target, Namespace):
             return self.cuda_call(target.path, node)
+        if isinstance(target, BoundMethod):  # z.conjugate()
+            self.args(node, 0)
+            z = target.value
+            return Value("ncc_conj(%s)" % z.code, z.type) if typing.is_complex(z.type) else z
+        if getattr(target, "__module__", None) == "cmath" and callable(target):
+            return self.cmath_call(target.__name__, node)
         if (
             target is math
             or getattr(target, "__module__", None) == "math"
@@ -693,6 +811,7 @@ class FunctionTranslator(Intrinsics):
             builtins.int,
             builtins.float,
             builtins.bool,
+            builtins.complex,
         ):
             return self.builtin_call(target.__name__, node)
         if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
@@ -711,6 +830,11 @@ class FunctionTranslator(Intrinsics):
                     self.fail(node, "device functions take numbers and arrays")
             name, return_type = self.module.device_function(target.py_func, [a.type for a in args])
             code = "%s(%s)" % (name, ", ".join(a.code for a in args))
+            if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
+                temp = self.module.unique("ret")
+                self.emit("%s %s = %s;" % (self.module.tuple_struct(return_type), temp, code))
+                items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
+                return Value(type=return_type, items=items)
             return Value(code, None if return_type == types.void else return_type)
         self.fail(node, "cannot call %r in a kernel" % (target,))
 

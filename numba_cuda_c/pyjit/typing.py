@@ -22,8 +22,17 @@ def is_float(t):
     return isinstance(t, types.Scalar) and t.kind == "f"
 
 
-def is_number(t):
+def is_complex(t):
+    return isinstance(t, types.Scalar) and t.kind == "c"
+
+
+def is_real(t):
+    """A bool, an integer or a float: what math.* and ordering comparisons take."""
     return isinstance(t, types.Scalar) and t.kind in "biuf"
+
+
+def is_number(t):
+    return isinstance(t, types.Scalar)
 
 
 def as_arith(t):
@@ -31,24 +40,31 @@ def as_arith(t):
     return types.int64 if t == types.boolean else t
 
 
-# numba converts these to float32 safely (uint16, int32 and wider go to float64)
-_FLOAT32_SAFE = ("bool", "int8", "int16", "uint8", "float32")
+# numba converts these to float32 (and complex64) safely; uint16, int32 and wider go to float64
+_FLOAT32_SAFE = ("bool", "int8", "int16", "uint8", "float16", "float32")
 
 
 def _check_numbers(a, b):
     if not (is_number(a) and is_number(b)):
-        if isinstance(a, types.Scalar) and isinstance(b, types.Scalar):
-            raise KernelTypeError("complex numbers are not supported in kernels yet")
         raise KernelTypeError("no arithmetic between %s and %s" % (a, b))
 
 
 def promote(a, b):
-    """The type both operands of + - * // % take: numba's BinOp templates."""
+    """The type both operands of + - * // % take: numba's BinOp templates. float16 with float16
+    stays float16 (numba-cuda's half arithmetic); complex64 keeps to complex64 with what float32
+    would keep to."""
     _check_numbers(a, b)
+    if is_complex(a) or is_complex(b):
+        if types.complex128 in (a, b):
+            return types.complex128
+        other = b if a == types.complex64 else a
+        return types.complex64 if other == types.complex64 or other.name in _FLOAT32_SAFE else types.complex128
     if is_float(a) or is_float(b):
         if types.float64 in (a, b):
             return types.float64
-        other = b if a == types.float32 else a
+        if types.float16 in (a, b) and {a.name, b.name} <= {"float16", "bool", "int8"}:
+            return types.float16
+        other = b if a in (types.float32, types.float16) else a
         return types.float32 if other.name in _FLOAT32_SAFE else types.float64
     return types.uint64 if a.kind == "u" and b.kind == "u" else types.int64
 
@@ -75,10 +91,22 @@ def true_divide(a, b):
 def power(a, b):
     """As numba's BinOpPower: a float raised to an integer keeps the float's type (float32 ** int is
     float32, computed without float64); otherwise as promote."""
+    if types.float16 in (a, b):  # numba-cuda has no half power: it computes in float32
+        a, b = (types.float32 if t == types.float16 else t for t in (a, b))
+    if a == types.boolean and b == types.int32:
+        return types.float32  # numba's choice of its (float32, int32) signature for these
     if is_float(a) and is_int(as_arith(b)):
         return a
     t = promote(a, b)
     return t
+
+
+def floor_divide(a, b):
+    """// and %: Python defines them for real numbers only."""
+    t = promote(a, b)
+    if is_complex(t):
+        raise KernelTypeError("complex numbers have no // or %")
+    return types.float32 if t == types.float16 else t  # numba-cuda computes half // and % in float32
 
 
 def unary(op, t):
@@ -103,6 +131,38 @@ def bitwise(a, b):
     return promote(a, b)
 
 
+def shift(a, b):
+    """<< and >>: the left operand's signedness decides (numba's integer shift templates)."""
+    a, b = as_arith(a), as_arith(b)
+    if not (is_int(a) and is_int(b)):
+        raise KernelTypeError("shifts take integers, not %s and %s" % (a, b))
+    return types.uint64 if a.kind == "u" else types.int64
+
+
 def math_result(t):
-    """math.sqrt(float32) is float32; ints and float64 compute as float64."""
-    return types.float32 if t == types.float32 else types.float64
+    """math.sqrt(float32) is float32 (float16 too, as numba-cuda); ints and float64 compute as
+    float64. Python's math takes no complex numbers (cmath does)."""
+    if is_complex(t):
+        raise KernelTypeError("math functions take real numbers; use cmath for %s" % t)
+    return t if t in (types.float32, types.float16) else types.float64
+
+
+def cmath_result(t):
+    """cmath's functions take complex numbers; a real argument becomes complex64 where float32 would
+    hold it, else complex128 (numba's conversions)."""
+    if is_complex(t):
+        return t
+    if not is_real(t):
+        raise KernelTypeError("cmath functions take numbers, not %s" % t)
+    return types.complex64 if t.name in _FLOAT32_SAFE else types.complex128
+
+
+def absolute(t):
+    """abs(): a complex number's magnitude is its part's type; bool and integers as int64."""
+    if is_complex(t):
+        return t.underlying_float
+    if is_float(t):
+        return t
+    if not is_number(t):
+        raise KernelTypeError("abs() takes a number, not %s" % t)
+    return types.int8 if t == types.boolean else t

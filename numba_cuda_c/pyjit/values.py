@@ -17,6 +17,13 @@ class Value:
         self.code, self.type, self.const, self.obj, self.items = code, type, const, obj, items
 
 
+class BoundMethod:
+    """A number's method, looked up and not called yet (z.conjugate)."""
+
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+
+
 class Namespace:
     """A dotted name inside the cuda module (cuda.threadIdx, cuda.atomic, ...)."""
 
@@ -30,11 +37,17 @@ class Namespace:
 def literal(value, type_):
     if type_ == types.boolean:
         return Value("true" if value else "false", type_, const=bool(value))
+    if typing.is_complex(type_):
+        part = type_.underlying_float
+        re, im = literal(value.real, part).code, literal(value.imag, part).code
+        return Value("%s{%s, %s}" % (type_.ctype, re, im), type_, const=complex(value))
+    if type_ == types.float16:
+        return Value("__float2half(%s)" % literal(value, types.float32).code, type_, const=value)
     if typing.is_float(type_):
         if math.isnan(value):
-            return Value("(%s)NAN" % type_.ctype, type_, const=value)
+            return Value("(%s)NCC_NAN" % type_.ctype, type_, const=value)
         if math.isinf(value):
-            return Value("(%s)(%sINFINITY)" % (type_.ctype, "-" if value < 0 else ""), type_, const=value)
+            return Value("(%s)(%sNCC_INFINITY)" % (type_.ctype, "-" if value < 0 else ""), type_, const=value)
         text = repr(float(value))
         return Value(text + ("f" if type_ == types.float32 else ""), type_, const=value)
     suffix = "LL" if type_.kind == "i" else "ULL"
@@ -44,11 +57,34 @@ def literal(value, type_):
 
 
 def cast(value, to):
-    if value.type == to:
+    """value's C code converted to type `to`. Complex numbers convert to complex only (as numba:
+    take .real, .imag or abs()); float16 converts through float."""
+    source = value.type
+    if source == to:
         return value.code
-    if not isinstance(value.type, types.Scalar) or not isinstance(to, types.Scalar):
-        raise KernelTypeError("cannot convert %s to %s" % (value.type, to))
-    return "((%s)(%s))" % (to.ctype, value.code)
+    if not isinstance(source, types.Scalar) or not isinstance(to, types.Scalar):
+        raise KernelTypeError("cannot convert %s to %s" % (source, to))
+    if to.kind == "c":
+        return "ncc_to_complex<%s>(%s)" % (to.underlying_float.ctype, _widened(value))
+    if source.kind == "c":
+        raise KernelTypeError("cannot convert %s to %s: take .real, .imag or abs()" % (source, to))
+    if to == types.float16:
+        return "ncc_to_half(%s)" % _widened(value)
+    code = "__half2float(%s)" % value.code if source == types.float16 else value.code
+    return "((%s)(%s))" % (to.ctype, code)
+
+
+def _widened(value):
+    """float16 as float; other integers as long long or unsigned long long, the types ncc_to_half
+    and ncc_to_complex have overloads for."""
+    t = value.type
+    if t == types.float16:
+        return "__half2float(%s)" % value.code
+    if t.kind in "bi" and t != types.int64:
+        return "(long long)(%s)" % value.code
+    if t.kind == "u" and t != types.uint64:
+        return "(unsigned long long)(%s)" % value.code
+    return value.code
 
 
 def dtype_of(obj):
@@ -95,6 +131,27 @@ MATH_FUNCTIONS = {
     "hypot": "hypot",
     "copysign": "copysign",
     "fmod": "fmod",
+}
+CMATH_FUNCTIONS = {
+    name: "ncc_c" + name
+    for name in (
+        "exp",
+        "log",
+        "log10",
+        "sqrt",
+        "sin",
+        "cos",
+        "tan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asin",
+        "acos",
+        "atan",
+        "asinh",
+        "acosh",
+        "atanh",
+    )
 }
 MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
 MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}

@@ -1,0 +1,140 @@
+"""Our typing rules (numba_cuda_c.pyjit.typing) against numba-cuda's own CUDA typing context, for
+every pair of scalar types and every operator: runs where numba-cuda is installed (the GPU
+machine), needs no GPU. CI has no numba-cuda: the hard-coded tables of test_compile_ptx.py cover
+the common cases there."""
+
+import cmath
+import math
+import operator
+
+import numpy as np
+import pytest
+
+from numba_cuda_c import types as T
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.typing import KernelTypeError
+
+if not hasattr(np, "row_stack"):  # numba-cuda 0.30 imports it; NumPy 2.5 removed it
+    np.row_stack = np.vstack
+numba_types = pytest.importorskip("numba.core.types", reason="numba-cuda is not installed")
+descriptor = pytest.importorskip("numba.cuda.descriptor", reason="numba-cuda is not installed")
+
+NAMES = [
+    "boolean",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
+PAIRS = [(a, b) for a in NAMES for b in NAMES]
+
+
+@pytest.fixture(scope="module")
+def context():
+    ctx = descriptor.cuda_target.typing_context
+    ctx.refresh()
+    return ctx
+
+
+def numba_result(ctx, function, names):
+    try:
+        sig = ctx.resolve_function_type(function, tuple(getattr(numba_types, n) for n in names), {})
+    except Exception:  # noqa: BLE001 -- numba's typing errors: no such operation
+        return None
+    return None if sig is None else str(sig.return_type).replace("bool", "boolean")
+
+
+def ours(rule, *names):
+    try:
+        return str(rule(*(getattr(T, n) for n in names))).replace("bool", "boolean")
+    except KernelTypeError:
+        return None
+
+
+OPERATORS = {
+    "+": (operator.add, typing.promote),
+    "-": (operator.sub, typing.promote),
+    "*": (operator.mul, typing.promote),
+    "/": (operator.truediv, typing.true_divide),
+    "//": (operator.floordiv, typing.floor_divide),
+    "%": (operator.mod, typing.floor_divide),
+    "**": (operator.pow, typing.power),
+}
+
+
+@pytest.mark.parametrize("op", sorted(OPERATORS))
+def test_binary_operators_as_numba(context, op):
+    function, rule = OPERATORS[op]
+    wrong = [
+        (a, b, ours(rule, a, b), numba_result(context, function, (a, b)))
+        for a, b in PAIRS
+        if ours(rule, a, b) != numba_result(context, function, (a, b))
+    ]
+    assert wrong == []
+
+
+def test_unification_as_numba(context):
+    wrong = []
+    for a, b in PAIRS:
+        theirs = str(context.unify_pairs(getattr(numba_types, a), getattr(numba_types, b))).replace(
+            "bool", "boolean"
+        )
+        if ours(typing.unify, a, b) != theirs:
+            wrong.append((a, b, ours(typing.unify, a, b), theirs))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    "function, rule",
+    [
+        (math.sin, typing.math_result),
+        (math.sqrt, typing.math_result),
+        (cmath.sqrt, typing.cmath_result),
+        (cmath.exp, typing.cmath_result),
+        (abs, typing.absolute),
+    ],
+)
+def test_functions_as_numba(context, function, rule):
+    wrong = [
+        (a, ours(rule, a), numba_result(context, function, (a,)))
+        for a in NAMES
+        if a != "boolean" and ours(rule, a) != numba_result(context, function, (a,))
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("function, op", [(operator.neg, "-"), (operator.invert, "~")])
+def test_unary_operators_as_numba(context, function, op):
+    wrong = [
+        (a, ours(lambda t: typing.unary(op, t), a), numba_result(context, function, (a,)))
+        for a in NAMES
+        if ours(lambda t: typing.unary(op, t), a) != numba_result(context, function, (a,))
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    "function, rule",
+    [
+        (operator.and_, typing.bitwise),
+        (operator.xor, typing.bitwise),
+        (operator.lshift, typing.shift),
+        (operator.rshift, typing.shift),
+    ],
+)
+def test_bitwise_operators_as_numba(context, function, rule):
+    wrong = [
+        (a, b, ours(rule, a, b), numba_result(context, function, (a, b)))
+        for a, b in PAIRS
+        if ours(rule, a, b) != numba_result(context, function, (a, b))
+    ]
+    assert wrong == []
