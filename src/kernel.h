@@ -54,6 +54,5 @@ int module_type_init(PyObject *module, module_state *st);
 int kernel_type_init(PyObject *module, module_state *st);
 int launch_type_init(PyObject *module, module_state *st);
 extern PyMethodDef kernel_module_methods[];
-extern PyMethodDef launch_module_methods[];
 
 #endif

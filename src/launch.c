@@ -462,59 +462,6 @@ static PyType_Spec LaunchConfig_spec = {
     .slots = LaunchConfig_slots,
 };
 
-/* _argument_key(args) -> bytes, or None: the types of @cuda.jit arguments as one exact key, for
- * the dispatcher's lookup on every launch (two bytes an argument: kind, dtype number, dimensions).
- * None when an argument needs Python's typeof (records, CAI objects, other types). */
-static PyObject *module_argument_key(PyObject *module, PyObject *args)
-{
-    module_state *st = state_of_module(module);
-    if (!PyTuple_Check(args)) {
-        PyErr_SetString(PyExc_TypeError, "_argument_key takes a tuple");
-        return NULL;
-    }
-    if (numpy_require() < 0)
-        return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(args);
-    unsigned char key[2 * NATURAL_PARAMS_MAX];
-    if (n > NATURAL_PARAMS_MAX)
-        Py_RETURN_NONE;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *arg = PyTuple_GET_ITEM(args, i);
-        unsigned int code;
-        if (PyFloat_CheckExact(arg))
-            code = 1;
-        else if (PyBool_Check(arg))
-            code = 2;
-        else if (PyLong_CheckExact(arg))
-            code = 3;
-        else if (devicearray_check(st, arg) || PyArray_CheckExact(arg)) {
-            PyArray_Descr *dtype = devicearray_check(st, arg) ? ((DeviceArrayObject *)arg)->dtype
-                                                              : PyArray_DESCR((PyArrayObject *)arg);
-            int ndim = devicearray_check(st, arg) ? ((DeviceArrayObject *)arg)->ndim : PyArray_NDIM((PyArrayObject *)arg);
-            if (dtype->type_num >= NPY_NTYPES_LEGACY || PyDataType_HASFIELDS(dtype) || ndim > 31 ||
-                !PyArray_ISNBO(dtype->byteorder))
-                Py_RETURN_NONE;
-            code = 0x8000u | ((unsigned int)dtype->type_num << 5) | (unsigned int)ndim;
-        } else if (PyArray_IsScalar(arg, Number)) {
-            PyArray_Descr *dtype = PyArray_DescrFromScalar(arg);
-            if (dtype == NULL)
-                return NULL;
-            code = 0x4000u | (unsigned int)dtype->type_num;
-            Py_DECREF(dtype);
-        } else {
-            Py_RETURN_NONE;
-        }
-        key[2 * i] = (unsigned char)(code >> 8);
-        key[2 * i + 1] = (unsigned char)code;
-    }
-    return PyBytes_FromStringAndSize((const char *)key, 2 * n);
-}
-
-PyMethodDef launch_module_methods[] = {
-    {"_argument_key", module_argument_key, METH_O, "The types of kernel arguments as one exact key, or None."},
-    {0},
-};
-
 int launch_type_init(PyObject *module, module_state *st)
 {
     st->LaunchConfigType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &LaunchConfig_spec, NULL);

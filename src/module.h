@@ -22,13 +22,14 @@ typedef struct {
     PyTypeObject *ContextType;
     PyTypeObject *StreamType;
     PyTypeObject *EventType;
-    PyTypeObject *MemoryInfoType;
+    PyTypeObject *MemoryInfoType; /* a struct sequence (free, total), as numba's MemoryInfo */
     PyTypeObject *MemoryPointerType;
     PyTypeObject *DeviceNDArrayType;
     PyTypeObject *DeviceRecordType;
     PyTypeObject *ModuleType;
     PyTypeObject *KernelType;
-    PyTypeObject *LaunchConfigType; /* a struct sequence (free, total), as numba's MemoryInfo */
+    PyTypeObject *LaunchConfigType;
+    PyTypeObject *DispatchType;
     /* the Device objects, a tuple built at first use (NULL before) */
     PyObject *devices;
     /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */

@@ -7,6 +7,7 @@ without arguments are compiled too: NVRTC folds them to a constant, which checks
 translation computes (Python's // and %, wrap-around, loops) without running anything.
 """
 
+import cmath
 import inspect
 import math
 import os
@@ -1491,3 +1492,110 @@ def test_const_array_like_lives_in_constant_memory():
     ptx, _ = cuda.compile_ptx(uses_constant_memory, "void(float32[:])")
     assert ".const .align 4 .b8 ncc_const_1[16] = {0, 0, 192, 63," in ptx  # 1.5f, first of the table
     assert "ld.const.f32" in ptx
+
+
+# --- complex numbers, float16, tuples ---------------------------------------------------------
+
+
+def c_mul():
+    z = (1 + 2j) * (3 - 1j)
+    return z.real * 10 + z.imag
+
+
+def c_div():
+    z = (1 + 2j) / (3 - 4j)
+    return z.imag
+
+
+def test_complex_arithmetic_folds_to_pythons_values():
+    product = (1 + 2j) * (3 - 1j)
+    assert returned_constant(c_mul) == (product.real * 10 + product.imag, types.float64)
+    value, resty = returned_constant(c_div)
+    assert value == pytest.approx(((1 + 2j) / (3 - 4j)).imag, rel=1e-15) and resty == types.float64
+
+
+def c_sqrt(x):
+    return cmath.sqrt(x)
+
+
+def c_polar(z):
+    return cmath.polar(z)
+
+
+def divmod_like(a, b):
+    return a // b, a % b
+
+
+@pytest.mark.parametrize("argument, result", [
+    ("int8", types.complex64),
+    ("float32", types.complex64),
+    ("float16", types.complex64),
+    ("int32", types.complex128),
+    ("float64", types.complex128),
+    ("complex64", types.complex64),
+])
+def test_cmath_result_types(argument, result):
+    assert cuda.compile_ptx(c_sqrt, "(%s,)" % argument, device=True)[1] == result
+
+
+def test_device_functions_return_tuples():
+    assert cuda.compile_ptx(c_polar, "(complex64,)", device=True)[1] == types.Tuple([types.float32] * 2)
+    ptx, resty = cuda.compile_ptx(divmod_like, "(int64, int32)", device=True)
+    assert resty == types.Tuple([types.int64, types.int64])
+    assert ".func  (.param .align 8 .b8 func_retval0[16]) divmod_like(" in ptx
+
+
+def complex_floordiv(a, n):
+    z = a[0] * 1j
+    a[0] = (z // 2).real
+
+
+def complex_less(a, n):
+    if a[0] * 1j < 1:
+        a[0] = 0
+
+
+def complex_math_sin(a, n):
+    a[0] = math.sin(a[0] * 1j)
+
+
+def complex_int(a, n):
+    a[0] = int(a[0] * 1j)
+
+
+def mixed_tuple_index(a, n):
+    t = (a[0], n)
+    a[0] = t[n]
+
+
+@pytest.mark.parametrize("func, message", [
+    (complex_floordiv, "complex numbers have no // or %"),
+    (complex_less, "complex numbers are not ordered"),
+    (complex_math_sin, "math.sin takes real numbers; cmath takes complex ones"),
+    (complex_int, "cannot convert complex128 to int64"),
+    (mixed_tuple_index, "a tuple of mixed types is indexed by constants only"),
+])
+def test_complex_and_tuple_errors_quote_the_line(func, message):
+    with pytest.raises(KernelTypeError, match=r"%s:\d+: %s" % (re.escape(HERE), re.escape(message))):
+        cuda.compile_ptx(func, SIG)
+
+
+def nan_and_infinity(a, n):
+    a[0] = math.nan
+    a[1] = -math.inf
+    a[2] = cmath.inf
+
+
+def test_nan_and_infinity_literals_compile():
+    body = body_of(ptx_of(nan_and_infinity), "nan_and_infinity")
+    assert "2143289344" in body and "-8388608" in body and "2139095040" in body  # NaN, -inf, inf bits
+
+
+def half_sum(a, n):
+    a[0] = a[1] + a[2]
+
+
+def test_float16_arithmetic_is_half_precision():
+    body = body_of(ptx_of(half_sum, "void(float16[:], int64)"), "half_sum")
+    assert "add.f16" in body or "add.rn.f16" in body
+    assert "cvt.f32.f16" not in body  # not widened to float32

@@ -21,7 +21,6 @@ def _scalar_of_dtype(dtype):
 
 
 _DeviceNDArray = _cuda.DeviceNDArray
-_argument_key = _cuda._argument_key
 
 
 def typeof(value):
@@ -58,28 +57,6 @@ def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=Non
     if max_registers:
         options.append("--maxrregcount=%d" % int(max_registers))
     return options
-
-
-class _Launcher:
-    """dispatcher[griddim, blockdim, stream, sharedmem]: calling it specialises and launches."""
-
-    __slots__ = ("dispatcher", "key", "configs")
-
-    def __init__(self, dispatcher, key):
-        self.dispatcher, self.key, self.configs = dispatcher, key, {}
-
-    def __call__(self, *args):
-        # the usual arguments (device and NumPy arrays, numbers) are keyed in C, in one int
-        key = _argument_key(args)
-        config = self.configs.get(key)
-        if config is None:
-            argtypes = tuple([typeof(a) for a in args])
-            config = self.configs.get(argtypes)
-            if config is None:
-                config = self.configs[argtypes] = self.dispatcher._kernel(argtypes)[self.key]
-            if key is not None:
-                self.configs[key] = config
-        return config(*args)
 
 
 class Dispatcher:
@@ -138,8 +115,22 @@ class Dispatcher:
             if not isinstance(key, tuple) or not 2 <= len(key) <= 4:
                 raise ValueError("must specify at least the griddim and blockdim: f[griddim, blockdim]")
             _cuda._parse_launch_dims(key[0], key[1])  # numba's checks, now
-            launcher = self._launchers[key] = _Launcher(self, key)
+            # the per-call path is C (src/dispatch.c): it keys the arguments' types and finds the
+            # LaunchConfig; specialise() runs on the first call of each key
+            launcher = self._launchers[key] = _cuda.Dispatch(self._specialiser(key))
         return launcher
+
+    def _specialiser(self, key):
+        configs = {}  # argument types -> LaunchConfig
+
+        def specialise(*args):
+            argtypes = tuple([typeof(a) for a in args])
+            config = configs.get(argtypes)
+            if config is None:
+                config = configs[argtypes] = self._kernel(argtypes)[key]
+            return config
+
+        return specialise
 
     def __call__(self, *args, **kwargs):
         if self.device:

@@ -207,6 +207,7 @@ template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ctan(ncc_com
     return {t.im, -t.re};
 }
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_casinh(ncc_complex<T> z) {
+    if (z.re < 0) return -ncc_casinh(-z);  // odd: no cancellation in z + sqrt(z*z + 1)
     ncc_complex<T> one = {(T)1, (T)0};
     return ncc_clog(z + ncc_csqrt(z * z + one));
 }

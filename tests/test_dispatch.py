@@ -1,0 +1,81 @@
+"""The C per-call path of @cuda.jit launches (_cuda.Dispatch), without a GPU: the argument types
+become one key, `specialise` runs once per key, and what the key cannot describe goes to Python."""
+
+import gc
+import sys
+import weakref
+
+import numpy as np
+import pytest
+
+from numba_cuda_c import _cuda
+
+
+class Recorder:
+    """A specialise() that returns a launch stand-in and records its calls."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, *args):
+        self.calls.append(args)
+        return lambda *launch_args: ("launched", len(self.calls), launch_args)
+
+
+def test_specialise_runs_once_per_argument_types():
+    recorder = Recorder()
+    dispatch = _cuda.Dispatch(recorder)
+    a32, b32, a64 = np.zeros(3, np.float32), np.ones(5, np.float32), np.zeros(3)
+    assert dispatch(a32, 1, 2.5) == ("launched", 1, (a32, 1, 2.5))
+    assert dispatch(b32, 7, -1.0) == ("launched", 1, (b32, 7, -1.0))  # same types: no new specialisation
+    assert dispatch(a64, 1, 2.5)[1] == 2  # another dtype
+    assert dispatch(a32.reshape(3, 1), 1, 2.5)[1] == 3  # another number of dimensions
+    assert dispatch(a32, True, 2.5)[1] == 4  # bool is not int
+    assert dispatch(a32, 1, 2.5j)[1] == 5  # nor is complex float
+    assert dispatch(a32, np.float32(1), 2.5)[1] == 6  # NumPy scalars by dtype
+    assert dispatch(a32, np.float16(1), 2.5)[1] == 7
+    assert len(recorder.calls) == 7 and len(dispatch.configs) == 7
+
+
+def test_arguments_without_a_key_always_ask_python():
+    recorder = Recorder()
+    dispatch = _cuda.Dispatch(recorder)
+    record = np.zeros(2, dtype=[("x", np.int32)])  # structured: typed in Python each time
+    dispatch(record)
+    dispatch(record)
+    assert len(recorder.calls) == 2 and len(dispatch.configs) == 0
+
+
+def test_errors_propagate_and_keyword_arguments_are_refused():
+    def refuse(*args):
+        raise TypeError("cannot pass a str to a kernel")
+
+    dispatch = _cuda.Dispatch(refuse)
+    with pytest.raises(TypeError, match="cannot pass a str"):
+        dispatch(1)
+    assert len(dispatch.configs) == 0
+    with pytest.raises(TypeError, match="positional arguments only"):
+        dispatch(1, x=2)
+    with pytest.raises(TypeError, match="callable"):
+        _cuda.Dispatch(3)
+
+
+def test_no_reference_leaks():
+    recorder = Recorder()
+    dispatch = _cuda.Dispatch(recorder)
+    a = np.zeros(4, np.float32)
+    dispatch(a, 1)
+    before = sys.getrefcount(a), sys.getrefcount(recorder)
+    for _ in range(1000):
+        dispatch(a, 1)
+    assert (sys.getrefcount(a), sys.getrefcount(recorder)) == before
+
+
+def test_a_cycle_through_the_specialiser_is_collected():
+    recorder = Recorder()
+    recorder.dispatch = _cuda.Dispatch(recorder)  # the dispatcher holds its Dispatch objects, and they it
+    recorder.dispatch(1)
+    alive = weakref.ref(recorder)
+    del recorder
+    gc.collect()
+    assert alive() is None

@@ -1,0 +1,314 @@
+"""@cuda.jit kernels over complex numbers, float16 and tuples, on the GPU, against the same Python
+functions run on the host (complex: Python's complex and cmath) or NumPy (float16).
+
+The functions that compute are plain module-level Python functions: the host calls them directly
+and kernels call them as device functions (cuda.jit(device=True) of the same function).
+"""
+
+import cmath
+import math
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+from gpu import requires_gpu
+from numba_cuda_c.pyjit import KernelTypeError
+
+pytestmark = requires_gpu
+
+
+@pytest.fixture
+def rng():
+    seed = np.random.SeedSequence().entropy
+    print("random seed:", seed)
+    return np.random.default_rng(seed)
+
+
+def blocks(n, tpb):
+    return (n + tpb - 1) // tpb
+
+
+def random_complex(rng, n, dtype=np.complex128, scale=2.0):
+    return (rng.uniform(-scale, scale, n) + 1j * rng.uniform(-scale, scale, n)).astype(dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# complex numbers
+# ---------------------------------------------------------------------------------------------
+
+
+def complex_arithmetic(z, w, k):
+    a = z * w + z / w - z**2 + w**3
+    b = (a - 1j) * k + 2 - abs(z) + z.conjugate() * w.real - w.imag
+    if z != w and not (z == 0):
+        b += 1
+    b -= z**-2
+    c = complex(z.real, -w.imag) + complex(k)
+    return b + c * 0.5
+
+
+complex_arithmetic_device = cuda.jit(device=True)(complex_arithmetic)
+
+
+@cuda.jit
+def complex_arithmetic_kernel(z, w, k, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = complex_arithmetic_device(z[i], w[i], k)
+
+
+@pytest.mark.parametrize("k", [3, 0.25, 1.5 - 2j])
+def test_complex_arithmetic_as_python(rng, k):
+    n = 2000
+    z, w = random_complex(rng, n), random_complex(rng, n)
+    out = cuda.device_array(n, np.complex128)
+    complex_arithmetic_kernel[blocks(n, 128), 128](cuda.to_device(z), cuda.to_device(w), k, out)
+    expected = np.array([complex_arithmetic(complex(a), complex(b), k) for a, b in zip(z, w)])
+    np.testing.assert_allclose(out.copy_to_host(), expected, rtol=1e-12)
+
+
+def complex_powers(z, w):
+    return z**w + z**0.5 + z**3 + (2 + 0j) ** z
+
+
+complex_powers_device = cuda.jit(device=True)(complex_powers)
+
+
+@cuda.jit
+def complex_powers_kernel(z, w, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = complex_powers_device(z[i], w[i])
+
+
+def test_complex_power_as_python(rng):
+    n = 1000
+    z, w = random_complex(rng, n, scale=1.5), random_complex(rng, n, scale=1.5)
+    out = cuda.device_array(n, np.complex128)
+    complex_powers_kernel[blocks(n, 128), 128](cuda.to_device(z), cuda.to_device(w), out)
+    expected = np.array([complex_powers(complex(a), complex(b)) for a, b in zip(z, w)])
+    np.testing.assert_allclose(out.copy_to_host(), expected, rtol=1e-11)
+
+
+CMATH = [
+    "exp",
+    "log",
+    "log10",
+    "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asin",
+    "acos",
+    "atan",
+    "asinh",
+    "acosh",
+    "atanh",
+]
+
+
+@cuda.jit
+def cmath_kernel(z, out, parts, flags):
+    i = cuda.grid(1)
+    if i < z.size:
+        v = z[i]
+        out[i, 0] = cmath.exp(v)
+        out[i, 1] = cmath.log(v)
+        out[i, 2] = cmath.log10(v)
+        out[i, 3] = cmath.sqrt(v)
+        out[i, 4] = cmath.sin(v)
+        out[i, 5] = cmath.cos(v)
+        out[i, 6] = cmath.tan(v)
+        out[i, 7] = cmath.sinh(v)
+        out[i, 8] = cmath.cosh(v)
+        out[i, 9] = cmath.tanh(v)
+        out[i, 10] = cmath.asin(v)
+        out[i, 11] = cmath.acos(v)
+        out[i, 12] = cmath.atan(v)
+        out[i, 13] = cmath.asinh(v)
+        out[i, 14] = cmath.acosh(v)
+        out[i, 15] = cmath.atanh(v)
+        r, phi = cmath.polar(v)
+        parts[i, 0] = r
+        parts[i, 1] = phi
+        parts[i, 2] = cmath.phase(v)
+        back = cmath.rect(r, phi)
+        parts[i, 3] = abs(back - v)
+        flags[i, 0] = cmath.isnan(v / 0j)
+        flags[i, 1] = cmath.isinf(v * 1e308 * 1e308)
+        flags[i, 2] = cmath.isfinite(v)
+
+
+def test_cmath_functions_as_python(rng):
+    n = 500
+    z = random_complex(rng, n, scale=1.8)
+    out = cuda.device_array((n, len(CMATH)), np.complex128)
+    parts = cuda.device_array((n, 4), np.float64)
+    flags = cuda.device_array((n, 3), np.bool_)
+    cmath_kernel[blocks(n, 64), 64](cuda.to_device(z), out, parts, flags)
+    got = out.copy_to_host()
+    for column, name in enumerate(CMATH):
+        expected = np.array([getattr(cmath, name)(complex(v)) for v in z])
+        np.testing.assert_allclose(got[:, column], expected, rtol=1e-9, atol=1e-12, err_msg="cmath." + name)
+    p = parts.copy_to_host()
+    np.testing.assert_allclose(p[:, 0], np.abs(z), rtol=1e-15)
+    np.testing.assert_allclose(p[:, 1], np.angle(z), rtol=1e-15)
+    np.testing.assert_array_equal(p[:, 1], p[:, 2])
+    assert p[:, 3].max() < 1e-14
+    np.testing.assert_array_equal(flags.copy_to_host(), np.tile([True, True, True], (n, 1)))
+
+
+@cuda.jit
+def complex64_shared(z, scale, out):
+    tile = cuda.shared.array(64, np.complex64)
+    i = cuda.grid(1)
+    t = cuda.threadIdx.x
+    if i < z.size:
+        tile[t] = z[i] * scale
+    cuda.syncthreads()
+    if i < z.size:
+        neighbour = tile[(t + 1) % 64]
+        out[i] = tile[t] + neighbour * np.float32(0.5)
+
+
+def test_complex64_arrays_shared_memory_and_scalar_argument(rng):
+    n = 64 * 20
+    z = random_complex(rng, n, np.complex64)
+    out = cuda.device_array(n, np.complex64)
+    scale = np.complex64(0.5 - 0.25j)
+    complex64_shared[n // 64, 64](cuda.to_device(z), scale, out)
+    tiles = (z * scale).reshape(-1, 64)
+    expected = (tiles + np.roll(tiles, -1, axis=1) * np.float32(0.5)).ravel()
+    got = out.copy_to_host()
+    assert got.dtype == np.complex64
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+
+
+def test_complex64_kernel_types_stay_single_precision():
+    def scale(z, out):
+        out[0] = z[0] * np.float32(2) + 1  # complex64 * float32 + int64 -> complex128, stored as complex64
+
+    ptx = cuda.compile_ptx(scale, "void(complex64[:], complex64[:])")[0]
+    assert "f32" in ptx
+
+
+@cuda.jit
+def complex_ordering(z, out):
+    out[0] = z[0] < z[1]
+
+
+@cuda.jit
+def complex_to_float(z, out):
+    out[0] = z[0]
+
+
+def test_complex_errors_name_the_line():
+    d = cuda.to_device(np.zeros(2, np.complex128))
+    with pytest.raises(KernelTypeError, match=r"test_jit_types.py:\d+: complex numbers are not ordered"):
+        complex_ordering[1, 1](d, cuda.device_array(1, np.bool_))
+    with pytest.raises(KernelTypeError, match=r"cannot convert complex128 to float64.*\n\s+out\[0\] = z\[0\]"):
+        complex_to_float[1, 1](d, cuda.device_array(1, np.float64))
+
+
+# ---------------------------------------------------------------------------------------------
+# float16
+# ---------------------------------------------------------------------------------------------
+
+
+@cuda.jit
+def half_arithmetic(a, b, k, out16, out32):
+    i = cuda.grid(1)
+    if i < a.size:
+        x = a[i] + b[i]  # float16
+        y = x * k - a[i] / b[i]  # still float16
+        out16[i, 0] = x
+        out16[i, 1] = y
+        out16[i, 2] = -y if y > x else y
+        out16[i, 3] = abs(a[i])
+        out16[i, 4] = a[i] * np.int8(3)  # float16 with int8: float16
+        out32[i, 0] = a[i] * np.float32(1.5)  # with float32: float32
+        out32[i, 1] = a[i] ** 2  # numba-cuda computes half powers in float32
+        out32[i, 2] = a[i] // b[i]
+
+
+def test_float16_arithmetic_as_numpy(rng):
+    n = 4000
+    a = rng.uniform(-4, 4, n).astype(np.float16)
+    b = rng.uniform(0.5, 4, n).astype(np.float16)
+    k = np.float16(1.25)
+    out16 = cuda.device_array((n, 5), np.float16)
+    out32 = cuda.device_array((n, 3), np.float32)
+    half_arithmetic[blocks(n, 128), 128](cuda.to_device(a), cuda.to_device(b), k, out16, out32)
+    h16, h32 = out16.copy_to_host(), out32.copy_to_host()
+    x = a + b
+    y = x * k - a / b
+    np.testing.assert_allclose(h16[:, 0].astype(np.float32), x.astype(np.float32), rtol=1e-3)
+    np.testing.assert_allclose(h16[:, 1].astype(np.float32), y.astype(np.float32), rtol=2e-3, atol=4e-3)
+    np.testing.assert_array_equal(h16[:, 3], np.abs(a))
+    np.testing.assert_allclose(h16[:, 4].astype(np.float32), (a * np.float16(3)).astype(np.float32), rtol=1e-3)
+    np.testing.assert_array_equal(h32[:, 0], a.astype(np.float32) * np.float32(1.5))
+    np.testing.assert_allclose(h32[:, 1], a.astype(np.float32) ** 2, rtol=1e-6)
+    np.testing.assert_array_equal(h32[:, 2], np.floor_divide(a.astype(np.float32), b.astype(np.float32)))
+
+
+@cuda.jit
+def half_math(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = math.sin(a[i]) + math.sqrt(abs(a[i]))
+
+
+def test_float16_math_is_float16(rng):
+    n = 1000
+    a = rng.uniform(-3, 3, n).astype(np.float16)
+    out = cuda.device_array(n, np.float16)
+    half_math[blocks(n, 128), 128](cuda.to_device(a), out)
+    a32 = a.astype(np.float32)
+    expected = (np.sin(a32).astype(np.float16) + np.sqrt(np.abs(a32)).astype(np.float16)).astype(np.float32)
+    np.testing.assert_allclose(out.copy_to_host().astype(np.float32), expected, rtol=2e-3, atol=2e-3)
+
+
+# ---------------------------------------------------------------------------------------------
+# tuples
+# ---------------------------------------------------------------------------------------------
+
+
+def split(x, n):
+    return x // n, x % n
+
+
+split_device = cuda.jit(device=True)(split)
+
+
+@cuda.jit
+def tuple_variables(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        t = (a[i], i)  # (float64, int64)
+        t = (t[1], t[0])  # swaps through temporaries; item types unify
+        q, r = split_device(i, 7)  # a device function returning a tuple
+        dims = (10, 20, 30, 40)
+        pick = dims[i % 4] + dims[-1 - i % 4]  # variable indices into a tuple of one type
+        shape = a.shape
+        out[i, 0] = t[0]
+        out[i, 1] = t[1]
+        out[i, 2] = q * 100 + r
+        out[i, 3] = pick + shape[0]
+
+
+def test_tuples_in_variables_and_device_function_returns(rng):
+    n = 300
+    a = rng.standard_normal(n)
+    out = cuda.device_array((n, 4))
+    tuple_variables[blocks(n, 64), 64](cuda.to_device(a), out)
+    got = out.copy_to_host()
+    i = np.arange(n)
+    dims = np.array([10, 20, 30, 40])
+    np.testing.assert_array_equal(got[:, 0], i)
+    np.testing.assert_array_equal(got[:, 1], a)
+    np.testing.assert_array_equal(got[:, 2], (i // 7) * 100 + i % 7)
+    np.testing.assert_array_equal(got[:, 3], dims[i % 4] + dims[-1 - i % 4] + n)
