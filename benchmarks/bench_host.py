@@ -58,12 +58,14 @@ numba-cuda 0.30 under numpy 2.5 needs `numpy.row_stack = numpy.vstack` before nu
 """
 
 import argparse
+import atexit
 import gc
 import itertools
 import json
 import os
 import platform
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -399,6 +401,43 @@ row(
     ours=(_JIT_PRE % JIT_MODULE.replace("{import}", IMPORT_CODE["ours"]), _JIT_STMT),
     numba=(_JIT_PRE % JIT_MODULE.replace("{import}", "from numba import cuda"), _JIT_STMT),
 )
+
+# A new process launching a @cuda.jit(cache=True) kernel that an earlier process compiled: the disk
+# cache. The first interpreter of the row fills it (in a child, untimed); every timed launch is a hit.
+_JIT_CACHE_ROOT = tempfile.mkdtemp(prefix="bench_jit_cache_")
+atexit.register(shutil.rmtree, _JIT_CACHE_ROOT, True)
+_JIT_CACHED_PRE = """import os, subprocess, sys
+_dir = %(directory)r
+os.makedirs(_dir, exist_ok=True)
+sys.path.insert(0, _dir)
+os.environ["NUMBA_CUDA_C_CACHE_DIR"] = os.path.join(_dir, "cache")
+if not os.path.exists(os.path.join(_dir, "jitcached.py")):  # written once: its time stamp keys the caches
+    open(os.path.join(_dir, "jitcached.py"), "w").write(%(module)r)
+    subprocess.run([sys.executable, "-c", %(warm)r], check=True, cwd=_dir)
+%(prepare)s
+"""
+_JIT_CACHED_PREPARE = "{import}\nimport numpy as np\ncuda.current_context()\nimport jitcached\nd = cuda.to_device(np.ones(1024, np.float32))"
+_JIT_CACHED_STMT = "jitcached.axpy[4, 256](d, d, d, np.float32(2.0)); cuda.synchronize()"
+
+
+def _jit_cached(lib):
+    imports = IMPORT_CODE[lib]
+    prepare = _JIT_CACHED_PREPARE.replace("{import}", imports)
+    module = JIT_MODULE.replace("{import}", imports).replace("@cuda.jit", "@cuda.jit(cache=True)")
+    return (
+        _JIT_CACHED_PRE
+        % {
+            "directory": os.path.join(_JIT_CACHE_ROOT, lib),
+            "module": module,
+            "warm": "import sys; sys.path.insert(0, '.')\n" + prepare + "\n" + _JIT_CACHED_STMT,
+            "prepare": prepare,
+        },
+        _JIT_CACHED_STMT,
+    )
+
+
+row("jit first launch in a new process, disk-cache hit", kind="fresh", ours=_jit_cached("ours"),
+    numba=_jit_cached("numba"))
 
 # --- transfers of 256 MiB (GB/s) ---------------------------------------------------------------
 

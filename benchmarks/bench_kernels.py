@@ -38,14 +38,14 @@ def cases(cuda, rng_seed=1):
     B = cuda.to_device(rng.random((n, n), dtype=np.float32))
     C = cuda.device_array((n, n), np.float32)
     tiles = n // kernels_source.TPB
-    a = cuda.to_device(rng.random(1 << 24, dtype=np.float32))
+    a = cuda.to_device(rng.random(1 << 27, dtype=np.float32))  # 512 MiB: long enough to time steadily
     partial = cuda.device_array(1024, np.float32)
     grid = cuda.to_device(rng.random((4096, 4096), dtype=np.float32))
     out = cuda.to_device(np.zeros((4096, 4096), np.float32))
     matmul, reduce_sum, stencil = kernels_source.make(cuda)
     return [
         ("matmul shared 2048^2", lambda: matmul[(tiles, tiles), (16, 16)](A, B, C), C),
-        ("reduction 16 Mi f32", lambda: reduce_sum[1024, kernels_source.BLOCK](a, partial), partial),
+        ("reduction 128 Mi f32", lambda: reduce_sum[1024, kernels_source.BLOCK](a, partial), partial),
         ("stencil 4096^2", lambda: stencil[(256, 256), (16, 16)](grid, out), out),
     ]
 
@@ -81,7 +81,7 @@ def main():
             results[name] = exc
     print("\nGPU time per launch (ms, median of %d batches of %d; CUDA events)" % (repeat, batch))
     print("%-24s %12s %12s %12s  %s" % ("kernel", "numba_cuda_c", "numba-cuda", "numba/ours", "same result"))
-    for label in ("matmul shared 2048^2", "reduction 16 Mi f32", "stencil 4096^2"):
+    for label in ("matmul shared 2048^2", "reduction 128 Mi f32", "stencil 4096^2"):
         cells = []
         for name in ("ours", "numba"):
             r = results[name]

@@ -70,6 +70,20 @@ def _write_entry(path, payload):
         pass  # a cache that cannot be written is only slower
 
 
+def cached_text(key, make):
+    """make() -> str, kept in the disk cache under `key` (a str naming everything the text depends
+    on); computed again where the cache is off, unwritable, or its entry fails the digest check."""
+    if not _disk_cache_enabled():
+        return make()
+    path = os.path.join(cache_dir(), _sha256(key.encode()).hexdigest() + ".txt")
+    payload = _read_entry(path)
+    if payload is not None:
+        return payload.decode()
+    text = make()
+    _write_entry(path, text.encode())
+    return text
+
+
 def default_arch():
     """The current device's compute capability, capped at the newest NVRTC supports (PTX then
     carries the code to the newer device through the driver's JIT)."""
@@ -108,11 +122,12 @@ def _nvrtc_identity():
     return _nvrtc_identity_cache[0]
 
 
-def compile_image(source, options=(), arch=None, name=None, ptx=False):
+def compile_image(source, options=(), arch=None, name=None, ptx=False, disk_cache=True):
     """Compile CUDA C with NVRTC; returns the CUBIN (or PTX) image as bytes, from a cache if it can.
 
     arch: (major, minor); default: the current device's (PTX for the newest architecture NVRTC
-    knows, where the device is newer still). Raises NvrtcError with the log.
+    knows, where the device is newer still). disk_cache=False: the memory cache only (@cuda.jit
+    without cache=True). Raises NvrtcError with the log.
     """
     if not isinstance(source, str):
         raise TypeError("source must be str, not %s" % type(source).__name__)
@@ -126,14 +141,15 @@ def compile_image(source, options=(), arch=None, name=None, ptx=False):
     if image is not None:
         return image
     path = os.path.join(cache_dir(), key + (".ptx" if ptx else ".cubin"))
-    image = _read_entry(path) if _disk_cache_enabled() else None
+    disk_cache = disk_cache and _disk_cache_enabled()
+    image = _read_entry(path) if disk_cache else None
     if image is None:
         if arch is None:
             arch = default_arch()
             ptx = ptx or arch != requested[1:]  # the device is newer than NVRTC: the driver finishes the job
         target = ("compute_%d%d" if ptx else "sm_%d%d") % tuple(arch)
         image, _log = _cuda.nvrtc_compile(source, name, ["-arch=" + target] + includes + options, ptx)
-        if _disk_cache_enabled():
+        if disk_cache:
             _write_entry(path, image)
     _memory_cache[key] = image
     return image
@@ -146,9 +162,9 @@ class SourceModule:
     launched as kernel[griddim, blockdim, stream, sharedmem](*args). Kernels need extern "C".
     """
 
-    def __init__(self, source, options=(), arch=None, name=None):
+    def __init__(self, source, options=(), arch=None, name=None, disk_cache=True):
         self.source = source
-        self.image = compile_image(source, options, arch, name)
+        self.image = compile_image(source, options, arch, name, disk_cache=disk_cache)
         self.module = _cuda._load_module_image(self.image)
 
     def get_function(self, name):

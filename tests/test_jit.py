@@ -1370,3 +1370,43 @@ def test_const_array_like():
     out = cuda.device_array((3, 5), np.float64)
     const_table_kernel[1, (4, 8)](out)
     np.testing.assert_array_equal(out.copy_to_host(), CONST_TABLE_GPU + 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# cache=True: a new process loads the translation and the image from disk
+# ---------------------------------------------------------------------------------------------
+
+CACHED_MODULE = """
+import numba_cuda_c as cuda
+
+@cuda.jit(cache=True)
+def scale(out, x, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i]
+"""
+
+CACHED_RUN = """
+import os, sys
+sys.path.insert(0, {directory!r})
+import numpy as np
+import numba_cuda_c as cuda
+import cached_scale
+x = np.arange(1000, dtype=np.float32)
+out = cuda.device_array_like(x)
+cached_scale.scale[8, 128](out, cuda.to_device(x), np.float32(3))
+assert (out.copy_to_host() == 3 * x).all()
+maps = open("/proc/self/maps").read()
+print("translated:", "numba_cuda_c.pyjit.translate" in sys.modules, "nvrtc:", "libnvrtc" in maps)
+"""
+
+
+def test_cache_true_serves_a_new_process_from_disk(tmp_path):
+    from subproc import run_python
+
+    (tmp_path / "cached_scale.py").write_text(CACHED_MODULE)
+    env = {"NUMBA_CUDA_C_CACHE_DIR": str(tmp_path / "cache")}
+    first = run_python(CACHED_RUN.format(directory=str(tmp_path)), **env)
+    assert "translated: True nvrtc: True" in first
+    again = run_python(CACHED_RUN.format(directory=str(tmp_path)), **env)
+    assert "translated: False nvrtc: False" in again  # neither the translator nor NVRTC: all from disk

@@ -4,7 +4,6 @@ import os
 
 from numba_cuda_c import _cuda, compiler, types
 from numba_cuda_c.pyjit.dispatcher import Dispatcher, jit, normalise, nvrtc_options, typeof
-from numba_cuda_c.pyjit.translate import translate_device, translate_kernel
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
@@ -25,6 +24,8 @@ def compile_ptx(
     Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
     """
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a @cuda.jit dispatcher compiles its Python function
+    from numba_cuda_c.pyjit.translate import translate_device, translate_kernel
+
     sig = types.parse_signature(args)
     argtypes = normalise(sig.args)
     if device:

@@ -2,12 +2,12 @@
 types, translates it (translate.py), compiles it with NVRTC (compiler.py, with its caches) and
 launches it through the C launch path (a Kernel of src/kernel.c)."""
 
-import hashlib
+import os
 
 import numpy as np
 
+import numba_cuda_c
 from numba_cuda_c import _cuda, compiler, types
-from numba_cuda_c.pyjit.translate import translate_kernel
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
 _SCALAR_OF_DTYPE = {}
@@ -87,10 +87,44 @@ class Dispatcher:
     def _source(self, argtypes):
         source = self._sources.get(argtypes)
         if source is None:
-            digest = hashlib.sha256(repr(argtypes).encode()).hexdigest()[:12]
+            digest = compiler._sha256(repr(argtypes).encode()).hexdigest()[:12]
             name = "ncc_%s_%s" % (self.py_func.__name__, digest)
-            source = self._sources[argtypes] = (name, translate_kernel(self.py_func, argtypes, name))
+
+            def translate():
+                from numba_cuda_c.pyjit.translate import translate_kernel  # ast and inspect: only when needed
+
+                return translate_kernel(self.py_func, argtypes, name)
+
+            key = self._cache_key(argtypes)
+            source = self._sources[argtypes] = (name, translate() if key is None else compiler.cached_text(key, translate))
         return source
+
+    def _cache_key(self, argtypes):
+        """With cache=True, what the translation depends on, as numba's cache index: the function's
+        file (path, size, modification time), its qualified name, line and bytecode, the types and
+        options, and our version. As in numba, a change to another file's device function or to a
+        global's value is not seen: touch the kernel's file, or clear the cache. None: no disk cache."""
+        if not self.options.get("cache"):
+            return None
+        code = self.py_func.__code__
+        try:
+            info = os.stat(code.co_filename)
+        except OSError:
+            return None  # not from a file (an interactive session): memory only
+        stamp = (info.st_size, info.st_mtime_ns)
+        return repr(
+            (
+                "jit translation",
+                numba_cuda_c.__version__,
+                code.co_filename,
+                stamp,
+                self.py_func.__qualname__,
+                code.co_firstlineno,
+                code.co_code,
+                argtypes,
+                sorted(self.options.items()),
+            )
+        )
 
     def _kernel(self, argtypes):
         kernel = self._kernels.get(argtypes)
@@ -103,7 +137,9 @@ class Dispatcher:
                     if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")
                 }
             )
-            module = compiler.SourceModule(source, options=options, name=self.py_func.__name__ + ".cu")
+            module = compiler.SourceModule(
+                source, options=options, name=self.py_func.__name__ + ".cu", disk_cache=bool(self.options.get("cache"))
+            )
             kernel = self._kernels[argtypes] = module.get_function(name)
         return kernel
 
@@ -177,7 +213,7 @@ class Dispatcher:
         def ptx(t):
             name, source = self._source(t)
             return compiler.compile_image(
-                source, nvrtc_options(), name=self.py_func.__name__ + ".cu", ptx=True
+                source, nvrtc_options(), name=self.py_func.__name__ + ".cu", ptx=True, disk_cache=False
             ).decode()
 
         found = {t: ptx(t) for t in self._pick(signature)}

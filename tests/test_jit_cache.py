@@ -1,0 +1,79 @@
+"""@cuda.jit(cache=True) without a GPU: the translation is kept on disk, keyed as numba keys its
+cache (the kernel's file, name, bytecode, types, options), so that a new process neither imports the
+translator nor translates; without cache=True nothing is written. The GPU half (the image loaded
+from disk and launched in a new process) is in test_jit.py."""
+
+import os
+
+import pytest
+
+from subproc import run_python
+
+KERNEL_MODULE = '''
+import numba_cuda_c as cuda
+
+@cuda.jit(cache={cache})
+def axpy(out, x, a):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + {constant}
+'''
+
+TRANSLATE = """
+import sys
+sys.path.insert(0, {directory!r})
+import cached_kernel
+from numba_cuda_c import types
+name, source = cached_kernel.axpy._source((types.float32[:], types.float32[:], types.float32))
+assert name in source
+print("translator imported:", "numba_cuda_c.pyjit.translate" in sys.modules)
+"""
+
+
+def write_module(directory, cache=True, constant="1.0"):
+    path = os.path.join(directory, "cached_kernel.py")
+    with open(path, "w") as f:
+        f.write(KERNEL_MODULE.format(cache=cache, constant=constant))
+    return path
+
+
+def translate_in_new_process(directory, cache_dir):
+    out = run_python(TRANSLATE.format(directory=str(directory)), NUMBA_CUDA_C_CACHE_DIR=str(cache_dir))
+    return "translator imported: True" in out
+
+
+def test_a_new_process_reads_the_translation_from_disk(tmp_path):
+    cache_dir = tmp_path / "cache"
+    write_module(tmp_path)
+    assert translate_in_new_process(tmp_path, cache_dir)  # first: translated, written
+    assert len(list(cache_dir.glob("*.txt"))) == 1
+    assert not translate_in_new_process(tmp_path, cache_dir)  # then: read, translator never imported
+
+
+def test_changing_the_kernels_file_translates_again(tmp_path):
+    cache_dir = tmp_path / "cache"
+    path = write_module(tmp_path)
+    translate_in_new_process(tmp_path, cache_dir)
+    write_module(tmp_path, constant="2.0")
+    os.utime(path, ns=(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns + 10**9))
+    assert translate_in_new_process(tmp_path, cache_dir)
+    assert len(list(cache_dir.glob("*.txt"))) == 2
+
+
+def test_a_corrupt_entry_is_translated_again(tmp_path):
+    cache_dir = tmp_path / "cache"
+    write_module(tmp_path)
+    translate_in_new_process(tmp_path, cache_dir)
+    (entry,) = cache_dir.glob("*.txt")
+    entry.write_bytes(entry.read_bytes()[:-10] + b"0123456789")
+    assert translate_in_new_process(tmp_path, cache_dir)
+
+
+@pytest.mark.parametrize("environment", [{}, {"NUMBA_CUDA_C_CACHE": "0"}])
+def test_nothing_is_written_without_cache_true_or_with_the_cache_off(tmp_path, environment):
+    cache_dir = tmp_path / "cache"
+    write_module(tmp_path, cache=bool(environment))  # {}: no cache=True; else cache=True, cache off
+    code = TRANSLATE.format(directory=str(tmp_path))
+    run_python(code, NUMBA_CUDA_C_CACHE_DIR=str(cache_dir), **environment)
+    run_python(code, NUMBA_CUDA_C_CACHE_DIR=str(cache_dir), **environment)
+    assert not cache_dir.exists() or list(cache_dir.iterdir()) == []
