@@ -1599,3 +1599,28 @@ def test_float16_arithmetic_is_half_precision():
     body = body_of(ptx_of(half_sum, "void(float16[:], int64)"), "half_sum")
     assert "add.f16" in body or "add.rn.f16" in body
     assert "cvt.f32.f16" not in body  # not widened to float32
+
+
+def sin_of_two(a, n):
+    a[0] = math.sin(a[0], 2)
+
+
+def log_of_base(a, n):
+    a[0] = math.log(a[0], 2)
+
+
+@pytest.mark.parametrize("func", [sin_of_two, log_of_base])
+def test_math_functions_check_their_argument_count(func):
+    with pytest.raises(KernelTypeError, match=r"%s:\d+: wrong number of arguments" % re.escape(HERE)):
+        cuda.compile_ptx(func, SIG)
+
+
+def frexp_modf(a, n):
+    m, e = math.frexp(a[0])
+    f, whole = math.modf(a[1])
+    a[2] = math.ldexp(m, e) + f + whole + round(a[3], 2)
+
+
+def test_frexp_modf_ldexp_round_digits_compile():
+    body = body_of(ptx_of(frexp_modf), "frexp_modf")
+    assert "st.global.f32" in body

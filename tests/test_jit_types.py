@@ -312,3 +312,43 @@ def test_tuples_in_variables_and_device_function_returns(rng):
     np.testing.assert_array_equal(got[:, 1], a)
     np.testing.assert_array_equal(got[:, 2], (i // 7) * 100 + i % 7)
     np.testing.assert_array_equal(got[:, 3], dims[i % 4] + dims[-1 - i % 4] + n)
+
+
+# ---------------------------------------------------------------------------------------------
+# math functions returning tuples, and round(x, ndigits)
+# ---------------------------------------------------------------------------------------------
+
+
+@cuda.jit
+def math_tuples(x, out, exponents):
+    i = cuda.grid(1)
+    if i < x.size:
+        m, e = math.frexp(x[i])
+        f, whole = math.modf(x[i])
+        out[i, 0] = m
+        exponents[i] = e
+        out[i, 1] = f
+        out[i, 2] = whole
+        out[i, 3] = math.ldexp(m, e)
+        out[i, 4] = math.remainder(x[i], 0.75)
+        out[i, 5] = round(x[i], 2)
+        out[i, 6] = round(x[i] * 1000, -2)
+
+
+def test_frexp_modf_ldexp_remainder_round_digits_as_python(rng):
+    n = 1000
+    x = rng.uniform(-50, 50, n)
+    out = cuda.device_array((n, 7))
+    exponents = cuda.device_array(n, np.int32)
+    math_tuples[blocks(n, 128), 128](cuda.to_device(x), out, exponents)
+    got, e = out.copy_to_host(), exponents.copy_to_host()
+    frexp = [math.frexp(v) for v in x]
+    modf = [math.modf(v) for v in x]
+    np.testing.assert_array_equal(got[:, 0], [m for m, _ in frexp])
+    np.testing.assert_array_equal(e, [k for _, k in frexp])
+    np.testing.assert_array_equal(got[:, 1], [f for f, _ in modf])
+    np.testing.assert_array_equal(got[:, 2], [w for _, w in modf])
+    np.testing.assert_array_equal(got[:, 3], x)
+    np.testing.assert_array_equal(got[:, 4], [math.remainder(v, 0.75) for v in x])
+    np.testing.assert_allclose(got[:, 5], [round(v, 2) for v in x], rtol=1e-15)
+    np.testing.assert_allclose(got[:, 6], [round(v * 1000, -2) for v in x], rtol=1e-15)

@@ -96,7 +96,10 @@ class Dispatcher:
                 return translate_kernel(self.py_func, argtypes, name)
 
             key = self._cache_key(argtypes)
-            source = self._sources[argtypes] = (name, translate() if key is None else compiler.cached_text(key, translate))
+            source = self._sources[argtypes] = (
+                name,
+                translate() if key is None else compiler.cached_text(key, translate),
+            )
         return source
 
     def _cache_key(self, argtypes):
@@ -138,7 +141,10 @@ class Dispatcher:
                 }
             )
             module = compiler.SourceModule(
-                source, options=options, name=self.py_func.__name__ + ".cu", disk_cache=bool(self.options.get("cache"))
+                source,
+                options=options,
+                name=self.py_func.__name__ + ".cu",
+                disk_cache=bool(self.options.get("cache")),
             )
             kernel = self._kernels[argtypes] = module.get_function(name)
         return kernel

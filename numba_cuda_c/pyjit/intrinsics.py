@@ -10,6 +10,7 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import (
     CMATH_FUNCTIONS,
+    MATH_BINARY,
     MATH_FUNCTIONS,
     MATH_PREDICATES,
     MATH_TO_INT,
@@ -32,7 +33,7 @@ class Intrinsics:
         return [self.expr(a) for a in node.args]
 
     def math_call(self, name, node):
-        args = self.args(node, (1, 2))
+        args = self.args(node, 2 if name in MATH_BINARY else 1)
         for a in args:
             if not typing.is_real(a.type):
                 self.fail(
@@ -40,9 +41,13 @@ class Intrinsics:
                     "math.%s takes real numbers%s"
                     % (name, "; cmath takes complex ones" if typing.is_number(a.type) else ""),
                 )
+        if name == "ldexp":  # ldexp(x, i): x's type, i as int32 (numba's signature)
+            args[1] = Value(cast(args[1], types.int32), types.int32)
+            if not typing.is_int(typing.as_arith(args[1].type)):
+                self.fail(node, "math.ldexp(x, i) takes an integer exponent")
         t = (
             typing.math_result(args[0].type)
-            if len(args) == 1
+            if len(args) == 1 or name == "ldexp"
             else typing.math_result(typing.promote(args[0].type, args[1].type))
         )
         if t == types.float16:  # computed in float32 and rounded back, as half has few functions of its own
@@ -54,7 +59,16 @@ class Intrinsics:
 
     def math_call_typed(self, name, args, t, node):
         suffix = "f" if t == types.float32 else ""
-        codes = ", ".join(cast(a, t) for a in args)
+        codes = ", ".join(cast(a, t) if a.type != types.int32 or name != "ldexp" else a.code for a in args)
+        if name in ("frexp", "modf"):  # tuples: (mantissa, int32 exponent), (fraction, integral part)
+            second = types.int32 if name == "frexp" else t
+            out, first = self.module.unique("m"), self.module.unique("m")
+            self.emit("%s %s;" % (second.ctype, out))
+            self.emit("%s %s = %s%s(%s, &%s);" % (t.ctype, first, name, suffix, codes, out))
+            items = [Value(first, t), Value(out, second)]
+            return Value(type=types.Tuple([t, second]), items=items)
+        if name == "ldexp":
+            return Value("ldexp%s(%s)" % (suffix, codes), t)
         if name in MATH_FUNCTIONS:
             return Value("%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes), t)
         if name in MATH_TO_INT:
@@ -134,6 +148,12 @@ class Intrinsics:
                 other = cast(a, t)
                 result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
             return Value(result, t)
+        if name == "round" and len(args) == 2:  # round(x, ndigits): a float, as numba
+            x, digits = args
+            if not typing.is_int(typing.as_arith(digits.type)) or not typing.is_real(x.type):
+                self.fail(node, "round(x, ndigits) takes a real number and an integer")
+            t = x.type if x.type in (types.float32, types.float64) else types.float64
+            return Value("ncc_round_digits(%s, %s)" % (cast(x, t), cast(digits, types.int64)), t)
         if len(args) != 1:
             self.fail(node, "%s() takes one value here" % name)
         (a,) = args

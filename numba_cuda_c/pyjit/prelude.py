@@ -55,6 +55,20 @@ __device__ __forceinline__ float ncc_fmodf(float a, float b) {
     }
 NCC_FFLOORDIV(ncc_ffloordiv, double, fmod, floor, copysign)
 NCC_FFLOORDIV(ncc_ffloordiv_f32, float, fmodf, floorf, copysignf)
+// round(x, ndigits) as numba: scale by a power of ten, round half to even, scale back; x itself
+// where the scaling overflows
+template <typename T> __device__ T ncc_round_digits(T x, long long digits) {
+    if (!isfinite(x)) return x;
+    if (digits >= 0) {
+        if (digits > 22) return x;
+        T scale = (T)pow(10.0, (double)digits), y = x * scale;
+        if (isinf(y)) return x;
+        return rint(y) / scale;  // rint: to nearest, ties to even
+    }
+    if (digits < -22) return (T)0 * x;
+    T scale = (T)pow(10.0, (double)-digits);
+    return rint(x / scale) * scale;
+}
 template <typename T> __device__ __forceinline__ T ncc_abs(T x) { return x < 0 ? (T)-x : x; }
 template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {
     if (exp < 0) return base == 1 ? 1 : (base == -1 ? ((exp & 1) ? -1 : 1) : 0);

@@ -131,7 +131,11 @@ MATH_FUNCTIONS = {
     "hypot": "hypot",
     "copysign": "copysign",
     "fmod": "fmod",
+    "remainder": "remainder",
+    "exp2": "exp2",
+    "cbrt": "cbrt",
 }
+MATH_BINARY = ("atan2", "pow", "hypot", "copysign", "fmod", "remainder", "ldexp")
 CMATH_FUNCTIONS = {
     name: "ncc_c" + name
     for name in (
