@@ -352,3 +352,37 @@ def test_frexp_modf_ldexp_remainder_round_digits_as_python(rng):
     np.testing.assert_array_equal(got[:, 4], [math.remainder(v, 0.75) for v in x])
     np.testing.assert_allclose(got[:, 5], [round(v, 2) for v in x], rtol=1e-15)
     np.testing.assert_allclose(got[:, 6], [round(v * 1000, -2) for v in x], rtol=1e-15)
+
+
+# ---------------------------------------------------------------------------------------------
+# print and assert
+# ---------------------------------------------------------------------------------------------
+
+PRINTING = """
+import sys
+sys.path.insert(0, {directory!r})
+import numpy as np
+import numba_cuda_c as cuda
+import printing_kernel
+printing_kernel.say[1, 2](cuda.to_device(np.array([1.5, -2.0])))
+cuda.synchronize()
+"""
+
+PRINTING_MODULE = """
+import numba_cuda_c as cuda
+import numpy as np
+
+@cuda.jit
+def say(a):
+    i = cuda.grid(1)
+    assert i < 2  # not checked, as numba without debug=True
+    print("thread", i, "has", a[i], np.uint8(200), "100%")
+"""
+
+
+def test_print_and_assert_in_kernels(tmp_path):
+    from subproc import run_python
+
+    (tmp_path / "printing_kernel.py").write_text(PRINTING_MODULE)
+    out = run_python(PRINTING.format(directory=str(tmp_path)))
+    assert sorted(out.splitlines()) == ["thread 0 has 1.500000 200 100%", "thread 1 has -2.000000 200 100%"]

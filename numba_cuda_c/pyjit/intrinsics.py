@@ -118,7 +118,30 @@ class Intrinsics:
             return Value(type=types.Tuple([i.type for i in items]), items=items)
         self.fail(node, "cmath.%s is not supported in kernels" % name)
 
+    def print_call(self, node):
+        """print(...) as numba-cuda's: printf of string constants, integers and floats, spaced."""
+        formats, values = [], []
+        for argument in node.args:
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                formats.append(argument.value.replace("%", "%%"))
+                continue
+            value = self.expr(argument)
+            if not typing.is_real(value.type):
+                self.fail(node, "print() in kernels takes strings, integers and floats")
+            if typing.is_float(value.type):
+                formats.append("%f")
+                values.append(cast(value, types.float64))
+            else:
+                formats.append("%llu" if value.type.kind == "u" else "%lld")
+                values.append(cast(value, types.uint64 if value.type.kind == "u" else types.int64))
+        text = " ".join(formats).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        return Value("printf(%s)" % ", ".join(['"%s\\n"' % text] + values), None)
+
     def builtin_call(self, name, node):
+        if name == "print":
+            if node.keywords:
+                self.fail(node, "print() in kernels takes no keyword arguments")
+            return self.print_call(node)
         args = [self.expr(a) for a in node.args]
         if name == "complex":
             if not 1 <= len(args) <= 2 or not all(typing.is_number(a.type) for a in args):

@@ -208,6 +208,10 @@ class FunctionTranslator(Intrinsics):
     def stmt_Pass(self, node):
         pass
 
+    def stmt_Assert(self, node):
+        """As numba without debug=True: an assert is not checked (its test is still translated)."""
+        self.condition(node.test)
+
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # a docstring
@@ -812,6 +816,7 @@ class FunctionTranslator(Intrinsics):
             builtins.float,
             builtins.bool,
             builtins.complex,
+            builtins.print,
         ):
             return self.builtin_call(target.__name__, node)
         if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
