@@ -1346,7 +1346,7 @@ def e_list(a, n):
 
 def e_print(a, n):
     a[0] = 1.0
-    print(n)
+    print(n, a)  # arrays do not print in kernels
 
 
 def e_unknown_function(a, n):
@@ -1403,7 +1403,7 @@ def e_lambda(a, n):
 @pytest.mark.parametrize("func, needle, words", [
     (e_try, "try:", "Try"),
     (e_list, "values = [1.0, 2.0]", "List"),
-    (e_print, "print(n)", "print"),
+    (e_print, "print(n, a)", "print() in kernels takes strings"),
     (e_unknown_function, "helper_not_jitted(n)", "helper_not_jitted"),
     (e_iterate_array, "for x in a:", "range"),
     (e_kernel_returns, "return n", "return a value"),
@@ -1430,7 +1430,7 @@ def test_unsupported_construct_names_file_and_line(func, needle, words):
 def test_errors_also_come_from_jit_and_device_compilation():
     with pytest.raises(KernelTypeError) as info:
         cuda.jit(e_print).inspect_source(SIG)
-    assert "%s:%d:" % (HERE, line_of(e_print, "print(n)")) in str(info.value)
+    assert "%s:%d:" % (HERE, line_of(e_print, "print(n, a)")) in str(info.value)
     with pytest.raises(KernelTypeError) as info:
         cuda.compile_ptx(e_list, "(float32[:], int64)", device=True)
     assert "%s:%d:" % (HERE, line_of(e_list, "values = [1.0, 2.0]")) in str(info.value)
