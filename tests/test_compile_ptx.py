@@ -1624,3 +1624,22 @@ def frexp_modf(a, n):
 def test_frexp_modf_ldexp_round_digits_compile():
     body = body_of(ptx_of(frexp_modf), "frexp_modf")
     assert "st.global.f32" in body
+
+
+@cuda.jit("float32(float64)", device=True)
+def third_as_float32(x):
+    return x / 3.0  # a float64 value, returned as the declared float32
+
+
+def call_third():
+    return third_as_float32(1)  # the int argument converts to the declared float64
+
+
+def wrong_call_third(a, n):
+    a[0] = third_as_float32(a)
+
+
+def test_declared_device_signatures_convert_arguments_and_results():
+    assert returned_constant(call_third) == (float(np.float32(1 / 3)), types.float32)
+    with pytest.raises(KernelTypeError, match=r"no declared signature of third_as_float32 takes \(float32\[:\]\)"):
+        cuda.compile_ptx(wrong_call_third, SIG)

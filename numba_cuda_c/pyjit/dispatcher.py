@@ -8,6 +8,7 @@ import numpy as np
 
 import numba_cuda_c
 from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c.pyjit.typing import KernelTypeError
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
 _SCALAR_OF_DTYPE = {}
@@ -72,15 +73,18 @@ class Dispatcher:
         self._kernels = {}  # argument types -> Kernel
         self._sources = {}  # argument types -> CUDA C
         self._launchers = {}
+        self.signatures = []  # a device function's declared signatures: calls convert to them
         for sig in sigs or ():
             self.compile(sig)
 
     def compile(self, sig):
-        argtypes = normalise(types.parse_signature(sig).args)
+        signature = types.parse_signature(sig)
+        argtypes = normalise(signature.args)
         if self.device:
             from numba_cuda_c.pyjit import compile_ptx
 
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
+            self.signatures.append(types.Signature(signature.return_type, argtypes))
             return None
         return self._kernel(argtypes)
 
@@ -243,6 +247,29 @@ class Dispatcher:
 
     def get_const_mem_size(self, signature=None):
         return self._attribute("get_const_mem_size", signature)
+
+    def declared_signature(self, argtypes):
+        """The declared signature a device-function call with these argument types uses: the first
+        of the same arity whose arrays match exactly and whose numbers the arguments convert to.
+        None where no signature was declared (the call is then typed from its arguments)."""
+        if not self.signatures:
+            return None
+        argtypes = normalise(argtypes)
+        for signature in self.signatures:
+            if len(signature.args) == len(argtypes) and all(
+                have == want
+                or (
+                    isinstance(have, types.Scalar)
+                    and isinstance(want, types.Scalar)
+                    and (want.kind == "c" or have.kind != "c")
+                )
+                for have, want in zip(argtypes, signature.args)
+            ):
+                return signature
+        raise KernelTypeError(
+            "no declared signature of %s takes (%s): it has %s"
+            % (self.__name__, ", ".join(map(str, argtypes)), ", ".join(map(str, self.signatures)))
+        )
 
     def __repr__(self):
         return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)

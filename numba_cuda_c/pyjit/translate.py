@@ -67,12 +67,13 @@ class ModuleBuilder:
         self.counter += 1
         return "%s_%d" % (stem, self.counter)
 
-    def device_function(self, pyfunc, argtypes):
+    def device_function(self, pyfunc, argtypes, declared_return=None):
         key = (pyfunc, tuple(argtypes))
         if key not in self.functions:
             name = self.unique("ncc_dev_" + pyfunc.__name__)
             self.functions[key] = (name, None)  # a recursive call sees this: not supported
             translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name)
+            translator.declared_return = declared_return
             self.pieces.append(translator.translate())
             self.functions[key] = (name, translator.return_type)
         name, return_type = self.functions[key]
@@ -97,6 +98,7 @@ class FunctionTranslator(Intrinsics):
     def __init__(self, pyfunc, argtypes, module, device=False, name=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
+        self.declared_return = None  # a device function's declared return type: values convert to it
         try:
             source = textwrap.dedent(inspect.getsource(pyfunc))
         except (OSError, TypeError) as exc:
@@ -403,6 +405,10 @@ class FunctionTranslator(Intrinsics):
             self.emit("return;")
             return
         value = self.expr(node.value)
+        if self.declared_return not in (None, types.void) and not isinstance(self.declared_return, types.Tuple):
+            self.return_type = self.declared_return
+            self.emit("return %s;" % cast(value, self.return_type))
+            return
         if value.items is not None:
             self.return_tuple(value, node)
             return
@@ -833,7 +839,12 @@ class FunctionTranslator(Intrinsics):
             for a in args:
                 if not isinstance(a.type, (types.Scalar, types.Array)):
                     self.fail(node, "device functions take numbers and arrays")
-            name, return_type = self.module.device_function(target.py_func, [a.type for a in args])
+            declared = target.declared_signature([a.type for a in args])
+            if declared is not None:  # numba converts the arguments to the declared types
+                args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]
+            name, return_type = self.module.device_function(
+                target.py_func, [a.type for a in args], declared.return_type if declared else None
+            )
             code = "%s(%s)" % (name, ", ".join(a.code for a in args))
             if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
                 temp = self.module.unique("ret")
