@@ -6,6 +6,7 @@
 #include "errors.h"
 #include "event.h"
 #include "memory.h"
+#include "staging.h"
 #include "stream.h"
 
 #include <structmember.h>
@@ -19,9 +20,25 @@ ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext han
     self->handle = handle;
     memset(&self->deallocations, 0, sizeof self->deallocations);
     self->memory_manager = NULL;
+    self->staging = NULL;
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
     return self;
+}
+
+void context_free_staging(module_state *st, ContextObject *context)
+{
+    staging_ring *ring = context->staging;
+    CUcontext popped;
+    if (ring == NULL)
+        return;
+    context->staging = NULL;
+    /* A context in a sticky error state refuses; its release or reset frees the memory anyway. */
+    if (context->handle != NULL && cu.cuCtxPushCurrent(context->handle) == CUDA_SUCCESS) {
+        staging_ring_destroy(ring);
+        cu_report_unraisable(st, cu.cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
+    }
+    PyMem_RawFree(ring);
 }
 
 void context_mark_dead(module_state *st, ContextObject *context)
@@ -294,6 +311,7 @@ static void Context_dealloc(PyObject *op)
         PyObject_ClearWeakRefs(op);
     Context_clear(op);
     PyMem_Free(((ContextObject *)op)->deallocations.items); /* a dead context freed them itself */
+    PyMem_RawFree(((ContextObject *)op)->staging);            /* likewise its ring's memory */
     type->tp_free(op);
     Py_DECREF(type);
 }

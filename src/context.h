@@ -22,6 +22,7 @@ struct ContextObject {
     CUcontext handle; /* NULL once the context was released or reset: the object is then dead */
     deallocation_queue deallocations;
     PyObject *memory_manager; /* the EMM plugin's instance for this context, or NULL (memory.c) */
+    struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
     PyObject *weakreflist;
 };
 
@@ -43,6 +44,9 @@ static inline int context_check_alive(module_state *st, ContextObject *context)
     PyErr_SetString(st->CudaDriverError, "the CUDA context was reset or closed: objects made in it are invalid");
     return -1;
 }
+
+/* Frees the context's staging ring, if it has one (with the context still alive). */
+void context_free_staging(module_state *st, ContextObject *context);
 
 /* Marks the context dead (after release or reset) and drops the module's cache of it. */
 void context_mark_dead(module_state *st, ContextObject *context);

@@ -141,6 +141,7 @@ static int device_release_primary(module_state *st, DeviceObject *self)
     if (context == NULL)
         return 0;
     self->primary_context = NULL;
+    context_free_staging(st, context);
     context_mark_dead(st, context);
     Py_DECREF(context);
     return CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));

@@ -6,9 +6,8 @@
 
 #include "errors.h"
 #include "memory.h"
+#include "staging.h"
 #include "stream.h"
-
-#include <pthread.h>
 
 int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
                   CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
@@ -88,43 +87,62 @@ static int same_layout(DeviceArrayObject *self, PyArrayObject *host)
     return devicearray_is_f_contiguous(self) && PyArray_IS_F_CONTIGUOUS(host);
 }
 
-/* Fresh host memory costs its first touch: the kernel finds and zeroes each page, one thread at a
- * time, slower than the copy itself (3 GB/s into a new 256 MiB array against 12-15 into touched
- * memory). A large new array is therefore touched first by several threads at once. */
-#define PREFAULT_MIN_BYTES (32u << 20)
-#define PREFAULT_THREADS 16
+/* Device memory into host memory just allocated (never touched): large copies go through the
+ * context's staging ring (staging.h), made at first need, where worker threads take the fresh
+ * pages' faults in parallel. Smaller ones, or where the ring cannot be made, copy directly. */
+#define STAGED_MIN_BYTES (8u << 20)
+#define STAGING_CHUNK ((size_t)2 << 20)
+#define STAGING_SLOTS 32
 
-struct prefault_job {
-    char *begin;
-    size_t length;
-};
-
-static void *prefault_pages(void *arg)
+static staging_ring *context_staging(module_state *st, ContextObject *context)
 {
-    struct prefault_job *job = arg;
-    for (size_t offset = 0; offset < job->length; offset += 4096)
-        ((volatile char *)job->begin)[offset] = 0;
-    return NULL;
+    if (context->staging != NULL)
+        return context->staging;
+    staging_ring *ring = PyMem_RawMalloc(sizeof *ring);
+    if (ring == NULL)
+        return NULL;
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS); /* 64 MiB pinned: milliseconds */
+    Py_END_ALLOW_THREADS
+    if (rc != CUDA_SUCCESS || context->staging != NULL) { /* failed, or another thread made one meanwhile */
+        if (rc == CUDA_SUCCESS) {
+            Py_BEGIN_ALLOW_THREADS
+            staging_ring_destroy(ring);
+            Py_END_ALLOW_THREADS
+        }
+        PyMem_RawFree(ring);
+        return context->staging;
+    }
+    (void)st;
+    return context->staging = ring;
 }
 
-/* Touches every page of [data, data + size) from PREFAULT_THREADS threads. Without the GIL. */
-static void prefault(void *data, size_t size)
+static int copy_to_fresh_host(module_state *st, ContextObject *context, void *host, CUdeviceptr source, size_t size,
+                              PyObject *stream)
 {
-    pthread_t threads[PREFAULT_THREADS];
-    struct prefault_job jobs[PREFAULT_THREADS];
-    int started[PREFAULT_THREADS] = {0};
-    size_t chunk = ((size / PREFAULT_THREADS) + 4095) & ~(size_t)4095;
-    for (int i = 0; i < PREFAULT_THREADS; i++) {
-        size_t begin = (size_t)i * chunk;
-        jobs[i].begin = (char *)data + begin;
-        jobs[i].length = begin >= size ? 0 : (size - begin < chunk ? size - begin : chunk);
-        started[i] = jobs[i].length > 0 && pthread_create(&threads[i], NULL, prefault_pages, &jobs[i]) == 0;
-        if (!started[i])
-            prefault_pages(&jobs[i]); /* no thread: this one does it */
+    CUstream handle;
+    int pushed;
+    if (size < STAGED_MIN_BYTES)
+        return transfer_copy(st, context, host, 0, source, size, stream, DEVICE_TO_HOST);
+    if (stream_handle_from_object(st, stream_is_default(stream) ? Py_None : stream, &handle) < 0 ||
+        context_enter(st, context, &pushed) < 0)
+        return -1;
+    staging_ring *ring = context_staging(st, context);
+    CUresult rc = CUDA_ERROR_NOT_SUPPORTED;
+    if (ring != NULL) {
+        /* the ring's copy returns with the data in place: on any stream, as a pageable copy does */
+        Py_BEGIN_ALLOW_THREADS
+        staging_hugepage_hint(host, size);
+        rc = staging_copy(ring, host, source, size, handle, 0);
+        Py_END_ALLOW_THREADS
     }
-    for (int i = 0; i < PREFAULT_THREADS; i++)
-        if (started[i])
-            pthread_join(threads[i], NULL);
+    int failed = ring != NULL && cu_check(st, rc, "cuMemcpyDtoHAsync") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    if (ring == NULL)
+        return transfer_copy(st, context, host, 0, source, size, stream, DEVICE_TO_HOST);
+    return 0;
 }
 
 /* A host array with the device array's layout over a fresh buffer holding a copy of its span. */
@@ -139,32 +157,8 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
             &PyArray_Type, self->dtype, self->ndim, self->shape,
             self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
         size_t size = result != NULL ? (size_t)PyArray_NBYTES(result) : 0;
-        int registered = 0;
-        if (size >= PREFAULT_MIN_BYTES && stream_is_default(stream)) {
-            /* touched pages pin quickly: the copy then runs at DMA speed */
-            int pushed;
-            Py_BEGIN_ALLOW_THREADS
-            prefault(PyArray_DATA(result), size);
-            Py_END_ALLOW_THREADS
-            if (context_enter(st, self->context, &pushed) == 0) {
-                registered = cu.cuMemHostRegister(PyArray_DATA(result), size, 0) == CUDA_SUCCESS;
-                context_exit(st, pushed);
-            }
-            PyErr_Clear(); /* not registered: the copy is only slower */
-        }
-        int failed = result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data, size,
-                                                     stream, DEVICE_TO_HOST) < 0;
-        if (registered) { /* before the array can go: its memory must not die registered */
-            PyObject *type, *value, *traceback;
-            int pushed;
-            PyErr_Fetch(&type, &value, &traceback);
-            if (context_enter(st, self->context, &pushed) == 0) {
-                cu_report_unraisable(st, cu.cuMemHostUnregister(PyArray_DATA(result)), "cuMemHostUnregister");
-                context_exit(st, pushed);
-            }
-            PyErr_Clear();
-            PyErr_Restore(type, value, traceback);
-        }
+        int failed = result != NULL && copy_to_fresh_host(st, self->context, PyArray_DATA(result), self->data, size,
+                                                          stream) < 0;
         if (failed)
             Py_CLEAR(result);
         return result;
@@ -172,8 +166,7 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
     PyArrayObject *buffer = (PyArrayObject *)PyArray_SimpleNew(1, &span, NPY_UINT8);
     if (buffer == NULL)
         return NULL;
-    if (transfer_copy(st, self->context, PyArray_DATA(buffer), 0, self->data + low, (size_t)span, stream,
-                      DEVICE_TO_HOST) < 0) {
+    if (copy_to_fresh_host(st, self->context, PyArray_DATA(buffer), self->data + low, (size_t)span, stream) < 0) {
         Py_DECREF(buffer);
         return NULL;
     }

@@ -209,3 +209,63 @@ def test_bad_arguments():
         cuda.device_array(3, order="X")
     with pytest.raises(TypeError):
         cuda.device_array(3, stream="no")
+
+
+# copy_to_host() of a large array into a new host array goes through the context's pinned staging
+# ring (src/staging.c), worker threads copying 2 MiB slots into the fresh pages: every byte must land.
+@pytest.mark.parametrize("nbytes", [(8 << 20) + 12345, 64 << 20, (300 << 20) + 8])
+def test_large_copy_to_new_host_array_is_exact(nbytes):
+    host = np.frombuffer(rng.bytes(nbytes), np.uint8)
+    d = cuda.to_device(host)
+    back = d.copy_to_host()
+    assert back.flags.owndata and back.flags.writeable and back.dtype == np.uint8
+    np.testing.assert_array_equal(back, host)
+
+
+def test_large_strided_and_stream_copies_to_new_host_arrays():
+    host = rng.standard_normal((4096, 2048))  # 64 MiB
+    d = cuda.to_device(host)
+    np.testing.assert_array_equal(d[::-1, 1::2].copy_to_host(), host[::-1, 1::2])  # the span, through the ring
+    s = cuda.stream()
+    d2 = cuda.device_array_like(host, stream=s)
+    d2.copy_to_device(d, stream=s)  # queued: the copy back must come after it
+    np.testing.assert_array_equal(d2.copy_to_host(stream=s), host)
+
+
+def test_staging_ring_survives_reset_and_close():
+    from subproc import run_python
+
+    out = run_python(
+        """
+        import numpy as np
+        import numba_cuda_c as cuda
+        a = np.arange(4 << 20, dtype=np.float64)  # 32 MiB
+        for step in range(3):
+            assert (cuda.to_device(a).copy_to_host() == a).all()
+            if step == 0:
+                cuda.get_current_device().reset()
+            else:
+                cuda.close()
+        print("ok")
+        """
+    )
+    assert out.strip() == "ok"
+
+
+def test_large_copies_to_new_arrays_from_several_threads():
+    import threading
+
+    arrays = [rng.integers(0, 1 << 30, 4 << 20, dtype=np.int64) for _ in range(4)]  # 32 MiB each
+    devices = [cuda.to_device(a) for a in arrays]
+    results = [None] * len(arrays)
+
+    def copy(k):  # a new thread has no current context: the copy makes the array's current
+        results[k] = devices[k].copy_to_host()
+
+    threads = [threading.Thread(target=copy, args=(k,)) for k in range(len(arrays))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for a, r in zip(arrays, results):
+        np.testing.assert_array_equal(r, a)
