@@ -1643,3 +1643,20 @@ def test_declared_device_signatures_convert_arguments_and_results():
     assert returned_constant(call_third) == (float(np.float32(1 / 3)), types.float32)
     with pytest.raises(KernelTypeError, match=r"no declared signature of third_as_float32 takes \(float32\[:\]\)"):
         cuda.compile_ptx(wrong_call_third, SIG)
+
+
+def grid_stride_sum(a, n):
+    i = cuda.grid(1)
+    total = float32(0.0)
+    while i < a.size:
+        total += a[i]
+        i += cuda.gridsize(1)
+    a[0] = total
+
+
+def test_grid_stride_while_loop_unrolls_as_numbas():
+    # the induction variable's += does not wrap, so NVVM counts the trips and unrolls the loop,
+    # keeping several loads in flight (numba's LLVM unrolls it 4 times)
+    body = body_of(ptx_of(grid_stride_sum), "grid_stride_sum")
+    assert body.count("ld.global.f32") >= 4
+    assert "ncc_wrapping_add" not in translated(grid_stride_sum).split("while")[1].split("}")[0]

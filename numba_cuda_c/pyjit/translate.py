@@ -129,6 +129,7 @@ class FunctionTranslator(Intrinsics):
         self.assigned = set(self.params)
         self.loop_depth = 0
         self.loop_vars = set()
+        self.while_names = []  # the names each enclosing while loop's condition reads
 
     # -- errors ---------------------------------------------------------------------------------
     def fail(self, node, message):
@@ -298,7 +299,11 @@ class FunctionTranslator(Intrinsics):
             self.fail(node, "unsupported operator")
         if isinstance(node.target, ast.Name):
             current = self.load_name(node.target.id, node)
-            result = self.binop(op, current, self.expr(node.value), node)
+            # `i += stride` where a while loop tests i: an induction variable, assumed not to overflow
+            # (as a range() counter), so that NVVM can count the loop's trips and unroll it, as LLVM
+            # does numba's; other integer arithmetic wraps
+            induction = op in "+-" and any(node.target.id in names for names in self.while_names)
+            result = self.binop(op, current, self.expr(node.value), node, wraps=not induction)
             self.store(node.target, result, node)
         elif isinstance(node.target, ast.Subscript):
             ref, dtype = self.element(node.target)
@@ -328,7 +333,9 @@ class FunctionTranslator(Intrinsics):
             self.fail(node, "while ... else is not supported")
         self.emit("while (%s) {" % self.condition(node.test))
         self.loop_depth += 1
+        self.while_names.append({n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)})
         self.nested(node.body)
+        self.while_names.pop()
         self.loop_depth -= 1
         self.emit("}")
 
@@ -623,7 +630,7 @@ class FunctionTranslator(Intrinsics):
             self.fail(node, "arithmetic works on numbers, not %s and %s" % (left.type, right.type))
         return self.binop(op, left, right, node)
 
-    def binop(self, op, left, right, node):
+    def binop(self, op, left, right, node, wraps=True):
         try:
             if op == "/":
                 t = typing.true_divide(left.type, right.type)
@@ -654,7 +661,7 @@ class FunctionTranslator(Intrinsics):
             if typing.is_int(t):
                 return Value("ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b), t)
             return Value("%s(%s, %s)" % ("powf" if t == types.float32 else "pow", a, b), t)
-        if typing.is_int(t) and t.kind == "i":  # signed overflow wraps, as in numba
+        if typing.is_int(t) and t.kind == "i" and wraps:  # signed overflow wraps, as in numba
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
             return Value("%s<%s>(%s, %s)" % (helper, t.ctype, a, b), t)
         return Value("(%s %s %s)" % (a, op, b), t)
