@@ -536,6 +536,16 @@ def _device_array_8b_pool(cuda):
 # the stream-ordered pool; the floor is cuMemAllocAsync + cuMemFreeAsync; CuPy always pools.
 row("device_array 8 B (pool)", ours=_device_array_8b_pool, cupy=_cupy_empty_8b, floor="device_array 8 B async")
 
+
+def _h2d_pinned_pool(cuda):
+    cuda.set_memory_manager(cuda.pool.StreamOrderedMemoryManager)
+    return _h2d_pinned(cuda)
+
+
+# to_device with the allocation from the pool, as CuPy's row always is (the floor column: the copy alone)
+row("H2D pinned 256 MiB (pool)", kind="transfer", nbytes=BIG, ours=_h2d_pinned_pool, cupy=_cupy_h2d_pinned,
+    floor="H2D pinned 256 MiB")
+
 # --------------------------------------------------------------------------------------------
 # Measuring
 # --------------------------------------------------------------------------------------------
