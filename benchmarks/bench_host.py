@@ -518,6 +518,59 @@ row(
     floor="H2D pinned 256 MiB",
 )
 row("D2H pinned 256 MiB", kind="transfer", nbytes=BIG, cuda=_d2h_pinned, cupy=_cupy_d2h_pinned)
+
+
+# Ordinary (pageable) NumPy memory, the usual case: the driver stages it through its own buffers
+def _h2d_pageable(cuda):
+    to_device, h = cuda.to_device, np.ones(BIG, np.uint8)
+    return lambda: to_device(h)
+
+
+def _h2d_pageable_into(cuda):
+    copy_to_device, h = cuda.device_array(BIG, np.uint8).copy_to_device, np.ones(BIG, np.uint8)
+    return lambda: copy_to_device(h)
+
+
+def _d2h_pageable_into(cuda):
+    h = np.ones(BIG, np.uint8)
+    copy_to_host = cuda.to_device(h).copy_to_host
+    return lambda: copy_to_host(h)
+
+
+def _cupy_h2d_pageable(cp):
+    asarray, h = cp.asarray, np.ones(BIG, np.uint8)
+    synchronize = cp.cuda.get_current_stream().synchronize
+
+    def fn():
+        a = asarray(h)
+        synchronize()
+        return a
+
+    return fn
+
+
+def _cupy_h2d_pageable_into(cp):
+    h, d = np.ones(BIG, np.uint8), cp.empty(BIG, np.uint8)
+    synchronize = cp.cuda.get_current_stream().synchronize
+
+    def fn():
+        d.set(h)
+        synchronize()
+
+    return fn
+
+
+def _cupy_d2h_pageable_into(cp):
+    h = np.ones(BIG, np.uint8)
+    get = cp.ones(BIG, np.uint8).get
+    return lambda: get(out=h)
+
+
+row("H2D pageable 256 MiB", kind="transfer", nbytes=BIG, cuda=_h2d_pageable, cupy=_cupy_h2d_pageable)
+row("H2D pageable 256 MiB, existing array", kind="transfer", nbytes=BIG, cuda=_h2d_pageable_into,
+    cupy=_cupy_h2d_pageable_into, floor="H2D pageable 256 MiB")
+row("D2H pageable 256 MiB, existing array", kind="transfer", nbytes=BIG, cuda=_d2h_pageable_into,
+    cupy=_cupy_d2h_pageable_into, floor="D2H pageable 256 MiB")
 row(
     "D2H new array 256 MiB",
     kind="transfer",

@@ -218,3 +218,127 @@ failed:
     pthread_mutex_unlock(&r->lock);
     return rc;
 }
+
+/* One staging_copy_to_device. Chunk k is [k * chunk, (k + 1) * chunk) of the source, through slot
+ * k % slots. slot_free[s] is the chunk slot s may take next (the issuer moves it on once the DMA out
+ * of the slot has finished); slot_full[s] is one more than the chunk slot s holds, ready to send. */
+struct staging_upload {
+    struct staging_ring *r;
+    const char *src;
+    size_t size;
+    int nchunks;
+    atomic_int next;
+    atomic_int abort;
+    atomic_int slot_free[STAGING_MAX_SLOTS];
+    atomic_int slot_full[STAGING_MAX_SLOTS];
+};
+
+static size_t upload_length(const struct staging_upload *u, int k)
+{
+    size_t offset = (size_t)k * u->r->chunk;
+    return u->size - offset < u->r->chunk ? u->size - offset : u->r->chunk;
+}
+
+/* Fills chunk k's slot once it is free. Returns 0, or -1 if the copy was abandoned meanwhile. */
+static int upload_fill(struct staging_upload *u, int k)
+{
+    int slot = k % u->r->slots;
+    unsigned spins = 0;
+    while (atomic_load_explicit(&u->slot_free[slot], memory_order_acquire) != k) {
+        if (atomic_load_explicit(&u->abort, memory_order_relaxed))
+            return -1;
+        staging_relax(&spins);
+    }
+    memcpy(u->r->host + (size_t)slot * u->r->chunk, u->src + (size_t)k * u->r->chunk, upload_length(u, k));
+    atomic_store_explicit(&u->slot_full[slot], k + 1, memory_order_release);
+    return 0;
+}
+
+static void *upload_worker(void *arg)
+{
+    struct staging_upload *u = arg;
+    for (;;) {
+        int k = atomic_fetch_add_explicit(&u->next, 1, memory_order_relaxed);
+        if (k >= u->nchunks || upload_fill(u, k) < 0)
+            return NULL;
+    }
+}
+
+CUresult staging_copy_to_device(struct staging_ring *r, CUdeviceptr dst, const void *src, size_t size,
+                                CUstream stream, int threads)
+{
+    if (size == 0)
+        return CUDA_SUCCESS;
+    if (threads <= 0)
+        threads = staging_default_threads();
+    if (threads > STAGING_MAX_THREADS)
+        threads = STAGING_MAX_THREADS;
+    struct staging_upload u;
+    u.r = r;
+    u.src = src;
+    u.size = size;
+    u.nchunks = (int)((size + r->chunk - 1) / r->chunk);
+    atomic_init(&u.next, 0);
+    atomic_init(&u.abort, 0);
+    for (int s = 0; s < STAGING_MAX_SLOTS; s++) {
+        atomic_init(&u.slot_free[s], s);
+        atomic_init(&u.slot_full[s], 0);
+    }
+    if (threads > u.nchunks)
+        threads = u.nchunks;
+
+    pthread_mutex_lock(&r->lock);
+    pthread_t tid[STAGING_MAX_THREADS];
+    int started = 0;
+    while (started < threads && pthread_create(&tid[started], NULL, upload_worker, &u) == 0)
+        started++;
+
+    CUresult rc = CUDA_SUCCESS;
+    int issued = 0, done = 0, slots = r->slots;
+    unsigned spins = 0;
+    while (done < u.nchunks) {
+        int progress = 0;
+        if (started == 0 && issued < u.nchunks && atomic_load(&u.slot_free[issued % slots]) == issued)
+            upload_fill(&u, issued); /* no worker: this thread fills, when the slot is free */
+        /* send every filled slot, in order */
+        while (issued < u.nchunks &&
+               atomic_load_explicit(&u.slot_full[issued % slots], memory_order_acquire) == issued + 1) {
+            int slot = issued % slots;
+            rc = cu.cuMemcpyHtoDAsync(dst + (size_t)issued * r->chunk, r->host + (size_t)slot * r->chunk,
+                                      upload_length(&u, issued), stream);
+            if (rc == CUDA_SUCCESS)
+                rc = cu.cuEventRecord(r->events[slot], stream);
+            if (rc != CUDA_SUCCESS)
+                goto failed;
+            issued++;
+            progress = 1;
+        }
+        /* free the slots whose DMA has finished, in order */
+        while (done < issued) {
+            rc = cu.cuEventQuery(r->events[done % slots]);
+            if (rc == CUDA_ERROR_NOT_READY)
+                break;
+            if (rc != CUDA_SUCCESS)
+                goto failed;
+            atomic_store_explicit(&u.slot_free[done % slots], done + slots, memory_order_release);
+            done++;
+            progress = 1;
+        }
+        if (progress)
+            spins = 0;
+        else
+            staging_relax(&spins);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_unlock(&r->lock);
+    return CUDA_SUCCESS;
+
+failed:
+    atomic_store(&u.abort, 1);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    (void)cu.cuStreamSynchronize(stream); /* queued copies still read the ring */
+    pthread_mutex_unlock(&r->lock);
+    return rc;
+}

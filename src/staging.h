@@ -55,4 +55,11 @@ void staging_hugepage_hint(void *p, size_t size);
  * Takes r->lock for the whole copy. */
 CUresult staging_copy(struct staging_ring *r, void *dst, CUdeviceptr src, size_t size, CUstream stream, int threads);
 
+/* The other way: `size` bytes from pageable host address `src` to device address `dst` on `stream`.
+ * Workers copy chunks of src into free slots (a slot is free once the DMA out of it has finished); the
+ * calling thread issues each filled slot's DMA, in order, and returns when every DMA has finished.
+ * Same conditions, results and lock as staging_copy. */
+CUresult staging_copy_to_device(struct staging_ring *r, CUdeviceptr dst, const void *src, size_t size,
+                                CUstream stream, int threads);
+
 #endif /* NUMBA_CUDA_C_STAGING_H */

@@ -9,6 +9,46 @@
 #include "staging.h"
 #include "stream.h"
 
+/* Large copies between the device and pageable host memory go through the context's staging ring
+ * (staging.h), made at first need: worker threads copy between the host memory and pinned slots
+ * while the DMA engine moves the slots, where the driver's own staging runs at a fraction of the
+ * bus (and, into memory just allocated, takes the page faults one at a time). Pinned, registered
+ * and managed host memory, and smaller copies, go to the driver directly. */
+#define STAGED_MIN_BYTES (8u << 20)
+#define STAGING_CHUNK ((size_t)2 << 20)
+#define STAGING_SLOTS 32
+
+/* The context's ring (the context current), made now if need be; NULL (no error) where it cannot be. */
+static staging_ring *context_staging(ContextObject *context)
+{
+    if (context->staging != NULL)
+        return context->staging;
+    staging_ring *ring = PyMem_RawMalloc(sizeof *ring);
+    if (ring == NULL)
+        return NULL;
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS); /* 64 MiB pinned: milliseconds */
+    Py_END_ALLOW_THREADS
+    if (rc != CUDA_SUCCESS || context->staging != NULL) { /* failed, or another thread made one meanwhile */
+        if (rc == CUDA_SUCCESS) {
+            Py_BEGIN_ALLOW_THREADS
+            staging_ring_destroy(ring);
+            Py_END_ALLOW_THREADS
+        }
+        PyMem_RawFree(ring);
+        return context->staging;
+    }
+    return context->staging = ring;
+}
+
+/* Whether host memory is pageable: the driver knows nothing of it (not pinned, registered or managed). */
+static int host_is_pageable(const void *host)
+{
+    unsigned int type;
+    return cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)host) != CUDA_SUCCESS;
+}
+
 int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
                   CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
 {
@@ -21,25 +61,36 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
         context_enter(st, context, &pushed) < 0)
         return -1;
     /* numba's stream 0 is the synchronous API; under the per-thread default stream that means an
-     * async copy on CU_STREAM_PER_THREAD and a wait (what the _ptds entry points do). */
+     * async copy on CU_STREAM_PER_THREAD and a wait (what the _ptds entry points do). A staged copy
+     * returns when it is done, on any stream, as the driver's copies of pageable memory do. */
     int use_sync_api = sync && handle == NULL;
+    staging_ring *ring = NULL;
+    if (direction != DEVICE_TO_DEVICE && size >= STAGED_MIN_BYTES && host_is_pageable(host))
+        ring = context_staging(context);
     Py_BEGIN_ALLOW_THREADS
-    switch (direction) {
-    case HOST_TO_DEVICE:
-        rc = use_sync_api ? cu.cuMemcpyHtoD(device_dst, host, size)
-                          : cu.cuMemcpyHtoDAsync(device_dst, host, size, handle);
-        break;
-    case DEVICE_TO_HOST:
-        rc = use_sync_api ? cu.cuMemcpyDtoH(host, device_src, size)
-                          : cu.cuMemcpyDtoHAsync(host, device_src, size, handle);
-        break;
-    case DEVICE_TO_DEVICE:
-        rc = use_sync_api ? cu.cuMemcpyDtoD(device_dst, device_src, size)
-                          : cu.cuMemcpyDtoDAsync(device_dst, device_src, size, handle);
-        break;
+    if (ring != NULL && direction == HOST_TO_DEVICE) {
+        rc = staging_copy_to_device(ring, device_dst, host, size, handle, 0);
+    } else if (ring != NULL) {
+        staging_hugepage_hint(host, size); /* where the pages are fresh, fault them in 2 MiB at a time */
+        rc = staging_copy(ring, host, device_src, size, handle, 0);
+    } else {
+        switch (direction) {
+        case HOST_TO_DEVICE:
+            rc = use_sync_api ? cu.cuMemcpyHtoD(device_dst, host, size)
+                              : cu.cuMemcpyHtoDAsync(device_dst, host, size, handle);
+            break;
+        case DEVICE_TO_HOST:
+            rc = use_sync_api ? cu.cuMemcpyDtoH(host, device_src, size)
+                              : cu.cuMemcpyDtoHAsync(host, device_src, size, handle);
+            break;
+        case DEVICE_TO_DEVICE:
+            rc = use_sync_api ? cu.cuMemcpyDtoD(device_dst, device_src, size)
+                              : cu.cuMemcpyDtoDAsync(device_dst, device_src, size, handle);
+            break;
+        }
+        if (rc == CUDA_SUCCESS && sync && !use_sync_api)
+            rc = cu.cuStreamSynchronize(handle);
     }
-    if (rc == CUDA_SUCCESS && sync && !use_sync_api)
-        rc = cu.cuStreamSynchronize(handle);
     Py_END_ALLOW_THREADS
     static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
     int failed = cu_check(st, rc, names[direction]) < 0;
@@ -87,64 +138,6 @@ static int same_layout(DeviceArrayObject *self, PyArrayObject *host)
     return devicearray_is_f_contiguous(self) && PyArray_IS_F_CONTIGUOUS(host);
 }
 
-/* Device memory into host memory just allocated (never touched): large copies go through the
- * context's staging ring (staging.h), made at first need, where worker threads take the fresh
- * pages' faults in parallel. Smaller ones, or where the ring cannot be made, copy directly. */
-#define STAGED_MIN_BYTES (8u << 20)
-#define STAGING_CHUNK ((size_t)2 << 20)
-#define STAGING_SLOTS 32
-
-static staging_ring *context_staging(module_state *st, ContextObject *context)
-{
-    if (context->staging != NULL)
-        return context->staging;
-    staging_ring *ring = PyMem_RawMalloc(sizeof *ring);
-    if (ring == NULL)
-        return NULL;
-    CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS); /* 64 MiB pinned: milliseconds */
-    Py_END_ALLOW_THREADS
-    if (rc != CUDA_SUCCESS || context->staging != NULL) { /* failed, or another thread made one meanwhile */
-        if (rc == CUDA_SUCCESS) {
-            Py_BEGIN_ALLOW_THREADS
-            staging_ring_destroy(ring);
-            Py_END_ALLOW_THREADS
-        }
-        PyMem_RawFree(ring);
-        return context->staging;
-    }
-    (void)st;
-    return context->staging = ring;
-}
-
-static int copy_to_fresh_host(module_state *st, ContextObject *context, void *host, CUdeviceptr source, size_t size,
-                              PyObject *stream)
-{
-    CUstream handle;
-    int pushed;
-    if (size < STAGED_MIN_BYTES)
-        return transfer_copy(st, context, host, 0, source, size, stream, DEVICE_TO_HOST);
-    if (stream_handle_from_object(st, stream_is_default(stream) ? Py_None : stream, &handle) < 0 ||
-        context_enter(st, context, &pushed) < 0)
-        return -1;
-    staging_ring *ring = context_staging(st, context);
-    CUresult rc = CUDA_ERROR_NOT_SUPPORTED;
-    if (ring != NULL) {
-        /* the ring's copy returns with the data in place: on any stream, as a pageable copy does */
-        Py_BEGIN_ALLOW_THREADS
-        staging_hugepage_hint(host, size);
-        rc = staging_copy(ring, host, source, size, handle, 0);
-        Py_END_ALLOW_THREADS
-    }
-    int failed = ring != NULL && cu_check(st, rc, "cuMemcpyDtoHAsync") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
-        return -1;
-    if (ring == NULL)
-        return transfer_copy(st, context, host, 0, source, size, stream, DEVICE_TO_HOST);
-    return 0;
-}
-
 /* A host array with the device array's layout over a fresh buffer holding a copy of its span. */
 static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, PyObject *stream)
 {
@@ -157,8 +150,8 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
             &PyArray_Type, self->dtype, self->ndim, self->shape,
             self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
         size_t size = result != NULL ? (size_t)PyArray_NBYTES(result) : 0;
-        int failed = result != NULL && copy_to_fresh_host(st, self->context, PyArray_DATA(result), self->data, size,
-                                                          stream) < 0;
+        int failed = result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data, size, stream,
+                                                     DEVICE_TO_HOST) < 0;
         if (failed)
             Py_CLEAR(result);
         return result;
@@ -166,7 +159,8 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
     PyArrayObject *buffer = (PyArrayObject *)PyArray_SimpleNew(1, &span, NPY_UINT8);
     if (buffer == NULL)
         return NULL;
-    if (copy_to_fresh_host(st, self->context, PyArray_DATA(buffer), self->data + low, (size_t)span, stream) < 0) {
+    if (transfer_copy(st, self->context, PyArray_DATA(buffer), 0, self->data + low, (size_t)span, stream,
+                      DEVICE_TO_HOST) < 0) {
         Py_DECREF(buffer);
         return NULL;
     }

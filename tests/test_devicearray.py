@@ -269,3 +269,23 @@ def test_large_copies_to_new_arrays_from_several_threads():
         t.join()
     for a, r in zip(arrays, results):
         np.testing.assert_array_equal(r, a)
+
+
+def test_large_copies_between_existing_arrays_both_ways():
+    # pageable host memory both ways goes through the staging ring; pinned memory does not
+    host = rng.standard_normal((1024, 3000))  # 23 MiB
+    d = cuda.device_array_like(host)
+    d.copy_to_device(host)
+    out = np.empty_like(host)
+    d.copy_to_host(out)
+    np.testing.assert_array_equal(out, host)
+    s = cuda.stream()
+    twice = cuda.to_device(host * 2, stream=s)  # a temporary host array: the copy must be done before it goes
+    twice.copy_to_host(out, stream=s)
+    s.synchronize()
+    np.testing.assert_array_equal(out, host * 2)
+    pinned = cuda.pinned_array(host.shape, host.dtype)
+    d.copy_to_host(pinned)
+    np.testing.assert_array_equal(pinned, host)
+    strided = host[:, ::3]  # packed on the host first, then staged
+    np.testing.assert_array_equal(cuda.to_device(strided).copy_to_host(), strided)
