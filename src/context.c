@@ -124,6 +124,57 @@ int context_exit(module_state *st, int pushed)
 
 /* Methods */
 
+/* numba's Context.memalloc, memhostalloc and memallocmanaged: raw allocations (MemoryPointer objects)
+ * through the same allocators, deallocation queue and memory manager as device arrays. */
+static int size_argument(PyObject *arg, size_t *size)
+{
+    Py_ssize_t value = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
+    if (value == -1 && PyErr_Occurred())
+        return -1;
+    if (value <= 0) {
+        PyErr_Format(PyExc_ValueError, "bytesize must be positive, not %zd", value);
+        return -1;
+    }
+    *size = (size_t)value;
+    return 0;
+}
+
+static PyObject *Context_memalloc(PyObject *op, PyObject *arg)
+{
+    module_state *st = state_of(op);
+    size_t size;
+    if (context_check_alive(st, (ContextObject *)op) < 0 || size_argument(arg, &size) < 0)
+        return NULL;
+    return memory_alloc_device(st, (ContextObject *)op, size);
+}
+
+static PyObject *Context_memhostalloc(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"bytesize", "mapped", "portable", "wc", NULL};
+    module_state *st = state_of(op);
+    PyObject *bytesize;
+    int mapped = 0, portable = 0, wc = 0;
+    size_t size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ppp:memhostalloc", keywords, &bytesize, &mapped, &portable,
+                                     &wc) ||
+        context_check_alive(st, (ContextObject *)op) < 0 || size_argument(bytesize, &size) < 0)
+        return NULL;
+    return memory_alloc_host(st, (ContextObject *)op, size, mapped, portable, wc);
+}
+
+static PyObject *Context_memallocmanaged(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"bytesize", "attach_global", NULL};
+    module_state *st = state_of(op);
+    PyObject *bytesize;
+    int attach_global = 1;
+    size_t size;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:memallocmanaged", keywords, &bytesize, &attach_global) ||
+        context_check_alive(st, (ContextObject *)op) < 0 || size_argument(bytesize, &size) < 0)
+        return NULL;
+    return memory_alloc_managed(st, (ContextObject *)op, size, attach_global);
+}
+
 static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
@@ -318,6 +369,11 @@ static void Context_dealloc(PyObject *op)
 
 static PyMethodDef Context_methods[] = {
     {"get_memory_info", Context_get_memory_info, METH_NOARGS, "Returns (free, total) memory in bytes in the context."},
+    {"memalloc", Context_memalloc, METH_O, "memalloc(bytesize): device memory, a MemoryPointer."},
+    {"memhostalloc", (PyCFunction)(void (*)(void))Context_memhostalloc, METH_VARARGS | METH_KEYWORDS,
+     "memhostalloc(bytesize, mapped=False, portable=False, wc=False): pinned (or mapped) host memory."},
+    {"memallocmanaged", (PyCFunction)(void (*)(void))Context_memallocmanaged, METH_VARARGS | METH_KEYWORDS,
+     "memallocmanaged(bytesize, attach_global=True): managed memory."},
     {"push", Context_push, METH_NOARGS, "Pushes this context on the current CPU thread."},
     {"pop", Context_pop, METH_NOARGS,
      "Pops this context off the current CPU thread. It must be at the top of the context stack."},

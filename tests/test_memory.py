@@ -290,3 +290,25 @@ def test_external_memory_manager_plugin():
     assert cuda.device_array(4).gpu_data.kind == "device"
     with pytest.raises(TypeError):
         cuda.set_memory_manager(object)
+
+
+def test_context_raw_allocations_as_numba():
+    ctx = cuda.current_context()
+    device = ctx.memalloc(1 << 20)
+    assert device.kind == "device" and device.size == 1 << 20 and device.device_pointer != 0
+    device.memset(7)
+    view = cuda.from_cuda_array_interface(
+        {"shape": (1 << 20,), "typestr": "|u1", "data": (device.device_pointer, False), "version": 3},
+        owner=device,
+    )
+    assert (view.copy_to_host() == 7).all()
+    pinned = ctx.memhostalloc(4096)
+    mapped = ctx.memhostalloc(4096, mapped=True)
+    assert (pinned.kind, mapped.kind) == ("pinned", "mapped") and mapped.device_pointer != 0
+    managed = ctx.memallocmanaged(4096, attach_global=False)
+    assert managed.kind == "managed" and managed.host_pointer == managed.device_pointer
+    for bad in (0, -5):
+        with pytest.raises(ValueError, match="bytesize must be positive"):
+            ctx.memalloc(bad)
+    with pytest.raises(TypeError):
+        ctx.memalloc("8")
