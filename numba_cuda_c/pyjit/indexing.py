@@ -1,0 +1,143 @@
+"""Indexing in kernels: array elements (through the strides, negative indices wrapped as numba
+does), views made by slicing (a[1:], a[:, j]), and tuple items (by a constant, or by a variable for
+tuples of one type). A mixin of FunctionTranslator (translate.py), which gives expr(), fail() and
+emit().
+"""
+
+import ast
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.values import Value, c_array_type, cast
+
+
+class Indexing:
+    def expr_Subscript(self, node):
+        base = self.expr(node.value)
+        if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i])
+            return self.tuple_item(base, self.expr(node.slice), node)
+        if not isinstance(base.type, types.Array):
+            self.fail(node, "only arrays and tuples can be indexed")
+        indices = self.indices(node)
+        if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < base.type.ndim:
+            return self.view(base, indices, node)
+        ref, dtype = self.element(node, base, indices)
+        return Value(ref, dtype)
+
+    def tuple_item(self, base, index, node):
+        """A constant index picks an item; a variable one, of a tuple whose items share a type (as
+        numba's UniTuple), selects at run time."""
+        n = len(base.items)
+        if isinstance(index.const, int) and not isinstance(index.const, bool):
+            if not -n <= index.const < n:
+                self.fail(node, "tuple index %d out of range for %d items" % (index.const, n))
+            return base.items[index.const]
+        if not typing.is_int(index.type):
+            self.fail(node, "tuples are indexed by integers")
+        item_type = base.items[0].type
+        if not all(item.type == item_type and isinstance(item_type, types.Scalar) for item in base.items):
+            self.fail(node, "a tuple of mixed types is indexed by constants only")
+        k = self.module.unique("k")
+        self.emit("long long %s = ncc_wrap(%s, %dLL);" % (k, cast(index, types.int64), n))
+        code = base.items[-1].code
+        for position in range(n - 2, -1, -1):
+            code = "(%s == %d ? %s : %s)" % (k, position, base.items[position].code, code)
+        return Value(code, item_type)
+
+    def indices(self, node):
+        """The subscript's entries: translated Values, or ast.Slice nodes."""
+        if isinstance(node.slice, ast.Tuple):
+            entries = node.slice.elts
+        elif isinstance(node.slice, ast.Slice):
+            return [node.slice]
+        else:
+            value = self.expr(node.slice)
+            if value.items is not None:  # a[cuda.grid(2)]
+                return list(value.items)
+            return [value]
+        return [e if isinstance(e, ast.Slice) else self.expr(e) for e in entries]
+
+    def index_code(self, base, axis, index, node):
+        if not (typing.is_int(index.type) or index.type == types.boolean):
+            self.fail(node, "array indices must be integers, not %s" % index.type)
+        code = cast(index, types.int64)
+        if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
+            code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
+        return code
+
+    def element(self, node, base=None, indices=None):
+        """A reference (an lvalue) to one element, and its type."""
+        if base is None:
+            base = self.expr(node.value)
+        if not isinstance(base.type, types.Array):
+            self.fail(node, "only arrays can be indexed")
+        if indices is None:
+            indices = self.indices(node)
+        if len(indices) != base.type.ndim or any(isinstance(i, ast.Slice) for i in indices):
+            self.fail(
+                node,
+                "%d-dimensional array: assign to one element, with %d integer indices"
+                % (base.type.ndim, base.type.ndim),
+            )
+        codes = [self.index_code(base, axis, i, node) for axis, i in enumerate(indices)]
+        return self.element_ref(base, codes), base.type.dtype
+
+    def element_ref(self, base, codes):
+        offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes))
+        return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
+
+    def view(self, base, indices, node):
+        """Slicing inside a kernel (a[1:], a[i], a[:, j]): a new Array struct over the same data."""
+        t = base.type
+        if len(indices) > t.ndim:
+            self.fail(node, "too many indices")
+        temp = self.module.unique("view")
+        shape, strides, offset = [], [], []
+        for axis in range(t.ndim):
+            extent, stride = "%s.shape[%d]" % (base.code, axis), "%s.strides[%d]" % (base.code, axis)
+            index = indices[axis] if axis < len(indices) else ast.Slice(None, None, None)
+            if not isinstance(index, ast.Slice):
+                offset.append("(%s) * %s" % (self.index_code(base, axis, index, node), stride))
+                continue
+            parts = [
+                None if p is None else cast(self.expr(p), types.int64)
+                for p in (index.lower, index.upper, index.step)
+            ]
+            step = parts[2] or "1LL"
+            start = parts[0] or ("0LL" if parts[2] is None else "(%s > 0 ? 0LL : %s - 1)" % (step, extent))
+            stop = parts[1] or (
+                "%s" % extent if parts[2] is None else "(%s > 0 ? %s : -1LL - %s)" % (step, extent, extent)
+            )
+            s = self.module.unique("s")
+            for line in (
+                "long long {s}_step = {step}, {s}_len = {extent};",
+                "long long {s}_start = {start}, {s}_stop = {stop};",
+                "if ({s}_start < 0) {s}_start += {s}_len;",
+                "if ({s}_stop < 0) {s}_stop += {s}_len;",
+                "if ({s}_step > 0) {{ {s}_start = min(max({s}_start, 0LL), {s}_len); "
+                "{s}_stop = min(max({s}_stop, 0LL), {s}_len); }}",
+                "else {{ {s}_start = min(max({s}_start, -1LL), {s}_len - 1); "
+                "{s}_stop = min(max({s}_stop, -1LL), {s}_len - 1); }}",
+            ):
+                self.emit(line.format(s=s, step=step, extent=extent, start=start, stop=stop))
+            length = (
+                "({s}_step > 0 ? ({s}_stop > {s}_start ? ({s}_stop - {s}_start + {s}_step - 1) / {s}_step : 0LL)"
+                " : ({s}_start > {s}_stop ? ({s}_start - {s}_stop - {s}_step - 1) / (-{s}_step) : 0LL))"
+            ).format(s=s)
+            shape.append(length)
+            strides.append("%s * %s_step" % (stride, s))
+            offset.append("%s_start * %s" % (s, stride))
+        view_type = types.Array(t.dtype, len(shape), "A")
+        self.emit(
+            "%s %s = {(%s *)((char *)%s.data + %s), {%s}, {%s}};"
+            % (
+                c_array_type(view_type),
+                temp,
+                t.dtype.ctype,
+                base.code,
+                " + ".join(offset) or "0",
+                ", ".join(shape) or "0",
+                ", ".join(strides) or "0",
+            )
+        )
+        return Value(temp, view_type)
