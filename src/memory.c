@@ -534,6 +534,9 @@ int memory_type_init(PyObject *module, module_state *st)
 {
     st->max_pending_count = env_size("NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT", 10);
     st->max_pending_ratio = env_double("NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO", 0.2);
+    st->staging_threshold = env_size("NUMBA_CUDA_C_STAGING_THRESHOLD", (size_t)4 << 20); /* transfer.c */
+    if (st->staging_threshold == 0)
+        st->staging_threshold = (size_t)-1; /* 0: no staging ring */
     st->MemoryPointerType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &MemoryPointer_spec, NULL);
     if (st->MemoryPointerType == NULL)
         return -1;

@@ -42,6 +42,9 @@ typedef struct {
     /* NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT / _RATIO, read at import */
     size_t max_pending_count;
     double max_pending_ratio;
+    /* copies of at least this many bytes between the device and pageable host memory go through
+     * the context's staging ring (NUMBA_CUDA_C_STAGING_THRESHOLD; transfer.c) */
+    size_t staging_threshold;
     /* allocate device memory from the stream-ordered pool (cuMemAllocAsync) instead of cuMemAlloc */
     int memory_pool;
     /* numba's External Memory Management: a plugin class whose instances (one per context) allocate

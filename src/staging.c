@@ -3,6 +3,7 @@
 #include "staging.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,7 +27,72 @@ static inline void staging_relax(unsigned *spins)
     }
 }
 
-CUresult staging_ring_create(struct staging_ring *r, size_t chunk, int slots)
+/* ---- the worker pool ------------------------------------------------------------------------- */
+
+static void *pool_worker(void *arg)
+{
+    staging_ring *r = arg;
+    unsigned long seen = 0;
+    pthread_mutex_lock(&r->pool_lock);
+    for (;;) {
+        while (r->generation == seen && !r->stopping)
+            pthread_cond_wait(&r->wake, &r->pool_lock);
+        if (r->stopping)
+            break;
+        seen = r->generation;
+        void *(*job)(void *) = r->job;
+        void *job_arg = r->job_arg;
+        pthread_mutex_unlock(&r->pool_lock);
+        job(job_arg);
+        pthread_mutex_lock(&r->pool_lock);
+        if (--r->running == 0)
+            pthread_cond_signal(&r->idle);
+    }
+    pthread_mutex_unlock(&r->pool_lock);
+    return NULL;
+}
+
+/* Starts job(arg) on every worker; returns how many run it (0: the caller works alone, as after a
+ * fork, whose child has none of the workers). */
+static int pool_start(staging_ring *r, void *(*job)(void *), void *arg)
+{
+    if (r->nworkers == 0 || r->pid != getpid())
+        return 0;
+    pthread_mutex_lock(&r->pool_lock);
+    r->job = job;
+    r->job_arg = arg;
+    r->running = r->nworkers;
+    r->generation++;
+    pthread_cond_broadcast(&r->wake);
+    pthread_mutex_unlock(&r->pool_lock);
+    return r->nworkers;
+}
+
+/* Waits until every worker has left the current job (which lives on the caller's stack). */
+static void pool_wait(staging_ring *r)
+{
+    pthread_mutex_lock(&r->pool_lock);
+    while (r->running > 0)
+        pthread_cond_wait(&r->idle, &r->pool_lock);
+    pthread_mutex_unlock(&r->pool_lock);
+}
+
+static void pool_stop(staging_ring *r)
+{
+    if (r->nworkers > 0 && r->pid == getpid()) {
+        pthread_mutex_lock(&r->pool_lock);
+        r->stopping = 1;
+        pthread_cond_broadcast(&r->wake);
+        pthread_mutex_unlock(&r->pool_lock);
+        for (int i = 0; i < r->nworkers; i++)
+            pthread_join(r->workers[i], NULL);
+    }
+    r->nworkers = 0;
+}
+
+/* ---- the ring -------------------------------------------------------------------------------- */
+
+CUresult staging_ring_create(staging_ring *r, size_t chunk, int slots, int threads)
 {
     memset(r, 0, sizeof *r);
     if (chunk == 0 || chunk % STAGING_HUGE != 0 || slots < 2 || slots > STAGING_MAX_SLOTS)
@@ -36,35 +102,48 @@ CUresult staging_ring_create(struct staging_ring *r, size_t chunk, int slots)
         r->host = NULL;
         return rc;
     }
-    for (int i = 0; i < slots; i++) {
-        rc = cu.cuEventCreate(&r->events[i], CU_EVENT_DISABLE_TIMING);
-        if (rc != CUDA_SUCCESS) {
-            while (--i >= 0)
-                cu.cuEventDestroy(r->events[i]);
-            cu.cuMemFreeHost(r->host);
-            r->host = NULL;
-            return rc;
-        }
-    }
-    if (pthread_mutex_init(&r->lock, NULL) != 0) {
-        for (int i = 0; i < slots; i++)
-            cu.cuEventDestroy(r->events[i]);
+    int events = 0;
+    while (events < slots && (rc = cu.cuEventCreate(&r->events[events], CU_EVENT_DISABLE_TIMING)) == CUDA_SUCCESS)
+        events++;
+    if (rc == CUDA_SUCCESS && (pthread_mutex_init(&r->lock, NULL) != 0 || pthread_mutex_init(&r->pool_lock, NULL) != 0 ||
+                               pthread_cond_init(&r->wake, NULL) != 0 || pthread_cond_init(&r->idle, NULL) != 0))
+        rc = CUDA_ERROR_OUT_OF_MEMORY; /* (never on Linux: these inits cannot fail) */
+    if (rc != CUDA_SUCCESS) {
+        while (--events >= 0)
+            cu.cuEventDestroy(r->events[events]);
         cu.cuMemFreeHost(r->host);
         r->host = NULL;
-        return CUDA_ERROR_OUT_OF_MEMORY;
+        return rc;
     }
     r->chunk = chunk;
     r->slots = slots;
+    r->pid = getpid();
+    if (threads <= 0)
+        threads = staging_default_threads();
+    if (threads > STAGING_MAX_THREADS)
+        threads = STAGING_MAX_THREADS;
+    /* the workers take no signals: Python's handlers run on the main thread, and a signal that
+     * lands on a worker would only delay the copy */
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    while (r->nworkers < threads && pthread_create(&r->workers[r->nworkers], NULL, pool_worker, r) == 0)
+        r->nworkers++;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
     return CUDA_SUCCESS;
 }
 
-void staging_ring_destroy(struct staging_ring *r)
+void staging_ring_destroy(staging_ring *r)
 {
     if (r->host == NULL)
         return;
+    pool_stop(r);
     for (int i = 0; i < r->slots; i++)
         cu.cuEventDestroy(r->events[i]);
     cu.cuMemFreeHost(r->host);
+    pthread_cond_destroy(&r->wake);
+    pthread_cond_destroy(&r->idle);
+    pthread_mutex_destroy(&r->pool_lock);
     pthread_mutex_destroy(&r->lock);
     r->host = NULL;
 }
@@ -89,11 +168,13 @@ void staging_hugepage_hint(void *p, size_t size)
         (void)madvise((void *)b, e - b, MADV_HUGEPAGE); /* a hint: failure only costs speed */
 }
 
+/* ---- device to host -------------------------------------------------------------------------- */
+
 /* One staging_copy. Chunk k is [max(dst, first + k*chunk), min(dst + size, first + (k+1)*chunk)) with
  * first = dst rounded down to 2 MiB, so every chunk covers whole huge pages of dst (no two threads fault
  * the same huge page) and none is longer than a slot. Chunk k goes through slot k % slots. */
 struct staging_job {
-    struct staging_ring *r;
+    staging_ring *r;
     char *dst;
     uintptr_t first, end;
     int nchunks;
@@ -135,14 +216,10 @@ static void *staging_worker(void *arg)
     }
 }
 
-CUresult staging_copy(struct staging_ring *r, void *dst, CUdeviceptr src, size_t size, CUstream stream, int threads)
+CUresult staging_copy(staging_ring *r, void *dst, CUdeviceptr src, size_t size, CUstream stream)
 {
     if (size == 0)
         return CUDA_SUCCESS;
-    if (threads <= 0)
-        threads = staging_default_threads();
-    if (threads > STAGING_MAX_THREADS)
-        threads = STAGING_MAX_THREADS;
     struct staging_job j;
     j.r = r;
     j.dst = dst;
@@ -154,14 +231,9 @@ CUresult staging_copy(struct staging_ring *r, void *dst, CUdeviceptr src, size_t
     atomic_init(&j.abort, 0);
     for (int s = 0; s < STAGING_MAX_SLOTS; s++)
         atomic_init(&j.slot_next[s], s);
-    if (threads > j.nchunks)
-        threads = j.nchunks;
 
     pthread_mutex_lock(&r->lock);
-    pthread_t tid[STAGING_MAX_THREADS];
-    int started = 0;
-    while (started < threads && pthread_create(&tid[started], NULL, staging_worker, &j) == 0)
-        started++;
+    int started = pool_start(r, staging_worker, &j);
 
     CUresult rc = CUDA_SUCCESS;
     int issued = 0, ready = 0, slots = r->slots;
@@ -204,26 +276,28 @@ CUresult staging_copy(struct staging_ring *r, void *dst, CUdeviceptr src, size_t
         else
             staging_relax(&spins);
     }
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    if (started)
+        pool_wait(r);
     pthread_mutex_unlock(&r->lock);
     return CUDA_SUCCESS;
 
 failed:
     atomic_store(&j.abort, 1);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    if (started)
+        pool_wait(r);
     /* copies still queued write only into the ring: wait for them before the ring is reused */
     (void)cu.cuStreamSynchronize(stream);
     pthread_mutex_unlock(&r->lock);
     return rc;
 }
 
+/* ---- host to device -------------------------------------------------------------------------- */
+
 /* One staging_copy_to_device. Chunk k is [k * chunk, (k + 1) * chunk) of the source, through slot
  * k % slots. slot_free[s] is the chunk slot s may take next (the issuer moves it on once the DMA out
  * of the slot has finished); slot_full[s] is one more than the chunk slot s holds, ready to send. */
 struct staging_upload {
-    struct staging_ring *r;
+    staging_ring *r;
     const char *src;
     size_t size;
     int nchunks;
@@ -264,15 +338,10 @@ static void *upload_worker(void *arg)
     }
 }
 
-CUresult staging_copy_to_device(struct staging_ring *r, CUdeviceptr dst, const void *src, size_t size,
-                                CUstream stream, int threads)
+CUresult staging_copy_to_device(staging_ring *r, CUdeviceptr dst, const void *src, size_t size, CUstream stream)
 {
     if (size == 0)
         return CUDA_SUCCESS;
-    if (threads <= 0)
-        threads = staging_default_threads();
-    if (threads > STAGING_MAX_THREADS)
-        threads = STAGING_MAX_THREADS;
     struct staging_upload u;
     u.r = r;
     u.src = src;
@@ -284,14 +353,9 @@ CUresult staging_copy_to_device(struct staging_ring *r, CUdeviceptr dst, const v
         atomic_init(&u.slot_free[s], s);
         atomic_init(&u.slot_full[s], 0);
     }
-    if (threads > u.nchunks)
-        threads = u.nchunks;
 
     pthread_mutex_lock(&r->lock);
-    pthread_t tid[STAGING_MAX_THREADS];
-    int started = 0;
-    while (started < threads && pthread_create(&tid[started], NULL, upload_worker, &u) == 0)
-        started++;
+    int started = pool_start(r, upload_worker, &u);
 
     CUresult rc = CUDA_SUCCESS;
     int issued = 0, done = 0, slots = r->slots;
@@ -329,15 +393,15 @@ CUresult staging_copy_to_device(struct staging_ring *r, CUdeviceptr dst, const v
         else
             staging_relax(&spins);
     }
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    if (started)
+        pool_wait(r);
     pthread_mutex_unlock(&r->lock);
     return CUDA_SUCCESS;
 
 failed:
     atomic_store(&u.abort, 1);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    if (started)
+        pool_wait(r);
     (void)cu.cuStreamSynchronize(stream); /* queued copies still read the ring */
     pthread_mutex_unlock(&r->lock);
     return rc;

@@ -13,8 +13,8 @@
  * (staging.h), made at first need: worker threads copy between the host memory and pinned slots
  * while the DMA engine moves the slots, where the driver's own staging runs at a fraction of the
  * bus (and, into memory just allocated, takes the page faults one at a time). Pinned, registered
- * and managed host memory, and smaller copies, go to the driver directly. */
-#define STAGED_MIN_BYTES (8u << 20)
+ * and managed host memory, and copies under NUMBA_CUDA_C_STAGING_THRESHOLD bytes, go to the driver
+ * directly. */
 #define STAGING_CHUNK ((size_t)2 << 20)
 #define STAGING_SLOTS 32
 
@@ -28,7 +28,7 @@ static staging_ring *context_staging(ContextObject *context)
         return NULL;
     CUresult rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS); /* 64 MiB pinned: milliseconds */
+    rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS, 0); /* 64 MiB pinned: milliseconds */
     Py_END_ALLOW_THREADS
     if (rc != CUDA_SUCCESS || context->staging != NULL) { /* failed, or another thread made one meanwhile */
         if (rc == CUDA_SUCCESS) {
@@ -65,14 +65,14 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
      * returns when it is done, on any stream, as the driver's copies of pageable memory do. */
     int use_sync_api = sync && handle == NULL;
     staging_ring *ring = NULL;
-    if (direction != DEVICE_TO_DEVICE && size >= STAGED_MIN_BYTES && host_is_pageable(host))
+    if (direction != DEVICE_TO_DEVICE && size >= st->staging_threshold && host_is_pageable(host))
         ring = context_staging(context);
     Py_BEGIN_ALLOW_THREADS
     if (ring != NULL && direction == HOST_TO_DEVICE) {
-        rc = staging_copy_to_device(ring, device_dst, host, size, handle, 0);
+        rc = staging_copy_to_device(ring, device_dst, host, size, handle);
     } else if (ring != NULL) {
         staging_hugepage_hint(host, size); /* where the pages are fresh, fault them in 2 MiB at a time */
-        rc = staging_copy(ring, host, device_src, size, handle, 0);
+        rc = staging_copy(ring, host, device_src, size, handle);
     } else {
         switch (direction) {
         case HOST_TO_DEVICE:

@@ -73,41 +73,43 @@ int main(void)
         source[i] = (unsigned char)(i * 131 + 7);
     size_t sizes[] = {1, 4095, 2 * MIB + 1, 5000000, total - 3};
     size_t offsets[] = {0, 16, 2 * MIB - 1, 3 * MIB};
-    struct { size_t chunk; int slots; } rings[] = {{2 * MIB, 2}, {2 * MIB, 16}, {4 * MIB, 3}};
+    struct { size_t chunk; int slots, threads, refuse; } rings[] = {
+        {2 * MIB, 2, 1, 0}, {2 * MIB, 16, 7, 0}, {4 * MIB, 3, 3, 0}, {2 * MIB, 4, 4, 1}, /* 1: no worker starts */
+    };
     int cases = 0;
     for (size_t ri = 0; ri < sizeof rings / sizeof *rings; ri++) {
         staging_ring ring;
-        if (staging_ring_create(&ring, rings[ri].chunk, rings[ri].slots) != CUDA_SUCCESS) {
-            puts("staging_ring_create failed");
+        refuse_threads = rings[ri].refuse;
+        CUresult made = staging_ring_create(&ring, rings[ri].chunk, rings[ri].slots, rings[ri].threads);
+        refuse_threads = 0;
+        if (made != CUDA_SUCCESS || ring.nworkers != (rings[ri].refuse ? 0 : rings[ri].threads)) {
+            printf("staging_ring_create: rc %d, %d workers\n", (int)made, ring.nworkers);
             return 1;
         }
-        for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
-            for (size_t oi = 0; oi < sizeof offsets / sizeof *offsets; oi++)
-                for (int threads = 1; threads <= 7; threads += 6)
-                    for (int refuse = 0; refuse < 2; refuse++)
-                        for (int upload = 0; upload < 2; upload++) {
-                            unsigned char *aligned = (unsigned char *)(((uintptr_t)buffer + 2 * MIB - 1) &
-                                                                       ~(uintptr_t)(2 * MIB - 1));
-                            unsigned char *place = aligned + offsets[oi], *from = source + 1;
-                            size_t n = sizes[si];
-                            memset(place - 1, 0xEE, n + 2);
-                            refuse_threads = refuse;
-                            CUresult rc = upload ? staging_copy_to_device(&ring, (CUdeviceptr)place, from, n, 0, threads)
-                                                 : staging_copy(&ring, place, (CUdeviceptr)from, n, 0, threads);
-                            refuse_threads = 0;
-                            if (rc != CUDA_SUCCESS || memcmp(place, from, n) != 0 || place[-1] != 0xEE ||
-                                place[n] != 0xEE) {
-                                printf("failed: ring %zu, size %zu, offset %zu, threads %d, refused %d, upload %d, "
-                                       "rc %d\n", ri, n, offsets[oi], threads, refuse, upload, (int)rc);
-                                return 1;
-                            }
-                            cases++;
+        for (int repeat = 0; repeat < 3; repeat++) /* the same workers, job after job */
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+                for (size_t oi = 0; oi < sizeof offsets / sizeof *offsets; oi++)
+                    for (int upload = 0; upload < 2; upload++) {
+                        unsigned char *aligned =
+                            (unsigned char *)(((uintptr_t)buffer + 2 * MIB - 1) & ~(uintptr_t)(2 * MIB - 1));
+                        unsigned char *place = aligned + offsets[oi], *from = source + 1 + repeat;
+                        size_t n = sizes[si];
+                        memset(place - 1, 0xEE, n + 2);
+                        CUresult rc = upload ? staging_copy_to_device(&ring, (CUdeviceptr)place, from, n, 0)
+                                             : staging_copy(&ring, place, (CUdeviceptr)from, n, 0);
+                        if (rc != CUDA_SUCCESS || memcmp(place, from, n) != 0 || place[-1] != 0xEE ||
+                            place[n] != 0xEE) {
+                            printf("failed: ring %zu, size %zu, offset %zu, upload %d, rc %d\n", ri, n, offsets[oi],
+                                   upload, (int)rc);
+                            return 1;
                         }
+                        cases++;
+                    }
         for (int upload = 0; upload < 2; upload++) { /* a failing copy: its error comes back, nothing hangs */
             fail_at = 1;
             copies = 0;
-            CUresult rc = upload ? staging_copy_to_device(&ring, (CUdeviceptr)buffer, source, total, 0, 4)
-                                 : staging_copy(&ring, buffer, (CUdeviceptr)source, total, 0, 4);
+            CUresult rc = upload ? staging_copy_to_device(&ring, (CUdeviceptr)buffer, source, total, 0)
+                                 : staging_copy(&ring, buffer, (CUdeviceptr)source, total, 0);
             fail_at = -1;
             if (rc != CUDA_ERROR_ILLEGAL_ADDRESS) {
                 printf("error path: rc %d\n", (int)rc);
@@ -118,7 +120,7 @@ int main(void)
         staging_ring_destroy(&ring);
     }
     staging_ring bad;
-    if (staging_ring_create(&bad, 3 * MIB, 4) != CUDA_ERROR_INVALID_VALUE) {
+    if (staging_ring_create(&bad, 3 * MIB, 4, 1) != CUDA_ERROR_INVALID_VALUE) {
         puts("a chunk that is not a multiple of 2 MiB was accepted");
         return 1;
     }
