@@ -289,3 +289,26 @@ def test_large_copies_between_existing_arrays_both_ways():
     np.testing.assert_array_equal(pinned, host)
     strided = host[:, ::3]  # packed on the host first, then staged
     np.testing.assert_array_equal(cuda.to_device(strided).copy_to_host(), strided)
+
+
+@pytest.mark.parametrize("threshold", ["0", "1"])
+def test_staging_threshold_off_and_for_every_size(threshold):
+    from subproc import run_python
+
+    out = run_python(
+        """
+        import numpy as np
+        import numba_cuda_c as cuda
+        rng = np.random.default_rng(5)
+        for n in (1, 4095, 3 << 20, (9 << 20) + 7):
+            host = rng.integers(0, 255, n, dtype=np.uint8)
+            d = cuda.to_device(host)
+            assert (d.copy_to_host() == host).all()
+            back = np.empty_like(host)
+            d.copy_to_host(back)
+            assert (back == host).all()
+        print("ok")
+        """,
+        NUMBA_CUDA_C_STAGING_THRESHOLD=threshold,
+    )
+    assert out.strip() == "ok"
