@@ -21,25 +21,8 @@ class Type:
     # dispatcher looks kernels up by tuples of types on every launch.
 
 
-class Scalar(Type):
-    """A number or boolean. kind: 'b' (bool), 'i' (signed), 'u' (unsigned), 'f' (float), 'c' (complex).
-
-    ctype: its CUDA C spelling (__half for float16; ncc_complex<float>, the prelude's struct laid
-    out as NumPy's complex64, for complex64)."""
-
-    def __init__(self, name, kind, bits, ctype):
-        self.name, self.kind, self.bits, self.ctype = name, kind, bits, ctype
-
-    @property
-    def underlying_float(self):
-        """A complex number's parts: float32 for complex64, float64 for complex128."""
-        return {"complex64": float32, "complex128": float64}.get(self.name, self)
-
-    @property
-    def dtype(self):
-        import numpy as np
-
-        return np.dtype("bool" if self.kind == "b" else self.name)
+class ElementType(Type):
+    """What arrays hold (a Scalar or a Record): indexing one with slices makes an array type."""
 
     def __getitem__(self, index):
         """float32[:], float32[:, ::1], ...: the array type of this dtype."""
@@ -53,6 +36,28 @@ class Scalar(Type):
         elif steps and steps[0] == 1 and all(s is None for s in steps[1:]):
             layout = "F" if len(steps) > 1 else "C"
         return Array(self, len(items), layout)
+
+
+class Scalar(ElementType):
+    """A number or boolean. kind: 'b' (bool), 'i' (signed), 'u' (unsigned), 'f' (float), 'c' (complex).
+
+    ctype: its CUDA C spelling (__half for float16; ncc_complex<float>, the prelude's struct laid
+    out as NumPy's complex64, for complex64)."""
+
+    def __init__(self, name, kind, bits, ctype):
+        self.name, self.kind, self.bits, self.ctype = name, kind, bits, ctype
+        self.element_ctype = ctype  # what an array of it holds
+
+    @property
+    def underlying_float(self):
+        """A complex number's parts: float32 for complex64, float64 for complex128."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    @property
+    def dtype(self):
+        import numpy as np
+
+        return np.dtype("bool" if self.kind == "b" else self.name)
 
     def __call__(self, *args):
         """float32(float32, float32): a signature; float32(x) on the host: a NumPy scalar."""
@@ -85,6 +90,41 @@ def _layout_slices(ndim, layout):
     elif ndim and layout == "F":
         slices[0] = "::1"
     return slices
+
+
+class Record(ElementType):
+    """A structured dtype's element (numba's Record): numeric fields at byte offsets. In a kernel a
+    record is a reference to one element in device memory (an array's, or a DeviceRecord's); its
+    fields read and write in place. Interned by dtype."""
+
+    _interned = {}
+    ctype = "unsigned char *"  # a reference: the element's first byte
+    element_ctype = "unsigned char"  # what an array of records holds, for its C struct
+
+    def __new__(cls, dtype):
+        import numpy as np
+
+        dtype = np.dtype(dtype)
+        self = cls._interned.get(dtype)
+        if self is None:
+            fields = []
+            for name, (field_dtype, offset, *_title) in dtype.fields.items():
+                if field_dtype.fields is not None or field_dtype.subdtype is not None:
+                    raise TypeError(
+                        "record field %r (%s) is not supported in kernels: numbers only" % (name, field_dtype)
+                    )
+                fields.append((name, from_dtype(field_dtype), offset))
+            self = cls._interned[dtype] = super().__new__(cls)
+            self.dtype, self.size, self.fields = dtype, dtype.itemsize, {n: (t, o) for n, t, o in fields}
+            self.name = "Record(%s; %d)" % (", ".join("%s:%s@%d" % f for f in fields), dtype.itemsize)
+        return self
+
+    def aligned(self, name):
+        """Whether a field can be read as its type (its offset and the record's size are multiples
+        of its size); otherwise it is read and written byte by byte."""
+        t, offset = self.fields[name]
+        size = t.bits // 8
+        return offset % size == 0 and self.size % size == 0
 
 
 class NoneType(Type):
@@ -169,10 +209,12 @@ SCALARS = {
 
 
 def from_dtype(dtype):
-    """The scalar type of a NumPy dtype (or anything np.dtype() takes)."""
+    """The type of a NumPy dtype (or anything np.dtype() takes): a scalar, or a Record."""
     import numpy as np
 
     dtype = np.dtype(dtype)
+    if dtype.fields is not None:
+        return Record(dtype)
     name = "bool" if dtype.kind == "b" else dtype.name
     try:
         return SCALARS[name]

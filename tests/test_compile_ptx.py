@@ -1660,3 +1660,25 @@ def test_grid_stride_while_loop_unrolls_as_numbas():
     body = body_of(ptx_of(grid_stride_sum), "grid_stride_sum")
     assert body.count("ld.global.f32") >= 4
     assert "ncc_wrapping_add" not in translated(grid_stride_sum).split("while")[1].split("}")[0]
+
+
+PACKED_RECORD = np.dtype([("flag", np.int8), ("x", np.float32)])
+ALIGNED_RECORD = np.dtype([("flag", np.int8), ("x", np.float32)], align=True)
+
+
+def record_scale(a, n):
+    a[n].x = a[n]["x"] * 2
+
+
+@pytest.mark.parametrize("dtype, load", [(PACKED_RECORD, "ld.global.u8"), (ALIGNED_RECORD, "ld.global.f32")])
+def test_record_fields_read_as_their_alignment_allows(dtype, load):
+    record = types.from_dtype(dtype)
+    assert isinstance(record, types.Record) and record.fields["x"] == (types.float32, dtype.fields["x"][1])
+    body = body_of(ptx_of(record_scale, (record[:], types.int64)), "record_scale")
+    assert load in body
+
+
+def test_records_with_nested_fields_are_refused():
+    nested = np.dtype([("x", np.float32, (3,))])
+    with pytest.raises(TypeError, match="record field 'x'"):
+        types.from_dtype(nested)

@@ -386,3 +386,66 @@ def test_print_and_assert_in_kernels(tmp_path):
     (tmp_path / "printing_kernel.py").write_text(PRINTING_MODULE)
     out = run_python(PRINTING.format(directory=str(tmp_path)))
     assert sorted(out.splitlines()) == ["thread 0 has 1.500000 200 100%", "thread 1 has -2.000000 200 100%"]
+
+
+# ---------------------------------------------------------------------------------------------
+# records (structured dtypes): arrays of them, and a DeviceRecord argument
+# ---------------------------------------------------------------------------------------------
+
+PACKED = np.dtype([("flag", np.int8), ("x", np.float32), ("n", np.int64)])  # x, n at odd offsets
+ALIGNED = np.dtype([("flag", np.int8), ("x", np.float32), ("n", np.int64)], align=True)
+
+
+@cuda.jit(device=True)
+def bump(r, by):
+    r.n += by  # writes through the reference
+    return r.x
+
+
+@cuda.jit
+def record_fields(a, params, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        e = a[i]  # a reference to the element
+        e.x = e.x * 2 + params["x"]
+        a[i]["flag"] = i % 3
+        out[i] = bump(e, params.n) + a[i].flag
+
+
+@pytest.mark.parametrize("dtype", [PACKED, ALIGNED], ids=["packed", "aligned"])
+def test_record_arrays_and_device_records(rng, dtype):
+    n = 1000
+    host = np.zeros(n, dtype)
+    host["x"] = rng.standard_normal(n).astype(np.float32)
+    host["n"] = rng.integers(-100, 100, n)
+    params = np.zeros(1, dtype)[0]
+    params["x"], params["n"] = 0.5, 7
+    d = cuda.to_device(host)
+    d_params = cuda.to_device(params)
+    assert isinstance(d_params, cuda.cudadrv.devicearray.DeviceRecord)
+    out = cuda.device_array(n)
+    record_fields[blocks(n, 128), 128](d, d_params, out)
+    got = d.copy_to_host()
+    x = host["x"] * np.float32(2) + np.float32(0.5)
+    np.testing.assert_array_equal(got["x"], x)
+    np.testing.assert_array_equal(got["n"], host["n"] + 7)
+    np.testing.assert_array_equal(got["flag"], np.arange(n) % 3)
+    np.testing.assert_array_equal(out.copy_to_host(), x.astype(np.float64) + np.arange(n) % 3)
+
+
+def test_record_errors():
+    @cuda.jit
+    def whole(a):
+        a[0] = 1.0
+
+    @cuda.jit
+    def missing(a):
+        a[0].nothing = 1
+
+    d = cuda.to_device(np.zeros(2, ALIGNED))
+    with pytest.raises(KernelTypeError, match="a whole record cannot be assigned"):
+        whole.inspect_source((cuda.types.from_dtype(ALIGNED)[:],))
+    with pytest.raises(KernelTypeError, match="no field 'nothing'"):
+        missing[1, 1](d)
+    with pytest.raises(TypeError, match="pass cuda.to_device"):
+        record_fields[1, 1](d, np.zeros(1, ALIGNED)[0], cuda.device_array(2))

@@ -22,6 +22,7 @@ def _scalar_of_dtype(dtype):
 
 
 _DeviceNDArray = _cuda.DeviceNDArray
+_DeviceRecord = _cuda.DeviceRecord
 
 
 def typeof(value):
@@ -32,8 +33,12 @@ def typeof(value):
     t = _SCALAR_OF_PYTHON.get(cls)
     if t is not None:
         return t
+    if cls is _DeviceRecord:  # a record in device memory: passed by reference
+        return _scalar_of_dtype(value.dtype)
     if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):
         return types.Array(_scalar_of_dtype(value.dtype), value.ndim, "A")
+    if isinstance(value, np.void):
+        raise TypeError("a NumPy record goes to a kernel in device memory: pass cuda.to_device(record)")
     if isinstance(value, np.generic):
         return _scalar_of_dtype(value.dtype)
     cai = getattr(value, "__cuda_array_interface__", None)

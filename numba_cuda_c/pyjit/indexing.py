@@ -16,6 +16,8 @@ class Indexing:
         base = self.expr(node.value)
         if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i])
             return self.tuple_item(base, self.expr(node.slice), node)
+        if isinstance(base.type, types.Record):  # r["x"]
+            return self.field_value(base, self.field_name(node), node)
         if not isinstance(base.type, types.Array):
             self.fail(node, "only arrays and tuples can be indexed")
         indices = self.indices(node)
@@ -83,8 +85,56 @@ class Indexing:
         return self.element_ref(base, codes), base.type.dtype
 
     def element_ref(self, base, codes):
+        """An lvalue of the element; for a record, a reference (its first byte's address)."""
         offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes))
+        if isinstance(base.type.dtype, types.Record):
+            return "((unsigned char *)%s.data + %s)" % (base.code, offset)
         return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
+
+    # -- records --------------------------------------------------------------------------------
+    def field_name(self, node):
+        """The constant string of r["x"]."""
+        if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            self.fail(node, "a record's fields are read as r.name or r['name']")
+        return node.slice.value
+
+    def field(self, record, name, node):
+        t = record.type
+        if name not in t.fields:
+            self.fail(node, "the record has no field %r (it has %s)" % (name, ", ".join(t.fields)))
+        field_type, offset = t.fields[name]
+        return field_type, "(%s + %d)" % (record.code, offset), t.aligned(name)
+
+    def field_value(self, record, name, node):
+        """A field's value: read in place (an lvalue where the field is aligned)."""
+        field_type, address, aligned = self.field(record, name, node)
+        if aligned:
+            return Value("(*(%s *)%s)" % (field_type.ctype, address), field_type)
+        return Value("ncc_load_bytes<%s>(%s)" % (field_type.ctype, address), field_type)
+
+    def store_field(self, record, name, value, node):
+        field_type, address, aligned = self.field(record, name, node)
+        code = cast(value, field_type)
+        if aligned:
+            self.emit("(*(%s *)%s) = %s;" % (field_type.ctype, address, code))
+        else:
+            self.emit("ncc_store_bytes<%s>(%s, %s);" % (field_type.ctype, address, code))
+
+    def field_target(self, target):
+        """(record Value, field name) where an assignment's target is r.x or r["x"]; else None."""
+        if isinstance(target, ast.Attribute):
+            record, name = self.expr(target.value), target.attr
+        elif (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.slice, ast.Constant)
+            and isinstance(target.slice.value, str)
+        ):
+            record, name = self.expr(target.value), target.slice.value
+        else:
+            return None
+        if not isinstance(record.type, types.Record):
+            self.fail(target, "only a record's fields can be assigned as attributes")
+        return record, name
 
     def view(self, base, indices, node):
         """Slicing inside a kernel (a[1:], a[i], a[:, j]): a new Array struct over the same data."""
@@ -133,7 +183,7 @@ class Indexing:
             % (
                 c_array_type(view_type),
                 temp,
-                t.dtype.ctype,
+                t.dtype.element_ctype,
                 base.code,
                 " + ".join(offset) or "0",
                 ", ".join(shape) or "0",

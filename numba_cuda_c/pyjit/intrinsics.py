@@ -228,6 +228,8 @@ class Intrinsics:
         shape = self.constant_shape(shape_node)
         dtype = self.expr(dtype_node)
         scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
+        if not isinstance(scalar, types.Scalar):
+            self.fail(node, "%s arrays hold numbers, not %s" % (space, scalar))
         count = 1
         for n in shape:
             count *= n

@@ -17,6 +17,15 @@ template <typename T, int N> __device__ __forceinline__ T *ncc_at(const Array<T,
 // NVRTC's headers define neither NAN nor INFINITY
 #define NCC_NAN __int_as_float(0x7fc00000)
 #define NCC_INFINITY __int_as_float(0x7f800000)
+// A record field whose offset does not suit its type (a packed dtype): read and written bytewise.
+template <typename T> __device__ __forceinline__ T ncc_load_bytes(const unsigned char *p) {
+    T value;
+    memcpy(&value, p, sizeof(T));
+    return value;
+}
+template <typename T> __device__ __forceinline__ void ncc_store_bytes(unsigned char *p, T value) {
+    memcpy(p, &value, sizeof(T));
+}
 __device__ __forceinline__ long long ncc_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 template <typename T> __device__ __forceinline__ T ncc_floordiv(T a, T b) {
     if (b == 0) return 0;

@@ -247,6 +247,10 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.store(target, self.expr(value_node), node)
 
     def store(self, target, value, node):
+        field = self.field_target(target)
+        if field is not None:  # r.x = value, a[i].x = value, r["x"] = value
+            self.store_field(field[0], field[1], value, node)
+            return
         if isinstance(target, ast.Name):
             name = target.id
             if self.emitting:
@@ -272,6 +276,8 @@ class FunctionTranslator(Intrinsics, Indexing):
             self.emit("v_%s = %s;" % (name, cast(value, self.vars[name])))
         elif isinstance(target, ast.Subscript):
             ref, dtype = self.element(target)
+            if isinstance(dtype, types.Record):
+                self.fail(node, "a whole record cannot be assigned: assign its fields")
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
             self.fail(node, "cannot assign to this")
@@ -298,6 +304,11 @@ class FunctionTranslator(Intrinsics, Indexing):
         op = BINOPS.get(type(node.op))
         if op is None:
             self.fail(node, "unsupported operator")
+        field = self.field_target(node.target)
+        if field is not None:  # r.x += value: read, compute, write back
+            current = self.field_value(field[0], field[1], node)
+            self.store_field(field[0], field[1], self.binop(op, current, self.expr(node.value), node), node)
+            return
         if isinstance(node.target, ast.Name):
             current = self.load_name(node.target.id, node)
             # `i += stride` where a while loop tests i: an induction variable, assumed not to overflow
@@ -557,6 +568,8 @@ class FunctionTranslator(Intrinsics, Indexing):
             return literal(getattr(cmath, attr), types.complex128)
         if isinstance(base.type, types.Scalar):
             return self.scalar_attribute(base, attr, node)
+        if isinstance(base.type, types.Record):
+            return self.field_value(base, attr, node)
         if base.obj is not None and hasattr(base.obj, attr):
             return self.python_value(getattr(base.obj, attr), node)
         self.fail(node, "unsupported attribute %r" % attr)
@@ -714,8 +727,8 @@ class FunctionTranslator(Intrinsics, Indexing):
                 self.fail(node, "kernels cannot call kernels; mark the callee @cuda.jit(device=True)")
             args = [self.expr(a) for a in node.args]
             for a in args:
-                if not isinstance(a.type, (types.Scalar, types.Array)):
-                    self.fail(node, "device functions take numbers and arrays")
+                if not isinstance(a.type, (types.Scalar, types.Array, types.Record)):
+                    self.fail(node, "device functions take numbers, arrays and records")
             declared = target.declared_signature([a.type for a in args])
             if declared is not None:  # numba converts the arguments to the declared types
                 args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]

@@ -98,7 +98,7 @@ def dtype_of(obj):
 
 
 def c_array_type(t):
-    return "Array<%s, %d>" % (t.dtype.ctype, t.ndim)
+    return "Array<%s, %d>" % (t.dtype.element_ctype, t.ndim)
 
 
 MATH_FUNCTIONS = {
