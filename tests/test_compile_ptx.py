@@ -1682,3 +1682,15 @@ def test_records_with_nested_fields_are_refused():
     nested = np.dtype([("x", np.float32, (3,))])
     with pytest.raises(TypeError, match="record field 'x'"):
         types.from_dtype(nested)
+
+
+def fp16_intrinsics(a, n):
+    x = cuda.fp16.hfma(a[0], a[1], a[2])
+    y = cuda.fp16.hsqrt(cuda.fp16.habs(x))
+    if cuda.fp16.hgt(y, a[3]):
+        a[4] = cuda.fp16.hmax(cuda.fp16.hadd(x, y), cuda.fp16.hneg(a[5]))
+
+
+def test_fp16_intrinsics():
+    body = body_of(ptx_of(fp16_intrinsics, "void(float16[:], int64)"), "fp16_intrinsics")
+    assert "fma.rn.f16" in body and "abs.f16" in body and "add.f16" in body

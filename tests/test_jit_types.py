@@ -450,3 +450,30 @@ def test_record_errors():
         missing[1, 1](d)
     with pytest.raises(TypeError, match="pass cuda.to_device"):
         record_fields[1, 1](d, np.zeros(1, ALIGNED)[0], cuda.device_array(2))
+
+
+@cuda.jit
+def fp16_intrinsics(a, b, out, flags):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = cuda.fp16.hadd(a[i], b[i])
+        out[i, 1] = cuda.fp16.hmul(a[i], b[i])
+        out[i, 2] = cuda.fp16.hfma(a[i], b[i], a[i])
+        out[i, 3] = cuda.fp16.hsqrt(cuda.fp16.habs(a[i]))
+        out[i, 4] = cuda.fp16.hmax(a[i], cuda.fp16.hneg(b[i]))
+        flags[i] = cuda.fp16.hgt(a[i], b[i])
+
+
+def test_fp16_intrinsics_as_numpy(rng):
+    n = 1000
+    a = rng.uniform(-4, 4, n).astype(np.float16)
+    b = rng.uniform(-4, 4, n).astype(np.float16)
+    out = cuda.device_array((n, 5), np.float16)
+    flags = cuda.device_array(n, np.bool_)
+    fp16_intrinsics[blocks(n, 128), 128](cuda.to_device(a), cuda.to_device(b), out, flags)
+    got = out.copy_to_host().astype(np.float32)
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    expected = [a32 + b32, a32 * b32, a32 * b32 + a32, np.sqrt(np.abs(a32)), np.maximum(a32, -b32)]
+    for column, want in enumerate(expected):
+        np.testing.assert_allclose(got[:, column], want.astype(np.float16).astype(np.float32), rtol=2e-3, atol=2e-3)
+    np.testing.assert_array_equal(flags.copy_to_host(), a > b)

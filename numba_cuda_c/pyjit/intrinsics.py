@@ -10,6 +10,8 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import (
     CMATH_FUNCTIONS,
+    FP16_COMPARISONS,
+    FP16_FUNCTIONS,
     MATH_BINARY,
     MATH_FUNCTIONS,
     MATH_PREDICATES,
@@ -348,6 +350,15 @@ class Intrinsics:
             t = typing.math_result(typing.promote(typing.promote(a.type, b.type), c.type))
             return Value(
                 "%s(%s, %s, %s)" % ("fmaf" if t == types.float32 else "fma", cast(a, t), cast(b, t), cast(c, t)), t
+            )
+        if len(name) == 2 and name[0] == "fp16" and (name[1] in FP16_FUNCTIONS or name[1] in FP16_COMPARISONS):
+            function, count = FP16_FUNCTIONS.get(name[1], (FP16_COMPARISONS.get(name[1]), 2))
+            args = self.args(node, count)
+            if not all(typing.is_real(a.type) for a in args):
+                self.fail(node, "cuda.fp16.%s takes real numbers" % name[1])
+            codes = ", ".join(cast(a, types.float16) for a in args)
+            return Value(
+                "%s(%s)" % (function, codes), types.boolean if name[1] in FP16_COMPARISONS else types.float16
             )
         if name == ("cbrt",):
             (a,) = self.args(node, 1)

@@ -129,7 +129,6 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.emitting = False
         self.assigned = set(self.params)
         self.loop_depth = 0
-        self.loop_vars = set()
         self.while_names = []  # the names each enclosing while loop's condition reads
 
     # -- errors ---------------------------------------------------------------------------------
