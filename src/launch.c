@@ -207,6 +207,59 @@ static int pack_complex(KernelObject *kernel, Py_ssize_t index, PyObject *arg, s
     return 0;
 }
 
+/* A tuple of numbers, as the C struct the Python-kernel translator declares for it: each item at
+ * its natural size (bool 1 byte, int and float 8, complex 16, NumPy scalars their dtype's) and
+ * alignment (a complex number's part's), the whole padded to its largest alignment. Only where
+ * the driver reports the parameter's size, which the layout must match. */
+static int pack_tuple(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
+{
+    size_t offset = 0, widest = 1;
+    if (*size == 0)
+        return wrong_size(kernel, index, arg, 0, "tuple arguments need a driver that reports parameter sizes");
+    if (numpy_require() < 0)
+        return -1;
+    memset(dest, 0, *size);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(arg); k++) {
+        PyObject *item = PyTuple_GET_ITEM(arg, k);
+        unsigned char bytes[16];
+        size_t item_size = 0, align;
+        int status;
+        if (PyBool_Check(item)) {
+            bytes[0] = item == Py_True;
+            item_size = 1, status = 0;
+        } else if (PyFloat_Check(item)) {
+            status = pack_float(kernel, index, item, &item_size, bytes);
+        } else if (PyLong_Check(item)) {
+            status = pack_int(kernel, index, item, &item_size, bytes);
+        } else if (PyComplex_Check(item)) {
+            status = pack_complex(kernel, index, item, &item_size, bytes);
+        } else if (PyArray_IsScalar(item, Number) || PyArray_IsScalar(item, Bool)) {
+            PyArray_Descr *descr = PyArray_DescrFromScalar(item);
+            if (descr == NULL)
+                return -1;
+            item_size = (size_t)PyDataType_ELSIZE(descr);
+            Py_DECREF(descr);
+            status = item_size <= sizeof bytes ? 0 : wrong_size(kernel, index, arg, *size, "a tuple item is too wide");
+            if (status == 0)
+                PyArray_ScalarAsCtype(item, bytes);
+        } else {
+            return wrong_size(kernel, index, arg, *size, "tuples passed to kernels hold numbers only");
+        }
+        if (status < 0)
+            return -1;
+        align = PyComplex_Check(item) || PyArray_IsScalar(item, ComplexFloating) ? item_size / 2 : item_size;
+        offset = (offset + align - 1) / align * align;
+        if (offset + item_size > *size)
+            return wrong_size(kernel, index, arg, *size, "the tuple's items do not match the parameter");
+        memcpy(dest + offset, bytes, item_size);
+        offset += item_size;
+        widest = align > widest ? align : widest;
+    }
+    if ((offset + widest - 1) / widest * widest != *size)
+        return wrong_size(kernel, index, arg, *size, "the tuple's items do not match the parameter");
+    return 0;
+}
+
 /* The pointer of a __cuda_array_interface__ object, after its stream, as a CAI consumer must. */
 static int cai_pointer(module_state *st, PyObject *arg, CUdeviceptr *pointer)
 {
@@ -238,6 +291,8 @@ static int pack_argument(module_state *st, LaunchConfigObject *config, Py_ssize_
         return pack_int(kernel, index, arg, size, dest);
     if (PyComplex_CheckExact(arg))
         return pack_complex(kernel, index, arg, size, dest);
+    if (PyTuple_CheckExact(arg))
+        return pack_tuple(kernel, index, arg, size, dest);
     if (devicearray_check(st, arg))
         return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)arg);
     if (Py_IS_TYPE(arg, st->MemoryPointerType))

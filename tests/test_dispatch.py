@@ -79,3 +79,11 @@ def test_a_cycle_through_the_specialiser_is_collected():
     del recorder
     gc.collect()
     assert alive() is None
+
+
+def test_tuples_are_typed_in_python_each_time():
+    recorder = Recorder()
+    dispatch = _cuda.Dispatch(recorder)
+    dispatch((1, 2.0))
+    dispatch((1, 2.0))
+    assert len(recorder.calls) == 2 and len(dispatch.configs) == 0

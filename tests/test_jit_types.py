@@ -477,3 +477,28 @@ def test_fp16_intrinsics_as_numpy(rng):
     for column, want in enumerate(expected):
         np.testing.assert_allclose(got[:, column], want.astype(np.float16).astype(np.float32), rtol=2e-3, atol=2e-3)
     np.testing.assert_array_equal(flags.copy_to_host(), a > b)
+
+
+@cuda.jit
+def tuple_arguments(out, pair, triple, mixed):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        scale, shift = pair
+        out[i, 0] = i * scale + shift
+        out[i, 1] = triple[i % 3]
+        flag, z, small = mixed
+        out[i, 2] = (z * small).real + flag
+
+
+def test_tuples_as_kernel_arguments(rng):
+    n = 100
+    out = cuda.device_array((n, 3))
+    triple = tuple(np.float32(v) for v in rng.standard_normal(3))
+    tuple_arguments[1, 128](out, (3, 0.5), triple, (True, 2 - 1j, np.int8(-3)))
+    got = out.copy_to_host()
+    i = np.arange(n)
+    np.testing.assert_array_equal(got[:, 0], i * 3 + 0.5)
+    np.testing.assert_array_equal(got[:, 1], np.array(triple, np.float64)[i % 3])
+    np.testing.assert_array_equal(got[:, 2], ((2 - 1j) * -3).real + 1)
+    with pytest.raises(TypeError, match="tuples passed to kernels hold numbers only"):
+        tuple_arguments[1, 1](out, (1, (2, 3)), triple, (True, 1j, np.int8(1)))

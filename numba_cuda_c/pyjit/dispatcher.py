@@ -33,6 +33,11 @@ def typeof(value):
     t = _SCALAR_OF_PYTHON.get(cls)
     if t is not None:
         return t
+    if cls is tuple:  # numbers, passed by value as a struct
+        items = tuple(typeof(item) for item in value)
+        if not all(isinstance(item, types.Scalar) for item in items):
+            raise TypeError("tuples passed to kernels hold numbers only")
+        return types.Tuple(items)
     if cls is _DeviceRecord:  # a record in device memory: passed by reference
         return _scalar_of_dtype(value.dtype)
     if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):

@@ -162,6 +162,9 @@ class FunctionTranslator(Intrinsics, Indexing):
     def header(self):
         params = []
         for name, t in zip(self.params, self.argtypes):
+            if isinstance(t, types.Tuple):  # a struct by value, copied into the tuple's variables
+                params.append("%s p_%s" % (self.module.tuple_struct(t), name))
+                continue
             ctype = c_array_type(t) if isinstance(t, types.Array) else t.ctype
             params.append("%s v_%s" % (ctype, name))
         if self.device:
@@ -176,7 +179,9 @@ class FunctionTranslator(Intrinsics, Indexing):
         out = []
         for name, t in self.vars.items():
             if isinstance(t, types.Tuple):  # a tuple variable is one C variable per item
-                out.extend("    %s tv_%s_%d = {};\n" % (item.ctype, name, k) for k, item in enumerate(t.items))
+                for k, item in enumerate(t.items):
+                    value = "p_%s.f%d" % (name, k) if name in self.params else "{}"
+                    out.append("    %s tv_%s_%d = %s;\n" % (item.ctype, name, k, value))
                 continue
             if name in self.params or isinstance(t, types.Array) or t is None:
                 continue
