@@ -444,6 +444,8 @@ row("jit first launch in a new process, disk-cache hit", kind="fresh", ours=_jit
 BIG = 256 << 20
 
 
+# Host memory of each kind, for a library: pinned (ours and numba: pinned_array; CuPy: its pinned
+# allocator) or pageable (an ordinary NumPy array, the usual case, which the driver stages itself)
 def _pinned_big(cuda):
     h = cuda.pinned_array(BIG, np.uint8)
     h[:] = 1
@@ -458,119 +460,86 @@ def _cupy_pinned_big(cp):
     return h
 
 
-def _h2d_pinned(cuda):
-    to_device, h = cuda.to_device, _pinned_big(cuda)
-    return lambda: to_device(h)
+def _pageable_big(_lib):
+    return np.ones(BIG, np.uint8)
 
 
-def _cupy_h2d_pinned(cp):
-    asarray, h = cp.asarray, _cupy_pinned_big(cp)
-    synchronize = cp.cuda.get_current_stream().synchronize
+# The transfers, over host memory that make_host(lib) gives: to a new device array, into an
+# existing one, back into the host memory; ours and numba's API (cuda=), CuPy's (cupy=)
+def _h2d(make_host):
+    def setup(cuda):
+        to_device, h = cuda.to_device, make_host(cuda)
+        return lambda: to_device(h)
 
-    def fn():
-        a = asarray(h)
-        synchronize()
-        return a
-
-    return fn
+    return setup
 
 
-def _d2h_pinned(cuda):
-    h = _pinned_big(cuda)
-    copy_to_host = cuda.to_device(h).copy_to_host
-    return lambda: copy_to_host(h)
+def _cupy_h2d(make_host):
+    def setup(cp):
+        asarray, h = cp.asarray, make_host(cp)
+        synchronize = cp.cuda.get_current_stream().synchronize
+
+        def fn():
+            a = asarray(h)
+            synchronize()
+            return a
+
+        return fn
+
+    return setup
 
 
-def _cupy_d2h_pinned(cp):
-    h = _cupy_pinned_big(cp)
-    get = cp.ones(BIG, np.uint8).get
-    return lambda: get(out=h)
+def _h2d_into(make_host):
+    def setup(cuda):
+        copy_to_device, h = cuda.device_array(BIG, np.uint8).copy_to_device, make_host(cuda)
+        return lambda: copy_to_device(h)
+
+    return setup
 
 
-row("H2D pinned 256 MiB", kind="transfer", nbytes=BIG, cuda=_h2d_pinned, cupy=_cupy_h2d_pinned)
+def _cupy_h2d_into(make_host):
+    def setup(cp):
+        h, d = make_host(cp), cp.empty(BIG, np.uint8)
+        synchronize = cp.cuda.get_current_stream().synchronize
+
+        def fn():
+            d.set(h)
+            synchronize()
+
+        return fn
+
+    return setup
 
 
-def _h2d_pinned_into(cuda):
-    h = _pinned_big(cuda)
-    copy_to_device = cuda.device_array(BIG, np.uint8).copy_to_device
-    return lambda: copy_to_device(h)
+def _d2h_into(make_host):
+    def setup(cuda):
+        h = make_host(cuda)
+        copy_to_host = cuda.to_device(h).copy_to_host
+        return lambda: copy_to_host(h)
+
+    return setup
 
 
-def _cupy_h2d_pinned_into(cp):
-    h = _cupy_pinned_big(cp)
-    d = cp.empty(BIG, np.uint8)
-    synchronize = cp.cuda.get_current_stream().synchronize
+def _cupy_d2h_into(make_host):
+    def setup(cp):
+        h, get = make_host(cp), cp.ones(BIG, np.uint8).get
+        return lambda: get(out=h)
 
-    def fn():
-        d.set(h)
-        synchronize()
-
-    return fn
+    return setup
 
 
-# the copy alone, into an existing array (the row above allocates the device array too)
-row(
-    "H2D pinned 256 MiB, existing array",
-    kind="transfer",
-    nbytes=BIG,
-    cuda=_h2d_pinned_into,
-    cupy=_cupy_h2d_pinned_into,
-    floor="H2D pinned 256 MiB",
-)
-row("D2H pinned 256 MiB", kind="transfer", nbytes=BIG, cuda=_d2h_pinned, cupy=_cupy_d2h_pinned)
+def _transfer_rows(kind, make_host, cupy_make_host, floor_h2d, floor_d2h):
+    row("H2D %s 256 MiB" % kind, kind="transfer", nbytes=BIG, cuda=_h2d(make_host), cupy=_cupy_h2d(cupy_make_host),
+        floor=floor_h2d)
+    # the copy alone, into an existing array (the row above allocates the device array too)
+    row("H2D %s 256 MiB, existing array" % kind, kind="transfer", nbytes=BIG, cuda=_h2d_into(make_host),
+        cupy=_cupy_h2d_into(cupy_make_host), floor=floor_h2d)
+    row("D2H %s 256 MiB%s" % (kind, ", existing array" if kind == "pageable" else ""), kind="transfer", nbytes=BIG,
+        cuda=_d2h_into(make_host), cupy=_cupy_d2h_into(cupy_make_host), floor=floor_d2h)
 
 
-# Ordinary (pageable) NumPy memory, the usual case: the driver stages it through its own buffers
-def _h2d_pageable(cuda):
-    to_device, h = cuda.to_device, np.ones(BIG, np.uint8)
-    return lambda: to_device(h)
-
-
-def _h2d_pageable_into(cuda):
-    copy_to_device, h = cuda.device_array(BIG, np.uint8).copy_to_device, np.ones(BIG, np.uint8)
-    return lambda: copy_to_device(h)
-
-
-def _d2h_pageable_into(cuda):
-    h = np.ones(BIG, np.uint8)
-    copy_to_host = cuda.to_device(h).copy_to_host
-    return lambda: copy_to_host(h)
-
-
-def _cupy_h2d_pageable(cp):
-    asarray, h = cp.asarray, np.ones(BIG, np.uint8)
-    synchronize = cp.cuda.get_current_stream().synchronize
-
-    def fn():
-        a = asarray(h)
-        synchronize()
-        return a
-
-    return fn
-
-
-def _cupy_h2d_pageable_into(cp):
-    h, d = np.ones(BIG, np.uint8), cp.empty(BIG, np.uint8)
-    synchronize = cp.cuda.get_current_stream().synchronize
-
-    def fn():
-        d.set(h)
-        synchronize()
-
-    return fn
-
-
-def _cupy_d2h_pageable_into(cp):
-    h = np.ones(BIG, np.uint8)
-    get = cp.ones(BIG, np.uint8).get
-    return lambda: get(out=h)
-
-
-row("H2D pageable 256 MiB", kind="transfer", nbytes=BIG, cuda=_h2d_pageable, cupy=_cupy_h2d_pageable)
-row("H2D pageable 256 MiB, existing array", kind="transfer", nbytes=BIG, cuda=_h2d_pageable_into,
-    cupy=_cupy_h2d_pageable_into, floor="H2D pageable 256 MiB")
-row("D2H pageable 256 MiB, existing array", kind="transfer", nbytes=BIG, cuda=_d2h_pageable_into,
-    cupy=_cupy_d2h_pageable_into, floor="D2H pageable 256 MiB")
+_transfer_rows("pinned", _pinned_big, _cupy_pinned_big, "H2D pinned 256 MiB", "D2H pinned 256 MiB")
+_transfer_rows("pageable", _pageable_big, _pageable_big, "H2D pageable 256 MiB", "D2H pageable 256 MiB")
 row(
     "D2H new array 256 MiB",
     kind="transfer",
@@ -592,12 +561,12 @@ row("device_array 8 B (pool)", ours=_device_array_8b_pool, cupy=_cupy_empty_8b, 
 
 def _h2d_pinned_pool(cuda):
     cuda.set_memory_manager(cuda.pool.StreamOrderedMemoryManager)
-    return _h2d_pinned(cuda)
+    return _h2d(_pinned_big)(cuda)
 
 
 # to_device with the allocation from the pool, as CuPy's row always is (the floor column: the copy alone)
-row("H2D pinned 256 MiB (pool)", kind="transfer", nbytes=BIG, ours=_h2d_pinned_pool, cupy=_cupy_h2d_pinned,
-    floor="H2D pinned 256 MiB")
+row("H2D pinned 256 MiB (pool)", kind="transfer", nbytes=BIG, ours=_h2d_pinned_pool,
+    cupy=_cupy_h2d(_cupy_pinned_big), floor="H2D pinned 256 MiB")
 
 # --------------------------------------------------------------------------------------------
 # Measuring

@@ -90,6 +90,21 @@ static void pool_stop(staging_ring *r)
     r->nworkers = 0;
 }
 
+/* Ends a copy, which holds r->lock: on failure the workers are told to stop, and the DMAs still
+ * queued (they read or write the ring) are waited for; the workers leave the job (it lives on the
+ * caller's stack); the ring is free for the next copy. Returns rc. */
+static CUresult copy_end(staging_ring *r, atomic_int *abort, int started, CUstream stream, CUresult rc)
+{
+    if (rc != CUDA_SUCCESS)
+        atomic_store(abort, 1);
+    if (started)
+        pool_wait(r);
+    if (rc != CUDA_SUCCESS)
+        (void)cu.cuStreamSynchronize(stream);
+    pthread_mutex_unlock(&r->lock);
+    return rc;
+}
+
 /* ---- the ring -------------------------------------------------------------------------------- */
 
 CUresult staging_ring_create(staging_ring *r, size_t chunk, int slots, int threads)
@@ -276,19 +291,10 @@ CUresult staging_copy(staging_ring *r, void *dst, CUdeviceptr src, size_t size, 
         else
             staging_relax(&spins);
     }
-    if (started)
-        pool_wait(r);
-    pthread_mutex_unlock(&r->lock);
-    return CUDA_SUCCESS;
+    return copy_end(r, &j.abort, started, stream, CUDA_SUCCESS);
 
 failed:
-    atomic_store(&j.abort, 1);
-    if (started)
-        pool_wait(r);
-    /* copies still queued write only into the ring: wait for them before the ring is reused */
-    (void)cu.cuStreamSynchronize(stream);
-    pthread_mutex_unlock(&r->lock);
-    return rc;
+    return copy_end(r, &j.abort, started, stream, rc);
 }
 
 /* ---- host to device -------------------------------------------------------------------------- */
@@ -393,16 +399,8 @@ CUresult staging_copy_to_device(staging_ring *r, CUdeviceptr dst, const void *sr
         else
             staging_relax(&spins);
     }
-    if (started)
-        pool_wait(r);
-    pthread_mutex_unlock(&r->lock);
-    return CUDA_SUCCESS;
+    return copy_end(r, &u.abort, started, stream, CUDA_SUCCESS);
 
 failed:
-    atomic_store(&u.abort, 1);
-    if (started)
-        pool_wait(r);
-    (void)cu.cuStreamSynchronize(stream); /* queued copies still read the ring */
-    pthread_mutex_unlock(&r->lock);
-    return rc;
+    return copy_end(r, &u.abort, started, stream, rc);
 }
