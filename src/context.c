@@ -362,7 +362,10 @@ static void Context_dealloc(PyObject *op)
         PyObject_ClearWeakRefs(op);
     Context_clear(op);
     PyMem_Free(((ContextObject *)op)->deallocations.items); /* a dead context freed them itself */
-    PyMem_RawFree(((ContextObject *)op)->staging);            /* likewise its ring's memory */
+    if (((ContextObject *)op)->staging != NULL) { /* not freed with the context: its workers still wait */
+        staging_ring_abandon(((ContextObject *)op)->staging);
+        PyMem_RawFree(((ContextObject *)op)->staging);
+    }
     type->tp_free(op);
     Py_DECREF(type);
 }

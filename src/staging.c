@@ -163,6 +163,14 @@ void staging_ring_destroy(staging_ring *r)
     r->host = NULL;
 }
 
+void staging_ring_abandon(staging_ring *r)
+{
+    if (r->host == NULL)
+        return;
+    pool_stop(r);
+    r->host = NULL;
+}
+
 int staging_default_threads(void)
 {
     int n = 0;

@@ -53,6 +53,10 @@ CUresult staging_ring_create(staging_ring *r, size_t chunk, int slots, int threa
 /* With the ring's context current; stops and joins the workers. */
 void staging_ring_destroy(staging_ring *r);
 
+/* Stops and joins the workers only, without a driver call: for a ring whose context is gone (its
+ * pinned memory and events went with it). */
+void staging_ring_abandon(staging_ring *r);
+
 /* Worker threads to use here: the CPUs this process may run on, less 2 (the issuing thread and the
  * driver's own), between 1 and 14. */
 int staging_default_threads(void);
