@@ -1694,3 +1694,12 @@ def fp16_intrinsics(a, n):
 def test_fp16_intrinsics():
     body = body_of(ptx_of(fp16_intrinsics, "void(float16[:], int64)"), "fp16_intrinsics")
     assert "fma.rn.f16" in body and "abs.f16" in body and "add.f16" in body
+
+
+def ldexp_float_exponent(a, n):
+    a[0] = math.ldexp(a[1], 2.5)
+
+
+def test_ldexp_refuses_a_float_exponent():
+    with pytest.raises(KernelTypeError, match="math.ldexp\\(x, i\\) takes an integer exponent"):
+        cuda.compile_ptx(ldexp_float_exponent, SIG)

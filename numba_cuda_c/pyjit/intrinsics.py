@@ -44,12 +44,19 @@ class Intrinsics:
                     % (name, "; cmath takes complex ones" if typing.is_number(a.type) else ""),
                 )
         if name == "ldexp":  # ldexp(x, i): x's type, i as int32 (numba's signature)
-            args[1] = Value(cast(args[1], types.int32), types.int32)
             if not typing.is_int(typing.as_arith(args[1].type)):
                 self.fail(node, "math.ldexp(x, i) takes an integer exponent")
+            t = typing.math_result(args[0].type)
+            work = types.float32 if t == types.float16 else t
+            result = Value(
+                "ldexp%s(%s, %s)"
+                % ("f" if work == types.float32 else "", cast(args[0], work), cast(args[1], types.int32)),
+                work,
+            )
+            return Value(cast(result, t), t)
         t = (
             typing.math_result(args[0].type)
-            if len(args) == 1 or name == "ldexp"
+            if len(args) == 1
             else typing.math_result(typing.promote(args[0].type, args[1].type))
         )
         if t == types.float16:  # computed in float32 and rounded back, as half has few functions of its own
@@ -61,7 +68,7 @@ class Intrinsics:
 
     def math_call_typed(self, name, args, t, node):
         suffix = "f" if t == types.float32 else ""
-        codes = ", ".join(cast(a, t) if a.type != types.int32 or name != "ldexp" else a.code for a in args)
+        codes = ", ".join(cast(a, t) for a in args)
         if name in ("frexp", "modf"):  # tuples: (mantissa, int32 exponent), (fraction, integral part)
             second = types.int32 if name == "frexp" else t
             out, first = self.module.unique("m"), self.module.unique("m")
@@ -69,8 +76,6 @@ class Intrinsics:
             self.emit("%s %s = %s%s(%s, &%s);" % (t.ctype, first, name, suffix, codes, out))
             items = [Value(first, t), Value(out, second)]
             return Value(type=types.Tuple([t, second]), items=items)
-        if name == "ldexp":
-            return Value("ldexp%s(%s)" % (suffix, codes), t)
         if name in MATH_FUNCTIONS:
             return Value("%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes), t)
         if name in MATH_TO_INT:

@@ -318,7 +318,7 @@ class FunctionTranslator(Intrinsics, Indexing):
             # `i += stride` where a while loop tests i: an induction variable, assumed not to overflow
             # (as a range() counter), so that NVVM can count the loop's trips and unroll it, as LLVM
             # does numba's; other integer arithmetic wraps
-            induction = op in "+-" and any(node.target.id in names for names in self.while_names)
+            induction = op in ("+", "-") and any(node.target.id in names for names in self.while_names)
             result = self.binop(op, current, self.expr(node.value), node, wraps=not induction)
             self.store(node.target, result, node)
         elif isinstance(node.target, ast.Subscript):
