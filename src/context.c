@@ -421,7 +421,8 @@ static PyType_Slot Context_slots[] = {
 static PyType_Spec Context_spec = {
     .name = "numba_cuda_c.Context",
     .basicsize = sizeof(ContextObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    /* not immutable: users replace methods on the class, as they can numba's */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = Context_slots,
 };
 

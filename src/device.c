@@ -346,7 +346,8 @@ static PyType_Slot Device_slots[] = {
 static PyType_Spec Device_spec = {
     .name = "numba_cuda_c.Device",
     .basicsize = sizeof(DeviceObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    /* not immutable: users replace methods on the class, as they can numba's */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = Device_slots,
 };
 

@@ -28,9 +28,9 @@ static void set_dims(DeviceArrayObject *self, int ndim)
         self->strides = self->shape + ndim;
 }
 
-DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
-                                    const npy_intp *strides, PyArray_Descr *dtype, CUdeviceptr data, PyObject *owner,
-                                    ContextObject *context, PyObject *stream)
+DeviceArrayObject *devicearray_wrap(module_state *Py_UNUSED(st), PyTypeObject *type, int ndim,
+                                    const npy_intp *shape, const npy_intp *strides, PyArray_Descr *dtype,
+                                    CUdeviceptr data, PyObject *owner, ContextObject *context, PyObject *stream)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)type->tp_alloc(type, 0);
     if (self == NULL)
@@ -51,8 +51,8 @@ DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int nd
     self->data = data;
     self->owner = Py_XNewRef(owner);
     self->context = (ContextObject *)Py_NewRef((PyObject *)context);
-    self->stream = (stream != NULL && stream != Py_None && Py_IS_TYPE(stream, st->StreamType)) ? Py_NewRef(stream)
-                                                                                                 : NULL;
+    /* any stream object (ours, or one with __cuda_stream__), checked by the caller's copy or constructor */
+    self->stream = stream_is_default(stream) ? NULL : Py_NewRef(stream);
     self->cai = NULL;
     self->weakreflist = NULL;
     return self;
@@ -486,9 +486,39 @@ static PyObject *DeviceNDArray_bind(PyObject *op, PyObject *args, PyObject *kwar
                                                              self->strides, NULL, 0);
     if (view != NULL) {
         Py_CLEAR(view->stream);
-        view->stream = Py_IS_TYPE(stream, state_of(op)->StreamType) ? Py_NewRef(stream) : NULL;
+        view->stream = stream_is_default(stream) ? NULL : Py_NewRef(stream);
     }
     return (PyObject *)view;
+}
+
+/* getitem(key, stream=0) / setitem(key, value, stream=0): indexing on a given stream, as numba's. */
+static PyObject *DeviceNDArray_getitem(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"item", "stream", NULL};
+    PyObject *key, *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:getitem", keywords, &key, &stream))
+        return NULL;
+    if (stream_is_default(stream))
+        return DeviceNDArray_subscript(op, key);
+    PyObject *bound_args = PyTuple_Pack(1, stream);
+    PyObject *bound = bound_args ? DeviceNDArray_bind(op, bound_args, NULL) : NULL;
+    Py_XDECREF(bound_args);
+    if (bound == NULL)
+        return NULL;
+    PyObject *result = DeviceNDArray_subscript(bound, key);
+    Py_DECREF(bound);
+    return result;
+}
+
+static PyObject *DeviceNDArray_setitem(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"key", "value", "stream", NULL};
+    PyObject *key, *value, *stream = Py_None;
+    CUstream unused;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|O:setitem", keywords, &key, &value, &stream) ||
+        stream_handle_from_object(state_of(op), stream, &unused) < 0)
+        return NULL;
+    return devicearray_assign(op, key, value, stream) < 0 ? NULL : Py_NewRef(Py_None);
 }
 
 /* split(section, stream=0): consecutive 1-d views of `section` elements (the last may be shorter). */
@@ -688,6 +718,10 @@ static PyMethodDef DeviceNDArray_methods[] = {
     {"view", DeviceNDArray_view, METH_O, "view(dtype): the same memory as another dtype."},
     {"bind", (PyCFunction)(void (*)(void))DeviceNDArray_bind, METH_VARARGS | METH_KEYWORDS,
      "bind(stream=0): a view whose default stream is `stream`."},
+    {"getitem", (PyCFunction)(void (*)(void))DeviceNDArray_getitem, METH_VARARGS | METH_KEYWORDS,
+     "getitem(item, stream=0): self[item], copying on `stream`."},
+    {"setitem", (PyCFunction)(void (*)(void))DeviceNDArray_setitem, METH_VARARGS | METH_KEYWORDS,
+     "setitem(key, value, stream=0): self[key] = value, on `stream` (no synchronization when given)."},
     {"split", (PyCFunction)(void (*)(void))DeviceNDArray_split, METH_VARARGS | METH_KEYWORDS,
      "split(section, stream=0): 1-d views of `section` elements each."},
     {0},

@@ -92,11 +92,30 @@ int cai_wait_stream(module_state *st, PyObject *desc, int sync)
     void *handle = PyLong_AsVoidPtr(stream);
     if (handle == NULL && PyErr_Occurred())
         return -1;
+    if (stream_synchronize_replaced(st)) { /* numba: external_stream(handle).synchronize() */
+        ContextObject *context = context_current(st);
+        return context ? stream_call_synchronize(st, context, (CUstream)handle, STREAM_EXTERNAL) : -1;
+    }
     CUresult rc;
     Py_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamSynchronize((CUstream)handle);
     Py_END_ALLOW_THREADS
     return cu_check(st, rc, "cuStreamSynchronize");
+}
+
+/* The exporter's stream becomes the imported array's default stream, as an external stream (numba);
+ * *stream stays NULL (no default stream) when the interface names none. */
+static int cai_stream(module_state *st, ContextObject *context, PyObject *desc, PyObject **stream)
+{
+    PyObject *value = PyDict_GetItemString(desc, "stream");
+    *stream = NULL;
+    if (value == NULL || value == Py_None)
+        return 0;
+    void *handle = PyLong_AsVoidPtr(value);
+    if (handle == NULL && PyErr_Occurred())
+        return -1;
+    *stream = stream_new(st, context, (CUstream)handle, STREAM_EXTERNAL);
+    return *stream == NULL ? -1 : 0;
 }
 
 static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
@@ -127,10 +146,11 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
         return NULL;
     unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
     ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL : context_current(st);
-    PyObject *result = NULL;
-    if (context != NULL && cai_wait_stream(st, desc, sync) == 0)
+    PyObject *result = NULL, *stream = NULL;
+    if (context != NULL && cai_wait_stream(st, desc, sync) == 0 && cai_stream(st, context, desc, &stream) == 0)
         result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
-                                              layout.dtype, (CUdeviceptr)pointer, owner, context, NULL);
+                                              layout.dtype, (CUdeviceptr)pointer, owner, context, stream);
+    Py_XDECREF(stream);
     Py_DECREF(layout.dtype);
     return result;
 }

@@ -217,7 +217,8 @@ static PyType_Slot Event_slots[] = {
 static PyType_Spec Event_spec = {
     .name = "numba_cuda_c.Event",
     .basicsize = sizeof(EventObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    /* not immutable: users replace methods on the class, as they can numba's */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = Event_slots,
 };
 

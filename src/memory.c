@@ -506,7 +506,8 @@ static PyType_Slot MemoryPointer_slots[] = {
 static PyType_Spec MemoryPointer_spec = {
     .name = "numba_cuda_c.MemoryPointer",
     .basicsize = sizeof(MemoryObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    /* not immutable: users replace methods on the class, as they can numba's */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = MemoryPointer_slots,
 };
 

@@ -57,6 +57,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->library_dirs);
     Py_VISIT(st->driver_module);
     Py_VISIT(st->memory_plugin);
+    Py_VISIT(st->stream_synchronize);
     return 0;
 }
 
@@ -84,6 +85,8 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->library_dirs);
     Py_CLEAR(st->driver_module);
     Py_CLEAR(st->memory_plugin);
+    Py_CLEAR(st->stream_synchronize);
+    Py_CLEAR(st->str_synchronize);
     return 0;
 }
 

@@ -37,6 +37,10 @@ typedef struct {
     /* what "the default stream" (stream 0) means: 0, or CU_STREAM_PER_THREAD when
      * NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM=1 at import (numba then calls the _ptds/_ptsz entry points) */
     CUstream default_stream;
+    /* Stream.synchronize as defined (its descriptor) and its interned name: the implicit syncs go
+     * through Python only when users replaced it on the class (stream.c, stream_synchronize_replaced) */
+    PyObject *stream_synchronize;
+    PyObject *str_synchronize;
     /* numba_cuda_c.cudadrv.driver, imported at first need (auto_synchronize, async_done) */
     PyObject *driver_module;
     /* NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT / _RATIO, read at import */

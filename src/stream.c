@@ -41,6 +41,8 @@ PyObject *stream_default(module_state *st, ContextObject *context)
     return stream_new(st, context, NULL, STREAM_DEFAULT);
 }
 
+static int stream_handle_from_protocol(PyObject *obj, CUstream *handle);
+
 int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle)
 {
     if (Py_IS_TYPE(obj, st->StreamType)) {
@@ -54,11 +56,74 @@ int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle)
         *handle = st->default_stream;
         return 0;
     }
-    PyErr_Format(PyExc_TypeError,
-                 "stream must be a Stream (cuda.stream(), cuda.external_stream(ptr), ...) or 0 for the "
-                 "default stream, not %.100s",
-                 Py_TYPE(obj)->tp_name);
+    return stream_handle_from_protocol(obj, handle);
+}
+
+/* Anyone's stream (cuda.core, CuPy, PyTorch, numba's own): the __cuda_stream__ protocol,
+ * obj.__cuda_stream__() -> (version, handle), version 0, handle an int or int-like (CUstream). */
+static int stream_handle_from_protocol(PyObject *obj, CUstream *handle)
+{
+    PyObject *result = NULL, *value = NULL;
+    result = PyObject_GetAttrString(obj, "__cuda_stream__");
+    if (result == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "Expected a Stream object or 0, got %.100s (a stream= argument takes a Stream, 0 for "
+                     "the default stream, or any object with __cuda_stream__)",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_SETREF(result, PyObject_CallNoArgs(result));
+    if (result == NULL)
+        return -1;
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != 2) {
+        PyErr_Format(PyExc_TypeError, "%.100s.__cuda_stream__() must return a tuple (version, handle), not %.100s",
+                     Py_TYPE(obj)->tp_name, Py_TYPE(result)->tp_name);
+        goto error;
+    }
+    long version = PyLong_AsLong(PyTuple_GET_ITEM(result, 0));
+    if (version == -1 && PyErr_Occurred())
+        goto error;
+    if (version != 0) {
+        PyErr_Format(PyExc_ValueError, "%.100s.__cuda_stream__() gave version %ld; version 0 is supported",
+                     Py_TYPE(obj)->tp_name, version);
+        goto error;
+    }
+    value = PyNumber_Long(PyTuple_GET_ITEM(result, 1)); /* an int, or a CUstream object */
+    if (value == NULL)
+        goto error;
+    void *pointer = PyLong_AsVoidPtr(value);
+    if (pointer == NULL && PyErr_Occurred())
+        goto error;
+    *handle = (CUstream)pointer;
+    Py_DECREF(value);
+    Py_DECREF(result);
+    return 0;
+error:
+    Py_XDECREF(value);
+    Py_DECREF(result);
     return -1;
+}
+
+/* numba synchronizes implicitly through the Python attribute (setitem without a stream, a CAI
+ * import with a stream), and test suites replace Stream.synchronize on the class to count those
+ * calls. One method-cache lookup tells whether it is still ours; only then is the C path taken. */
+int stream_synchronize_replaced(module_state *st)
+{
+    return _PyType_Lookup(st->StreamType, st->str_synchronize) != st->stream_synchronize;
+}
+
+int stream_call_synchronize(module_state *st, ContextObject *context, CUstream handle, stream_kind kind)
+{
+    PyObject *stream = stream_new(st, context, handle, kind);
+    if (stream == NULL)
+        return -1;
+    PyObject *result = PyObject_CallMethodNoArgs(stream, st->str_synchronize);
+    Py_DECREF(stream);
+    Py_XDECREF(result);
+    return result == NULL ? -1 : 0;
 }
 
 /* The special handles (0, legacy, per-thread) mean "of the current context": make ours current. */
@@ -311,7 +376,8 @@ static PyType_Slot Stream_slots[] = {
 static PyType_Spec Stream_spec = {
     .name = "numba_cuda_c.Stream",
     .basicsize = sizeof(StreamObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    /* mutable: users replace methods on the class, as they can numba's */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = Stream_slots,
 };
 
@@ -321,6 +387,12 @@ int stream_type_init(PyObject *module, module_state *st)
     st->default_stream = (per_thread != NULL && atoi(per_thread) != 0) ? CU_STREAM_PER_THREAD : NULL;
     st->StreamType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Stream_spec, NULL);
     if (st->StreamType == NULL)
+        return -1;
+    st->str_synchronize = PyUnicode_InternFromString("synchronize");
+    if (st->str_synchronize == NULL)
+        return -1;
+    st->stream_synchronize = Py_XNewRef(_PyType_Lookup(st->StreamType, st->str_synchronize));
+    if (st->stream_synchronize == NULL)
         return -1;
     return PyModule_AddType(module, st->StreamType);
 }

@@ -41,6 +41,13 @@ static inline int stream_is_default(PyObject *obj)
  * Raises TypeError for anything else and CudaDriverError for a stream of a reset context. */
 int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle);
 
+/* Whether Stream.synchronize was replaced on the class (a monkeypatch). Cheap: one lookup. */
+int stream_synchronize_replaced(module_state *st);
+
+/* Calls .synchronize() of a Stream object for `handle`, through Python, as numba's implicit syncs
+ * do; for when stream_synchronize_replaced() says the user wants to see them. */
+int stream_call_synchronize(module_state *st, ContextObject *context, CUstream handle, stream_kind kind);
+
 int stream_type_init(PyObject *module, module_state *st);
 extern PyMethodDef stream_module_methods[];
 

@@ -364,6 +364,11 @@ static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *v
 
 int devicearray_setitem(PyObject *op, PyObject *key, PyObject *value)
 {
+    return devicearray_assign(op, key, value, NULL);
+}
+
+int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *stream_arg)
+{
     module_state *st = state_of(op);
     DeviceArrayObject *self = (DeviceArrayObject *)op;
     npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS], offset;
@@ -379,7 +384,7 @@ int devicearray_setitem(PyObject *op, PyObject *key, PyObject *value)
                                               self->stream);
     if (lhs == NULL)
         return -1;
-    PyObject *stream = devicearray_effective_stream(self, NULL);
+    PyObject *stream = devicearray_effective_stream(self, stream_arg);
     PyArrayObject *host = NULL;
     int status = -1, done = 0;
     if (devicearray_check(st, value) || has_cai(value)) { /* a device source goes through the host */
@@ -439,6 +444,9 @@ int devicearray_setitem(PyObject *op, PyObject *key, PyObject *value)
     if (status == 0)
         status = wait_stream(st, stream);
 finish:
+    /* with no stream, numba ends with default_stream().synchronize(): observable where it was patched */
+    if (status == 0 && stream_is_default(stream) && stream_synchronize_replaced(st))
+        status = stream_call_synchronize(st, lhs->context, NULL, STREAM_DEFAULT);
     Py_XDECREF(host);
     Py_DECREF(lhs);
     return status;

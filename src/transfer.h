@@ -16,6 +16,8 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
 PyObject *devicearray_copy_to_host(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *devicearray_copy_to_device(PyObject *self, PyObject *args, PyObject *kwargs);
 int devicearray_setitem(PyObject *self, PyObject *key, PyObject *value);
+/* The same with a stream (DeviceNDArray.setitem(key, value, stream=0)); stream_arg NULL: the array's. */
+int devicearray_assign(PyObject *self, PyObject *key, PyObject *value, PyObject *stream_arg);
 
 /* The layout of an indexing result (devicearray.c). */
 int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_intp *shape, npy_intp *strides,
