@@ -459,9 +459,59 @@ static PyObject *MemoryPointer_repr(PyObject *op)
     return text;
 }
 
+/* numba's bookkeeping of derived pointers (view(), own(), refct) and its ctypes pointer are written
+ * in Python (cudadrv/driver.py, _memory_*): they are not on any hot path. */
+static PyObject *call_driver(module_state *st, const char *name, PyObject *args)
+{
+    if (args == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    if (st->driver_module != NULL || (st->driver_module = PyImport_ImportModule("numba_cuda_c.cudadrv.driver")))
+        result = PyObject_CallMethod(st->driver_module, name, "O", args);
+    Py_DECREF(args);
+    return result;
+}
+
+static PyObject *MemoryPointer_view(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"start", "stop", NULL};
+    PyObject *start, *stop = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:view", keywords, &start, &stop))
+        return NULL;
+    return call_driver(state_of(op), "_memory_view", PyTuple_Pack(3, op, start, stop));
+}
+
+static PyObject *MemoryPointer_own(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return call_driver(state_of(op), "_memory_own", PyTuple_Pack(1, op));
+}
+
+static PyObject *MemoryPointer_get_refct(PyObject *op, void *Py_UNUSED(closure))
+{
+    return call_driver(state_of(op), "_memory_refct", PyTuple_Pack(1, op));
+}
+
+static PyObject *MemoryPointer_get_device_ctypes_pointer(PyObject *op, void *Py_UNUSED(closure))
+{
+    return call_driver(state_of(op), "_memory_ctypes_pointer", PyTuple_Pack(1, op));
+}
+
+static PyObject *MemoryPointer_get_owner(PyObject *op, void *Py_UNUSED(closure)) { return Py_NewRef(op); }
+
+static PyObject *MemoryPointer_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED(closure)) { Py_RETURN_TRUE; }
+
+static PyObject *MemoryPointer_get_device_pointer_value(PyObject *op, void *Py_UNUSED(closure))
+{
+    CUdeviceptr pointer = ((MemoryObject *)op)->device_pointer;
+    return pointer ? PyLong_FromUnsignedLongLong(pointer) : Py_NewRef(Py_None);
+}
+
 static PyMethodDef MemoryPointer_methods[] = {
     {"memset", (PyCFunction)(void (*)(void))MemoryPointer_memset, METH_VARARGS | METH_KEYWORDS,
      "memset(val, size=None, stream=0): set size bytes (all by default) to val."},
+    {"view", (PyCFunction)(void (*)(void))MemoryPointer_view, METH_VARARGS | METH_KEYWORDS,
+     "view(start, stop=None): a pointer into this allocation that keeps it alive (numba's derived pointer)."},
+    {"own", MemoryPointer_own, METH_NOARGS, "A new reference to this allocation (refct + 1 while it lives)."},
     {0},
 };
 
@@ -471,11 +521,18 @@ static PyGetSetDef MemoryPointer_getset[] = {
     {"handle", MemoryPointer_get_device_pointer, NULL, "The device address, as numba's handle.", NULL},
     {"host_pointer", MemoryPointer_get_host_pointer, NULL, "The host address (0 for device memory).", NULL},
     {"context", MemoryPointer_get_context, NULL, "The Context the memory belongs to.", NULL},
+    {"owner", MemoryPointer_get_owner, NULL, "The allocation's owner: itself.", NULL},
+    {"refct", MemoryPointer_get_refct, NULL, "1 + the number of live views and own() references.", NULL},
+    {"device_ctypes_pointer", MemoryPointer_get_device_ctypes_pointer, NULL, "ctypes.c_size_t(device_pointer).",
+     NULL},
+    {"device_pointer_value", MemoryPointer_get_device_pointer_value, NULL, "The device address, or None.", NULL},
+    {"__cuda_memory__", MemoryPointer_get_true, NULL, "Marks device memory (numba's is_device_memory).", NULL},
     {0},
 };
 
 static PyMemberDef MemoryPointer_members[] = {
     {"size", T_PYSSIZET, offsetof(MemoryObject, size), READONLY, "The size in bytes."},
+    {"_cuda_memsize_", T_PYSSIZET, offsetof(MemoryObject, size), READONLY, "The size in bytes (numba's name)."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(MemoryObject, weakreflist), READONLY, NULL},
     {0},
 };

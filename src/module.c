@@ -26,7 +26,8 @@ static int module_exec(PyObject *module)
         return -1;
     PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
                             event_module_methods, memory_module_methods,
-                            devicearray_module_methods, transfer_module_methods, kernel_module_methods};
+                            devicearray_module_methods, transfer_module_methods, kernel_module_methods,
+                            driver_module_methods};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (PyModule_AddFunctions(module, tables[i]) < 0)
             return -1;

@@ -28,4 +28,7 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
 
 extern PyMethodDef transfer_module_methods[];
 
+/* numba.cuda.cudadrv.driver's raw-pointer helpers and context-stack queries (driver_functions.c) */
+extern PyMethodDef driver_module_methods[];
+
 #endif

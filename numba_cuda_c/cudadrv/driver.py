@@ -12,6 +12,33 @@ from numba_cuda_c._cuda import (
     driver_get_version,
 )
 from numba_cuda_c._cuda import get_device, list_devices  # noqa: F401
+from numba_cuda_c.cudadrv.memory_functions import (  # noqa: F401
+    AutoFreePointer,
+    DeadMemoryError,
+    LinkerError,
+    MappedMemory,
+    ManagedMemory,
+    MemoryPointer,
+    OwnedPointer,
+    PinnedMemory,
+    _memory_ctypes_pointer,
+    _memory_own,
+    _memory_refct,
+    _memory_view,
+    device_ctypes_pointer,
+    device_extents,
+    device_memory_size,
+    device_memset,
+    device_pointer,
+    device_to_device,
+    device_to_host,
+    host_memory_extents,
+    host_memory_size,
+    host_pointer,
+    host_to_device,
+    is_device_memory,
+    require_device_memory,
+)
 
 
 def get_version():
@@ -19,8 +46,26 @@ def get_version():
     return driver_get_version()
 
 
+class _ActiveContext:
+    """numba's driver.get_active_context(): a context manager whose context_handle and devnum
+    describe this thread's current context (None and None when it has none)."""
+
+    def __enter__(self):
+        from numba_cuda_c import _cuda
+
+        self.context_handle, self.devnum = _cuda._active_context()
+        return self
+
+    def __exit__(self, *exc):
+        return None
+
+    def __bool__(self):
+        return self.devnum is not None
+
+
 class _Driver:
-    """numba's `driver.driver`: is_available and the initialisation error, loaded lazily."""
+    """numba's `driver.driver`: device count, the current context, the driver's version; other
+    cu* names go to NVIDIA's cuda.bindings (as numba's do), with errors raised as CudaAPIError."""
 
     @property
     def is_available(self):
@@ -37,8 +82,66 @@ class _Driver:
     def get_version(self):
         return driver_get_version()
 
+    def get_device(self, devnum=0):
+        return get_device(devnum)
+
+    def get_device_count(self):
+        return len(list_devices())
+
+    def get_active_context(self):
+        return _ActiveContext()
+
+    def pop_active_context(self):
+        """Pop this thread's current context; its handle, or None when there is none."""
+        from numba_cuda_c import _cuda
+
+        return _cuda._pop_context()
+
+    def cuMemGetInfo(self):
+        """(free, total) bytes of the current context's device."""
+        from numba_cuda_c import _cuda
+
+        info = _cuda.get_context().get_memory_info()
+        return info[0], info[1]
+
+    def __getattr__(self, name):
+        if not name.startswith("cu"):
+            raise AttributeError(name)
+        function = getattr(_binding(), name)
+
+        def checked(*args):
+            result = function(*args)
+            code = result[0] if isinstance(result, tuple) else result
+            if int(code) != 0:
+                raise CudaAPIError(int(code), "Call to %s results in %s" % (name, getattr(code, "name", code)))
+            if not isinstance(result, tuple) or len(result) == 1:
+                return None
+            return result[1] if len(result) == 2 else result[1:]
+
+        checked.__name__ = name
+        return checked
+
+
+def _binding():
+    try:
+        from cuda.bindings import driver as binding
+    except ImportError as error:
+        raise CudaSupportError(
+            "numba_cuda_c calls the driver from C; the raw cu* functions of numba's driver object need "
+            "NVIDIA's cuda.bindings (pip install cuda-bindings)"
+        ) from error
+    return binding
+
 
 driver = _Driver()
+
+
+def __getattr__(name):
+    # numba's driver.binding is NVIDIA's cuda.bindings.driver: imported only when asked for
+    if name == "binding":
+        return _binding()
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
 
 __all__ = [
     "Context",
@@ -83,4 +186,28 @@ def _stream_async_done(stream):
     return future
 
 
-__all__ += ["Event", "Stream"]
+__all__ += [
+    "Event",
+    "Stream",
+    "AutoFreePointer",
+    "DeadMemoryError",
+    "LinkerError",
+    "MappedMemory",
+    "ManagedMemory",
+    "MemoryPointer",
+    "OwnedPointer",
+    "PinnedMemory",
+    "device_ctypes_pointer",
+    "device_extents",
+    "device_memory_size",
+    "device_memset",
+    "device_pointer",
+    "device_to_device",
+    "device_to_host",
+    "host_memory_extents",
+    "host_memory_size",
+    "host_pointer",
+    "host_to_device",
+    "is_device_memory",
+    "require_device_memory",
+]

@@ -18,11 +18,16 @@ from numba_cuda_c import _cuda
 MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")
 
 
+class DeadMemoryError(RuntimeError):
+    """Memory freed twice (numba's driver.DeadMemoryError)."""
+
+
 class MemoryPointer:
     """Device memory a plugin hands out: MemoryPointer(context, pointer, size, owner=None, finalizer=None).
 
     pointer is an int (or a ctypes pointer); finalizer, if given, is called once when the pointer is
-    freed (free()) or garbage-collected.
+    freed (free()) or garbage-collected. view() and own() make pointers that keep it alive; refct
+    counts them (numba's rules).
     """
 
     __cuda_memory__ = True
@@ -43,19 +48,98 @@ class MemoryPointer:
         return self if self._owner is None else self._owner
 
     def own(self):
-        return self
+        return OwnedPointer(self)
 
     def free(self):
         """Free the memory now (the finalizer runs once)."""
-        if self._finalizer is not None:
+        if self.is_managed:
+            if not self._finalizer.alive:
+                raise DeadMemoryError("Freeing dead memory")
             self._finalizer()
+            assert not self._finalizer.alive
+
+    def memset(self, byte, count=None, stream=0):
+        _cuda._memset(_pointer_value(self.device_pointer), byte, self.size if count is None else count, stream)
+
+    @property
+    def device_pointer_value(self):
+        return _pointer_value(self.device_pointer) or None
 
     @property
     def device_ctypes_pointer(self):
         import ctypes
 
-        value = self.device_pointer
-        return ctypes.c_void_p(value if isinstance(value, int) else getattr(value, "value", value))
+        return ctypes.c_size_t(_pointer_value(self.device_pointer))
+
+    def view(self, start, stop=None):
+        return _view(self, start, stop)
+
+
+def _pointer_value(pointer):
+    """An int from an int or a ctypes pointer (c_void_p(0).value is None)."""
+    if pointer is None or isinstance(pointer, int):
+        return pointer or 0
+    value = getattr(pointer, "value", pointer)
+    return int(value or 0)
+
+
+def _view(memory, start, stop):
+    """numba's MemoryPointer.view: a pointer into memory that keeps its owner alive."""
+    size = memory.size - start if stop is None else stop - start
+    base = _pointer_value(memory.device_pointer)
+    if not base:
+        if size != 0:
+            raise RuntimeError("non-empty slice into empty slice")
+        view = memory
+    else:
+        if size < 0:
+            raise RuntimeError("size cannot be negative")
+        view = MemoryPointer(memory.context, base + start, size, owner=memory.owner)
+    owner = memory.owner
+    if view is memory or not hasattr(owner, "refct"):
+        return view
+    return OwnedPointer(owner, view)
+
+
+# refct of the C allocations (numba_cuda_c.MemoryPointer): its views and own()s, counted here
+_c_references = weakref.WeakKeyDictionary()
+
+
+def _incref(memory):
+    if isinstance(memory, MemoryPointer):
+        memory.refct += 1
+    else:
+        _c_references[memory] = _c_references.get(memory, 0) + 1
+
+
+def _decref(memory):
+    if isinstance(memory, MemoryPointer):
+        memory.refct -= 1
+        if memory.refct == 0:
+            memory.free()
+    elif memory in _c_references:
+        _c_references[memory] -= 1
+
+
+class OwnedPointer:
+    """A reference to an allocation (and optionally a view into it): refct + 1 while it lives."""
+
+    def __init__(self, memptr, view=None):
+        self._mem = memptr
+        self._view = memptr if view is None else view
+        _incref(memptr)
+        weakref.finalize(self, _decref, memptr)
+
+    def __getattr__(self, name):
+        return getattr(self._view, name)
+
+
+class AutoFreePointer(MemoryPointer):
+    """A MemoryPointer freed when its last own()ed reference goes: refct starts at 0."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.refct -= 1
 
 
 class MappedMemory(MemoryPointer):
