@@ -391,19 +391,78 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
 
 static PyObject *DeviceNDArray_ravel(PyObject *op, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"order", NULL};
+    static char *keywords[] = {"order", "stream", NULL};
     DeviceArrayObject *self = (DeviceArrayObject *)op;
-    PyObject *order_obj = NULL;
-    char order;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:ravel", keywords, &order_obj) ||
-        layout_parse_order(order_obj, &order) < 0)
+    const char *order = "C";
+    PyObject *stream = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|sO:ravel", keywords, &order, &stream))
         return NULL;
-    if (!(order == 'C' ? devicearray_is_c_contiguous(self) : devicearray_is_f_contiguous(self))) {
-        PyErr_SetString(PyExc_NotImplementedError, "ravel of a non-contiguous device array (copy it first)");
+    if (strlen(order) != 1 || strchr("CFA", order[0]) == NULL) { /* numba's words, 'K' included */
+        PyErr_SetString(PyExc_ValueError, "order not C|F|A");
+        return NULL;
+    }
+    int c = devicearray_is_c_contiguous(self), f = devicearray_is_f_contiguous(self);
+    if (!((order[0] != 'F' && c) || (order[0] != 'C' && f))) {
+        PyErr_SetString(PyExc_NotImplementedError, "ravel on non-contiguous array");
         return NULL;
     }
     npy_intp shape = self->size, stride = PyDataType_ELSIZE(self->dtype);
-    return make_view(self, Py_TYPE(op), 1, &shape, &stride, NULL, 0);
+    PyObject *view = make_view(self, Py_TYPE(op), 1, &shape, &stride, NULL, 0);
+    if (view != NULL && !stream_is_default(stream)) {
+        CUstream unused;
+        if (stream_handle_from_object(state_of(op), stream, &unused) < 0) {
+            Py_DECREF(view);
+            return NULL;
+        }
+        Py_XSETREF(((DeviceArrayObject *)view)->stream, Py_NewRef(stream));
+    }
+    return view;
+}
+
+/* __array__(dtype=None, copy=None): numba's, a copy to the host through copy_to_host (so a
+ * replaced copy_to_host is seen); copy=False cannot be honoured. */
+static PyObject *DeviceNDArray_array(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"dtype", "copy", NULL};
+    PyObject *dtype = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:__array__", keywords, &dtype, &copy))
+        return NULL;
+    if (copy == Py_False) {
+        PyErr_SetString(PyExc_ValueError, "`copy=False` is not supported. A copy is always created.");
+        return NULL;
+    }
+    PyObject *host = PyObject_CallMethod(op, "copy_to_host", NULL);
+    if (host == NULL || dtype == Py_None)
+        return host;
+    PyArray_Descr *descr = NULL;
+    if (!PyArray_DescrConverter(dtype, &descr)) {
+        Py_DECREF(host);
+        return NULL;
+    }
+    PyObject *cast = PyArray_FromAny(host, descr, 0, 0, NPY_ARRAY_FORCECAST, NULL); /* steals descr */
+    Py_DECREF(host);
+    return cast;
+}
+
+/* flags: numba's dict of C_CONTIGUOUS and F_CONTIGUOUS (NumPy's relaxed rules). */
+static PyObject *DeviceNDArray_get_flags(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    return Py_BuildValue("{sNsN}", "C_CONTIGUOUS", PyBool_FromLong(devicearray_is_c_contiguous(self)),
+                         "F_CONTIGUOUS", PyBool_FromLong(devicearray_is_f_contiguous(self)));
+}
+
+static PyObject *DeviceNDArray_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED(closure)) { Py_RETURN_TRUE; }
+
+/* _numba_type_: the array's type for signatures (numba's magic attribute); made in Python. */
+static PyObject *DeviceNDArray_get_numba_type(PyObject *op, void *Py_UNUSED(closure))
+{
+    PyObject *helpers = PyImport_ImportModule("numba_cuda_c.cudadrv.devicearray");
+    if (helpers == NULL)
+        return NULL;
+    PyObject *type = PyObject_CallMethod(helpers, "_numba_type_of", "O", op);
+    Py_DECREF(helpers);
+    return type;
 }
 
 /* transpose(axes=None) and T: a strided view (NumPy's semantics; numba copies 2-d arrays). */
@@ -713,7 +772,9 @@ static PyMethodDef DeviceNDArray_methods[] = {
     {"reshape", (PyCFunction)(void (*)(void))DeviceNDArray_reshape, METH_VARARGS | METH_KEYWORDS,
      "reshape(*newshape, order='C'): a view with another shape (contiguous arrays only)."},
     {"ravel", (PyCFunction)(void (*)(void))DeviceNDArray_ravel, METH_VARARGS | METH_KEYWORDS,
-     "ravel(order='C'): a flat view (contiguous arrays only)."},
+     "ravel(order='C', stream=0): a flat view (contiguous arrays only; order 'C', 'F' or 'A')."},
+    {"__array__", (PyCFunction)(void (*)(void))DeviceNDArray_array, METH_VARARGS | METH_KEYWORDS,
+     "__array__(dtype=None, copy=None): a copy on the host (np.asarray(d))."},
     {"transpose", DeviceNDArray_transpose, METH_VARARGS, "transpose(axes=None): a view with axes permuted."},
     {"view", DeviceNDArray_view, METH_O, "view(dtype): the same memory as another dtype."},
     {"bind", (PyCFunction)(void (*)(void))DeviceNDArray_bind, METH_VARARGS | METH_KEYWORDS,
@@ -741,6 +802,10 @@ static PyGetSetDef DeviceNDArray_getset[] = {
     {"device_ctypes_pointer", DeviceNDArray_get_device_ctypes_pointer, NULL, "As a ctypes.c_void_p.", NULL},
     {"__cuda_array_interface__", DeviceNDArray_get_cai, NULL, "Version 3 of the CUDA array interface.", NULL},
     {"T", DeviceNDArray_get_T, NULL, "The transposed view.", NULL},
+    {"flags", DeviceNDArray_get_flags, NULL, "{'C_CONTIGUOUS': bool, 'F_CONTIGUOUS': bool}, as numba's.", NULL},
+    {"__cuda_memory__", DeviceNDArray_get_true, NULL, "Marks device memory (numba's is_device_memory).", NULL},
+    {"__cuda_ndarray__", DeviceNDArray_get_true, NULL, "Marks a device array (numba's is_cuda_ndarray).", NULL},
+    {"_numba_type_", DeviceNDArray_get_numba_type, NULL, "The array's type: Array(dtype, ndim, layout).", NULL},
     {0},
 };
 

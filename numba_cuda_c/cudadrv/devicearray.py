@@ -26,6 +26,14 @@ def _host_array_classes():
     class _DeviceReachableArray(np.ndarray):
         """A NumPy array whose memory the device can address (mapped or managed)."""
 
+        __cuda_memory__ = True
+
+        @property
+        def device_ctypes_pointer(self):
+            import ctypes
+
+            return ctypes.c_size_t(self.device_pointer)
+
         @property
         def device_pointer(self):
             memory = _memory_of(self)
@@ -65,6 +73,122 @@ def _host_array_classes():
     return {"MappedNDArray": MappedNDArray, "ManagedNDArray": ManagedNDArray}
 
 
+errmsg_contiguous_buffer = (
+    "Array contains non-contiguous buffer and cannot "
+    "be transferred as a single memory region. Please "
+    "ensure contiguous buffer with numpy "
+    ".ascontiguousarray()"
+)
+
+
+def is_cuda_ndarray(obj):
+    """Whether obj is a device array (it has __cuda_ndarray__)."""
+    return getattr(obj, "__cuda_ndarray__", False)
+
+
+def require_cuda_ndarray(obj):
+    """Raises ValueError unless obj is a device array."""
+    if not is_cuda_ndarray(obj):
+        raise ValueError("require an cuda ndarray object")
+
+
+def verify_cuda_ndarray_interface(obj):
+    """Check that obj is a device array with numba's attributes and their types."""
+    require_cuda_ndarray(obj)
+    import numpy as np
+
+    for attr, typ in (("shape", tuple), ("strides", tuple), ("dtype", np.dtype), ("size", int)):
+        if not hasattr(obj, attr):
+            raise AttributeError(attr)
+        if not isinstance(getattr(obj, attr), typ):
+            raise AttributeError("%s must be of type %s" % (attr, typ))
+
+
+def is_contiguous(ary):
+    """True iff ary is C-contiguous, ignoring broadcast (stride 0) and length-1 dimensions."""
+    size = ary.dtype.itemsize
+    for extent, stride in zip(reversed(ary.shape), reversed(ary.strides)):
+        if extent > 1 and stride != 0:
+            if size != stride:
+                return False
+            size *= extent
+    return True
+
+
+def array_core(ary):
+    """The repeated core of a broadcast array: the view without its stride-0 dimensions."""
+    if not ary.strides or not ary.size:
+        return ary
+    return ary[tuple(0 if stride == 0 else slice(None) for stride in ary.strides)]
+
+
+def sentry_contiguous(ary):
+    """Raises ValueError unless the core of ary is C- or F-contiguous."""
+    core = array_core(ary)
+    if not core.flags["C_CONTIGUOUS"] and not core.flags["F_CONTIGUOUS"]:
+        raise ValueError(errmsg_contiguous_buffer)
+
+
+def check_array_compatibility(ary1, ary2):
+    """Raises unless the two arrays have the same dtype, and shapes and strides once squeezed."""
+    ary1sq, ary2sq = ary1.squeeze(), ary2.squeeze()
+    if ary1.dtype != ary2.dtype:
+        raise TypeError("incompatible dtype: %s vs. %s" % (ary1.dtype, ary2.dtype))
+    if ary1sq.shape != ary2sq.shape:
+        raise ValueError("incompatible shape: %s vs. %s" % (ary1.shape, ary2.shape))
+    if ary1.size and ary1sq.strides != ary2sq.strides:
+        raise ValueError("incompatible strides: %s vs. %s" % (ary1.strides, ary2.strides))
+
+
+def from_array_like(ary, stream=0, gpu_data=None):
+    """A DeviceNDArray with ary's shape, strides and dtype (uninitialised, or over gpu_data)."""
+    return DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream, gpu_data=gpu_data)
+
+
+def from_record_like(rec, stream=0, gpu_data=None):
+    """A DeviceRecord with rec's dtype."""
+    return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """(device object like obj, whether it is new): device memory is returned as is, a CUDA array
+    interface wrapped; anything else is copied to a new device array (if copy)."""
+    import numpy as np
+
+    from numba_cuda_c import _cuda
+
+    if getattr(obj, "__cuda_memory__", False):
+        return obj, False
+    interface = getattr(obj, "__cuda_array_interface__", None)
+    if interface is not None:
+        return _cuda.from_cuda_array_interface(interface, owner=obj), False
+    if isinstance(obj, np.void):
+        devobj = from_record_like(obj, stream=stream)
+    else:
+        obj = np.array(obj, copy=None, subok=True)
+        sentry_contiguous(obj)
+        devobj = from_array_like(obj, stream=stream)
+    if copy:
+        devobj.copy_to_device(obj, stream=stream)
+    return devobj, True
+
+
+def _numba_type_of(array):
+    """DeviceNDArray._numba_type_: Array(dtype, ndim, layout), layout 'C' or 'F' when contiguous
+    and not broadcast, else 'A' (numba's rule)."""
+    from numba_cuda_c import types
+
+    broadcast = 0 in array.strides and array.size != 0
+    flags = array.flags
+    if flags["C_CONTIGUOUS"] and not broadcast:
+        layout = "C"
+    elif flags["F_CONTIGUOUS"] and not broadcast:
+        layout = "F"
+    else:
+        layout = "A"
+    return types.Array(types.from_dtype(array.dtype), array.ndim, layout)
+
+
 def __getattr__(name):
     classes = _host_array_classes()
     if name in classes:
@@ -72,4 +196,20 @@ def __getattr__(name):
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
-__all__ = ["DeviceNDArray", "DeviceRecord", "MappedNDArray", "ManagedNDArray"]
+__all__ = [
+    "DeviceNDArray",
+    "DeviceRecord",
+    "MappedNDArray",
+    "ManagedNDArray",
+    "array_core",
+    "auto_device",
+    "check_array_compatibility",
+    "errmsg_contiguous_buffer",
+    "from_array_like",
+    "from_record_like",
+    "is_contiguous",
+    "is_cuda_ndarray",
+    "require_cuda_ndarray",
+    "sentry_contiguous",
+    "verify_cuda_ndarray_interface",
+]
