@@ -75,6 +75,11 @@ from numba_cuda_c.cudadrv.emm import (  # noqa: F401
 )
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
+from numba_cuda_c.stubs import *  # noqa: F401,F403  (grid, shared, syncthreads, ...: device-side names)
+from numba_cuda_c import cudadrv  # noqa: F401
+from numba_cuda_c.cudadrv import devicearray, devices, driver  # noqa: F401  (numba.cuda leaks these modules)
+
+implementation = "NVIDIA"
 
 __version__ = "0.1.0"
 
@@ -90,6 +95,26 @@ def is_available():
         return len(_cuda.list_devices()) > 0
     except CudaDriverError:
         return False
+
+
+def is_supported_version():
+    """True if the CUDA toolkit in use (the runtime / NVRTC version) is one numba-cuda supports."""
+    return runtime.is_supported_version()
+
+
+def is_float16_supported():
+    """Whether float16 is supported: always, as in numba-cuda."""
+    return True
+
+
+def is_bfloat16_supported():
+    """Whether the current device supports bfloat16 (compute capability 8.0 or later)."""
+    return get_current_device().compute_capability >= (8, 0)
+
+
+def is_fp8_supported():
+    """Whether the current device supports fp8 (compute capability 8.9 or later)."""
+    return get_current_device().compute_capability >= (8, 9)
 
 
 def cuda_error():

@@ -4,7 +4,7 @@ the bookkeeping behind MemoryPointer.view()/own()/refct of the C allocations. Th
 (src/driver_functions.c); stream 0 means a synchronous copy, a stream an asynchronous one.
 """
 
-import ctypes
+import sys
 
 from numba_cuda_c import _cuda
 from numba_cuda_c.cudadrv.emm import (  # noqa: F401
@@ -67,7 +67,8 @@ def device_memory_size(devmem):
 
 def _host_buffer(obj):
     """(address, nbytes spanned) of a host object: an int, a ctypes object, or a buffer exporter."""
-    if isinstance(obj, ctypes._SimpleCData) or isinstance(obj, (ctypes.Structure, ctypes.Union, ctypes.Array)):
+    ctypes = sys.modules.get("ctypes")  # a ctypes object means ctypes is loaded; the import stays lazy
+    if ctypes is not None and isinstance(obj, ctypes._SimpleCData | ctypes.Structure | ctypes.Union | ctypes.Array):
         return ctypes.addressof(obj), ctypes.sizeof(obj)
     import numpy as np
 
@@ -91,7 +92,8 @@ def host_pointer(obj, readonly=False):
     """The host address of obj's data (ints pass through)."""
     if isinstance(obj, int):
         return obj
-    if not readonly and not isinstance(obj, ctypes._CData):
+    ctypes = sys.modules.get("ctypes")
+    if not readonly and not (ctypes is not None and isinstance(obj, ctypes._SimpleCData | ctypes.Structure)):
         view = memoryview(obj) if not hasattr(obj, "__array_interface__") else None
         if view is not None and view.readonly:
             raise BufferError("buffer is read-only")
@@ -145,4 +147,6 @@ def _memory_refct(memory):
 
 
 def _memory_ctypes_pointer(memory):
+    import ctypes
+
     return ctypes.c_size_t(memory.device_pointer)

@@ -527,9 +527,12 @@ class FunctionTranslator(Intrinsics, Indexing):
             items = [self.python_value(v, node) for v in obj]
             return Value(type=types.Tuple([i.type for i in items]), items=items, const=obj)
         import numba_cuda_c
+        from numba_cuda_c.stubs import DeviceName
 
         if obj is numba_cuda_c:
             return Value(obj=Namespace(("cuda",)))
+        if isinstance(obj, DeviceName):  # from numba_cuda_c import grid: the name cuda.grid
+            return Value(obj=Namespace(obj.path))
         return Value(obj=obj)
 
     def expr_Attribute(self, node):

@@ -1,0 +1,47 @@
+"""The device-side names of numba.cuda (grid, shared, syncthreads, threadIdx, atomic, cg, ...) as
+host objects, so that `from numba_cuda_c import grid` works as `from numba.cuda import grid` does.
+
+Each is a dotted name inside the cuda module; the kernel translator reads it as that name
+(cuda.grid), so kernels may use the imported name. Called on the host, it raises a clear error.
+"""
+
+
+class DeviceName:
+    """A device-side name (cuda.grid, cuda.shared.array, ...): usable only inside a kernel."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path):
+        self.path = path
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return DeviceName(self.path + (name,))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "%s is a device function: it can only be called inside a kernel (@cuda.jit)" % ".".join(self.path)
+        )
+
+    def __repr__(self):
+        return "<device name %s>" % ".".join(self.path)
+
+    def __reduce__(self):
+        return (DeviceName, (self.path,))
+
+
+# numba.cuda's device-side names (numba-cuda 0.30's device_init.py: stubs, intrinsics, cg, cache hints)
+NAMES = (
+    "threadIdx blockIdx blockDim gridDim laneid warpsize syncwarp shared local const atomic "
+    "match_any_sync match_all_sync threadfence_block threadfence_system threadfence selp popc brev clz ffs "
+    "fma cbrt activemask lanemask_lt nanosleep grid gridsize syncthreads syncthreads_and syncthreads_count "
+    "syncthreads_or shfl_sync shfl_up_sync shfl_down_sync shfl_xor_sync all_sync any_sync eq_sync ballot_sync "
+    "cg fp16 libdevice ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt"
+).split()
+
+for _name in NAMES:
+    globals()[_name] = DeviceName(("cuda", _name))
+del _name
+
+__all__ = ["DeviceName"] + NAMES
