@@ -289,6 +289,9 @@ def set_memory_manager(mm_plugin):
         _cuda._set_memory_plugin(None)
         _cuda._use_memory_pool(False)
     elif isinstance(mm_plugin, type) and issubclass(mm_plugin, BaseCUDAMemoryManager):
+        version = mm_plugin(context=None).interface_version
+        if version != 1:
+            raise RuntimeError("EMM Plugin interface has version %d - version 1 required" % version)
         _cuda._use_memory_pool(False)
         _cuda._set_memory_plugin(mm_plugin)
     else:

@@ -178,7 +178,7 @@ static PyObject *Context_memallocmanaged(PyObject *op, PyObject *args, PyObject 
 static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
-    if (st->memory_plugin != NULL) { /* numba asks the memory manager */
+    if (st->memory_plugin != NULL || ((ContextObject *)op)->memory_manager != NULL) { /* numba asks the manager */
         PyObject *manager = memory_manager_of(st, (ContextObject *)op);
         return manager ? PyObject_CallMethod(manager, "get_memory_info", NULL) : NULL;
     }
@@ -312,13 +312,86 @@ static PyObject *Context_create_event(PyObject *op, PyObject *args, PyObject *kw
     return event_create(state_of(op), (ContextObject *)op, timing);
 }
 
+/* memory_manager: the plugin's instance, or (no plugin) an object for numba's built-in manager,
+ * whose .deallocations is this context's queue. Writable, as numba's: a plugin instance given
+ * here is initialize()d and allocates this context's device memory from then on; None (or the
+ * built-in manager's object) goes back to the default. */
 static PyObject *Context_get_memory_manager(PyObject *op, void *Py_UNUSED(closure))
 {
     module_state *st = state_of(op);
-    if (st->memory_plugin == NULL)
-        Py_RETURN_NONE;
-    PyObject *manager = memory_manager_of(st, (ContextObject *)op);
+    ContextObject *self = (ContextObject *)op;
+    if (st->memory_plugin == NULL && self->memory_manager == NULL)
+        return call_driver(st, "_builtin_memory_manager", PyTuple_Pack(1, op));
+    PyObject *manager = memory_manager_of(st, self);
     return manager ? Py_NewRef(manager) : NULL;
+}
+
+static int Context_set_memory_manager(PyObject *op, PyObject *value, void *Py_UNUSED(closure))
+{
+    ContextObject *self = (ContextObject *)op;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "memory_manager cannot be deleted; set None for the default");
+        return -1;
+    }
+    int builtin = value == Py_None || PyObject_HasAttrString(value, "_numba_cuda_c_builtin");
+    if (builtin) {
+        Py_CLEAR(self->memory_manager);
+        return 0;
+    }
+    PyObject *done = PyObject_CallMethod(value, "initialize", NULL);
+    if (done == NULL)
+        return -1;
+    Py_DECREF(done);
+    Py_XSETREF(self->memory_manager, Py_NewRef(value));
+    return 0;
+}
+
+/* deallocations: numba's pending-deallocation queue object (count, clear(), disable(), ...). */
+static PyObject *Context_get_deallocations(PyObject *op, void *Py_UNUSED(closure))
+{
+    return call_driver(state_of(op), "_pending_deallocations", PyTuple_Pack(1, op));
+}
+
+/* _pending: (count, bytes, max_bytes, deferred) of this context's deallocation queue. */
+static PyObject *Context_get_pending(PyObject *op, void *Py_UNUSED(closure))
+{
+    deallocation_queue *queue = &((ContextObject *)op)->deallocations;
+    return Py_BuildValue("(nnni)", (Py_ssize_t)queue->count, (Py_ssize_t)queue->bytes, (Py_ssize_t)queue->max_bytes,
+                         queue->deferred);
+}
+
+/* _flush_pending(): frees what is queued now (not while deferred); _defer(delta): enter/leave
+ * defer_cleanup() for this context. */
+static PyObject *Context_flush_pending(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return memory_flush(state_of(op), (ContextObject *)op) < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+static PyObject *Context_defer(PyObject *op, PyObject *delta_obj)
+{
+    deallocation_queue *queue = &((ContextObject *)op)->deallocations;
+    int delta;
+    if (int_from_object(delta_obj, &delta, "delta") < 0)
+        return NULL;
+    queue->deferred = queue->deferred + delta < 0 ? 0 : queue->deferred + delta;
+    Py_RETURN_NONE;
+}
+
+/* mempin(owner, pointer, size, mapped=False) and get_ipc_handle(memory), as numba's Context. */
+static PyObject *Context_mempin(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"owner", "pointer", "size", "mapped", NULL};
+    PyObject *owner, *pointer, *size;
+    int mapped = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|p:mempin", keywords, &owner, &pointer, &size, &mapped))
+        return NULL;
+    return call_driver(state_of(op), "_context_mempin", Py_BuildValue("(OOOOO)", op, owner, pointer, size,
+                                                                      mapped ? Py_True : Py_False));
+}
+
+static PyObject *Context_get_ipc_handle(PyObject *op, PyObject *memory)
+{
+    return call_driver(state_of(op), "_context_get_ipc_handle", PyTuple_Pack(2, op, memory));
 }
 
 static PyObject *Context_get_handle(PyObject *op, void *Py_UNUSED(closure))
@@ -377,6 +450,11 @@ static PyMethodDef Context_methods[] = {
      "memhostalloc(bytesize, mapped=False, portable=False, wc=False): pinned (or mapped) host memory."},
     {"memallocmanaged", (PyCFunction)(void (*)(void))Context_memallocmanaged, METH_VARARGS | METH_KEYWORDS,
      "memallocmanaged(bytesize, attach_global=True): managed memory."},
+    {"mempin", (PyCFunction)(void (*)(void))Context_mempin, METH_VARARGS | METH_KEYWORDS,
+     "mempin(owner, pointer, size, mapped=False): page-lock owner's memory; a MemoryPointer."},
+    {"get_ipc_handle", Context_get_ipc_handle, METH_O, "get_ipc_handle(memory): an IPC handle for memory."},
+    {"_flush_pending", Context_flush_pending, METH_NOARGS, "Free what the deallocation queue holds, now."},
+    {"_defer", Context_defer, METH_O, "_defer(+1 / -1): enter or leave defer_cleanup() for this context."},
     {"push", Context_push, METH_NOARGS, "Pushes this context on the current CPU thread."},
     {"pop", Context_pop, METH_NOARGS,
      "Pops this context off the current CPU thread. It must be at the top of the context stack."},
@@ -397,7 +475,10 @@ static PyMethodDef Context_methods[] = {
 static PyGetSetDef Context_getset[] = {
     {"handle", Context_get_handle, NULL, "The CUcontext, as an int (0 once reset).", NULL},
     {"device", Context_get_device, NULL, "The Device this context belongs to.", NULL},
-    {"memory_manager", Context_get_memory_manager, NULL, "The EMM plugin's instance, or None.", NULL},
+    {"memory_manager", Context_get_memory_manager, Context_set_memory_manager,
+     "The memory manager: an EMM plugin's instance, or the built-in one's object. Writable.", NULL},
+    {"deallocations", Context_get_deallocations, NULL, "The pending-deallocation queue, as numba's.", NULL},
+    {"_pending", Context_get_pending, NULL, "(count, bytes, max_bytes, deferred) of the queue.", NULL},
     {0},
 };
 

@@ -305,7 +305,7 @@ static PyObject *alloc_external(module_state *st, ContextObject *context, size_t
 
 PyObject *memory_alloc_device(module_state *st, ContextObject *context, size_t size)
 {
-    if (st->memory_plugin != NULL)
+    if (st->memory_plugin != NULL || context->memory_manager != NULL) /* a plugin, or ctx.memory_manager = m */
         return alloc_external(st, context, size);
     if (st->memory_pool)
         return allocate(st, context, MEMORY_POOLED, size, allocate_pooled, 0, "cuMemAllocAsync");
@@ -461,7 +461,7 @@ static PyObject *MemoryPointer_repr(PyObject *op)
 
 /* numba's bookkeeping of derived pointers (view(), own(), refct) and its ctypes pointer are written
  * in Python (cudadrv/driver.py, _memory_*): they are not on any hot path. */
-static PyObject *call_driver(module_state *st, const char *name, PyObject *args)
+PyObject *call_driver(module_state *st, const char *name, PyObject *args)
 {
     if (args == NULL)
         return NULL;

@@ -49,6 +49,11 @@ PyObject *memory_manager_of(module_state *st, ContextObject *context);
 /* Frees everything queued on the context (not inside defer_cleanup()). */
 int memory_flush(module_state *st, ContextObject *context);
 
+/* Calls numba_cuda_c.cudadrv.driver.<name>(*args) (the Python halves of numba's bookkeeping:
+ * derived pointers, the deallocation queue's object, IPC through a plugin). Steals `args`, which
+ * may be NULL (an error already set). New reference. */
+PyObject *call_driver(module_state *st, const char *name, PyObject *args);
+
 int memory_type_init(PyObject *module, module_state *st);
 extern PyMethodDef memory_module_methods[];
 

@@ -265,3 +265,104 @@ def test_streams_from_other_libraries():
         cuda.to_device(host, stream=BadVersion())
     with pytest.raises(TypeError, match="Expected a Stream object or 0, got object"):
         cuda.to_device(host, stream=object())
+
+
+# --- context internals -------------------------------------------------------------------------
+
+
+class CountingPlugin(cuda.HostOnlyCUDAMemoryManager):
+    """An EMM plugin handing out fake pointers, recording what numba_cuda_c asks of it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.allocations, self.count, self.initialized, self.reset_called = {}, 0, False, False
+
+    def memalloc(self, size):
+        if not self.initialized:
+            raise RuntimeError("memalloc called before initialize")
+        self.count += 1
+        key, allocations = self.count, self.allocations
+        allocations[key] = size
+        return driver.AutoFreePointer(self.context, ctypes.c_void_p(key), size, finalizer=lambda: allocations.pop(key))
+
+    def initialize(self):
+        self.initialized = True
+
+    def reset(self):
+        self.reset_called = True
+
+    def get_memory_info(self):
+        return cuda.MemoryInfo(free=32, total=64)
+
+    def get_ipc_handle(self, memory):
+        return "plugin handle %s" % memory.device_pointer_value
+
+    @property
+    def interface_version(self):
+        return 1
+
+
+class VersionTwoPlugin(CountingPlugin):
+    @property
+    def interface_version(self):
+        return 2
+
+
+def test_set_memory_manager_checks_the_interface_version():
+    with pytest.raises(RuntimeError, match="EMM Plugin interface has version 2 - version 1 required"):
+        cuda.set_memory_manager(VersionTwoPlugin)
+
+
+@requires_gpu
+def test_memory_manager_is_writable_per_context():
+    ctx = cuda.current_context()
+    ctx.reset()
+    initial = ctx.memory_manager
+    assert initial.interface_version == 1 and len(initial.deallocations) == 0
+    ctx.memory_manager = CountingPlugin(context=ctx)
+    try:
+        mgr = ctx.memory_manager
+        assert mgr.initialized
+        d = cuda.device_array_like(np.arange(10))
+        assert mgr.allocations == {1: 80}
+        assert ctx.get_memory_info() == (32, 64)
+        assert d.get_ipc_handle()._ipc_handle == "plugin handle 1"
+        del d
+        assert mgr.allocations == {}
+        ctx.reset()
+        assert mgr.reset_called
+    finally:
+        ctx.memory_manager = initial
+    assert getattr(ctx.memory_manager, "_numba_cuda_c_builtin", False)
+    d = cuda.device_array(4)  # the default allocator again
+    assert d.gpu_data.kind in ("device", "pooled")
+
+
+@requires_gpu
+def test_deallocations_object():
+    ctx = cuda.current_context()
+    deallocs = ctx.memory_manager.deallocations
+    deallocs.clear()
+    assert len(deallocs) == 0 and deallocs._size == 0 and deallocs._max_pending_bytes > 0
+    with deallocs.disable():
+        del_me = cuda.device_array(1000, dtype=np.int8)
+        del del_me
+        assert len(deallocs) == 1 and deallocs._size == 1000
+        deallocs.clear()  # nothing while disabled
+        assert len(deallocs) == 1
+    deallocs.clear()
+    assert len(deallocs) == 0 and ctx.deallocations.count == 0
+
+
+@requires_gpu
+def test_mempin_and_get_ipc_handle():
+    ctx = cuda.current_context()
+    ary = np.arange(10)
+    pinned = ctx.mempin(ary, ary.ctypes.data, ary.nbytes, mapped=True)
+    assert driver.is_device_memory(pinned) and pinned.device_pointer != 0
+    del pinned
+    again = ctx.mempin(ary, ary.ctypes.data, ary.nbytes)  # unregistered at once: re-pinning works
+    del again
+    d = cuda.device_array(16)
+    handle, offset = ctx.get_ipc_handle(d.gpu_data)
+    assert len(bytes(handle)) == 64 and offset == 0

@@ -12,6 +12,12 @@ from numba_cuda_c._cuda import (
     driver_get_version,
 )
 from numba_cuda_c._cuda import get_device, list_devices  # noqa: F401
+from numba_cuda_c.cudadrv.deallocations import (  # noqa: F401  (Context's Python halves, src/context.c)
+    _builtin_memory_manager,
+    _context_get_ipc_handle,
+    _context_mempin,
+    _pending_deallocations,
+)
 from numba_cuda_c.cudadrv.memory_functions import (  # noqa: F401
     AutoFreePointer,
     DeadMemoryError,

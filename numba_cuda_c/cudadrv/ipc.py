@@ -56,8 +56,18 @@ class IpcArrayHandle:
 
 
 def get_ipc_handle(array):
-    """DeviceNDArray.get_ipc_handle(): the handle another process opens."""
+    """DeviceNDArray.get_ipc_handle(): the handle another process opens. With an EMM plugin, the
+    plugin makes it (its get_ipc_handle(memory)), as in numba; _ipc_handle is what it gave."""
+    context = _cuda.get_context()
+    manager = context.memory_manager
+    if not getattr(manager, "_numba_cuda_c_builtin", False):
+        foreign = manager.get_ipc_handle(array.gpu_data)
+        handle = IpcArrayHandle(b"", 0, array.shape, array.strides, array.dtype)
+        handle._ipc_handle = foreign
+        return handle
     if array.gpu_data is not None and getattr(array.gpu_data, "kind", "device") == "pooled":
         raise ValueError("memory from the stream-ordered pool cannot be shared through CUDA IPC")
     handle, offset = _cuda._ipc_get_handle(array.device_pointer)
-    return IpcArrayHandle(handle, offset, array.shape, array.strides, array.dtype)
+    result = IpcArrayHandle(handle, offset, array.shape, array.strides, array.dtype)
+    result._ipc_handle = handle
+    return result
