@@ -385,8 +385,8 @@ static PyObject *Context_mempin(PyObject *op, PyObject *args, PyObject *kwargs)
     int mapped = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|p:mempin", keywords, &owner, &pointer, &size, &mapped))
         return NULL;
-    return call_driver(state_of(op), "_context_mempin", Py_BuildValue("(OOOOO)", op, owner, pointer, size,
-                                                                      mapped ? Py_True : Py_False));
+    return call_driver(state_of(op), "_context_mempin",
+                       Py_BuildValue("(OOOOO)", op, owner, pointer, size, mapped ? Py_True : Py_False));
 }
 
 static PyObject *Context_get_ipc_handle(PyObject *op, PyObject *memory)
