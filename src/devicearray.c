@@ -378,11 +378,11 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
     for (int i = 0; i < ndim; i++)
         size *= shape[i];
     if (size != self->size) {
-        PyErr_Format(PyExc_ValueError, "cannot reshape array of size %zd into the shape given", (Py_ssize_t)self->size);
+        PyErr_SetString(PyExc_ValueError, "reshape changes the size of the array"); /* numba's words */
         return NULL;
     }
     if (!(order == 'C' ? devicearray_is_c_contiguous(self) : devicearray_is_f_contiguous(self))) {
-        PyErr_SetString(PyExc_NotImplementedError, "reshape of a non-contiguous device array (copy it first)");
+        PyErr_SetString(PyExc_NotImplementedError, "operation requires copying");
         return NULL;
     }
     layout_contiguous_strides(ndim, shape, PyDataType_ELSIZE(self->dtype), order, strides);
@@ -477,14 +477,14 @@ static PyObject *DeviceNDArray_transpose(PyObject *op, PyObject *args)
             axes[i] = n - 1 - i;
     } else if (layout_parse_shape(axes_obj, axes, "axes") != n) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "axes don't match array");
+            PyErr_Format(PyExc_ValueError, "invalid axes list %R", axes_obj); /* numba's words */
         return NULL;
     }
     int seen[NPY_MAXDIMS] = {0};
     for (int i = 0; i < n; i++) {
         npy_intp a = axes[i] < 0 ? axes[i] + n : axes[i];
         if (a < 0 || a >= n || seen[a]++) {
-            PyErr_Format(PyExc_ValueError, "invalid axes for a %d-dimensional array", n);
+            PyErr_Format(PyExc_ValueError, "invalid axes list %R", axes_obj);
             return NULL;
         }
         shape[i] = self->shape[a];
@@ -517,9 +517,13 @@ static PyObject *DeviceNDArray_view(PyObject *op, PyObject *dtype_obj)
     if (PyDataType_REFCHK(dtype) || new_size == 0) {
         PyErr_SetString(PyExc_TypeError, "cannot view a device array as an object or flexible dtype");
     } else if (old_size != new_size) {
-        if (n == 0 || strides[n - 1] != old_size || (shape[n - 1] * old_size) % new_size != 0)
-            PyErr_SetString(PyExc_ValueError, "to change the dtype's size, the last axis must be contiguous and "
-                                              "its size in bytes divisible by the new itemsize");
+        /* numba's (NumPy's) words */
+        if (n == 0 || strides[n - 1] != old_size)
+            PyErr_SetString(PyExc_ValueError,
+                            "To change to a dtype of a different size, the last axis must be contiguous");
+        else if ((shape[n - 1] * old_size) % new_size != 0)
+            PyErr_SetString(PyExc_ValueError, "When changing to a larger dtype, its size must be a divisor of the "
+                                              "total size in bytes of the last axis of the array.");
         else {
             shape[n - 1] = shape[n - 1] * old_size / new_size;
             strides[n - 1] = new_size;

@@ -366,3 +366,20 @@ def test_mempin_and_get_ipc_handle():
     d = cuda.device_array(16)
     handle, offset = ctx.get_ipc_handle(d.gpu_data)
     assert len(bytes(handle)) == 64 and offset == 0
+
+
+@requires_gpu
+def test_numba_messages_of_reshape_transpose_view():
+    d = cuda.to_device(np.arange(12, dtype="i2").reshape(4, 3))
+    with pytest.raises(ValueError, match="^reshape changes the size of the array$"):
+        d.reshape(5)
+    with pytest.raises(NotImplementedError, match="^operation requires copying$"):
+        d[:, ::2].reshape(8)
+    with pytest.raises(ValueError, match=r"^invalid axes list \(0, 0\)$"):
+        np.transpose(d, axes=(0, 0))
+    with pytest.raises(ValueError, match=r"^invalid axes list \(0, 2\)$"):
+        np.transpose(d, axes=(0, 2))
+    with pytest.raises(ValueError, match="^When changing to a larger dtype, its size must be a divisor"):
+        d.view("i4")
+    with pytest.raises(ValueError, match="^To change to a dtype of a different size, the last axis must be contiguous"):
+        cuda.to_device(np.arange(32, dtype="i2").reshape(4, 8))[:, ::2].view("i4")
