@@ -719,10 +719,11 @@ static PyObject *DeviceNDArray_get_device_ctypes_pointer(PyObject *op, void *Py_
 static PyObject *build_cai(DeviceArrayObject *self)
 {
     PyObject *stream = NULL, *strides = NULL, *typestr = NULL, *shape = NULL, *data = NULL, *cai = NULL;
-    if (self->stream != NULL)
-        stream = PyLong_FromVoidPtr(((StreamObject *)self->stream)->handle);
-    else
+    CUstream handle;
+    if (self->stream == NULL)
         stream = Py_NewRef(Py_None);
+    else if (stream_handle_from_object(state_of((PyObject *)self), self->stream, &handle) == 0) /* any stream */
+        stream = PyLong_FromVoidPtr(handle);
     strides = devicearray_is_c_contiguous(self) ? Py_NewRef(Py_None) : dims_tuple(self->strides, self->ndim);
     typestr = PyObject_GetAttrString((PyObject *)self->dtype, "str");
     shape = dims_tuple(self->shape, self->ndim);

@@ -248,7 +248,7 @@ def test_streams_from_other_libraries():
     foreign = ForeignStream(s)
     host = np.arange(1000.0)
     d = cuda.to_device(host, stream=foreign)
-    assert d.stream is foreign
+    assert d.stream is foreign and d.__cuda_array_interface__["stream"] == int(s)
     out = d.copy_to_host(stream=foreign)
     s.synchronize()
     assert (out == host).all()
