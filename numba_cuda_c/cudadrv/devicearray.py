@@ -178,6 +178,8 @@ def _numba_type_of(array):
     and not broadcast, else 'A' (numba's rule)."""
     from numba_cuda_c import types
 
+    if isinstance(array, DeviceRecord):  # a record is typed as its dtype, as in numba
+        return types.from_dtype(array.dtype)
     broadcast = 0 in array.strides and array.size != 0
     flags = array.flags
     if flags["C_CONTIGUOUS"] and not broadcast:
