@@ -69,7 +69,10 @@ def _message(report):
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None:
         return crash.message
-    return str(report.longrepr or "")
+    text = str(report.longrepr or "")
+    # A collection error's text is a traceback whose "E   " lines say what went wrong.
+    errors = [line[1:].strip() for line in text.splitlines() if line.startswith("E ")]
+    return errors[-1] if errors else text
 
 
 def _record(nodeid, when, outcome, message, xfail=False):
