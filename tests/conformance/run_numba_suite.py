@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-from rewrite import rewrite_source  # noqa: E402
+from rewrite import USER_SUBMODULES, rewrite_source  # noqa: E402
 
 FOLDERS = ("cudadrv", "doc_examples", "cudapy")
 RUNS = (("numba-cuda", "numba.cuda"), ("numba_cuda_c", "numba_cuda_c"))
@@ -214,8 +214,8 @@ def write_out(out, rows, lines):
 
 
 def check_origins(path, target):
-    """Collect-only check: which test modules bind `cuda` (or a cudadrv module) to something other than the
-    target. Returns lines to print."""
+    """Collect-only check: which test modules bind `cuda`, a driver name or a type to the other run's module
+    (numba.cuda or one of its user-facing submodules, or numba_cuda_c). Returns lines to print."""
     bad, count = [], 0
     if not os.path.exists(path):
         return ["no module was collected"]
@@ -224,7 +224,9 @@ def check_origins(path, target):
             entry = json.loads(line)
             count += 1
             for name, origin in entry["origins"].items():
-                user = origin == "numba.cuda" or origin.startswith(("numba.cuda.cudadrv", "numba_cuda_c"))
+                parts = origin.split(".")
+                user = origin == "numba.cuda" or parts[0] == "numba_cuda_c"
+                user = user or (parts[:2] == ["numba", "cuda"] and len(parts) > 2 and parts[2] in USER_SUBMODULES)
                 if user and not (origin == target or origin.startswith(target + ".")):
                     bad.append("%s: %s is %s" % (entry["file"], name, origin))
     return ["%d modules imported, %d names pointing elsewhere than %s" % (count, len(bad), target)] + bad
@@ -253,7 +255,12 @@ def main(argv=None):
     if args.n > 0 and not args.collect_only and importlib.util.find_spec("xdist") is None:
         print("pytest-xdist is not installed: pass -n 0, or pip install pytest-xdist")
         return 2
-    ours_path = our_package_parent()
+    try:
+        ours_path = our_package_parent()
+    except ImportError as e:
+        print("numba_cuda_c does not import (%s): install it, or build this checkout in place "
+              "(python setup.py build_ext --inplace)" % e)
+        return 2
     known = load_known(args.known)
     work = tempfile.mkdtemp(prefix="numba-conformance-")
     if os.path.commonpath([work, REPO]) == REPO:
