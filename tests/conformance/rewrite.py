@@ -1,0 +1,203 @@
+"""The import rewrite of the conformance runner: points a numba-cuda test file's user-facing imports at a target.
+
+The target is `numba_cuda_c` (our run) or `numba.cuda` (numba-cuda's own run, the same rewrite, so the two are
+compared fairly). Only import statements change (found with `ast`, replaced in place, line numbers kept); numba's
+internals that the tests use for themselves (`config`, `core.errors`, `tests.support`, ...) stay numba's.
+"""
+
+import ast
+
+# The module that replaces `numba.cuda.testing` in both runs (tests/conformance/cuda_testing.py, copied beside
+# the rewritten files).
+TESTING_SHIM = "cuda_testing"
+
+# numba.cuda submodules a user imports: they move to the target (`numba.cuda.cudadrv.driver` ->
+# `numba_cuda_c.cudadrv.driver`). Every other numba.cuda submodule is numba-cuda's compiler or test machinery.
+USER_SUBMODULES = frozenset(["cudadrv", "types", "random", "libdevice", "fp16", "bf16", "fp8", "cg", "kernels"])
+
+# Names of `from numba.cuda import X` that are numba-cuda's internals (its configuration, its compiler's
+# modules), kept as numba's. Every other name (kernels' API, types, host API) moves to the target.
+INTERNAL_CUDA_NAMES = frozenset(
+    """config HAS_NUMBA core np typing descriptor dispatcher compiler cudaimpl cudadecl launchconfig flags errors
+    extending utils simulator simulator_init tests typeconv misc datamodel api api_util args cext cgutils codegen
+    cpython cuda_paths debuginfo decorators device_init deviceufunc initialize intrinsics itanium_mangler locks
+    lowering mathimpl memory_management models nvvmutils serialize stubs target ufuncs vectorizers cloudpickle
+    printimpl cudamath libdevicedecl libdeviceimpl libdevicefuncs vector_types _compat _internal""".split()
+)
+
+# numba.cuda's public functions, where a test imports them from the internal module that defines them
+# (`from numba.cuda.compiler import compile_ptx`): they move to the target's top level.
+PUBLIC_REEXPORTS = {
+    "api": frozenset(
+        """from_cuda_array_interface as_cuda_array is_cuda_array is_float16_supported is_bfloat16_supported
+        is_fp8_supported to_device device_array managed_array pinned_array mapped_array open_ipc_array synchronize
+        device_array_like mapped_array_like pinned_array_like stream default_stream legacy_default_stream
+        per_thread_default_stream external_stream pinned mapped event select_device get_current_device
+        list_devices close detect defer_cleanup""".split()
+    ),
+    "compiler": frozenset(
+        "compile compile_all compile_for_current_device compile_ptx compile_ptx_for_current_device".split()
+    ),
+    "decorators": frozenset(["jit", "declare_device"]),
+    "device_init": frozenset(["is_available", "cuda_error"]),
+}
+
+# `from numba import X` names that are numba's scalar types (and the `types` module): users who also use numba on
+# the CPU give these as signatures and dtypes; they move to the target.
+NUMBA_TYPE_NAMES = frozenset(
+    """types boolean b1 bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 intp uintp intc uintc i1 i2 i4 i8
+    u1 u2 u4 u8 float16 float32 float64 f2 f4 f8 complex64 complex128 c8 c16 void none byte char uchar short ushort
+    int_ uint long_ ulong longlong ulonglong float_ double size_t ssize_t bfloat16""".split()
+)
+
+
+def _alias(a):
+    return a.name if a.asname is None else "%s as %s" % (a.name, a.asname)
+
+
+def _from(module, aliases):
+    return "from %s import %s" % (module, ", ".join(_alias(a) for a in aliases))
+
+
+def _import_as(module, asname):
+    return "import %s as %s" % (module, asname)
+
+
+def _rewrite_import(node, target):
+    """`import ...`: statements to replace it with, or None to keep it."""
+    out, changed = [], False
+    for a in node.names:
+        parts = a.name.split(".")
+        if a.asname is not None and parts[:2] == ["numba", "cuda"]:
+            if len(parts) == 2:
+                out.append(_import_as(target, a.asname))
+                changed = True
+                continue
+            if parts[2] == "testing":
+                out.append(_import_as(TESTING_SHIM, a.asname))
+                changed = True
+                continue
+            if parts[2] in USER_SUBMODULES:
+                out.append(_import_as(".".join([target] + parts[2:]), a.asname))
+                changed = True
+                continue
+        # `import numba.cuda` (no alias) binds `numba`: left alone, as are all other modules.
+        out.append("import " + _alias(a))
+    return out if changed else None
+
+
+def _rewrite_from(node, target, local_packages):
+    """`from ... import ...`: statements to replace it with, or None to keep it."""
+    if node.level:
+        return None
+    module = node.module or ""
+    parts = module.split(".")
+    moved, kept = [], []  # (module, alias)
+    cuda_aliases = []
+
+    if module == "numba":
+        for a in node.names:
+            if a.name == "cuda":
+                cuda_aliases.append(a)
+            elif a.name in NUMBA_TYPE_NAMES:
+                moved.append((target, a))
+            else:
+                kept.append((module, a))
+    elif module == "numba.core":
+        for a in node.names:
+            if a.name == "types":
+                moved.append((target, a))
+            else:
+                kept.append((module, a))
+    elif module in ("numba.types", "numba.core.types"):
+        moved = [(target + ".types", a) for a in node.names]
+    elif module == "numba.cuda":
+        for a in node.names:
+            if a.name == "testing":
+                cuda_aliases.append(a)  # handled below: the shim module
+            elif a.name in INTERNAL_CUDA_NAMES:
+                kept.append((module, a))
+            else:
+                moved.append((target, a))
+    elif parts[:2] == ["numba", "cuda"] and len(parts) > 2:
+        sub, rest = parts[2], ".".join(parts[2:])
+        if sub == "testing" and len(parts) == 3:
+            moved = [(TESTING_SHIM, a) for a in node.names]
+        elif sub in USER_SUBMODULES:
+            moved = [(target + "." + rest, a) for a in node.names]
+        elif sub == "tests" and len(parts) >= 4 and parts[3] in local_packages:
+            # A sibling module of the rewritten files (a use-case module): its rewritten copy.
+            moved = [(".".join(parts[3:]), a) for a in node.names]
+        elif sub in PUBLIC_REEXPORTS and len(parts) == 3:
+            for a in node.names:
+                if a.name in PUBLIC_REEXPORTS[sub]:
+                    moved.append((target, a))
+                else:
+                    kept.append((module, a))
+        else:
+            return None
+    else:
+        return None
+
+    if not moved and not cuda_aliases:
+        return None
+    out = []
+    for a in cuda_aliases:
+        if a.name == "cuda":
+            out.append(_import_as(target, a.asname or "cuda"))
+        else:
+            out.append(_import_as(TESTING_SHIM, a.asname or "testing"))
+    for mod in dict.fromkeys(m for m, _ in moved):
+        out.append(_from(mod, [a for m, a in moved if m == mod]))
+    if kept:
+        out.append(_from(module, [a for _, a in kept]))
+    return out
+
+
+def rewrite_source(source, target, local_packages=()):
+    """Returns `source` with its user-facing numba.cuda imports pointed at `target` ("numba_cuda_c" or
+    "numba.cuda"). `local_packages`: the test folders copied beside it (`numba.cuda.tests.cudapy.x` imports
+    become `cudapy.x` for those). Raises SyntaxError if the result does not parse (it always should)."""
+    tree = ast.parse(source)
+    data = source.encode("utf-8")
+    line_starts = [0]
+    for line in data.splitlines(keepends=True):
+        line_starts.append(line_starts[-1] + len(line))
+    edits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            stmts = _rewrite_import(node, target)
+        elif isinstance(node, ast.ImportFrom):
+            stmts = _rewrite_from(node, target, frozenset(local_packages))
+        else:
+            continue
+        if stmts is None:
+            continue
+        start = line_starts[node.lineno - 1] + node.col_offset
+        end = line_starts[node.end_lineno - 1] + node.end_col_offset
+        text = "; ".join(stmts)
+        # Keep the line numbers of what follows (tracebacks, and tests that inspect their own source) when the
+        # rest of the last line is only a comment.
+        rest = data[end : line_starts[node.end_lineno] if node.end_lineno < len(line_starts) else len(data)]
+        if rest.strip() == b"" or rest.lstrip().startswith(b"#"):
+            text += "\n" * (node.end_lineno - node.lineno)
+        edits.append((start, end, text.encode("utf-8")))
+    for start, end, text in sorted(edits, reverse=True):
+        data = data[:start] + text + data[end:]
+    result = data.decode("utf-8")
+    ast.parse(result)
+    return result
+
+
+def unredirected_imports(source, local_packages=()):
+    """The user-facing numba.cuda imports of `source` that the rewrite would leave pointing at numba.cuda
+    (`import numba.cuda` with no alias, whose uses are attribute chains): (line, text) pairs, for reports."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                parts = a.name.split(".")
+                if a.asname is None and parts[:2] == ["numba", "cuda"] and len(parts) >= 2:
+                    if len(parts) == 2 or parts[2] in USER_SUBMODULES:
+                        found.append((node.lineno, "import " + a.name))
+    return found
