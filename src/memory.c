@@ -76,7 +76,7 @@ int memory_flush(module_state *st, ContextObject *context)
     return context_exit(st, pushed);
 }
 
-static void queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
+static int queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
 {
     deallocation_queue *queue = &context->deallocations;
     if (queue->count == queue->capacity) {
@@ -85,24 +85,20 @@ static void queue_free(module_state *st, ContextObject *context, const struct pe
         if (items == NULL) { /* no room to queue: free at once */
             const char *function;
             int pushed;
-            if (context_enter(st, context, &pushed) == 0) {
-                CUresult rc = free_now(item, &function); /* before `function` is read */
-                cu_report_unraisable(st, rc, function);
-                context_exit(st, pushed);
-            }
-            if (PyErr_Occurred())
-                PyErr_WriteUnraisable(NULL);
-            return;
+            if (context_enter(st, context, &pushed) < 0)
+                return -1;
+            CUresult rc = free_now(item, &function); /* before `function` is read */
+            int failed = context_exit(st, pushed) < 0;
+            return cu_check(st, rc, function) < 0 || failed ? -1 : 0;
         }
         queue->items = items;
         queue->capacity = capacity;
     }
     queue->items[queue->count++] = *item;
     queue->bytes += item->size;
-    if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes)) {
-        if (memory_flush(st, context) < 0)
-            PyErr_WriteUnraisable(NULL);
-    }
+    if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes))
+        return memory_flush(st, context);
+    return 0;
 }
 
 /* The stream-ordered pool: the device's default pool, told to keep what is freed (by default it
@@ -155,7 +151,7 @@ static int queue_limits(module_state *st, ContextObject *context)
 
 static MemoryObject *memory_new(module_state *st, ContextObject *context, memory_kind kind, size_t size)
 {
-    MemoryObject *self = PyObject_New(MemoryObject, st->MemoryPointerType);
+    MemoryObject *self = PyObject_GC_New(MemoryObject, st->MemoryPointerType);
     if (self == NULL)
         return NULL;
     self->context = (ContextObject *)Py_NewRef((PyObject *)context);
@@ -166,6 +162,7 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     self->registered.obj = NULL;
     self->external = NULL;
     self->weakreflist = NULL;
+    PyObject_GC_Track(self);
     return self;
 }
 
@@ -362,37 +359,68 @@ error:
     return NULL;
 }
 
-static void MemoryPointer_dealloc(PyObject *op)
+/* Gives back what the MemoryPointer owns, once: registered, pooled and IPC memory at once, the rest
+ * through the context's queue, nothing the reset of its context freed already; then the buffer
+ * and the plugin object it holds. Runs under dealloc_release (errors.h), from tp_clear or dealloc. */
+static int MemoryPointer_release(module_state *st, void *arg)
 {
-    MemoryObject *self = (MemoryObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    module_state *st = state_of_type(type);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
+    MemoryObject *self = (MemoryObject *)arg;
     struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size};
     int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
                      : self->kind == MEMORY_EXTERNAL ? 0 /* its plugin object frees it */
                                                       : (self->device_pointer || self->host_pointer);
+    int status = 0;
+    self->device_pointer = 0;
+    self->host_pointer = NULL;
     if (has_memory && self->context->handle != NULL) {
         if (self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED || self->kind == MEMORY_IPC) {
             int pushed;
             const char *function;
-            if (context_enter(st, self->context, &pushed) == 0) {
+            if (context_enter(st, self->context, &pushed) < 0) {
+                status = -1;
+            } else {
                 CUresult rc = free_now(&item, &function); /* before `function` is read */
-                cu_report_unraisable(st, rc, function);
-                context_exit(st, pushed);
+                int failed = context_exit(st, pushed) < 0;
+                status = cu_check(st, rc, function) < 0 || failed ? -1 : 0;
             }
-            if (PyErr_Occurred())
-                PyErr_WriteUnraisable(op);
         } else {
-            queue_free(st, self->context, &item);
+            status = queue_free(st, self->context, &item);
         }
     }
     if (self->registered.obj != NULL)
         PyBuffer_Release(&self->registered);
     Py_CLEAR(self->external);
+    return status;
+}
+
+static int MemoryPointer_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    MemoryObject *self = (MemoryObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->context);
+    Py_VISIT(self->external);
+    Py_VISIT(self->registered.obj);
+    return 0;
+}
+
+/* In a garbage cycle (an EMM plugin's objects that refer back to the memory, say): free the memory
+ * and drop the objects held; the context stays, for dealloc. */
+static int MemoryPointer_clear(PyObject *op)
+{
+    dealloc_release(state_of(op), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
+    return 0;
+}
+
+static void MemoryPointer_dealloc(PyObject *op)
+{
+    MemoryObject *self = (MemoryObject *)op;
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+    dealloc_release(state_of_type(type), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
     Py_DECREF(self->context);
-    PyObject_Free(op);
+    type->tp_free(op);
     Py_DECREF(type);
 }
 
@@ -498,6 +526,8 @@ static PyType_Slot MemoryPointer_slots[] = {
     {Py_tp_methods, MemoryPointer_methods},
     {Py_tp_getset, MemoryPointer_getset},
     {Py_tp_members, MemoryPointer_members},
+    {Py_tp_traverse, MemoryPointer_traverse},
+    {Py_tp_clear, MemoryPointer_clear},
     {Py_tp_dealloc, MemoryPointer_dealloc},
     {Py_bf_getbuffer, MemoryPointer_getbuffer},
     {0, NULL},
@@ -506,7 +536,7 @@ static PyType_Slot MemoryPointer_slots[] = {
 static PyType_Spec MemoryPointer_spec = {
     .name = "numba_cuda_c.MemoryPointer",
     .basicsize = sizeof(MemoryObject),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = MemoryPointer_slots,
 };
 
