@@ -550,6 +550,8 @@ static PyObject *DeviceNDArray_split(PyObject *op, PyObject *args, PyObject *kwa
 /* get_ipc_handle(): Python glue (cudadrv/ipc.py) over _ipc_get_handle. */
 static PyObject *DeviceNDArray_get_ipc_handle(PyObject *op, PyObject *Py_UNUSED(unused))
 {
+    if (context_check_alive(state_of(op), ((DeviceArrayObject *)op)->context) < 0)
+        return NULL; /* its memory went with its context: a new one may hold another allocation there */
     PyObject *ipc = PyImport_ImportModule("numba_cuda_c.cudadrv.ipc");
     if (ipc == NULL)
         return NULL;
@@ -692,8 +694,10 @@ static PyObject *DeviceNDArray_repr(PyObject *op)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
     PyObject *shape = DeviceNDArray_get_shape(op, NULL);
-    PyObject *text = shape ? PyUnicode_FromFormat("<%s shape=%R dtype=%R at 0x%llx>", Py_TYPE(op)->tp_name, shape,
-                                                  (PyObject *)self->dtype, (unsigned long long)self->data)
+    char address[24]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
+    snprintf(address, sizeof address, "0x%llx", (unsigned long long)self->data);
+    PyObject *text = shape ? PyUnicode_FromFormat("<%s shape=%R dtype=%R at %s>", Py_TYPE(op)->tp_name, shape,
+                                                  (PyObject *)self->dtype, address)
                            : NULL;
     Py_XDECREF(shape);
     return text;

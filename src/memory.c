@@ -14,6 +14,7 @@
 #include "stream.h"
 
 #include <structmember.h>
+#include <sys/mman.h>
 
 /* The GIL is released around allocations at least this large, which can take a while. */
 #define LARGE_ALLOCATION (1 << 20)
@@ -29,6 +30,12 @@ static CUresult free_now(const struct pending_free *item, const char **function)
         return cu.cuMemFree(item->device_pointer);
     case MEMORY_PINNED:
     case MEMORY_MAPPED:
+        if (item->own_pages) {
+            *function = "cuMemHostUnregister";
+            CUresult rc = cu.cuMemHostUnregister(item->host_pointer);
+            munmap(item->host_pointer, item->size); /* ours whatever the driver says */
+            return rc;
+        }
         *function = "cuMemFreeHost";
         return cu.cuMemFreeHost(item->host_pointer);
     case MEMORY_REGISTERED:
@@ -74,6 +81,21 @@ int memory_flush(module_state *st, ContextObject *context)
     PyMem_Free(items);
     cu_report_unraisable(st, failed_rc, failed_function);
     return context_exit(st, pushed);
+}
+
+void memory_context_dying(module_state *st, ContextObject *context)
+{
+    deallocation_queue *queue = &context->deallocations;
+    int deferred = queue->deferred;
+    queue->deferred = 0;
+    if (memory_flush(st, context) < 0) /* the context refused to be made current */
+        PyErr_WriteUnraisable(NULL);
+    queue->deferred = deferred;
+    for (size_t i = 0; i < queue->count; i++)
+        if (queue->items[i].own_pages) /* the release unregisters them; the pages stay ours */
+            munmap(queue->items[i].host_pointer, queue->items[i].size);
+    queue->count = 0;
+    queue->bytes = 0;
 }
 
 static int queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
@@ -161,6 +183,7 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     self->kind = kind;
     self->registered.obj = NULL;
     self->external = NULL;
+    self->own_pages = 0;
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
     return self;
@@ -210,14 +233,44 @@ static CUresult allocate_pooled(MemoryObject *memory, unsigned int flags)
     return cu.cuMemAllocAsync(&memory->device_pointer, memory->size, NULL);
 }
 
+/* Pinned and mapped host memory lives in pages of our own, registered with the driver
+ * (cuMemHostRegister), where cuMemHostAlloc's pages die with the context: a host array must stay
+ * readable after cuda.close() until it goes (it is then ordinary memory). Write-combined memory
+ * only cuMemHostAlloc makes; as where registration is unsupported, it dies with its context. */
+static CUresult register_pages(MemoryObject *memory, unsigned int flags)
+{
+    void *pages = mmap(NULL, memory->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult rc = cu.cuMemHostRegister(pages, memory->size,
+                                       flags & (CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP));
+    if (rc != CUDA_SUCCESS) {
+        munmap(pages, memory->size);
+        return rc;
+    }
+    memory->host_pointer = pages;
+    memory->own_pages = 1;
+    return CUDA_SUCCESS;
+}
+
 static CUresult allocate_host(MemoryObject *memory, unsigned int flags)
 {
-    CUresult rc = cu.cuMemHostAlloc(&memory->host_pointer, memory->size, flags);
+    CUresult rc = CUDA_ERROR_NOT_SUPPORTED;
+    if (!(flags & CU_MEMHOSTALLOC_WRITECOMBINED))
+        rc = register_pages(memory, flags);
+    if (rc == CUDA_ERROR_NOT_SUPPORTED)
+        rc = cu.cuMemHostAlloc(&memory->host_pointer, memory->size, flags);
     if (rc == CUDA_SUCCESS && (flags & CU_MEMHOSTALLOC_DEVICEMAP)) {
         rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, memory->host_pointer, 0);
-        if (rc != CUDA_SUCCESS) {
-            cu.cuMemFreeHost(memory->host_pointer);
+        if (rc != CUDA_SUCCESS) { /* the first error is the one reported */
+            if (memory->own_pages) {
+                cu.cuMemHostUnregister(memory->host_pointer);
+                munmap(memory->host_pointer, memory->size);
+            } else {
+                cu.cuMemFreeHost(memory->host_pointer);
+            }
             memory->host_pointer = NULL;
+            memory->own_pages = 0;
         }
     }
     return rc;
@@ -365,7 +418,7 @@ error:
 static int MemoryPointer_release(module_state *st, void *arg)
 {
     MemoryObject *self = (MemoryObject *)arg;
-    struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size};
+    struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size, self->own_pages};
     int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
                      : self->kind == MEMORY_EXTERNAL ? 0 /* its plugin object frees it */
                                                       : (self->device_pointer || self->host_pointer);
@@ -386,7 +439,10 @@ static int MemoryPointer_release(module_state *st, void *arg)
         } else {
             status = queue_free(st, self->context, &item);
         }
+    } else if (has_memory && item.own_pages) { /* the reset unregistered them; the pages are ours */
+        munmap(item.host_pointer, item.size);
     }
+    self->own_pages = 0;
     if (self->registered.obj != NULL)
         PyBuffer_Release(&self->registered);
     Py_CLEAR(self->external);
@@ -480,8 +536,9 @@ static PyObject *MemoryPointer_repr(PyObject *op)
 {
     MemoryObject *self = (MemoryObject *)op;
     PyObject *kind = MemoryPointer_get_kind(op, NULL);
-    PyObject *text = kind ? PyUnicode_FromFormat("<MemoryPointer %U, %zu bytes at 0x%llx>", kind, self->size,
-                                                 (unsigned long long)self->device_pointer)
+    char address[24]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
+    snprintf(address, sizeof address, "0x%llx", (unsigned long long)self->device_pointer);
+    PyObject *text = kind ? PyUnicode_FromFormat("<MemoryPointer %U, %zu bytes at %s>", kind, self->size, address)
                           : NULL;
     Py_XDECREF(kind);
     return text;

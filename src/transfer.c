@@ -270,6 +270,8 @@ static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayOb
 /* A device source: bytes when layouts agree, else through the host. */
 static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, PyObject *stream)
 {
+    if (context_check_alive(st, source->context) < 0) /* its memory went with its context */
+        return -1;
     if (!PyArray_EquivTypes(self->dtype, source->dtype)) {
         PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
                      (PyObject *)source->dtype);
