@@ -5,9 +5,25 @@
  * state keeps. When the last array goes, the MemoryPointer's free is queued on the context
  * (numba's "Deallocation Behavior") and runs at a flush: past NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT
  * frees or _RATIO of the device's memory, on an allocation that ran out of memory, at
- * Context.reset(); never inside defer_cleanup(). Registered host memory is unregistered at once
- * instead, since its owner may free it right after. A context that was reset freed everything
- * itself: nothing made in it is freed again. */
+ * Context.reset(); never inside defer_cleanup(). Registered, pooled and IPC memory is given back
+ * at once instead (its owner may free registered memory right after).
+ *
+ * A context dies (Device.reset(), release_primary_context(), cuda.close()) in this order: its
+ * staging ring is freed, its queue is flushed, defer_cleanup() or not (memory_context_dying),
+ * its handle is set to NULL, then the driver releases or resets it, which frees everything made
+ * in it. Objects of a dead context outlive it: their deallocs free nothing the driver freed, and
+ * every use of one raises CudaDriverError (context_check_alive: copies, sources of copies, kernel
+ * arguments and launch streams, IPC handles), since a new context may reuse its addresses.
+ * Host arrays must stay readable: pinned and mapped memory is in pages of our own (mmap)
+ * registered with the driver, which the death of the context unregisters, and which are unmapped
+ * when the MemoryPointer goes. Write-combined memory (cuMemHostAlloc only) and managed memory die
+ * with their context.
+ *
+ * The rule of every tp_dealloc and tp_clear: what it frees is freed inside dealloc_release
+ * (errors.h), which sets any exception in flight aside, reports a failure to sys.unraisablehook
+ * with a description (never the dying object, which the hook would resurrect and free twice), and
+ * restores the exception. Objects are allocated with their final type (no Py_SET_TYPE), and
+ * deallocs find the module state with state_of_type, which works for Python subclasses. */
 #include "memory.h"
 
 #include "errors.h"
