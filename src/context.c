@@ -43,6 +43,8 @@ void context_free_staging(module_state *st, ContextObject *context)
 
 void context_mark_dead(module_state *st, ContextObject *context)
 {
+    if (context->handle != NULL)
+        memory_context_dying(st, context); /* while the context can still free what waits */
     context->handle = NULL;
     if (st->last_context == context)
         Py_CLEAR(st->last_context);

@@ -24,20 +24,26 @@ static PyObject *Module_get_context(PyObject *op, void *Py_UNUSED(closure))
     return Py_NewRef((PyObject *)((ModuleObject *)op)->context);
 }
 
+/* Unloads the module, unless its context was reset (which unloaded it). Under dealloc_release. */
+static int Module_release(module_state *st, void *arg)
+{
+    ModuleObject *self = (ModuleObject *)arg;
+    int pushed;
+    if (self->handle == NULL || self->context->handle == NULL)
+        return 0;
+    if (context_enter(st, self->context, &pushed) < 0)
+        return -1;
+    CUresult rc = cu.cuModuleUnload(self->handle);
+    self->handle = NULL;
+    int failed = context_exit(st, pushed) < 0;
+    return cu_check(st, rc, "cuModuleUnload") < 0 || failed ? -1 : 0;
+}
+
 static void Module_dealloc(PyObject *op)
 {
     ModuleObject *self = (ModuleObject *)op;
     PyTypeObject *type = Py_TYPE(op);
-    module_state *st = state_of_type(type);
-    if (self->handle != NULL && self->context->handle != NULL) {
-        int pushed;
-        if (context_enter(st, self->context, &pushed) == 0) {
-            cu_report_unraisable(st, cu.cuModuleUnload(self->handle), "cuModuleUnload");
-            context_exit(st, pushed);
-        }
-        if (PyErr_Occurred())
-            PyErr_WriteUnraisable(op);
-    }
+    dealloc_release(state_of_type(type), Module_release, op, "Module: unloading it");
     Py_DECREF(self->context);
     PyObject_Free(op);
     Py_DECREF(type);

@@ -58,11 +58,12 @@ DeviceArrayObject *devicearray_wrap(module_state *Py_UNUSED(st), PyTypeObject *t
     return self;
 }
 
-DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_intp *shape, const npy_intp *strides,
-                                        char order, PyArray_Descr *dtype, PyObject *stream)
+DeviceArrayObject *devicearray_allocate(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
+                                        const npy_intp *strides, char order, PyArray_Descr *dtype, PyObject *stream)
 {
-    npy_intp own_strides[NPY_MAXDIMS];
+    npy_intp own_strides[NPY_MAXDIMS], size;
     npy_intp itemsize = PyDataType_ELSIZE(dtype);
+    size_t span;
     if (ndim > NPY_MAXDIMS) {
         PyErr_Format(PyExc_ValueError, "too many dimensions: %d (at most %d)", ndim, NPY_MAXDIMS);
         return NULL;
@@ -75,30 +76,27 @@ DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_in
         PyErr_SetString(PyExc_TypeError, "the dtype has no size: flexible types need a length (e.g. 'S8')");
         return NULL;
     }
-    for (int i = 0; i < ndim; i++)
-        if (shape[i] < 0) {
-            PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: %zd", (Py_ssize_t)shape[i]);
-            return NULL;
-        }
+    /* every size checked before the driver is asked for anything */
     if (strides == NULL) {
+        if (layout_check(ndim, shape, NULL, itemsize, &size, NULL) < 0)
+            return NULL;
         layout_contiguous_strides(ndim, shape, itemsize, order, own_strides);
         strides = own_strides;
     }
+    if (layout_check(ndim, shape, strides, itemsize, &size, &span) < 0)
+        return NULL;
+    for (int i = 0; i < ndim && span > 0; i++)
+        if (strides[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "negative strides are not allowed for a new allocation");
+            return NULL;
+        }
     ContextObject *context = context_current(st);
     if (context == NULL)
         return NULL;
-    DeviceArrayObject *self =
-        devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, dtype, 0, NULL, context, stream);
+    DeviceArrayObject *self = devicearray_wrap(st, type, ndim, shape, strides, dtype, 0, NULL, context, stream);
     if (self == NULL)
         return NULL;
-    npy_intp low;
-    size_t span = devicearray_span(self, &low);
     if (span > 0) {
-        if (low < 0) {
-            PyErr_SetString(PyExc_ValueError, "negative strides are not allowed for a new allocation");
-            Py_DECREF(self);
-            return NULL;
-        }
         self->owner = memory_alloc_device(st, context, span);
         if (self->owner == NULL) {
             Py_DECREF(self);
@@ -116,17 +114,15 @@ PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *strea
     return stream;
 }
 
-/* The constructor: DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None), as numba's. */
-static PyObject *DeviceNDArray_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+/* What the constructors share: an array of `type` in new memory (gpu_data None) or over a
+ * MemoryPointer, which must hold the layout. Sizes are checked before the driver is touched. */
+static PyObject *devicearray_construct(PyTypeObject *type, PyObject *shape_obj, PyObject *strides_obj,
+                                       PyObject *dtype_obj, PyObject *stream, PyObject *gpu_data)
 {
-    static char *keywords[] = {"shape", "strides", "dtype", "stream", "gpu_data", NULL};
     module_state *st = state_of_type(type);
-    PyObject *shape_obj, *strides_obj = Py_None, *dtype_obj = Py_None, *stream = Py_None, *gpu_data = Py_None;
-    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:DeviceNDArray", keywords, &shape_obj, &strides_obj,
-                                     &dtype_obj, &stream, &gpu_data))
-        return NULL;
-    if (numpy_require() < 0 || cu_require_driver(st) < 0)
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS], size;
+    size_t span;
+    if (st == NULL || numpy_require() < 0)
         return NULL;
     int ndim = layout_parse_shape(shape_obj, shape, "shape");
     if (ndim < 0)
@@ -134,35 +130,66 @@ static PyObject *DeviceNDArray_new(PyTypeObject *type, PyObject *args, PyObject 
     PyArray_Descr *dtype = layout_parse_dtype(dtype_obj);
     if (dtype == NULL)
         return NULL;
+    DeviceArrayObject *self = NULL;
     int has_strides = strides_obj != Py_None;
     if (has_strides && layout_parse_shape(strides_obj, strides, "strides") != ndim) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "strides must have one entry per dimension");
-        Py_DECREF(dtype);
-        return NULL;
+        goto done;
     }
+    if (layout_check(ndim, shape, NULL, PyDataType_ELSIZE(dtype), &size, NULL) < 0)
+        goto done;
+    if (!has_strides)
+        layout_contiguous_strides(ndim, shape, PyDataType_ELSIZE(dtype), 'C', strides);
+    if (layout_check(ndim, shape, strides, PyDataType_ELSIZE(dtype), &size, &span) < 0 ||
+        cu_require_driver(st) < 0)
+        goto done;
     CUstream unused;
-    if (stream != Py_None && stream_handle_from_object(st, stream, &unused) < 0) {
-        Py_DECREF(dtype);
-        return NULL;
-    }
-    DeviceArrayObject *self;
+    if (stream != Py_None && stream_handle_from_object(st, stream, &unused) < 0)
+        goto done;
     if (gpu_data == Py_None) {
-        self = devicearray_allocate(st, ndim, shape, has_strides ? strides : NULL, 'C', dtype, stream);
-        if (self != NULL && type != st->DeviceNDArrayType)
-            Py_SET_TYPE(self, type); /* same layout: DeviceRecord */
+        self = devicearray_allocate(st, type, ndim, shape, has_strides ? strides : NULL, 'C', dtype, stream);
     } else if (Py_IS_TYPE(gpu_data, st->MemoryPointerType)) {
         MemoryObject *memory = (MemoryObject *)gpu_data;
-        if (!has_strides)
-            layout_contiguous_strides(ndim, shape, PyDataType_ELSIZE(dtype), 'C', strides);
-        self = devicearray_wrap(st, type, ndim, shape, strides, dtype, memory->device_pointer, gpu_data,
-                                memory->context, stream);
+        npy_intp low = 0;
+        for (int i = 0; i < ndim && span > 0; i++)
+            low += strides[i] < 0 ? (shape[i] - 1) * strides[i] : 0;
+        if (low < 0 || span > memory->size)
+            PyErr_Format(PyExc_ValueError, "the layout reaches %zu bytes%s, beyond gpu_data's %zu", span,
+                         low < 0 ? " before its start" : "", memory->size);
+        else
+            self = devicearray_wrap(st, type, ndim, shape, strides, dtype, memory->device_pointer, gpu_data,
+                                    memory->context, stream);
     } else {
         PyErr_SetString(PyExc_TypeError, "gpu_data must be a MemoryPointer or None");
-        self = NULL;
     }
+done:
     Py_DECREF(dtype);
     return (PyObject *)self;
+}
+
+/* DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None), as numba's. */
+static PyObject *DeviceNDArray_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"shape", "strides", "dtype", "stream", "gpu_data", NULL};
+    PyObject *shape_obj, *strides_obj = Py_None, *dtype_obj = Py_None, *stream = Py_None, *gpu_data = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:DeviceNDArray", keywords, &shape_obj, &strides_obj,
+                                     &dtype_obj, &stream, &gpu_data))
+        return NULL;
+    return devicearray_construct(type, shape_obj, strides_obj, dtype_obj, stream, gpu_data);
+}
+
+/* DeviceRecord(dtype, stream=0, gpu_data=None), as numba's: a 0-d array of a structured dtype. */
+static PyObject *DeviceRecord_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"dtype", "stream", "gpu_data", NULL};
+    PyObject *dtype_obj, *stream = Py_None, *gpu_data = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:DeviceRecord", keywords, &dtype_obj, &stream, &gpu_data))
+        return NULL;
+    PyObject *empty = PyTuple_New(0);
+    PyObject *record = empty ? devicearray_construct(type, empty, empty, dtype_obj, stream, gpu_data) : NULL;
+    Py_XDECREF(empty);
+    return record;
 }
 
 static int DeviceNDArray_traverse(PyObject *op, visitproc visit, void *arg)
@@ -361,7 +388,7 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
     int ndim = layout_parse_shape(shape_obj, shape, "shape");
     if (ndim < 0)
         return NULL;
-    npy_intp known = 1;
+    npy_intp known = 1, size;
     int unknown = -1;
     for (int i = 0; i < ndim; i++) {
         if (shape[i] == -1 && unknown < 0)
@@ -369,14 +396,15 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
         else if (shape[i] < 0) {
             PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension, and no negative ones");
             return NULL;
-        } else
-            known *= shape[i];
+        } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+            PyErr_SetString(PyExc_ValueError, "array is too big: the new shape has more elements than any array can");
+            return NULL;
+        }
     }
     if (unknown >= 0)
-        shape[unknown] = known ? self->size / known : 0;
-    npy_intp size = 1;
-    for (int i = 0; i < ndim; i++)
-        size *= shape[i];
+        shape[unknown] = known > 0 ? self->size / known : 0;
+    if (layout_check(ndim, shape, NULL, PyDataType_ELSIZE(self->dtype), &size, NULL) < 0)
+        return NULL;
     if (size != self->size) {
         PyErr_SetString(PyExc_ValueError, "reshape changes the size of the array"); /* numba's words */
         return NULL;
@@ -615,6 +643,8 @@ static PyObject *DeviceNDArray_split(PyObject *op, PyObject *args, PyObject *kwa
 /* get_ipc_handle(): Python glue (cudadrv/ipc.py) over _ipc_get_handle. */
 static PyObject *DeviceNDArray_get_ipc_handle(PyObject *op, PyObject *Py_UNUSED(unused))
 {
+    if (context_check_alive(state_of(op), ((DeviceArrayObject *)op)->context) < 0)
+        return NULL; /* its memory went with its context: a new one may hold another allocation there */
     PyObject *ipc = PyImport_ImportModule("numba_cuda_c.cudadrv.ipc");
     if (ipc == NULL)
         return NULL;
@@ -758,8 +788,10 @@ static PyObject *DeviceNDArray_repr(PyObject *op)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
     PyObject *shape = DeviceNDArray_get_shape(op, NULL);
-    PyObject *text = shape ? PyUnicode_FromFormat("<%s shape=%R dtype=%R at 0x%llx>", Py_TYPE(op)->tp_name, shape,
-                                                  (PyObject *)self->dtype, (unsigned long long)self->data)
+    char address[24]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
+    snprintf(address, sizeof address, "0x%llx", (unsigned long long)self->data);
+    PyObject *text = shape ? PyUnicode_FromFormat("<%s shape=%R dtype=%R at %s>", Py_TYPE(op)->tp_name, shape,
+                                                  (PyObject *)self->dtype, address)
                            : NULL;
     Py_XDECREF(shape);
     return text;
@@ -844,13 +876,14 @@ static PyType_Spec DeviceNDArray_spec = {
 
 static PyType_Slot DeviceRecord_slots[] = {
     {Py_tp_doc, "A record (structured scalar) in device memory: a 0-d DeviceNDArray of a structured dtype."},
+    {Py_tp_new, DeviceRecord_new},
     {0, NULL},
 };
 
 static PyType_Spec DeviceRecord_spec = {
     .name = "numba_cuda_c.DeviceRecord",
     .basicsize = 0,
-    .flags = Py_TPFLAGS_DEFAULT, /* GC support is inherited */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, /* GC support is inherited */
     .slots = DeviceRecord_slots,
 };
 

@@ -29,9 +29,10 @@ DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int nd
                                     const npy_intp *strides, PyArray_Descr *dtype, CUdeviceptr data, PyObject *owner,
                                     ContextObject *context, PyObject *stream);
 
-/* A new array with fresh device memory; strides NULL for contiguous in `order` ('C' or 'F'). */
-DeviceArrayObject *devicearray_allocate(module_state *st, int ndim, const npy_intp *shape, const npy_intp *strides,
-                                        char order, PyArray_Descr *dtype, PyObject *stream);
+/* A new array of `type` (DeviceNDArray, DeviceRecord or a subclass) with fresh device memory;
+ * strides NULL for contiguous in `order` ('C' or 'F'). */
+DeviceArrayObject *devicearray_allocate(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
+                                        const npy_intp *strides, char order, PyArray_Descr *dtype, PyObject *stream);
 
 /* numba's (shape, dtype, strides, order) arguments, checked: no negative dimension, no object or
  * unsized dtype; strides given, or contiguous in `order`. */
@@ -52,6 +53,12 @@ int layout_parse_shape(PyObject *obj, npy_intp *shape, const char *what);
 int layout_parse_order(PyObject *obj, char *order);
 PyArray_Descr *layout_parse_dtype(PyObject *obj);
 void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides);
+
+/* NumPy's size limits: no negative dimension, and the item size times the nonzero dimensions fits
+ * in npy_intp; with strides (not NULL), so does the span, from the lowest byte reached to the
+ * highest. Sets *size (elements) and *span (bytes; 0 for an empty array). ValueError otherwise. */
+int layout_check(int ndim, const npy_intp *shape, const npy_intp *strides, npy_intp itemsize, npy_intp *size,
+                 size_t *span);
 
 /* Layout facts. */
 int devicearray_is_c_contiguous(const DeviceArrayObject *array);

@@ -22,7 +22,7 @@ static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject 
     CUstream unused;
     DeviceArrayObject *array = NULL;
     if (stream_handle_from_object(st, stream, &unused) == 0)
-        array = devicearray_allocate(st, layout.ndim, layout.shape, layout.strides, 'C', layout.dtype, stream);
+        array = devicearray_allocate(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides, 'C', layout.dtype, stream);
     Py_DECREF(layout.dtype);
     return (PyObject *)array;
 }
@@ -66,7 +66,7 @@ static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyOb
             }
         }
         PyErr_Clear();
-        result = (PyObject *)devicearray_allocate(st, n, layout.shape, layout.strides, 'C', layout.dtype, stream);
+        result = (PyObject *)devicearray_allocate(st, st->DeviceNDArrayType, n, layout.shape, layout.strides, 'C', layout.dtype, stream);
         Py_DECREF(layout.dtype);
     }
     Py_XDECREF(shape_obj);

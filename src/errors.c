@@ -48,6 +48,24 @@ void cu_report_unraisable(module_state *st, CUresult rc, const char *function)
     PyErr_Restore(type, value, traceback);
 }
 
+void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, const char *what)
+{
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    if (release(st, arg) < 0 || PyErr_Occurred()) {
+        if (!PyErr_Occurred()) /* a release that failed without saying why */
+            PyErr_Format(PyExc_SystemError, "%s failed", what);
+        PyObject *error_type, *error_value, *error_traceback;
+        PyErr_Fetch(&error_type, &error_value, &error_traceback);
+        PyObject *where = PyUnicode_FromString(what); /* NULL (no memory): reported without a place */
+        PyErr_Clear();
+        PyErr_Restore(error_type, error_value, error_traceback);
+        PyErr_WriteUnraisable(where);
+        Py_XDECREF(where);
+    }
+    PyErr_Restore(type, value, traceback);
+}
+
 const char *cu_driver_problem(void)
 {
     const char *why = NULL;

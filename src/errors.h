@@ -9,8 +9,17 @@
 /* Raises CudaAPIError(code, "Call to <function> results in <CUDA_ERROR_NAME> (<description>)"). Returns -1. */
 int cu_raise(module_state *st, CUresult rc, const char *function);
 
-/* In tp_dealloc and other places that cannot raise: report a failed call as unraisable. */
+/* Where a failure cannot be raised (a cleanup after another error, a driver callback): reports
+ * a failed call to sys.unraisablehook, keeping whatever exception is in flight. */
 void cu_report_unraisable(module_state *st, CUresult rc, const char *function);
+
+/* The one way a tp_dealloc or finalizer frees what it owns (see the head of memory.c): runs
+ * release(st, arg) with any exception in flight set aside and restored afterwards. release may
+ * use the raising API (context_enter, CU_CALL, ...) and returns 0, or -1 with an exception set;
+ * that exception goes to sys.unraisablehook with `what` (a str) as its object, never the dying
+ * object, which the hook would resurrect and free a second time. */
+typedef int (*dealloc_release_fn)(module_state *st, void *arg);
+void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, const char *what);
 
 static inline int cu_check(module_state *st, CUresult rc, const char *function)
 {

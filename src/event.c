@@ -168,14 +168,21 @@ static PyObject *Event_repr(PyObject *op)
                                 self->timing ? "" : ", timing disabled");
 }
 
+static int Event_release(module_state *st, void *arg)
+{
+    EventObject *self = (EventObject *)arg;
+    if (self->context->handle == NULL) /* a reset context destroyed its events already */
+        return 0;
+    return CU_CALL(st, cuEventDestroy, (self->handle));
+}
+
 static void Event_dealloc(PyObject *op)
 {
     EventObject *self = (EventObject *)op;
     PyTypeObject *type = Py_TYPE(op);
     if (self->weakreflist != NULL)
         PyObject_ClearWeakRefs(op);
-    if (self->context->handle != NULL) /* a reset context destroyed its events already */
-        cu_report_unraisable(state_of_type(type), cu.cuEventDestroy(self->handle), "cuEventDestroy");
+    dealloc_release(state_of_type(type), Event_release, op, "Event: destroying it");
     Py_DECREF(self->context);
     PyObject_Free(op);
     Py_DECREF(type);

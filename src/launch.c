@@ -130,6 +130,8 @@ static int pack_array(KernelObject *kernel, Py_ssize_t index, PyObject *arg, siz
                       DeviceArrayObject *array)
 {
     size_t struct_size = 8 + 16 * (size_t)array->ndim;
+    if (array->context->handle == NULL) /* its memory went with its context (cuda.close(), reset) */
+        return context_check_alive(state_of((PyObject *)kernel), array->context);
     if (*size == 0 || *size == 8)
         return pack_pointer(kernel, index, arg, size, dest, array->data);
     if (*size != struct_size)
@@ -377,7 +379,8 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         return NULL;
     }
     ContextObject *context = kernel->module->context;
-    if (context_check_alive(st, context) < 0)
+    if (context_check_alive(st, context) < 0 ||
+        (self->stream != NULL && context_check_alive(st, ((StreamObject *)self->stream)->context) < 0))
         return NULL;
 
     /* Where the parameters go: the kernel's buffer, or (driver cannot tell the layout) a local one

@@ -55,6 +55,51 @@ static int is_contiguous(const DeviceArrayObject *array, char order)
 int devicearray_is_c_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'C'); }
 int devicearray_is_f_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'F'); }
 
+/* NumPy's limits (PyArray_NewFromDescr): the item size times every nonzero dimension fits in
+ * npy_intp, whatever the strides; then, where strides are given, so does every byte they reach.
+ * Nothing bigger can be allocated or addressed, and a product that wraps would describe an array
+ * larger than its memory. */
+static int too_big(void)
+{
+    PyErr_SetString(PyExc_ValueError,
+                    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+    return -1;
+}
+
+int layout_check(int ndim, const npy_intp *shape, const npy_intp *strides, npy_intp itemsize, npy_intp *size,
+                 size_t *span)
+{
+    npy_intp bytes = itemsize, count = 1;
+    int empty = 0;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: %zd", (Py_ssize_t)shape[i]);
+            return -1;
+        }
+        if (shape[i] == 0)
+            empty = 1;
+        else if (__builtin_mul_overflow(bytes, shape[i], &bytes))
+            return too_big();
+        else
+            count *= shape[i]; /* <= bytes: no overflow */
+    }
+    *size = empty ? 0 : count;
+    if (strides == NULL || span == NULL)
+        return 0;
+    npy_intp low = 0, high = 0;
+    for (int i = 0; i < ndim && !empty; i++) {
+        npy_intp extent;
+        if (__builtin_mul_overflow(shape[i] - 1, strides[i], &extent) ||
+            __builtin_add_overflow(extent < 0 ? low : high, extent, extent < 0 ? &low : &high))
+            return too_big();
+    }
+    npy_intp reach;
+    if (!empty && (__builtin_sub_overflow(high, low, &reach) || __builtin_add_overflow(reach, itemsize, &reach)))
+        return too_big();
+    *span = empty ? 0 : (size_t)reach;
+    return 0;
+}
+
 /* Parsing numba's shape / dtype / order arguments. */
 
 /* An int or a sequence of ints into shape[]; returns ndim or -1. */
@@ -135,14 +180,9 @@ int layout_parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj
         PyErr_SetString(PyExc_TypeError, "the dtype has no size: flexible types need a length (e.g. 'S8')");
         goto error;
     }
-    npy_intp count = 1;
-    for (int i = 0; i < layout->ndim; i++) {
-        if (layout->shape[i] < 0) {
-            PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: %zd", (Py_ssize_t)layout->shape[i]);
-            goto error;
-        }
-        count *= layout->shape[i];
-    }
+    npy_intp count;
+    if (layout_check(layout->ndim, layout->shape, NULL, itemsize, &count, NULL) < 0)
+        goto error;
     if (strides_obj != NULL && strides_obj != Py_None) {
         if (layout_parse_shape(strides_obj, layout->strides, "strides") != layout->ndim) {
             if (!PyErr_Occurred())
@@ -152,15 +192,14 @@ int layout_parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj
     } else {
         layout_contiguous_strides(layout->ndim, layout->shape, itemsize, order, layout->strides);
     }
-    npy_intp hi = 0;
     for (int i = 0; i < layout->ndim; i++) {
         if (layout->strides[i] < 0) {
             PyErr_SetString(PyExc_ValueError, "negative strides are not allowed for a new allocation");
             goto error;
         }
-        hi += (layout->shape[i] - 1) * layout->strides[i];
     }
-    layout->span = count == 0 ? 0 : (size_t)(hi + itemsize);
+    if (layout_check(layout->ndim, layout->shape, layout->strides, itemsize, &count, &layout->span) < 0)
+        goto error;
     return 0;
 error:
     Py_CLEAR(layout->dtype);

@@ -5,15 +5,32 @@
  * state keeps. When the last array goes, the MemoryPointer's free is queued on the context
  * (numba's "Deallocation Behavior") and runs at a flush: past NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT
  * frees or _RATIO of the device's memory, on an allocation that ran out of memory, at
- * Context.reset(); never inside defer_cleanup(). Registered host memory is unregistered at once
- * instead, since its owner may free it right after. A context that was reset freed everything
- * itself: nothing made in it is freed again. */
+ * Context.reset(); never inside defer_cleanup(). Registered, pooled and IPC memory is given back
+ * at once instead (its owner may free registered memory right after).
+ *
+ * A context dies (Device.reset(), release_primary_context(), cuda.close()) in this order: its
+ * staging ring is freed, its queue is flushed, defer_cleanup() or not (memory_context_dying),
+ * its handle is set to NULL, then the driver releases or resets it, which frees everything made
+ * in it. Objects of a dead context outlive it: their deallocs free nothing the driver freed, and
+ * every use of one raises CudaDriverError (context_check_alive: copies, sources of copies, kernel
+ * arguments and launch streams, IPC handles), since a new context may reuse its addresses.
+ * Host arrays must stay readable: pinned and mapped memory is in pages of our own (mmap)
+ * registered with the driver, which the death of the context unregisters, and which are unmapped
+ * when the MemoryPointer goes. Write-combined memory (cuMemHostAlloc only) and managed memory die
+ * with their context.
+ *
+ * The rule of every tp_dealloc and tp_clear: what it frees is freed inside dealloc_release
+ * (errors.h), which sets any exception in flight aside, reports a failure to sys.unraisablehook
+ * with a description (never the dying object, which the hook would resurrect and free twice), and
+ * restores the exception. Objects are allocated with their final type (no Py_SET_TYPE), and
+ * deallocs find the module state with state_of_type, which works for Python subclasses. */
 #include "memory.h"
 
 #include "errors.h"
 #include "stream.h"
 
 #include <structmember.h>
+#include <sys/mman.h>
 
 /* The GIL is released around allocations at least this large, which can take a while. */
 #define LARGE_ALLOCATION (1 << 20)
@@ -29,6 +46,12 @@ static CUresult free_now(const struct pending_free *item, const char **function)
         return cu.cuMemFree(item->device_pointer);
     case MEMORY_PINNED:
     case MEMORY_MAPPED:
+        if (item->own_pages) {
+            *function = "cuMemHostUnregister";
+            CUresult rc = cu.cuMemHostUnregister(item->host_pointer);
+            munmap(item->host_pointer, item->size); /* ours whatever the driver says */
+            return rc;
+        }
         *function = "cuMemFreeHost";
         return cu.cuMemFreeHost(item->host_pointer);
     case MEMORY_REGISTERED:
@@ -76,7 +99,22 @@ int memory_flush(module_state *st, ContextObject *context)
     return context_exit(st, pushed);
 }
 
-static void queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
+void memory_context_dying(module_state *st, ContextObject *context)
+{
+    deallocation_queue *queue = &context->deallocations;
+    int deferred = queue->deferred;
+    queue->deferred = 0;
+    if (memory_flush(st, context) < 0) /* the context refused to be made current */
+        PyErr_WriteUnraisable(NULL);
+    queue->deferred = deferred;
+    for (size_t i = 0; i < queue->count; i++)
+        if (queue->items[i].own_pages) /* the release unregisters them; the pages stay ours */
+            munmap(queue->items[i].host_pointer, queue->items[i].size);
+    queue->count = 0;
+    queue->bytes = 0;
+}
+
+static int queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
 {
     deallocation_queue *queue = &context->deallocations;
     if (queue->count == queue->capacity) {
@@ -85,24 +123,20 @@ static void queue_free(module_state *st, ContextObject *context, const struct pe
         if (items == NULL) { /* no room to queue: free at once */
             const char *function;
             int pushed;
-            if (context_enter(st, context, &pushed) == 0) {
-                CUresult rc = free_now(item, &function); /* before `function` is read */
-                cu_report_unraisable(st, rc, function);
-                context_exit(st, pushed);
-            }
-            if (PyErr_Occurred())
-                PyErr_WriteUnraisable(NULL);
-            return;
+            if (context_enter(st, context, &pushed) < 0)
+                return -1;
+            CUresult rc = free_now(item, &function); /* before `function` is read */
+            int failed = context_exit(st, pushed) < 0;
+            return cu_check(st, rc, function) < 0 || failed ? -1 : 0;
         }
         queue->items = items;
         queue->capacity = capacity;
     }
     queue->items[queue->count++] = *item;
     queue->bytes += item->size;
-    if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes)) {
-        if (memory_flush(st, context) < 0)
-            PyErr_WriteUnraisable(NULL);
-    }
+    if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes))
+        return memory_flush(st, context);
+    return 0;
 }
 
 /* The stream-ordered pool: the device's default pool, told to keep what is freed (by default it
@@ -155,7 +189,7 @@ static int queue_limits(module_state *st, ContextObject *context)
 
 static MemoryObject *memory_new(module_state *st, ContextObject *context, memory_kind kind, size_t size)
 {
-    MemoryObject *self = PyObject_New(MemoryObject, st->MemoryPointerType);
+    MemoryObject *self = PyObject_GC_New(MemoryObject, st->MemoryPointerType);
     if (self == NULL)
         return NULL;
     self->context = (ContextObject *)Py_NewRef((PyObject *)context);
@@ -165,7 +199,9 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     self->kind = kind;
     self->registered.obj = NULL;
     self->external = NULL;
+    self->own_pages = 0;
     self->weakreflist = NULL;
+    PyObject_GC_Track(self);
     return self;
 }
 
@@ -213,14 +249,44 @@ static CUresult allocate_pooled(MemoryObject *memory, unsigned int flags)
     return cu.cuMemAllocAsync(&memory->device_pointer, memory->size, NULL);
 }
 
+/* Pinned and mapped host memory lives in pages of our own, registered with the driver
+ * (cuMemHostRegister), where cuMemHostAlloc's pages die with the context: a host array must stay
+ * readable after cuda.close() until it goes (it is then ordinary memory). Write-combined memory
+ * only cuMemHostAlloc makes; as where registration is unsupported, it dies with its context. */
+static CUresult register_pages(MemoryObject *memory, unsigned int flags)
+{
+    void *pages = mmap(NULL, memory->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult rc = cu.cuMemHostRegister(pages, memory->size,
+                                       flags & (CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP));
+    if (rc != CUDA_SUCCESS) {
+        munmap(pages, memory->size);
+        return rc;
+    }
+    memory->host_pointer = pages;
+    memory->own_pages = 1;
+    return CUDA_SUCCESS;
+}
+
 static CUresult allocate_host(MemoryObject *memory, unsigned int flags)
 {
-    CUresult rc = cu.cuMemHostAlloc(&memory->host_pointer, memory->size, flags);
+    CUresult rc = CUDA_ERROR_NOT_SUPPORTED;
+    if (!(flags & CU_MEMHOSTALLOC_WRITECOMBINED))
+        rc = register_pages(memory, flags);
+    if (rc == CUDA_ERROR_NOT_SUPPORTED)
+        rc = cu.cuMemHostAlloc(&memory->host_pointer, memory->size, flags);
     if (rc == CUDA_SUCCESS && (flags & CU_MEMHOSTALLOC_DEVICEMAP)) {
         rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, memory->host_pointer, 0);
-        if (rc != CUDA_SUCCESS) {
-            cu.cuMemFreeHost(memory->host_pointer);
+        if (rc != CUDA_SUCCESS) { /* the first error is the one reported */
+            if (memory->own_pages) {
+                cu.cuMemHostUnregister(memory->host_pointer);
+                munmap(memory->host_pointer, memory->size);
+            } else {
+                cu.cuMemFreeHost(memory->host_pointer);
+            }
             memory->host_pointer = NULL;
+            memory->own_pages = 0;
         }
     }
     return rc;
@@ -362,37 +428,71 @@ error:
     return NULL;
 }
 
-static void MemoryPointer_dealloc(PyObject *op)
+/* Gives back what the MemoryPointer owns, once: registered, pooled and IPC memory at once, the rest
+ * through the context's queue, nothing the reset of its context freed already; then the buffer
+ * and the plugin object it holds. Runs under dealloc_release (errors.h), from tp_clear or dealloc. */
+static int MemoryPointer_release(module_state *st, void *arg)
 {
-    MemoryObject *self = (MemoryObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    module_state *st = state_of_type(type);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size};
+    MemoryObject *self = (MemoryObject *)arg;
+    struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size, self->own_pages};
     int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
                      : self->kind == MEMORY_EXTERNAL ? 0 /* its plugin object frees it */
                                                       : (self->device_pointer || self->host_pointer);
+    int status = 0;
+    self->device_pointer = 0;
+    self->host_pointer = NULL;
     if (has_memory && self->context->handle != NULL) {
         if (self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED || self->kind == MEMORY_IPC) {
             int pushed;
             const char *function;
-            if (context_enter(st, self->context, &pushed) == 0) {
+            if (context_enter(st, self->context, &pushed) < 0) {
+                status = -1;
+            } else {
                 CUresult rc = free_now(&item, &function); /* before `function` is read */
-                cu_report_unraisable(st, rc, function);
-                context_exit(st, pushed);
+                int failed = context_exit(st, pushed) < 0;
+                status = cu_check(st, rc, function) < 0 || failed ? -1 : 0;
             }
-            if (PyErr_Occurred())
-                PyErr_WriteUnraisable(op);
         } else {
-            queue_free(st, self->context, &item);
+            status = queue_free(st, self->context, &item);
         }
+    } else if (has_memory && item.own_pages) { /* the reset unregistered them; the pages are ours */
+        munmap(item.host_pointer, item.size);
     }
+    self->own_pages = 0;
     if (self->registered.obj != NULL)
         PyBuffer_Release(&self->registered);
     Py_CLEAR(self->external);
+    return status;
+}
+
+static int MemoryPointer_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    MemoryObject *self = (MemoryObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->context);
+    Py_VISIT(self->external);
+    Py_VISIT(self->registered.obj);
+    return 0;
+}
+
+/* In a garbage cycle (an EMM plugin's objects that refer back to the memory, say): free the memory
+ * and drop the objects held; the context stays, for dealloc. */
+static int MemoryPointer_clear(PyObject *op)
+{
+    dealloc_release(state_of(op), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
+    return 0;
+}
+
+static void MemoryPointer_dealloc(PyObject *op)
+{
+    MemoryObject *self = (MemoryObject *)op;
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+    dealloc_release(state_of_type(type), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
     Py_DECREF(self->context);
-    PyObject_Free(op);
+    type->tp_free(op);
     Py_DECREF(type);
 }
 
@@ -452,8 +552,9 @@ static PyObject *MemoryPointer_repr(PyObject *op)
 {
     MemoryObject *self = (MemoryObject *)op;
     PyObject *kind = MemoryPointer_get_kind(op, NULL);
-    PyObject *text = kind ? PyUnicode_FromFormat("<MemoryPointer %U, %zu bytes at 0x%llx>", kind, self->size,
-                                                 (unsigned long long)self->device_pointer)
+    char address[24]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
+    snprintf(address, sizeof address, "0x%llx", (unsigned long long)self->device_pointer);
+    PyObject *text = kind ? PyUnicode_FromFormat("<MemoryPointer %U, %zu bytes at %s>", kind, self->size, address)
                           : NULL;
     Py_XDECREF(kind);
     return text;
@@ -555,6 +656,8 @@ static PyType_Slot MemoryPointer_slots[] = {
     {Py_tp_methods, MemoryPointer_methods},
     {Py_tp_getset, MemoryPointer_getset},
     {Py_tp_members, MemoryPointer_members},
+    {Py_tp_traverse, MemoryPointer_traverse},
+    {Py_tp_clear, MemoryPointer_clear},
     {Py_tp_dealloc, MemoryPointer_dealloc},
     {Py_bf_getbuffer, MemoryPointer_getbuffer},
     {0, NULL},
@@ -564,7 +667,7 @@ static PyType_Spec MemoryPointer_spec = {
     .name = "numba_cuda_c.MemoryPointer",
     .basicsize = sizeof(MemoryObject),
     /* not immutable: users replace methods on the class, as they can numba's */
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = MemoryPointer_slots,
 };
 

@@ -22,6 +22,7 @@ struct pending_free {
     CUdeviceptr device_pointer;
     void *host_pointer;
     size_t size;
+    int own_pages; /* pinned or mapped host memory in pages of ours (memory.c): unregister, then unmap */
 };
 
 typedef struct {
@@ -33,6 +34,7 @@ typedef struct {
     memory_kind kind;
     Py_buffer registered; /* MEMORY_REGISTERED: the exporter's buffer, held until unregistered */
     PyObject *external;   /* MEMORY_EXTERNAL: the plugin's MemoryPointer, whose death frees the memory */
+    int own_pages;        /* MEMORY_PINNED / MAPPED: host_pointer is our mmap, registered with the driver */
     PyObject *weakreflist;
 } MemoryObject;
 
@@ -53,6 +55,10 @@ int memory_flush(module_state *st, ContextObject *context);
  * derived pointers, the deallocation queue's object, IPC through a plugin). Steals `args`, which
  * may be NULL (an error already set). New reference. */
 PyObject *call_driver(module_state *st, const char *name, PyObject *args);
+
+/* Before a context is released or reset (it must still be alive): frees everything queued on it,
+ * defer_cleanup() or not, and unmaps the host pages of whatever the driver refused to free. */
+void memory_context_dying(module_state *st, ContextObject *context);
 
 int memory_type_init(PyObject *module, module_state *st);
 extern PyMethodDef memory_module_methods[];

@@ -62,8 +62,27 @@ extern PyModuleDef numba_cuda_c_module;
 
 static inline module_state *state_of_module(PyObject *module) { return (module_state *)PyModule_GetState(module); }
 
-/* For methods of our own (final) types: the defining module is the type's. */
-static inline module_state *state_of_type(PyTypeObject *type) { return (module_state *)PyType_GetModuleState(type); }
+/* The state of the module that defined `type` or the first of its bases that is ours, found by
+ * module definition as CPython's own modules do (PEP 573), so that Python subclasses of our types
+ * (whose own module is none of ours) work. Our own types are found at the first step of the MRO.
+ * NULL, with TypeError, only for a type that derives from none of ours. */
+static inline module_state *state_of_type(PyTypeObject *type)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *module = PyType_GetModuleByDef(type, &numba_cuda_c_module);
+    return module != NULL ? state_of_module(module) : NULL;
+#else
+    PyObject *mro = type->tp_mro;
+    for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
+        PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        PyObject *module = PyType_HasFeature(base, Py_TPFLAGS_HEAPTYPE) ? ((PyHeapTypeObject *)base)->ht_module : NULL;
+        if (module != NULL && PyModule_GetDef(module) == &numba_cuda_c_module)
+            return state_of_module(module);
+    }
+    PyErr_Format(PyExc_TypeError, "type '%.100s' derives from no numba_cuda_c type", type->tp_name);
+    return NULL;
+#endif
+}
 
 static inline module_state *state_of(PyObject *self) { return state_of_type(Py_TYPE(self)); }
 

@@ -319,15 +319,22 @@ static PyObject *Stream_repr(PyObject *op)
     return text;
 }
 
+/* A reset context destroyed its streams already: destroying again would be a use after free. */
+static int Stream_release(module_state *st, void *arg)
+{
+    StreamObject *self = (StreamObject *)arg;
+    if (self->kind != STREAM_OWNED || self->context->handle == NULL)
+        return 0;
+    return CU_CALL(st, cuStreamDestroy, (self->handle));
+}
+
 static void Stream_dealloc(PyObject *op)
 {
     StreamObject *self = (StreamObject *)op;
     PyTypeObject *type = Py_TYPE(op);
     if (self->weakreflist != NULL)
         PyObject_ClearWeakRefs(op);
-    /* A reset context destroyed its streams already: destroying again would be a use after free. */
-    if (self->kind == STREAM_OWNED && self->context->handle != NULL)
-        cu_report_unraisable(state_of_type(type), cu.cuStreamDestroy(self->handle), "cuStreamDestroy");
+    dealloc_release(state_of_type(type), Stream_release, op, "Stream: destroying it");
     Py_DECREF(self->context);
     PyObject_Free(op);
     Py_DECREF(type);

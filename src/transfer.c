@@ -270,6 +270,8 @@ static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayOb
 /* A device source: bytes when layouts agree, else through the host. */
 static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, PyObject *stream)
 {
+    if (context_check_alive(st, source->context) < 0) /* its memory went with its context */
+        return -1;
     if (!PyArray_EquivTypes(self->dtype, source->dtype)) {
         PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
                      (PyObject *)source->dtype);
@@ -507,10 +509,11 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
         }
     }
     char order = PyArray_IS_C_CONTIGUOUS(host) ? 'C' : 'F';
-    DeviceArrayObject *device = devicearray_allocate(st, PyArray_NDIM(host), PyArray_SHAPE(host), NULL, order,
+    /* a structured scalar is numba's DeviceRecord */
+    PyTypeObject *type = PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host)) ? st->DeviceRecordType
+                                                                                              : st->DeviceNDArrayType;
+    DeviceArrayObject *device = devicearray_allocate(st, type, PyArray_NDIM(host), PyArray_SHAPE(host), NULL, order,
                                                      PyArray_DESCR(host), stream);
-    if (device != NULL && PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host)))
-        Py_SET_TYPE(device, st->DeviceRecordType); /* a structured scalar: numba's DeviceRecord */
     if (device != NULL && copy &&
         host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
         Py_CLEAR(device);
