@@ -32,7 +32,11 @@ static void Module_dealloc(PyObject *op)
     if (self->handle != NULL && self->context->handle != NULL) {
         int pushed;
         if (context_enter(st, self->context, &pushed) == 0) {
-            cu_report_unraisable(st, cu.cuModuleUnload(self->handle), "cuModuleUnload");
+            CUresult rc;
+            Py_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a stream callback */
+            rc = cu.cuModuleUnload(self->handle);
+            Py_END_ALLOW_THREADS
+            cu_report_unraisable(st, rc, "cuModuleUnload");
             context_exit(st, pushed);
         }
         if (PyErr_Occurred())

@@ -419,8 +419,13 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
     if (stream_handle_from_object(st, stream_obj, &stream) < 0 || context_enter(st, self->context, &pushed) < 0)
         return NULL;
     int failed = CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0;
-    if (!failed && stream_obj == Py_None)
-        failed = CU_CALL(st, cuStreamSynchronize, (stream)) < 0;
+    if (!failed && stream_obj == Py_None) {
+        CUresult rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = cu.cuStreamSynchronize(stream);
+        Py_END_ALLOW_THREADS
+        failed = cu_check(st, rc, "cuStreamSynchronize") < 0;
+    }
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;
     Py_RETURN_NONE;
