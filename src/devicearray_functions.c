@@ -86,8 +86,12 @@ static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj
 int cai_wait_stream(module_state *st, PyObject *desc, int sync)
 {
     PyObject *stream = PyDict_Check(desc) ? PyDict_GetItemString(desc, "stream") : NULL;
-    const char *sync_env = getenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC");
-    if (stream == NULL || stream == Py_None || !sync || (sync_env != NULL && atoi(sync_env) == 0))
+    size_t sync_env;
+    if (stream == NULL || stream == Py_None || !sync)
+        return 0;
+    if (env_size("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", 1, &sync_env) < 0)
+        return -1;
+    if (sync_env == 0)
         return 0;
     void *handle = PyLong_AsVoidPtr(stream);
     if (handle == NULL && PyErr_Occurred())

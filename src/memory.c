@@ -515,31 +515,12 @@ static PyType_Spec MemoryPointer_spec = {
     .slots = MemoryPointer_slots,
 };
 
-static size_t env_size(const char *name, size_t fallback)
-{
-    const char *text = getenv(name);
-    char *end;
-    if (text == NULL || *text == '\0')
-        return fallback;
-    unsigned long long value = strtoull(text, &end, 10);
-    return *end == '\0' ? (size_t)value : fallback;
-}
-
-static double env_double(const char *name, double fallback)
-{
-    const char *text = getenv(name);
-    char *end;
-    if (text == NULL || *text == '\0')
-        return fallback;
-    double value = strtod(text, &end);
-    return *end == '\0' ? value : fallback;
-}
-
 int memory_type_init(PyObject *module, module_state *st)
 {
-    st->max_pending_count = env_size("NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT", 10);
-    st->max_pending_ratio = env_double("NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO", 0.2);
-    st->staging_threshold = env_size("NUMBA_CUDA_C_STAGING_THRESHOLD", (size_t)4 << 20); /* transfer.c */
+    if (env_size("NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT", 10, &st->max_pending_count) < 0 ||
+        env_double("NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO", 0.2, &st->max_pending_ratio) < 0 ||
+        env_size("NUMBA_CUDA_C_STAGING_THRESHOLD", (size_t)4 << 20, &st->staging_threshold) < 0) /* transfer.c */
+        return -1;
     if (st->staging_threshold == 0)
         st->staging_threshold = (size_t)-1; /* 0: no staging ring */
     st->MemoryPointerType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &MemoryPointer_spec, NULL);

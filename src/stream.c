@@ -357,8 +357,10 @@ static PyType_Spec Stream_spec = {
 
 int stream_type_init(PyObject *module, module_state *st)
 {
-    const char *per_thread = getenv("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM");
-    st->default_stream = (per_thread != NULL && atoi(per_thread) != 0) ? CU_STREAM_PER_THREAD : NULL;
+    size_t per_thread;
+    if (env_size("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", 0, &per_thread) < 0)
+        return -1;
+    st->default_stream = per_thread != 0 ? CU_STREAM_PER_THREAD : NULL;
     st->StreamType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Stream_spec, NULL);
     if (st->StreamType == NULL)
         return -1;
