@@ -11,6 +11,7 @@
 #include "memory.h"
 
 #include "errors.h"
+#include "registration.h"
 #include "stream.h"
 
 #include <structmember.h>
@@ -164,6 +165,7 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     self->size = size;
     self->kind = kind;
     self->registered.obj = NULL;
+    self->registration = NULL;
     self->external = NULL;
     self->weakreflist = NULL;
     return self;
@@ -328,7 +330,8 @@ PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t 
 }
 
 /* cuda.pinned(*arrays) / cuda.mapped(*arrays): page-locks memory another object owns, for as long
- * as the returned MemoryPointer lives. */
+ * as the returned MemoryPointer lives. Registrations nest (registration.c): memory pinned already, by
+ * us or by someone else, is used as is. */
 static PyObject *memory_register(module_state *st, ContextObject *context, PyObject *obj, int mapped)
 {
     MemoryObject *memory = memory_new(st, context, MEMORY_REGISTERED, 0);
@@ -347,11 +350,18 @@ static PyObject *memory_register(module_state *st, ContextObject *context, PyObj
     void *pointer = memory->registered.buf;
     if (context_enter(st, context, &pushed) < 0)
         goto error;
-    int failed = CU_CALL(st, cuMemHostRegister, (pointer, memory->size, flags)) < 0;
-    if (!failed && mapped && CU_CALL(st, cuMemHostGetDevicePointer, (&memory->device_pointer, pointer, 0)) < 0) {
-        cu.cuMemHostUnregister(pointer);
-        failed = 1;
+    CUresult rc, mapped_rc = CUDA_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS /* page-locking gigabytes takes a while */
+    rc = registration_acquire(pointer, memory->size, flags, &memory->registration);
+    if (rc == CUDA_SUCCESS && mapped) {
+        mapped_rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, pointer, 0);
+        if (mapped_rc != CUDA_SUCCESS) {
+            registration_release(memory->registration, 1);
+            memory->registration = NULL;
+        }
     }
+    Py_END_ALLOW_THREADS
+    int failed = cu_check(st, rc, "cuMemHostRegister") < 0 || cu_check(st, mapped_rc, "cuMemHostGetDevicePointer") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         goto error;
     memory->host_pointer = pointer;
@@ -362,6 +372,28 @@ error:
     return NULL;
 }
 
+/* The end of a MemoryPointer of registered memory: one user fewer of its range, unregistered at the last
+ * unless its context was reset (which dropped it). Never raises; keeps an exception in flight. */
+static void memory_unregister(module_state *st, MemoryObject *self)
+{
+    PyObject *type, *value, *traceback;
+    int alive = self->context->handle != NULL, pushed = 0;
+    CUresult rc;
+    PyErr_Fetch(&type, &value, &traceback);
+    if (alive && context_enter(st, self->context, &pushed) < 0) {
+        PyErr_WriteUnraisable(NULL);
+        alive = 0;
+    }
+    Py_BEGIN_ALLOW_THREADS /* an unregistration can wait for the device */
+    rc = registration_release(self->registration, alive);
+    Py_END_ALLOW_THREADS
+    self->registration = NULL;
+    cu_report_unraisable(st, rc, "cuMemHostUnregister");
+    if (alive && context_exit(st, pushed) < 0)
+        PyErr_WriteUnraisable(NULL);
+    PyErr_Restore(type, value, traceback);
+}
+
 static void MemoryPointer_dealloc(PyObject *op)
 {
     MemoryObject *self = (MemoryObject *)op;
@@ -370,7 +402,9 @@ static void MemoryPointer_dealloc(PyObject *op)
     if (self->weakreflist != NULL)
         PyObject_ClearWeakRefs(op);
     struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size};
-    int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
+    if (self->registration != NULL)
+        memory_unregister(st, self);
+    int has_memory = self->kind == MEMORY_REGISTERED ? 0 /* memory_unregister's */
                      : self->kind == MEMORY_EXTERNAL ? 0 /* its plugin object frees it */
                                                       : (self->device_pointer || self->host_pointer);
     if (has_memory && self->context->handle != NULL) {
@@ -569,6 +603,17 @@ static PyObject *module_register(PyObject *module, PyObject *args)
     return context ? memory_register(st, context, obj, mapped) : NULL;
 }
 
+/* _registrations() -> (ranges, users): host ranges cuda.pinned / cuda.mapped hold page-locked now. */
+static PyObject *module_registrations(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused))
+{
+    size_t ranges;
+    long users;
+    Py_BEGIN_ALLOW_THREADS /* the table's lock is taken without the GIL */
+    registration_counts(&ranges, &users);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(nl)", (Py_ssize_t)ranges, users);
+}
+
 static PyObject *module_defer_cleanup(PyObject *module, PyObject *delta_obj)
 {
     module_state *st = state_of_module(module);
@@ -695,6 +740,8 @@ PyMethodDef memory_module_methods[] = {
     {"_alloc", (PyCFunction)(void (*)(void))module_alloc, METH_VARARGS | METH_KEYWORDS,
      "_alloc(size, kind='device', portable=False, wc=False): a MemoryPointer in the current context."},
     {"_register", module_register, METH_VARARGS, "_register(obj, mapped): page-lock obj's buffer."},
+    {"_registrations", module_registrations, METH_NOARGS,
+     "(ranges, users): the host ranges pinned()/mapped() hold page-locked, and their users."},
     {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
     {"_ipc_get_handle", module_ipc_get_handle, METH_O, "(handle, offset) of the allocation holding a pointer."},
     {"_ipc_open", module_ipc_open, METH_O, "Open another process's IPC handle: a MemoryPointer."},
