@@ -307,7 +307,14 @@ def _memory_manager_from_environment():
         return
     import importlib
 
-    set_memory_manager(importlib.import_module(name)._numba_memory_manager)
+    try:
+        plugin = importlib.import_module(name)._numba_memory_manager
+    except (ImportError, AttributeError) as error:
+        raise RuntimeError(
+            "NUMBA_CUDA_MEMORY_MANAGER=%r: expected 'default', 'numba_cuda_c.pool' or the name of an importable "
+            "module that defines _numba_memory_manager (%s)" % (name, error)
+        ) from error
+    set_memory_manager(plugin)
 
 
 _memory_manager_from_environment()

@@ -33,7 +33,10 @@ static int Module_release(module_state *st, void *arg)
         return 0;
     if (context_enter(st, self->context, &pushed) < 0)
         return -1;
-    CUresult rc = cu.cuModuleUnload(self->handle);
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a stream callback */
+    rc = cu.cuModuleUnload(self->handle);
+    Py_END_ALLOW_THREADS
     self->handle = NULL;
     int failed = context_exit(st, pushed) < 0;
     return cu_check(st, rc, "cuModuleUnload") < 0 || failed ? -1 : 0;

@@ -42,9 +42,19 @@ typedef struct {
     npy_intp strides[NPY_MAXDIMS];
     PyArray_Descr *dtype; /* owned: release with Py_DECREF */
     size_t span;          /* the bytes the layout covers */
+    npy_intp low;         /* layout_parse_view: the offset of its lowest byte from element (0, ..., 0), <= 0 */
 } array_layout;
 
 int layout_parse(PyObject *shape, PyObject *dtype, PyObject *strides, PyObject *order, array_layout *layout);
+
+/* The same for a view of memory laid out elsewhere (a CUDA-array-interface export): strides may be
+ * negative (a reversed view), and span/low give the bytes from the lowest touched to the highest. */
+int layout_parse_view(PyObject *shape, PyObject *dtype, PyObject *strides, array_layout *layout);
+
+/* The bytes a layout touches: *low, the offset of the lowest from element (0, ..., 0) (<= 0), and *span,
+ * from there to the end of the highest item (0 for an empty array). -1 with ValueError on overflow. */
+int layout_extent(int ndim, const npy_intp *shape, const npy_intp *strides, npy_intp itemsize, npy_intp *low,
+                  size_t *span);
 
 /* The pieces of layout_parse (layout.c): an int or a sequence of ints into shape[] (returns ndim,
  * or -1); 'C' or 'F' (None: 'C'); a dtype (None: float64, numba's default; a new reference);

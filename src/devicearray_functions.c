@@ -86,8 +86,12 @@ static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj
 int cai_wait_stream(module_state *st, PyObject *desc, int sync)
 {
     PyObject *stream = PyDict_Check(desc) ? PyDict_GetItemString(desc, "stream") : NULL;
-    const char *sync_env = getenv("NUMBA_CUDA_ARRAY_INTERFACE_SYNC");
-    if (stream == NULL || stream == Py_None || !sync || (sync_env != NULL && atoi(sync_env) == 0))
+    size_t sync_env;
+    if (stream == NULL || stream == Py_None || !sync)
+        return 0;
+    if (env_size("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", 1, &sync_env) < 0)
+        return -1;
+    if (sync_env == 0)
         return 0;
     void *handle = PyLong_AsVoidPtr(stream);
     if (handle == NULL && PyErr_Occurred())
@@ -142,10 +146,20 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
     /* a structured type is described by descr; typestr alone says only its size */
     PyObject *dtype_spec = (descr != NULL && PyList_Check(descr) && PyList_GET_SIZE(descr) > 1) ? descr : typestr;
     array_layout layout;
-    if (layout_parse(shape_obj, dtype_spec, strides_obj, Py_None, &layout) < 0)
+    if (layout_parse_view(shape_obj, dtype_spec, strides_obj, &layout) < 0)
         return NULL;
     unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
-    ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL : context_current(st);
+    ContextObject *context = NULL;
+    if (pointer != (unsigned long long)-1 || !PyErr_Occurred()) {
+        /* the data pointer is element (0, ..., 0): with negative strides the lowest byte lies below it */
+        if (layout.span > 0 && (pointer < (unsigned long long)-layout.low ||
+                                pointer + (unsigned long long)layout.low > ~0ULL - layout.span))
+            PyErr_Format(PyExc_ValueError,
+                         "__cuda_array_interface__: the data pointer %p with these shape and strides reaches "
+                         "outside the address space", pointer);
+        else
+            context = context_current(st);
+    }
     PyObject *result = NULL, *stream = NULL;
     if (context != NULL && cai_wait_stream(st, desc, sync) == 0 && cai_stream(st, context, desc, &stream) == 0)
         result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,

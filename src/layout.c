@@ -163,8 +163,51 @@ PyArray_Descr *layout_parse_dtype(PyObject *obj)
     return dtype;
 }
 
+int layout_extent(int ndim, const npy_intp *shape, const npy_intp *strides, npy_intp itemsize, npy_intp *low,
+                  size_t *span)
+{
+    /* in unsigned 64-bit arithmetic, checked: every term fits an npy_intp on its own */
+    unsigned long long down = 0, up = 0;
+    *low = 0;
+    *span = 0;
+    for (int i = 0; i < ndim; i++)
+        if (shape[i] == 0)
+            return 0;
+    for (int i = 0; i < ndim; i++) {
+        unsigned long long reach, stride = strides[i] < 0 ? 0ULL - (unsigned long long)strides[i]
+                                                          : (unsigned long long)strides[i];
+        if (__builtin_mul_overflow((unsigned long long)(shape[i] - 1), stride, &reach) ||
+            __builtin_add_overflow(strides[i] < 0 ? down : up, reach, strides[i] < 0 ? &down : &up))
+            goto overflow;
+    }
+    unsigned long long total;
+    if (__builtin_add_overflow(down, up, &total) || __builtin_add_overflow(total, (unsigned long long)itemsize, &total) ||
+        total > (unsigned long long)NPY_MAX_INTP)
+        goto overflow;
+    *low = -(npy_intp)down;
+    *span = (size_t)total;
+    return 0;
+overflow:
+    PyErr_SetString(PyExc_ValueError, "the array's shape and strides span more bytes than an address can");
+    return -1;
+}
+
+static int parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj, PyObject *order_obj,
+                 array_layout *layout, int view);
+
 int layout_parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj, PyObject *order_obj,
                  array_layout *layout)
+{
+    return parse(shape_obj, dtype_obj, strides_obj, order_obj, layout, 0);
+}
+
+int layout_parse_view(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj, array_layout *layout)
+{
+    return parse(shape_obj, dtype_obj, strides_obj, Py_None, layout, 1);
+}
+
+static int parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj, PyObject *order_obj,
+                 array_layout *layout, int view)
 {
     char order;
     layout->dtype = NULL;
@@ -191,6 +234,12 @@ int layout_parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj
         }
     } else {
         layout_contiguous_strides(layout->ndim, layout->shape, itemsize, order, layout->strides);
+    }
+    layout->low = 0;
+    if (view) { /* memory someone else laid out: any strides, the extent from the lowest byte to the highest */
+        if (layout_extent(layout->ndim, layout->shape, layout->strides, itemsize, &layout->low, &layout->span) < 0)
+            goto error;
+        return 0;
     }
     for (int i = 0; i < layout->ndim; i++) {
         if (layout->strides[i] < 0) {

@@ -27,6 +27,7 @@
 #include "memory.h"
 
 #include "errors.h"
+#include "registration.h"
 #include "stream.h"
 
 #include <structmember.h>
@@ -198,6 +199,7 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     self->size = size;
     self->kind = kind;
     self->registered.obj = NULL;
+    self->registration = NULL;
     self->external = NULL;
     self->own_pages = 0;
     self->weakreflist = NULL;
@@ -394,7 +396,8 @@ PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t 
 }
 
 /* cuda.pinned(*arrays) / cuda.mapped(*arrays): page-locks memory another object owns, for as long
- * as the returned MemoryPointer lives. */
+ * as the returned MemoryPointer lives. Registrations nest (registration.c): memory pinned already, by
+ * us or by someone else, is used as is. */
 static PyObject *memory_register(module_state *st, ContextObject *context, PyObject *obj, int mapped)
 {
     MemoryObject *memory = memory_new(st, context, MEMORY_REGISTERED, 0);
@@ -413,11 +416,18 @@ static PyObject *memory_register(module_state *st, ContextObject *context, PyObj
     void *pointer = memory->registered.buf;
     if (context_enter(st, context, &pushed) < 0)
         goto error;
-    int failed = CU_CALL(st, cuMemHostRegister, (pointer, memory->size, flags)) < 0;
-    if (!failed && mapped && CU_CALL(st, cuMemHostGetDevicePointer, (&memory->device_pointer, pointer, 0)) < 0) {
-        cu.cuMemHostUnregister(pointer);
-        failed = 1;
+    CUresult rc, mapped_rc = CUDA_SUCCESS;
+    Py_BEGIN_ALLOW_THREADS /* page-locking gigabytes takes a while */
+    rc = registration_acquire(pointer, memory->size, flags, &memory->registration);
+    if (rc == CUDA_SUCCESS && mapped) {
+        mapped_rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, pointer, 0);
+        if (mapped_rc != CUDA_SUCCESS) {
+            registration_release(memory->registration, 1);
+            memory->registration = NULL;
+        }
     }
+    Py_END_ALLOW_THREADS
+    int failed = cu_check(st, rc, "cuMemHostRegister") < 0 || cu_check(st, mapped_rc, "cuMemHostGetDevicePointer") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         goto error;
     memory->host_pointer = pointer;
@@ -428,14 +438,38 @@ error:
     return NULL;
 }
 
-/* Gives back what the MemoryPointer owns, once: registered, pooled and IPC memory at once, the rest
- * through the context's queue, nothing the reset of its context freed already; then the buffer
- * and the plugin object it holds. Runs under dealloc_release (errors.h), from tp_clear or dealloc. */
+/* One user fewer of a registered range (cuda.pinned/mapped), unregistered at the last unless its
+ * context was reset (which dropped it). */
+static int memory_unregister(module_state *st, MemoryObject *self)
+{
+    int alive = self->context->handle != NULL, pushed = 0, failed = 0;
+    CUresult rc;
+    if (alive && context_enter(st, self->context, &pushed) < 0) {
+        failed = 1;
+        alive = 0;
+    }
+    Py_BEGIN_ALLOW_THREADS /* an unregistration can wait for the device */
+    rc = registration_release(self->registration, alive);
+    Py_END_ALLOW_THREADS
+    self->registration = NULL;
+    if (failed)
+        return -1;
+    failed = cu_check(st, rc, "cuMemHostUnregister") < 0;
+    if (alive && context_exit(st, pushed) < 0)
+        failed = 1;
+    return failed ? -1 : 0;
+}
+
+/* Gives back what the MemoryPointer owns, once: registered ranges through the registration table,
+ * pooled and IPC memory at once, the rest through the context's queue, nothing the reset of its
+ * context freed already; then the buffer and the plugin object it holds. Runs under
+ * dealloc_release (errors.h), from tp_clear or dealloc. */
 static int MemoryPointer_release(module_state *st, void *arg)
 {
     MemoryObject *self = (MemoryObject *)arg;
     struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size, self->own_pages};
-    int has_memory = self->kind == MEMORY_REGISTERED ? self->host_pointer != NULL
+    int unregister_failed = self->registration != NULL && memory_unregister(st, self) < 0;
+    int has_memory = self->kind == MEMORY_REGISTERED ? 0 /* memory_unregister's */
                      : self->kind == MEMORY_EXTERNAL ? 0 /* its plugin object frees it */
                                                       : (self->device_pointer || self->host_pointer);
     int status = 0;
@@ -462,7 +496,7 @@ static int MemoryPointer_release(module_state *st, void *arg)
     if (self->registered.obj != NULL)
         PyBuffer_Release(&self->registered);
     Py_CLEAR(self->external);
-    return status;
+    return unregister_failed ? -1 : status;
 }
 
 static int MemoryPointer_traverse(PyObject *op, visitproc visit, void *arg)
@@ -519,8 +553,13 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
     if (stream_handle_from_object(st, stream_obj, &stream) < 0 || context_enter(st, self->context, &pushed) < 0)
         return NULL;
     int failed = CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0;
-    if (!failed && stream_obj == Py_None)
-        failed = CU_CALL(st, cuStreamSynchronize, (stream)) < 0;
+    if (!failed && stream_obj == Py_None) {
+        CUresult rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = cu.cuStreamSynchronize(stream);
+        Py_END_ALLOW_THREADS
+        failed = cu_check(st, rc, "cuStreamSynchronize") < 0;
+    }
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;
     Py_RETURN_NONE;
@@ -671,31 +710,12 @@ static PyType_Spec MemoryPointer_spec = {
     .slots = MemoryPointer_slots,
 };
 
-static size_t env_size(const char *name, size_t fallback)
-{
-    const char *text = getenv(name);
-    char *end;
-    if (text == NULL || *text == '\0')
-        return fallback;
-    unsigned long long value = strtoull(text, &end, 10);
-    return *end == '\0' ? (size_t)value : fallback;
-}
-
-static double env_double(const char *name, double fallback)
-{
-    const char *text = getenv(name);
-    char *end;
-    if (text == NULL || *text == '\0')
-        return fallback;
-    double value = strtod(text, &end);
-    return *end == '\0' ? value : fallback;
-}
-
 int memory_type_init(PyObject *module, module_state *st)
 {
-    st->max_pending_count = env_size("NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT", 10);
-    st->max_pending_ratio = env_double("NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO", 0.2);
-    st->staging_threshold = env_size("NUMBA_CUDA_C_STAGING_THRESHOLD", (size_t)4 << 20); /* transfer.c */
+    if (env_size("NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT", 10, &st->max_pending_count) < 0 ||
+        env_double("NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO", 0.2, &st->max_pending_ratio) < 0 ||
+        env_size("NUMBA_CUDA_C_STAGING_THRESHOLD", (size_t)4 << 20, &st->staging_threshold) < 0) /* transfer.c */
+        return -1;
     if (st->staging_threshold == 0)
         st->staging_threshold = (size_t)-1; /* 0: no staging ring */
     st->MemoryPointerType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &MemoryPointer_spec, NULL);
@@ -742,6 +762,17 @@ static PyObject *module_register(PyObject *module, PyObject *args)
         return NULL;
     ContextObject *context = context_current(st);
     return context ? memory_register(st, context, obj, mapped) : NULL;
+}
+
+/* _registrations() -> (ranges, users): host ranges cuda.pinned / cuda.mapped hold page-locked now. */
+static PyObject *module_registrations(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused))
+{
+    size_t ranges;
+    long users;
+    Py_BEGIN_ALLOW_THREADS /* the table's lock is taken without the GIL */
+    registration_counts(&ranges, &users);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(nl)", (Py_ssize_t)ranges, users);
 }
 
 static PyObject *module_defer_cleanup(PyObject *module, PyObject *delta_obj)
@@ -870,6 +901,8 @@ PyMethodDef memory_module_methods[] = {
     {"_alloc", (PyCFunction)(void (*)(void))module_alloc, METH_VARARGS | METH_KEYWORDS,
      "_alloc(size, kind='device', portable=False, wc=False): a MemoryPointer in the current context."},
     {"_register", module_register, METH_VARARGS, "_register(obj, mapped): page-lock obj's buffer."},
+    {"_registrations", module_registrations, METH_NOARGS,
+     "(ranges, users): the host ranges pinned()/mapped() hold page-locked, and their users."},
     {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
     {"_ipc_get_handle", module_ipc_get_handle, METH_O, "(handle, offset) of the allocation holding a pointer."},
     {"_ipc_open", module_ipc_open, METH_O, "Open another process's IPC handle: a MemoryPointer."},

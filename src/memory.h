@@ -33,6 +33,8 @@ typedef struct {
     size_t size;
     memory_kind kind;
     Py_buffer registered; /* MEMORY_REGISTERED: the exporter's buffer, held until unregistered */
+    struct host_registration *registration; /* MEMORY_REGISTERED: its counted range (registration.c), NULL
+                                             * where someone else registered the memory */
     PyObject *external;   /* MEMORY_EXTERNAL: the plugin's MemoryPointer, whose death frees the memory */
     int own_pages;        /* MEMORY_PINNED / MAPPED: host_pointer is our mmap, registered with the driver */
     PyObject *weakreflist;

@@ -15,6 +15,9 @@
 #include "nvrtc.h"
 #include "stream.h"
 
+#include <errno.h>
+#include <stdint.h>
+
 static int module_exec(PyObject *module)
 {
     module_state *st = state_of_module(module);
@@ -92,6 +95,52 @@ static int module_clear(PyObject *module)
 }
 
 static void module_free(void *module) { module_clear((PyObject *)module); }
+
+/* Environment variables, numba's way: unset or empty gives the default; a value that does not parse gives
+ * a RuntimeWarning naming the variable, the value and the form expected, and the default. */
+static int env_unparsed(const char *name, const char *text, const char *expected, const char *fallback)
+{
+    return PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
+                            "Environment variable '%s' is defined but its associated value '%s' could not be "
+                            "parsed: expected %s; using the default, %s",
+                            name, text, expected, fallback);
+}
+
+int env_size(const char *name, size_t fallback, size_t *value)
+{
+    const char *text = getenv(name);
+    char *end;
+    *value = fallback;
+    if (text == NULL || *text == '\0')
+        return 0;
+    errno = 0;
+    unsigned long long parsed = strtoull(text, &end, 10);
+    if (*text < '0' || *text > '9' || *end != '\0' || errno == ERANGE || parsed > SIZE_MAX) {
+        char shown[32];
+        snprintf(shown, sizeof shown, "%zu", fallback);
+        return env_unparsed(name, text, "a non-negative integer", shown);
+    }
+    *value = (size_t)parsed;
+    return 0;
+}
+
+int env_double(const char *name, double fallback, double *value)
+{
+    const char *text = getenv(name);
+    char *end;
+    *value = fallback;
+    if (text == NULL || *text == '\0')
+        return 0;
+    errno = 0;
+    double parsed = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !(parsed >= 0.0)) {
+        char shown[32];
+        snprintf(shown, sizeof shown, "%g", fallback);
+        return env_unparsed(name, text, "a non-negative number", shown);
+    }
+    *value = parsed;
+    return 0;
+}
 
 static PyModuleDef_Slot module_slots[] = {
     {Py_mod_exec, module_exec},

@@ -110,4 +110,10 @@ static inline int int_from_object(PyObject *obj, int *out, const char *what)
     return 0;
 }
 
+/* A non-negative integer (size) or number (double) from the environment variable `name`: `fallback` where it
+ * is unset or empty, and where it does not parse (with a RuntimeWarning naming it). 0, or -1 with an
+ * exception where the warning is an error. Needs the GIL. */
+int env_size(const char *name, size_t fallback, size_t *value);
+int env_double(const char *name, double fallback, double *value);
+
 #endif

@@ -5,6 +5,8 @@
 
 #include "errors.h"
 
+#include <stdlib.h>
+
 /* The directories to search, as a tuple of str, asked of Python once. Borrowed. */
 static PyObject *library_dirs(module_state *st)
 {
@@ -39,7 +41,10 @@ static int with_library_dirs(module_state *st, int (*search)(const char *const *
             PyMem_Free(paths);
             return -2;
         }
-    int result = search(paths, (int)count, arg);
+    int result;
+    Py_BEGIN_ALLOW_THREADS /* dlopen: the loader's lock, library constructors, file system */
+    result = search(paths, (int)count, arg);
+    Py_END_ALLOW_THREADS
     PyMem_Free(paths);
     return result;
 }
@@ -49,6 +54,8 @@ static int search_nvrtc(const char *const *dirs, int ndirs, void *why) { return 
 int nvrtc_require(module_state *st)
 {
     const char *why = NULL;
+    if (nvrtc_ready())
+        return 0;
     int status = with_library_dirs(st, search_nvrtc, &why);
     if (status == -1)
         PyErr_SetString(st->NvrtcError, why);
@@ -115,6 +122,57 @@ static PyObject *module_cudart_version(PyObject *module, PyObject *Py_UNUSED(unu
 }
 
 
+/* One compile's NVRTC calls, all made without the GIL: NVRTC serialises programs on a lock of its own in
+ * some versions, so even nvrtcCreateProgram can wait for another thread's compile. Results are malloc'ed. */
+struct nvrtc_job {
+    const char *source, *name, *const *argv;
+    int count, want_ptx;
+    nvrtcResult compiled;    /* nvrtcCompileProgram's result */
+    nvrtcResult rc;          /* the first other failure, by `failed` */
+    const char *failed;      /* the function that failed, or NULL */
+    int out_of_memory;
+    char *log, *image;       /* free() both */
+    size_t image_size;
+};
+
+static void nvrtc_run(struct nvrtc_job *job)
+{
+    nvrtcProgram program = NULL;
+    size_t log_size = 0;
+    job->failed = "nvrtcCreateProgram";
+    if ((job->rc = nvrtc.nvrtcCreateProgram(&program, job->source, job->name, 0, NULL, NULL)) != NVRTC_SUCCESS)
+        return;
+    job->compiled = nvrtc.nvrtcCompileProgram(program, job->count, job->argv);
+    job->failed = "nvrtcGetProgramLog";
+    if ((job->rc = nvrtc.nvrtcGetProgramLogSize(program, &log_size)) != NVRTC_SUCCESS)
+        goto done;
+    if ((job->log = malloc(log_size + 1)) == NULL) {
+        job->out_of_memory = 1;
+        goto done;
+    }
+    if ((job->rc = nvrtc.nvrtcGetProgramLog(program, job->log)) != NVRTC_SUCCESS)
+        goto done;
+    job->log[log_size] = '\0';
+    job->failed = NULL;
+    if (job->compiled != NVRTC_SUCCESS)
+        goto done;
+    job->failed = job->want_ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize";
+    job->rc = job->want_ptx ? nvrtc.nvrtcGetPTXSize(program, &job->image_size)
+                            : nvrtc.nvrtcGetCUBINSize(program, &job->image_size);
+    if (job->rc != NVRTC_SUCCESS)
+        goto done;
+    if ((job->image = malloc(job->image_size ? job->image_size : 1)) == NULL) {
+        job->out_of_memory = 1;
+        goto done;
+    }
+    job->failed = job->want_ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN";
+    job->rc = job->want_ptx ? nvrtc.nvrtcGetPTX(program, job->image) : nvrtc.nvrtcGetCUBIN(program, job->image);
+    if (job->rc == NVRTC_SUCCESS)
+        job->failed = NULL;
+done:
+    nvrtc.nvrtcDestroyProgram(&program);
+}
+
 /* compile(source, name, options, ptx) -> (image: bytes, log: str). Raises NvrtcError with the log
  * (file and line numbers as NVRTC reports them) when the source does not compile. */
 static PyObject *module_nvrtc_compile(PyObject *module, PyObject *args)
@@ -133,8 +191,7 @@ static PyObject *module_nvrtc_compile(PyObject *module, PyObject *args)
     Py_ssize_t count = PySequence_Fast_GET_SIZE(options);
     const char **argv = PyMem_Calloc(count ? (size_t)count : 1, sizeof *argv);
     PyObject *result = NULL;
-    char *log = NULL, *image = NULL;
-    nvrtcProgram program = NULL;
+    struct nvrtc_job job = {.source = source, .name = name, .argv = argv, .count = (int)count, .want_ptx = want_ptx};
     if (argv == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -147,53 +204,29 @@ static PyObject *module_nvrtc_compile(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    nvrtcResult rc = nvrtc.nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);
-    if (rc != NVRTC_SUCCESS) {
-        nvrtc_raise(st, rc, "nvrtcCreateProgram", NULL);
-        goto done;
-    }
-    nvrtcResult compiled;
+    /* `source`, `name` and `argv` point into `args` and `options`, which this frame holds */
     Py_BEGIN_ALLOW_THREADS
-    compiled = nvrtc.nvrtcCompileProgram(program, (int)count, argv);
+    nvrtc_run(&job);
     Py_END_ALLOW_THREADS
-    size_t log_size = 0;
-    if ((rc = nvrtc.nvrtcGetProgramLogSize(program, &log_size)) != NVRTC_SUCCESS ||
-        (log = PyMem_Malloc(log_size + 1)) == NULL ||
-        (rc = nvrtc.nvrtcGetProgramLog(program, log)) != NVRTC_SUCCESS) {
-        if (log == NULL && rc == NVRTC_SUCCESS)
-            PyErr_NoMemory();
-        else
-            nvrtc_raise(st, rc, "nvrtcGetProgramLog", NULL);
+    if (job.out_of_memory) {
+        PyErr_NoMemory();
         goto done;
     }
-    log[log_size] = '\0';
-    if (compiled != NVRTC_SUCCESS) {
-        nvrtc_raise(st, compiled, name, log);
+    if (job.failed != NULL) {
+        nvrtc_raise(st, job.rc, job.failed, NULL);
         goto done;
     }
-    size_t image_size = 0;
-    rc = want_ptx ? nvrtc.nvrtcGetPTXSize(program, &image_size) : nvrtc.nvrtcGetCUBINSize(program, &image_size);
-    if (rc != NVRTC_SUCCESS || (image = PyMem_Malloc(image_size ? image_size : 1)) == NULL) {
-        if (rc == NVRTC_SUCCESS)
-            PyErr_NoMemory();
-        else
-            nvrtc_raise(st, rc, want_ptx ? "nvrtcGetPTXSize" : "nvrtcGetCUBINSize", NULL);
-        goto done;
-    }
-    rc = want_ptx ? nvrtc.nvrtcGetPTX(program, image) : nvrtc.nvrtcGetCUBIN(program, image);
-    if (rc != NVRTC_SUCCESS) {
-        nvrtc_raise(st, rc, want_ptx ? "nvrtcGetPTX" : "nvrtcGetCUBIN", NULL);
+    if (job.compiled != NVRTC_SUCCESS) {
+        nvrtc_raise(st, job.compiled, name, job.log);
         goto done;
     }
     /* PTX comes NUL-terminated; keep the text without the terminator */
-    if (want_ptx && image_size > 0 && image[image_size - 1] == '\0')
-        image_size--;
-    result = Py_BuildValue("(y#s)", image, (Py_ssize_t)image_size, log);
+    if (want_ptx && job.image_size > 0 && job.image[job.image_size - 1] == '\0')
+        job.image_size--;
+    result = Py_BuildValue("(y#s)", job.image, (Py_ssize_t)job.image_size, job.log);
 done:
-    if (program != NULL)
-        nvrtc.nvrtcDestroyProgram(&program);
-    PyMem_Free(image);
-    PyMem_Free(log);
+    free(job.image);
+    free(job.log);
     PyMem_Free(argv);
     Py_DECREF(options);
     return result;

@@ -5,7 +5,14 @@
 
 #include "errors.h"
 
+#include <stdatomic.h>
 #include <structmember.h>
+
+/* Python callbacks queued on any stream and not yet finished. Process-wide, as the driver's callback
+ * threads are: a callback of one interpreter blocks the driver for all. */
+static atomic_long callbacks_pending;
+
+int stream_callbacks_pending(void) { return atomic_load_explicit(&callbacks_pending, memory_order_relaxed) != 0; }
 
 PyObject *stream_new(module_state *st, ContextObject *context, CUstream handle, stream_kind kind)
 {
@@ -25,12 +32,16 @@ PyObject *stream_create(module_state *st, ContextObject *context)
     int pushed;
     if (context_enter(st, context, &pushed) < 0)
         return NULL;
-    int failed = CU_CALL(st, cuStreamCreate, (&handle, 0)) < 0;
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuStreamCreate(&handle, 0));
+    int failed = cu_check(st, rc, "cuStreamCreate") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;
     PyObject *stream = stream_new(st, context, handle, STREAM_OWNED);
-    if (stream == NULL)
-        cu_report_unraisable(st, cu.cuStreamDestroy(handle), "cuStreamDestroy");
+    if (stream == NULL) {
+        CU_UNBLOCKED(rc, cu.cuStreamDestroy(handle));
+        cu_report_unraisable(st, rc, "cuStreamDestroy");
+    }
     return stream;
 }
 
@@ -143,8 +154,9 @@ static PyObject *Stream_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     CUresult rc;
     if (stream_enter(st, self, &pushed) < 0)
         return NULL;
-    /* An idle stream needs no wait: cuStreamQuery is cheaper than a blocking call. */
-    if (cu.cuStreamQuery(self->handle) == CUDA_SUCCESS)
+    /* An idle stream needs no wait: cuStreamQuery is cheaper than a blocking call (but not made with the
+     * GIL while a callback is pending: see stream.h). */
+    if (!stream_callbacks_pending() && cu.cuStreamQuery(self->handle) == CUDA_SUCCESS)
         return context_exit(st, pushed) < 0 ? NULL : Py_NewRef(Py_None);
     Py_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamSynchronize(self->handle);
@@ -162,7 +174,8 @@ static PyObject *Stream_query(PyObject *op, PyObject *Py_UNUSED(unused))
     int pushed;
     if (stream_enter(st, self, &pushed) < 0)
         return NULL;
-    CUresult rc = cu.cuStreamQuery(self->handle);
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuStreamQuery(self->handle));
     if (context_exit(st, pushed) < 0)
         return NULL;
     if (rc == CUDA_ERROR_NOT_READY)
@@ -173,7 +186,19 @@ static PyObject *Stream_query(PyObject *op, PyObject *Py_UNUSED(unused))
 }
 
 /* Callbacks: the driver calls stream_callback on its own thread once the stream's earlier work is
- * done. `data` is a tuple (stream, callback, arg) whose reference the callback consumes. */
+ * done. `data` is a tuple (stream, callback, arg) whose reference the callback consumes.
+ *
+ * Lock order. The locks in play are the GIL, the driver's internal locks (held by a thread inside a
+ * driver call, e.g. cuModuleLoadData, which synchronises the context and so waits for pending
+ * callbacks), and our own mutexes: the loader's (api/loader.c), the host-registration table's
+ * (registration.c) and the staging rings' (staging.c). A callback holds a driver thread, waits for
+ * the GIL, and while it waits the stream (and anything synchronising with it) waits for it. Hence:
+ *  1. A thread holding the GIL makes no driver call that may wait on the driver's locks while a
+ *     callback is pending (CU_UNBLOCKED, stream.h); calls that can block at any time (synchronise,
+ *     module load and unload, register, free, add a callback, NVRTC, dlopen) always release it.
+ *  2. Our mutexes are taken only with the GIL released, and never held while taking the GIL.
+ *  3. A callback takes the GIL and nothing else: it makes no driver call (CUDA forbids it) and takes
+ *     none of our mutexes, so it can always finish once the GIL is free. */
 static int interpreter_finalizing(void)
 {
 #if PY_VERSION_HEX >= 0x030D0000
@@ -185,8 +210,10 @@ static int interpreter_finalizing(void)
 
 static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *data)
 {
-    if (interpreter_finalizing())
+    if (interpreter_finalizing()) {
+        atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);
         return; /* no interpreter to run it in: the tuple is left for the process exit */
+    }
     PyGILState_STATE gil = PyGILState_Ensure();
     PyObject *items = (PyObject *)data;
     PyObject *result = PyObject_CallFunction(PyTuple_GET_ITEM(items, 1), "OiO", PyTuple_GET_ITEM(items, 0),
@@ -204,6 +231,7 @@ static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *d
     }
     Py_XDECREF(result);
     Py_DECREF(items);
+    atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);
     PyGILState_Release(gil);
 }
 
@@ -227,9 +255,18 @@ static PyObject *Stream_add_callback(PyObject *op, PyObject *args, PyObject *kwa
         context_exit(st, pushed);
         return NULL;
     }
-    int failed = CU_CALL(st, cuStreamAddCallback, (self->handle, stream_callback, data, 0)) < 0;
-    if (failed)
+    /* Counted before it is queued: it may run at once. The GIL is released: the driver may hold the
+     * stream's lock in a thread that waits for an earlier callback (lock order above). */
+    CUresult rc;
+    atomic_fetch_add_explicit(&callbacks_pending, 1, memory_order_relaxed);
+    Py_BEGIN_ALLOW_THREADS
+    rc = cu.cuStreamAddCallback(self->handle, stream_callback, data, 0);
+    Py_END_ALLOW_THREADS
+    int failed = cu_check(st, rc, "cuStreamAddCallback") < 0;
+    if (failed) {
+        atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);
         Py_DECREF(data); /* never queued: the callback will not consume it */
+    }
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;
     Py_RETURN_NONE;
@@ -325,7 +362,9 @@ static int Stream_release(module_state *st, void *arg)
     StreamObject *self = (StreamObject *)arg;
     if (self->kind != STREAM_OWNED || self->context->handle == NULL)
         return 0;
-    return CU_CALL(st, cuStreamDestroy, (self->handle));
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuStreamDestroy(self->handle));
+    return cu_check(st, rc, "cuStreamDestroy");
 }
 
 static void Stream_dealloc(PyObject *op)
@@ -390,8 +429,10 @@ static PyType_Spec Stream_spec = {
 
 int stream_type_init(PyObject *module, module_state *st)
 {
-    const char *per_thread = getenv("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM");
-    st->default_stream = (per_thread != NULL && atoi(per_thread) != 0) ? CU_STREAM_PER_THREAD : NULL;
+    size_t per_thread;
+    if (env_size("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", 0, &per_thread) < 0)
+        return -1;
+    st->default_stream = per_thread != 0 ? CU_STREAM_PER_THREAD : NULL;
     st->StreamType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Stream_spec, NULL);
     if (st->StreamType == NULL)
         return -1;

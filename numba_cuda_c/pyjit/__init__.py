@@ -11,9 +11,19 @@ def _default_cc():
     """NUMBA_CUDA_DEFAULT_PTX_CC, else the lowest architecture the NVRTC in use supports."""
     text = os.environ.get("NUMBA_CUDA_DEFAULT_PTX_CC")
     if text:
-        major, _, minor = text.partition(".")
-        return int(major), int(minor or 0)
+        return _parse_cc(text, "NUMBA_CUDA_DEFAULT_PTX_CC")
     return _cuda.nvrtc_supported_archs()[0]
+
+
+def _parse_cc(text, variable):
+    """'7.5' (or '8') from the environment variable `variable` as (major, minor); ValueError naming it."""
+    major, dot, minor = text.strip().partition(".")
+    if not major.isdigit() or (dot and not minor.isdigit()) or not major.isascii() or not minor.isascii():
+        raise ValueError(
+            "%s=%r is not a compute capability: expected 'major.minor' in decimal digits, e.g. '7.5'"
+            % (variable, text)
+        )
+    return int(major), int(minor or 0)
 
 
 def compile_ptx(

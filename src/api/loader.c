@@ -15,13 +15,17 @@
 struct cu_driver_table cu;
 struct nvrtc_table nvrtc;
 
+/* A leaf lock: taken only without the GIL (dlopen runs library constructors and cuInit can take
+ * seconds), and nothing is waited for while it is held but the loader and cuInit. */
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int driver_state; /* 0: not tried, 1: loaded, -1: failed */
 static char driver_why[1024];
-static int nvrtc_state;
+static atomic_int nvrtc_state; /* as driver_state */
 static char nvrtc_why[2048];
 
 int cu_driver_ready(void) { return atomic_load_explicit(&driver_state, memory_order_acquire) == 1; }
+
+int nvrtc_ready(void) { return atomic_load_explicit(&nvrtc_state, memory_order_acquire) == 1; }
 
 /* Resolves `symbol`, falling back to `plain` (the unversioned name) for older drivers. */
 static void *resolve(void *lib, const char *symbol, const char *plain)
@@ -177,15 +181,15 @@ static int resolve_nvrtc_table(void *lib)
 int nvrtc_load(const char *const *dirs, int ndirs, const char **why)
 {
     pthread_mutex_lock(&load_lock);
-    if (nvrtc_state == 0) {
+    if (atomic_load_explicit(&nvrtc_state, memory_order_relaxed) == 0) {
         char tried[1536] = "";
-        nvrtc_state = -1;
+        int found = -1;
         snprintf(nvrtc_why, sizeof nvrtc_why,
                  "NVRTC (libnvrtc.so) was not found; looked in: %s. Install the CUDA toolkit or the "
                  "nvidia-cuda-nvrtc wheel, or set CUDA_HOME",
                  "(nowhere)");
         /* Each directory in turn, so that a library too old to use does not stop the search. */
-        for (int d = 0; d <= ndirs && nvrtc_state != 1; d++) {
+        for (int d = 0; d <= ndirs && found != 1; d++) {
             void *lib = d < ndirs ? open_first(dirs + d, 1, nvrtc_names, sizeof nvrtc_names / sizeof *nvrtc_names,
                                                tried, sizeof tried, 0)
                                   : open_first(NULL, 0, nvrtc_names, sizeof nvrtc_names / sizeof *nvrtc_names,
@@ -193,19 +197,20 @@ int nvrtc_load(const char *const *dirs, int ndirs, const char **why)
             if (lib == NULL)
                 continue;
             if (resolve_nvrtc_table(lib) == 0)
-                nvrtc_state = 1;
+                found = 1;
             else {
                 memset(&nvrtc, 0, sizeof nvrtc);
                 dlclose(lib);
             }
         }
-        if (nvrtc_state != 1 && strstr(nvrtc_why, "lacks") == NULL)
+        if (found != 1 && strstr(nvrtc_why, "lacks") == NULL)
             snprintf(nvrtc_why, sizeof nvrtc_why,
                      "NVRTC (libnvrtc.so) was not found; looked in: %s. Install the CUDA toolkit or the "
                      "nvidia-cuda-nvrtc wheel, or set CUDA_HOME",
                      tried);
+        atomic_store_explicit(&nvrtc_state, found, memory_order_release); /* the table is complete first */
     }
-    int state = nvrtc_state;
+    int state = atomic_load_explicit(&nvrtc_state, memory_order_relaxed);
     pthread_mutex_unlock(&load_lock);
     if (state == 1)
         return 0;

@@ -32,7 +32,11 @@ int cu_driver_ready(void);
  * each), then from the loader's own path. Same contract as cu_driver_load. */
 int nvrtc_load(const char *const *dirs, int ndirs, const char **why);
 
-/* Finds libcudart in the same directories and reads cudaRuntimeGetVersion. Returns 0 and sets
+/* Nonzero once nvrtc_load has succeeded (lock-free). */
+int nvrtc_ready(void);
+
+/* Finds libcudart in the same directories and reads cudaRuntimeGetVersion (dlopen: call it without
+ * the GIL). Returns 0 and sets
  * *version (e.g. 12040), or -1 where no runtime library is found. */
 int cudart_version(const char *const *dirs, int ndirs, int *version);
 
