@@ -156,7 +156,7 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
                                 pointer + (unsigned long long)layout.low > ~0ULL - layout.span))
             PyErr_Format(PyExc_ValueError,
                          "__cuda_array_interface__: the data pointer %p with these shape and strides reaches "
-                         "outside the address space", pointer);
+                         "outside the address space", (void *)(uintptr_t)pointer);
         else
             context = context_current(st);
     }

@@ -35,7 +35,7 @@ def test_a_view_reaching_outside_the_address_space_is_refused(shape, strides, po
 
 @pytest.mark.parametrize("shape, strides", [((2**62,), (-8,)), ((2**40, 2**40), (2**30, -(2**30)))])
 def test_an_extent_that_overflows_is_refused(shape, strides):
-    with pytest.raises(ValueError, match="span more bytes"):
+    with pytest.raises(ValueError, match="span more bytes|too big"):
         cuda.from_cuda_array_interface(desc(shape, strides), sync=False)
 
 

@@ -16,7 +16,7 @@ from gpu import requires_gpu
 from numba_cuda_c.cudadrv.devicearray import DeviceNDArray, DeviceRecord
 from subproc import run_python
 
-TOO_BIG = "too big"
+TOO_BIG = "too big|span more bytes"  # NumPy's message for sizes, ours for the span of strides
 RECORD = np.dtype([("a", np.int32), ("b", np.float64)])
 
 
