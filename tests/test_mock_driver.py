@@ -129,7 +129,7 @@ def test_streams_events_and_callbacks_on_a_driver_thread():
         with s.auto_synchronize():
             cuda.to_device(np.arange(4), stream=s)
         assert mock.live()["events"] == 3
-        del start, end, notime, s
+        del start, end, notime, s, d
         gc.collect()
         live = mock.live()
         assert live["streams"] == 0 and live["events"] == 0, live
