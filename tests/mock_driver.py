@@ -67,14 +67,15 @@ mock = Mock()
 
 
 def run_mock(code, timeout=120, expect_failure=False, **env):
-    """Runs `code` (after PRELUDE) against the mock driver in a fresh interpreter; returns its stdout.
+    """Runs `code` (a string, or a list of strings each dedented on its own, after PRELUDE) against the mock driver in a fresh interpreter; returns its stdout.
     Fails the test with stdout and stderr if it exits non-zero (an exception, a signal) or hangs;
     with expect_failure, returns (returncode, stdout + stderr) instead."""
     path = require_mock()
     environ = dict(os.environ, NUMBA_CUDA_DRIVER=path, **env)
     environ["PYTHONPATH"] = os.pathsep.join([ROOT, HERE] + [p for p in [os.environ.get("PYTHONPATH")] if p])
     environ.setdefault("NUMBA_CUDA_CACHE_DIR", tempfile.mkdtemp(prefix="mockcuda-cache-"))
-    program = PRELUDE + textwrap.dedent(code)
+    parts = code if isinstance(code, (list, tuple)) else [code]
+    program = PRELUDE + "\n".join(textwrap.dedent(part) for part in parts)
     try:
         done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", program], env=environ, cwd=ROOT,
                               capture_output=True, text=True, timeout=timeout)
