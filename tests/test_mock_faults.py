@@ -362,6 +362,7 @@ def test_shapes_that_overflow_are_refused():
 @pytest.mark.skip(reason="issue 10 item 15: fixed on another branch")
 def test_non_native_byte_order_is_refused_or_converted():
     run_mock(r"""
+        import ctypes
         a = np.arange(4, dtype=">f8")
         try:
             d = cuda.to_device(a)
@@ -369,6 +370,17 @@ def test_non_native_byte_order_is_refused_or_converted():
             pass
         else:
             assert np.array_equal(d.copy_to_host().astype("=f8"), a.astype("=f8")), d.copy_to_host()
+        src = b'.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{ ret; }\n'
+        k = cuda.load_module(src).get_function("k")
+        with cuda.defer_cleanup():  # the launch's device copy stays allocated: read what the kernel was given
+            try:
+                k[1, 1](a)
+            except (TypeError, ValueError):
+                pass
+            else:
+                pointer = int.from_bytes(mock.launch()["params"][0], "little")
+                got = np.frombuffer(ctypes.string_at(pointer, 32), "=f8")
+                assert np.array_equal(got, a.astype("=f8")), got
     """)
 
 
