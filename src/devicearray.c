@@ -372,8 +372,12 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
         } else
             known *= shape[i];
     }
+    if (unknown >= 0 && known == 0) { /* any length fits: ambiguous, as NumPy says */
+        PyErr_SetString(PyExc_ValueError, "cannot reshape into a shape with both -1 and a zero dimension");
+        return NULL;
+    }
     if (unknown >= 0)
-        shape[unknown] = known ? self->size / known : 0;
+        shape[unknown] = self->size / known;
     npy_intp size = 1;
     for (int i = 0; i < ndim; i++)
         size *= shape[i];

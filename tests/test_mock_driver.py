@@ -63,6 +63,14 @@ def test_round_trips_exact_data_contiguous_strided_slices_views():
         r = d.reshape(4, 6)
         assert np.array_equal(r.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6))
         assert np.array_equal(d.view(np.int32).copy_to_host(), np.arange(24, dtype=np.float32).view(np.int32))
+        for empty_shape in ((0, -1), (-1, 0, 3)):  # any length fits -1: ambiguous, refused as NumPy does
+            try:
+                cuda.device_array((0,), np.int8).reshape(empty_shape)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError(empty_shape)
+        assert cuda.device_array((0, 4)).reshape(-1, 2).shape == (0, 2)
         e = cuda.device_array_like(r)
         e.copy_to_device(r)
         assert np.array_equal(e.copy_to_host(), r.copy_to_host())
