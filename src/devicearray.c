@@ -401,8 +401,12 @@ static PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *k
             return NULL;
         }
     }
+    if (unknown >= 0 && known == 0) { /* any length fits: ambiguous, as NumPy says */
+        PyErr_SetString(PyExc_ValueError, "cannot reshape into a shape with both -1 and a zero dimension");
+        return NULL;
+    }
     if (unknown >= 0)
-        shape[unknown] = known > 0 ? self->size / known : 0;
+        shape[unknown] = self->size / known;
     if (layout_check(ndim, shape, NULL, PyDataType_ELSIZE(self->dtype), &size, NULL) < 0)
         return NULL;
     if (size != self->size) {

@@ -1,0 +1,176 @@
+"""The mock CUDA driver (tests/mockcuda/mock_cuda.c) for tests that need no GPU.
+
+`mock_driver`: a session fixture that compiles the library once (skips where no C compiler exists) and
+returns its path. `run_mock(code, **env)`: runs `code` in a fresh interpreter with NUMBA_CUDA_DRIVER set
+to the mock (the driver loads once per process), with `cuda` (numba_cuda_c), `np` and `mock` (a `Mock`)
+already defined; returns its stdout and fails the test, with the output, on an exception, a crash or a hang.
+`Mock` is the control API through ctypes; see tests/mockcuda/README.md."""
+
+import ctypes
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SOURCE = os.path.join(HERE, "mockcuda", "mock_cuda.c")
+API = os.path.join(ROOT, "src", "api")
+GCC = shutil.which("gcc") or shutil.which("cc")
+
+_built = []
+
+
+def mock_library():
+    """The path of the compiled mock, built once per process; None (with why) where it cannot be."""
+    if not _built:
+        if GCC is None:
+            _built.append((None, "no C compiler (gcc or cc) on PATH to build the mock CUDA driver"))
+        else:
+            path = os.path.join(tempfile.mkdtemp(prefix="mockcuda-"), "libmockcuda.so")
+            cmd = [GCC, "-shared", "-fPIC", "-O1", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror",
+                   "-fvisibility=hidden", "-I", API, SOURCE, "-o", path, "-lpthread"]
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            _built.append((path, None) if done.returncode == 0 else (None, "mock build failed:\n" + done.stderr))
+    return _built[0]
+
+
+def require_mock():
+    import pytest
+
+    path, why = mock_library()
+    if path is None:
+        if GCC is None:
+            pytest.skip(why)
+        pytest.fail(why)
+    return path
+
+
+if "pytest" in sys.modules:  # not inside a mock subprocess, where only Mock is used (and importing pytest is slow)
+    import pytest
+
+    @pytest.fixture(scope="session")
+    def mock_driver():
+        return require_mock()
+
+
+PRELUDE = """\
+import gc, sys
+import numpy as np
+import numba_cuda_c as cuda
+from mock_driver import Mock, CU
+mock = Mock()
+"""
+
+
+def run_mock(code, timeout=120, expect_failure=False, **env):
+    """Runs `code` (a string, or a list of strings each dedented on its own, after PRELUDE) against the mock driver in a fresh interpreter; returns its stdout.
+    Fails the test with stdout and stderr if it exits non-zero (an exception, a signal) or hangs;
+    with expect_failure, returns (returncode, stdout + stderr) instead."""
+    path = require_mock()
+    environ = dict(os.environ, NUMBA_CUDA_DRIVER=path, **env)
+    environ["PYTHONPATH"] = os.pathsep.join([ROOT, HERE] + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    environ.setdefault("NUMBA_CUDA_CACHE_DIR", tempfile.mkdtemp(prefix="mockcuda-cache-"))
+    parts = code if isinstance(code, (list, tuple)) else [code]
+    program = PRELUDE + "\n".join(textwrap.dedent(part) for part in parts)
+    try:
+        done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", program], env=environ, cwd=ROOT,
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as hung:
+        raise AssertionError("mock snippet hung for %ss:\n%s%s" % (timeout, hung.stdout or "", hung.stderr or ""))
+    if expect_failure:
+        return done.returncode, done.stdout + done.stderr
+    assert done.returncode == 0, "mock snippet failed (exit %d):\n%s%s" % (done.returncode, done.stdout, done.stderr)
+    return done.stdout
+
+
+def _result_codes():
+    with open(os.path.join(API, "cuda_api.h")) as f:
+        return {m.group(1): int(m.group(2)) for m in re.finditer(r"X\((CUDA_(?:ERROR_\w+|SUCCESS)), (\d+)\)", f.read())}
+
+
+CU = _result_codes()  # "CUDA_ERROR_OUT_OF_MEMORY" -> 2
+
+LIVE_KINDS = ("device", "pinned", "mapped", "managed", "registered", "ipc", "streams", "events", "modules",
+              "functions", "contexts", "callbacks")
+TYPE_NAMES = ("DeviceNDArray", "DeviceRecord", "Stream", "Event", "MemoryPointer", "Module", "Kernel",
+              "LaunchConfig", "Context")
+
+
+class Mock:
+    """The mock's control API. Use inside run_mock snippets (the library the package loaded)."""
+
+    def __init__(self, path=None):
+        self.lib = lib = ctypes.CDLL(path or os.environ["NUMBA_CUDA_DRIVER"])
+        lib.mock_fail.argtypes = [ctypes.c_char_p, ctypes.c_long, ctypes.c_int, ctypes.c_int]
+        lib.mock_calls.argtypes = lib.mock_live.argtypes = [ctypes.c_char_p]
+        lib.mock_calls.restype = lib.mock_live.restype = lib.mock_launch_count.restype = ctypes.c_long
+        size_p = ctypes.POINTER(ctypes.c_size_t)
+        lib.mock_set_params.argtypes = [ctypes.c_char_p, ctypes.c_int, size_p, size_p]
+        lib.mock_launch_get.restype = ctypes.c_long
+        lib.mock_launch_get.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_uint),
+                                        ctypes.POINTER(ctypes.c_ulonglong), ctypes.POINTER(ctypes.c_int), size_p,
+                                        size_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+        lib.mock_is_device_range.argtypes = [ctypes.c_ulonglong, ctypes.c_size_t]
+
+    def check_same_image(self):
+        """The package's driver calls went through this library (ctypes found the image dlopen loaded)."""
+        assert self.lib.mock_calls(b"cuInit") == 1, "ctypes loaded another copy of the mock than the package"
+
+    def fail(self, name, code="CUDA_ERROR_OUT_OF_MEMORY", nth=1, always=False):
+        """The nth call of entry point `name` (unversioned) from now fails with `code`; always: and every later one."""
+        code = CU[code] if isinstance(code, str) else int(code)
+        assert self.lib.mock_fail(name.encode(), nth, code, int(always)) == 0
+
+    def clear(self, name):
+        self.lib.mock_fail(name.encode(), 0, 0, 0)
+
+    def calls(self, name):
+        return self.lib.mock_calls(name.encode())
+
+    def reset(self):
+        """Forgets fault rules, call counts and launch records."""
+        self.lib.mock_reset()
+
+    def live(self):
+        """Live driver objects by kind (see mock_live in mock_cuda.c)."""
+        self.check_same_image()
+        return {kind: self.lib.mock_live(kind.encode()) for kind in LIVE_KINDS}
+
+    def set_params(self, name, sizes, offsets=None):
+        """The parameter sizes (and offsets; default: natural alignment) kernel `name` reports; None: the image's."""
+        if sizes is None:
+            return self.lib.mock_set_params(name.encode(), -1, None, None)
+        arr = (ctypes.c_size_t * max(len(sizes), 1))(*sizes)
+        offs = (ctypes.c_size_t * len(offsets))(*offsets) if offsets is not None else None
+        assert self.lib.mock_set_params(name.encode(), len(sizes), arr, offs) == 0
+
+    def launch_count(self):
+        return self.lib.mock_launch_count()
+
+    def launch(self, back=0):
+        """The launch `back` launches ago (0: the last) as a dict: name, grid, block, shared, stream, params
+        (the bytes of each parameter, as the driver received them)."""
+        name = ctypes.create_string_buffer(256)
+        dims = (ctypes.c_uint * 7)()
+        stream, nparams = ctypes.c_ulonglong(), ctypes.c_int()
+        offsets, sizes = (ctypes.c_size_t * 64)(), (ctypes.c_size_t * 64)()
+        data = ctypes.create_string_buffer(4096)
+        n = self.lib.mock_launch_get(back, name, 256, dims, ctypes.byref(stream), ctypes.byref(nparams), offsets,
+                                     sizes, 64, data, 4096)
+        assert n >= 0, "no launch recorded %d launches ago" % back
+        raw = data.raw[:n]
+        params = [raw[offsets[i]:offsets[i] + sizes[i]] for i in range(nparams.value)]
+        return {"name": name.value.decode(), "grid": tuple(dims[0:3]), "block": tuple(dims[3:6]),
+                "shared": dims[6], "stream": stream.value, "params": params}
+
+    def is_device_range(self, pointer, size):
+        return bool(self.lib.mock_is_device_range(pointer, size))
+
+
+def type_refcounts(module):
+    """sys.getrefcount of the package's types: they must not drift over create/destroy loops."""
+    return {name: sys.getrefcount(getattr(module, name)) for name in TYPE_NAMES if hasattr(module, name)}

@@ -1,0 +1,253 @@
+"""The package's normal flows against the mock CUDA driver (tests/mockcuda), in CI without a GPU: devices,
+contexts, memory, copies with exact data, streams, events, pinned and mapped arrays, and NVRTC-compiled
+kernels launched with the argument bytes checked as the driver received them. Fault injection is in
+test_mock_faults.py; fuzzing in test_fuzz_arrays.py."""
+
+import os
+import shutil
+
+import pytest
+
+from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+
+pytestmark = pytest.mark.usefixtures("mock_driver")
+
+HAS_NVRTC = any(os.path.exists(os.path.join(d, "lib64")) for d in ("/usr/local/cuda", os.environ.get("CUDA_HOME", "")) if d)
+
+
+def test_devices_contexts_and_memory_info():
+    out = run_mock("""
+        devices = list(cuda.gpus)
+        assert len(devices) == 2 and devices[1].name == "Mock CUDA Device 1", devices
+        assert cuda.is_available() and devices[0].compute_capability == (8, 6)
+        mock.check_same_image()
+        ctx = cuda.current_context()
+        assert ctx.device.id == 0 and mock.live()["contexts"] == 1
+        free, total = ctx.get_memory_info()
+        assert total == 1 << 30 and free <= total
+        d = cuda.device_array(1 << 20, np.uint8)
+        free2, _ = ctx.get_memory_info()
+        assert free - free2 >= 1 << 20, (free, free2)
+        with cuda.gpus[1]:
+            assert cuda.current_context().device.id == 1
+            d1 = cuda.to_device(np.arange(3))
+            assert mock.live()["contexts"] == 2
+        assert cuda.current_context().device.id == 0
+        assert cuda.get_current_device().MAX_THREADS_PER_BLOCK == 1024
+        del d, d1
+        cuda.close()
+        gc.collect()
+        live = mock.live()
+        assert all(v == 0 for v in live.values()), live
+        print("ok")
+    """, MOCK_CUDA_DEVICES="2", MOCK_CUDA_CC="8.6", MOCK_CUDA_TOTAL_MEMORY=str(1 << 30))
+    assert out.strip() == "ok"
+
+
+def test_round_trips_exact_data_contiguous_strided_slices_views():
+    run_mock("""
+        rng = np.random.default_rng(0)
+        for dtype in (np.int8, np.int32, np.float64, np.complex64):
+            a = (rng.standard_normal((6, 5, 4)) * 100).astype(dtype)
+            for host in (a, np.asfortranarray(a), a[::2, 1:, ::-1], a.transpose(2, 0, 1), a[3]):
+                d = cuda.to_device(host)
+                assert d.shape == host.shape and d.dtype == host.dtype
+                assert np.array_equal(d.copy_to_host(), host)
+                assert np.array_equal(d[1:].copy_to_host(), host[1:])
+                assert np.array_equal(d[::2].copy_to_host(), host[::2])
+                assert np.array_equal(d.T.copy_to_host(), host.T)
+                out = np.empty_like(host)
+                d.copy_to_host(out)
+                assert np.array_equal(out, host)
+        d = cuda.to_device(np.arange(24, dtype=np.float32))
+        r = d.reshape(4, 6)
+        assert np.array_equal(r.copy_to_host(), np.arange(24, dtype=np.float32).reshape(4, 6))
+        assert np.array_equal(d.view(np.int32).copy_to_host(), np.arange(24, dtype=np.float32).view(np.int32))
+        for empty_shape in ((0, -1), (-1, 0, 3)):  # any length fits -1: ambiguous, refused as NumPy does
+            try:
+                cuda.device_array((0,), np.int8).reshape(empty_shape)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError(empty_shape)
+        assert cuda.device_array((0, 4)).reshape(-1, 2).shape == (0, 2)
+        e = cuda.device_array_like(r)
+        e.copy_to_device(r)
+        assert np.array_equal(e.copy_to_host(), r.copy_to_host())
+        e[1:3, ::2].copy_to_device(np.full((2, 3), -1, np.float32))
+        want = r.copy_to_host(); want[1:3, ::2] = -1
+        assert np.array_equal(e.copy_to_host(), want)
+        rec = np.zeros(3, dtype=[("x", "<i4"), ("y", "<f8")]); rec["x"] = [1, 2, 3]; rec["y"] = [.5, 1.5, 2.5]
+        dr = cuda.to_device(rec)
+        assert np.array_equal(dr.copy_to_host(), rec)
+        assert dr[1].copy_to_host() == rec[1]
+    """)
+
+
+def test_setitem_slices_scalars_and_arrays():
+    run_mock("""
+        host = np.arange(40, dtype=np.int32).reshape(5, 8)
+        d = cuda.to_device(host)
+        d[1] = 7; host[1] = 7
+        d[2:4, ::3] = np.array([[-1, -2, -3]] * 2, np.int32); host[2:4, ::3] = [[-1, -2, -3]] * 2
+        d[4, 5] = 99; host[4, 5] = 99
+        d[:, 0] = cuda.to_device(np.full(5, 11, np.int32)); host[:, 0] = 11
+        assert np.array_equal(d.copy_to_host(), host)
+        for dtype in (np.uint8, np.int16, np.float32, np.float64):
+            z = cuda.device_array(17, dtype)
+            z[:] = 3; z[5:9] = 0
+            want = np.full(17, 3, dtype); want[5:9] = 0
+            assert np.array_equal(z.copy_to_host(), want), dtype
+        s = cuda.stream()
+        d[0] = 5
+        d[0, ::2] = np.arange(4, dtype=np.int32)
+        d.copy_to_host(stream=s); s.synchronize()
+    """)
+
+
+def test_streams_events_and_callbacks_on_a_driver_thread():
+    out = run_mock("""
+        import threading
+        s = cuda.stream()
+        assert mock.live()["streams"] == 1 and s.handle != 0
+        seen = []
+        def callback(stream, status, arg):
+            seen.append((stream is s, status, arg, threading.get_ident() != threading.main_thread().ident))
+        s.add_callback(callback, "arg")
+        s.synchronize()
+        assert seen == [(True, 0, "arg", True)], seen
+        assert s.query()
+        start, end = cuda.event(), cuda.event()
+        start.record(s)
+        d = cuda.to_device(np.arange(100), stream=s)
+        end.record(s)
+        end.synchronize()
+        assert end.query() and start.elapsed_time(end) >= 0
+        end.wait(cuda.stream())
+        notime = cuda.event(timing=False)
+        notime.record()
+        never = cuda.event()
+        try:
+            never.elapsed_time(end)  # never recorded: the driver refuses
+        except cuda.CudaDriverError as e:
+            assert "CUDA_ERROR_INVALID_HANDLE" in str(e)
+        else:
+            raise AssertionError("elapsed time of an event never recorded")
+        del never
+        with s.auto_synchronize():
+            cuda.to_device(np.arange(4), stream=s)
+        assert mock.live()["events"] == 3
+        del start, end, notime, s, d
+        gc.collect()
+        live = mock.live()
+        assert live["streams"] == 0 and live["events"] == 0, live
+        print("ok")
+    """)
+    assert out.strip() == "ok"
+
+
+def test_pinned_mapped_managed_and_registered_host_memory():
+    run_mock("""
+        p = cuda.pinned_array((3, 4), np.float32)
+        assert mock.live()["pinned"] == 1
+        p[:] = np.arange(12).reshape(3, 4)
+        d = cuda.to_device(p)
+        assert np.array_equal(d.copy_to_host(), p)
+        m = cuda.mapped_array(8, np.int64)
+        assert mock.live()["mapped"] == 1
+        m[:] = np.arange(8)
+        ptr = m.__cuda_array_interface__["data"][0] if hasattr(m, "__cuda_array_interface__") else None
+        assert ptr is None or mock.is_device_range(ptr, 64)
+        g = cuda.managed_array(5, np.int32)
+        assert mock.live()["managed"] == 1
+        g[:] = 4
+        host = np.arange(6.0)
+        with cuda.pinned(host):
+            assert mock.live()["registered"] == 1
+            assert np.array_equal(cuda.to_device(host).copy_to_host(), host)
+        assert mock.live()["registered"] == 0
+        del p, m, g, d
+        gc.collect()
+        cuda.current_context().reset()
+        live = mock.live()
+        assert live["pinned"] == 0 and live["mapped"] == 0 and live["managed"] == 0, live
+    """)
+
+
+@pytest.mark.skipif(not HAS_NVRTC, reason="no CUDA toolkit (NVRTC) at /usr/local/cuda or CUDA_HOME")
+def test_source_module_compiled_by_nvrtc_launched_with_exact_argument_bytes():
+    run_mock(r"""
+        import struct
+        src = '''
+        struct S { double a; int b; };
+        extern "C" __global__ void k(float *x, int n, double d, char c, S s, short h, float f) {
+            if (n) x[0] = d + c + s.a + s.b + h + f; }
+        extern "C" __global__ void add(long long *p, long long v) { p[threadIdx.x] += v; }
+        '''
+        m = cuda.SourceModule(src)
+        k = m.get_function("k")
+        assert mock.live()["modules"] == 1
+        d = cuda.device_array(4, np.float32)
+        s = cuda.stream()
+        k[(2, 3), 32, s, 128](d, 5, 2.5, 7, (1.0, np.int32(2)), np.int16(-3), np.float32(1.5))
+        rec = mock.launch()
+        assert rec["name"] == "k" and rec["grid"] == (2, 3, 1) and rec["block"] == (32, 1, 1), rec
+        assert rec["shared"] == 128 and rec["stream"] == s.handle, rec
+        ptr = d.__cuda_array_interface__["data"][0]
+        want = [struct.pack("<Q", ptr), struct.pack("<i", 5), struct.pack("<d", 2.5), struct.pack("<b", 7),
+                struct.pack("<di", 1.0, 2) + b"\0" * 4, struct.pack("<h", -3), struct.pack("<f", 1.5)]
+        got = rec["params"]
+        assert got[:4] == want[:4] and got[5:] == want[5:], (got, want)
+        assert got[4][:12] == want[4][:12], got[4]
+        add = m.get_function("add")
+        host = np.zeros(3, np.int64)
+        add[1, 3](host, 2**40 + 1)
+        rec = mock.launch()
+        p, v = struct.unpack("<Qq", b"".join(rec["params"]))
+        assert v == 2**40 + 1 and p != host.ctypes.data, rec
+        assert mock.launch_count() == 2
+        try:
+            m.get_function("missing")
+        except cuda.CudaAPIError as e:
+            assert "missing" in str(e)
+        else:
+            raise AssertionError("a kernel the image lacks")
+        try:
+            k[1, 1](d, 1)
+        except TypeError as e:
+            assert "7" in str(e)
+        else:
+            raise AssertionError("wrong argument count")
+        assert mock.launch_count() == 2
+    """)
+
+
+def test_ptx_image_and_parameter_layout_set_from_the_control_api():
+    run_mock(r"""
+        import struct
+        ptx = b'''
+        .version 8.0
+        .target sm_90
+        .address_size 64
+        .visible .entry scale(
+            .param .u64 scale_param_0,
+            .param .f32 scale_param_1,
+            .param .align 8 .b8 scale_param_2[24]
+        )
+        { ret; }
+        '''
+        mod = cuda.load_module(ptx)
+        f = mod.get_function("scale")
+        d = cuda.device_array((2, 3), np.float64)
+        v = cuda.device_array(10, np.int16)[::2]
+        f[1, 1](d, 2.0, v)
+        rec = mock.launch()
+        assert [len(p) for p in rec["params"]] == [8, 4, 24], rec
+        assert rec["params"][1] == struct.pack("<f", 2.0)
+        assert rec["params"][2] == struct.pack("<Qqq", v.__cuda_array_interface__["data"][0], 5, 4), rec
+        mock.set_params("anything", [8, 8])
+        g = cuda.load_module(b"not an image").get_function("anything")
+        g[1, 1](d, 7)
+        assert mock.launch()["params"] == [struct.pack("<Q", d.__cuda_array_interface__["data"][0]),
+                                           struct.pack("<q", 7)]
+    """)
