@@ -21,6 +21,7 @@ ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext han
     memset(&self->deallocations, 0, sizeof self->deallocations);
     self->memory_manager = NULL;
     self->staging = NULL;
+    self->pending_callbacks = 0;
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
     return self;

@@ -23,6 +23,7 @@ struct ContextObject {
     deallocation_queue deallocations;
     PyObject *memory_manager; /* the EMM plugin's instance for this context, or NULL (memory.c) */
     struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
+    Py_ssize_t pending_callbacks; /* Python stream callbacks queued and not yet run (stream.c); GIL-guarded */
     PyObject *weakreflist;
 };
 

@@ -138,6 +138,9 @@ static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *d
         Py_XDECREF(traceback);
     }
     Py_XDECREF(result);
+    ContextObject *context = ((StreamObject *)PyTuple_GET_ITEM(items, 0))->context;
+    if (context != NULL)
+        context->pending_callbacks--;
     Py_DECREF(items);
     PyGILState_Release(gil);
 }
@@ -162,9 +165,14 @@ static PyObject *Stream_add_callback(PyObject *op, PyObject *args, PyObject *kwa
         context_exit(st, pushed);
         return NULL;
     }
+    /* Counted before it is queued: a launch in this context now releases the GIL (launch.c), so
+     * that a full launch queue waiting on this callback cannot wait on the GIL we hold. */
+    self->context->pending_callbacks++;
     int failed = CU_CALL(st, cuStreamAddCallback, (self->handle, stream_callback, data, 0)) < 0;
-    if (failed)
+    if (failed) {
+        self->context->pending_callbacks--;
         Py_DECREF(data); /* never queued: the callback will not consume it */
+    }
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;
     Py_RETURN_NONE;
