@@ -272,27 +272,30 @@ static int pack_tuple(KernelObject *kernel, Py_ssize_t index, PyObject *arg, siz
     return 0;
 }
 
-/* The pointer of a __cuda_array_interface__ object, after its stream, as a CAI consumer must. */
-static int cai_pointer(module_state *st, PyObject *arg, CUdeviceptr *pointer)
+/* The pointer of a __cuda_array_interface__ dict, after its stream, as a CAI consumer must. */
+static int cai_pointer(module_state *st, PyObject *desc, CUdeviceptr *pointer)
 {
-    PyObject *desc = PyObject_GetAttrString(arg, "__cuda_array_interface__");
-    if (desc == NULL)
-        return -1;
     PyObject *data = PyDict_Check(desc) ? PyDict_GetItemString(desc, "data") : NULL;
-    int status = -1;
-    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1)
+    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
         PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ lacks data=(pointer, readonly)");
-    else if ((*pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0))) != (CUdeviceptr)-1 ||
-             !PyErr_Occurred())
-        status = cai_wait_stream(st, desc, 1);
-    Py_DECREF(desc);
-    return status;
+        return -1;
+    }
+    *pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
+    if (*pointer == (CUdeviceptr)-1 && PyErr_Occurred())
+        return -1;
+    return cai_wait_stream(st, desc, 1);
 }
 
-
-static int has_cuda_array_interface(PyObject *arg)
+/* An object's __cuda_array_interface__ (new reference), or NULL: with the exception set where
+ * reading it failed (a property that raised), without one where there is none. */
+static PyObject *cuda_array_interface(PyObject *arg)
 {
-    return !PyArray_CheckExact(arg) && PyObject_HasAttrString(arg, "__cuda_array_interface__");
+    if (PyArray_CheckExact(arg))
+        return NULL;
+    PyObject *desc = PyObject_GetAttrString(arg, "__cuda_array_interface__");
+    if (desc == NULL && PyErr_ExceptionMatches(PyExc_AttributeError))
+        PyErr_Clear();
+    return desc;
 }
 
 /* Phase 1: what argument `index` packs as. `size` is its parameter's size (0: unknown). May run
@@ -328,11 +331,17 @@ slow:
         record->kind = ARG_SCALAR;
         return 0;
     }
-    int has_cai = has_cuda_array_interface(arg);
-    if (has_cai && size == 8) { /* a pointer is all the kernel takes: no view needed */
+    PyObject *desc = cuda_array_interface(arg);
+    if (desc == NULL && PyErr_Occurred())
+        return -1;
+    if (desc != NULL && size == 8) { /* a pointer is all the kernel takes: no view needed */
         record->kind = ARG_POINTER;
-        return cai_pointer(st, arg, &record->pointer);
+        int status = cai_pointer(st, desc, &record->pointer);
+        Py_DECREF(desc);
+        return status;
     }
+    int has_cai = desc != NULL;
+    Py_XDECREF(desc);
     if (has_cai || PyArray_Check(arg)) {
         /* A NumPy array goes to the device and comes back after the launch; a CAI object is viewed
          * as a device array, kept until the launch is queued. */
