@@ -298,33 +298,12 @@ static PyObject *cuda_array_interface(PyObject *arg)
     return desc;
 }
 
-/* Phase 1: what argument `index` packs as. `size` is its parameter's size (0: unknown). May run
- * Python code and release the GIL (CAI properties, copies of NumPy arrays to the device). */
-static int convert_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
-                            size_t size, launch_arg *record)
+/* Phase 1, the arguments that are not of the usual kinds: NumPy scalars, CUDA-array-interface
+ * objects (their property runs Python code) and NumPy arrays (copied to the device, with the GIL
+ * released). */
+static int convert_other_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
+                                  size_t size, launch_arg *record)
 {
-    record->object = arg;
-    record->host = NULL;
-    record->owned = 0;
-    if (Py_IS_TYPE(arg, st->DeviceNDArrayType))
-        record->kind = ARG_ARRAY;
-    else if (PyFloat_CheckExact(arg))
-        record->kind = ARG_FLOAT;
-    else if (PyLong_Check(arg))
-        record->kind = ARG_INT;
-    else if (PyComplex_CheckExact(arg))
-        record->kind = ARG_COMPLEX;
-    else if (PyTuple_CheckExact(arg))
-        record->kind = ARG_TUPLE;
-    else if (devicearray_check(st, arg))
-        record->kind = ARG_ARRAY;
-    else if (Py_IS_TYPE(arg, st->MemoryPointerType)) {
-        record->kind = ARG_POINTER;
-        record->pointer = ((MemoryObject *)arg)->device_pointer;
-    } else
-        goto slow;
-    return record->kind == ARG_TUPLE ? numpy_require() : 0;
-slow:
     if (numpy_require() < 0)
         return -1;
     if (PyArray_IsScalar(arg, Generic)) {
@@ -359,6 +338,36 @@ slow:
                  "__cuda_array_interface__, and int, float, complex or NumPy scalars can be passed)",
                  index, config->kernel->name, Py_TYPE(arg)->tp_name);
     return -1;
+}
+
+/* Phase 1: what argument `index` packs as. `size` is its parameter's size (0: unknown). May run
+ * Python code and release the GIL (CAI properties, copies of NumPy arrays to the device). The
+ * usual kinds first, checked inline: they need no conversion. */
+static inline int convert_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
+                                   size_t size, launch_arg *record)
+{
+    record->object = arg;
+    record->host = NULL;
+    record->owned = 0;
+    if (Py_IS_TYPE(arg, st->DeviceNDArrayType))
+        record->kind = ARG_ARRAY;
+    else if (PyFloat_CheckExact(arg))
+        record->kind = ARG_FLOAT;
+    else if (PyLong_Check(arg))
+        record->kind = ARG_INT;
+    else if (PyComplex_CheckExact(arg))
+        record->kind = ARG_COMPLEX;
+    else if (PyTuple_CheckExact(arg)) {
+        record->kind = ARG_TUPLE;
+        return numpy_require(); /* its items may be NumPy scalars */
+    } else if (devicearray_check(st, arg))
+        record->kind = ARG_ARRAY;
+    else if (Py_IS_TYPE(arg, st->MemoryPointerType)) {
+        record->kind = ARG_POINTER;
+        record->pointer = ((MemoryObject *)arg)->device_pointer;
+    } else
+        return convert_other_argument(st, config, index, arg, size, record);
+    return 0;
 }
 
 /* Phase 2: packs a converted argument at `dest`. *size is the parameter's size, or 0 when the
@@ -402,7 +411,7 @@ static int pack_argument(KernelObject *kernel, Py_ssize_t index, PyObject *arg, 
 }
 
 /* Phase 4: copies device copies back to their NumPy arrays if the launch was queued (`ok`), and
- * drops every record's references, whatever happened. */
+ * drops every record's references, whatever happened. Only records that own something hold any. */
 static int release_arguments(LaunchConfigObject *config, launch_arg *records, Py_ssize_t count, int ok)
 {
     int status = 0;
@@ -499,11 +508,12 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         params = (unsigned char *)heap + records_size + pointers_size;
     }
 
-    Py_ssize_t converted = 0;
+    Py_ssize_t converted = 0, owned = 0;
     int failed = 0;
     for (; converted < nargs && !failed; converted++) {
         size_t size = natural ? 0 : kernel->param_sizes[converted];
         failed = convert_argument(st, self, converted, args[converted], size, &records[converted]) < 0;
+        owned += !failed && records[converted].owned;
     }
     if (failed)
         converted--; /* the record that failed holds nothing */
@@ -523,7 +533,7 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
     }
     if (!failed)
         failed = launch_kernel(st, self, context, pointers) < 0;
-    if (release_arguments(self, records, converted, !failed) < 0)
+    if (owned > 0 && release_arguments(self, records, converted, !failed) < 0)
         failed = 1;
     PyMem_Free(heap);
     if (failed)
