@@ -585,7 +585,8 @@ static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *k
 
 PyMethodDef transfer_module_methods[] = {
     {"to_device", (PyCFunction)(void (*)(void))module_to_device, METH_VARARGS | METH_KEYWORDS,
-     "to_device(obj, stream=0, copy=True, to=None): copy a host array (or array-like) to the device."},
+     "to_device(obj, stream=0, copy=True, to=None): copy a host array (or array-like) to the device. Arrays not in "
+     "the machine's byte order are refused (ValueError), as at kernel launches: convert them first."},
     {"_host_array", (PyCFunction)(void (*)(void))module_host_array, METH_VARARGS | METH_KEYWORDS,
      "A NumPy array in pinned, mapped or managed memory."},
     {0},
