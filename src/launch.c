@@ -401,7 +401,8 @@ static int pack_argument(KernelObject *kernel, Py_ssize_t index, PyObject *arg, 
     Py_DECREF(descr);
     if (*size == 0) { /* packed by its natural size and alignment: a power of two up to 16 */
         if (itemsize == 0 || itemsize > NATURAL_PARAM_MAX_SIZE || (itemsize & (itemsize - 1)) != 0)
-            return wrong_size(kernel, index, arg, 0, "this NumPy scalar needs a driver that reports parameter sizes");
+            return wrong_size(kernel, index, arg, 0,
+                              "this NumPy scalar needs a driver that reports parameter sizes");
         *size = itemsize;
     }
     if (itemsize != *size || has_objects)
