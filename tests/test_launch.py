@@ -209,6 +209,7 @@ def test_atomic_exch_float64_returns_the_old_values():
     values = np.arange(1.5, 65.5)
     a = np.array([-0.25])
     exchange[2, 32](a, values)
+    assert -0.25 in values and a[0] != -0.25  # the first swap took the old value; the last one's stays
     seen = sorted(values.tolist() + a.tolist())  # each value was swapped out once: none lost or doubled
     assert seen == sorted([-0.25] + np.arange(1.5, 65.5).tolist())
 
