@@ -33,17 +33,14 @@ static int kernel_read_params(module_state *st, KernelObject *self)
     self->param_count = count;
     self->param_offsets = PyMem_Calloc(count + 1, sizeof(size_t));
     self->param_sizes = PyMem_Calloc(count + 1, sizeof(size_t));
-    self->param_pointers = PyMem_Calloc(count + 1, sizeof(void *));
-    self->param_buffer = PyMem_Calloc(total + 16, 1);
-    self->param_buffer_size = total;
-    if (!self->param_offsets || !self->param_sizes || !self->param_pointers || !self->param_buffer) {
+    self->params_size = total;
+    if (!self->param_offsets || !self->param_sizes) {
         PyErr_NoMemory();
         return -1;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         self->param_offsets[i] = offsets[i];
         self->param_sizes[i] = sizes[i];
-        self->param_pointers[i] = self->param_buffer + offsets[i];
     }
     return 0;
 }
@@ -60,8 +57,7 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
     self->name = Py_NewRef(name);
     self->handle = NULL;
     self->param_offsets = self->param_sizes = NULL;
-    self->param_buffer = NULL;
-    self->param_pointers = NULL;
+    self->params_size = 0;
     self->param_count = -1;
     self->configs = PyDict_New();
     self->weakreflist = NULL;
@@ -241,8 +237,6 @@ static void Kernel_dealloc(PyObject *op)
     Py_XDECREF(self->name);
     PyMem_Free(self->param_offsets);
     PyMem_Free(self->param_sizes);
-    PyMem_Free(self->param_pointers);
-    PyMem_Free(self->param_buffer);
     type->tp_free(op);
     Py_DECREF(type);
 }

@@ -18,14 +18,13 @@ typedef struct {
     PyObject *name;
     int max_threads_per_block;
     /* The parameters, from cuFuncGetParamInfo (-1: the driver cannot tell, then every argument is
-     * packed by its natural size). One buffer receives them at each launch: the GIL is held from
-     * packing to cuLaunchKernel, which copies them, so one per kernel is enough. */
+     * packed by its natural size), read once and never changed. Each launch packs its arguments
+     * into storage of its own (launch.c): Python code runs while arguments are converted, and may
+     * launch this kernel too. */
     Py_ssize_t param_count;
     size_t *param_offsets;
     size_t *param_sizes;
-    unsigned char *param_buffer;
-    size_t param_buffer_size;
-    void **param_pointers;
+    size_t params_size; /* bytes from the first parameter to the end of the last */
     PyObject *configs; /* dict: launch key -> LaunchConfig */
     PyObject *weakreflist;
 } KernelObject;

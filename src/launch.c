@@ -2,7 +2,7 @@
  *
  * The hot path (DESIGN.md, "The hot paths", 3): calling a LaunchConfig is a vectorcall. Each
  * argument gets one type check, exact types first (DeviceNDArray, float, int), and is written
- * into the kernel's parameter buffer at the offset cuFuncGetParamInfo gave, with its size
+ * into this launch's own parameter storage at the offset cuFuncGetParamInfo gave, with its size
  * checked; then one cuLaunchKernel. No Python object is made on the DeviceNDArray and scalar
  * paths. NumPy arrays are copied to the device before the launch and back after it, on the
  * launch's stream, as numba does; CUDA-array-interface objects pass their pointer. */
@@ -99,12 +99,26 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
     return (PyObject *)self;
 }
 
-/* A NumPy argument: its device copy, and where it goes back after the launch (host NULL: a view of a
- * CAI object, only kept alive until the launch is queued). */
+/* A launch owns its arguments (STYLE.md, rule 6). Phase 1 converts each argument into a record:
+ * NumPy arrays are copied to the device and CAI objects read, which runs Python code and may
+ * release the GIL, so another launch (a re-entrant one, or another thread's) can run meanwhile.
+ * Phase 2 packs the records into parameter storage of this call's own (the C stack up to
+ * LAUNCH_STACK_ARGS arguments and LAUNCH_STACK_BYTES bytes, the heap beyond), with no Python code
+ * in between; then cuLaunchKernel copies the parameters; then NumPy arguments are copied back,
+ * only if the launch was queued. */
+#define LAUNCH_STACK_ARGS 64
+#define LAUNCH_STACK_BYTES 4096
+#define NATURAL_PARAM_MAX_SIZE 16 /* the widest argument packed by its natural size: complex128 */
+
+typedef enum { ARG_ARRAY, ARG_POINTER, ARG_FLOAT, ARG_INT, ARG_COMPLEX, ARG_TUPLE, ARG_SCALAR } arg_kind;
+
 typedef struct {
-    PyObject *device;
-    PyObject *host;
-} copy_back;
+    PyObject *object;    /* the argument (borrowed), or its device copy or CAI view (owned: `owned`) */
+    PyObject *host;      /* owned: the NumPy array the device copy goes back to, or NULL */
+    CUdeviceptr pointer; /* ARG_POINTER's value */
+    arg_kind kind;
+    int owned;
+} launch_arg;
 
 static int wrong_size(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t size, const char *what)
 {
@@ -218,9 +232,7 @@ static int pack_tuple(KernelObject *kernel, Py_ssize_t index, PyObject *arg, siz
     size_t offset = 0, widest = 1;
     if (*size == 0)
         return wrong_size(kernel, index, arg, 0, "tuple arguments need a driver that reports parameter sizes");
-    if (numpy_require() < 0)
-        return -1;
-    memset(dest, 0, *size);
+    memset(dest, 0, *size); /* NumPy's API was imported when the tuple was converted */
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(arg); k++) {
         PyObject *item = PyTuple_GET_ITEM(arg, k);
         unsigned char bytes[16];
@@ -262,100 +274,192 @@ static int pack_tuple(KernelObject *kernel, Py_ssize_t index, PyObject *arg, siz
     return 0;
 }
 
-/* The pointer of a __cuda_array_interface__ object, after its stream, as a CAI consumer must. */
-static int cai_pointer(module_state *st, PyObject *arg, CUdeviceptr *pointer)
+/* The pointer of a __cuda_array_interface__ dict, after its stream, as a CAI consumer must. */
+static int cai_pointer(module_state *st, PyObject *desc, CUdeviceptr *pointer)
 {
-    PyObject *desc = PyObject_GetAttrString(arg, "__cuda_array_interface__");
-    if (desc == NULL)
-        return -1;
     PyObject *data = PyDict_Check(desc) ? PyDict_GetItemString(desc, "data") : NULL;
-    int status = -1;
-    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1)
+    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
         PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ lacks data=(pointer, readonly)");
-    else if ((*pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0))) != (CUdeviceptr)-1 ||
-             !PyErr_Occurred())
-        status = cai_wait_stream(st, desc, 1);
-    Py_DECREF(desc);
-    return status;
+        return -1;
+    }
+    *pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
+    if (*pointer == (CUdeviceptr)-1 && PyErr_Occurred())
+        return -1;
+    return cai_wait_stream(st, desc, 1);
 }
 
-/* Packs argument `index` at `dest`. *size is the parameter's size, or 0 when the driver cannot
- * tell: then the argument's natural size is used and written back. */
-static int pack_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
-                         size_t *size, unsigned char *dest, copy_back *copies, int *ncopies)
+/* An object's __cuda_array_interface__ (new reference), or NULL: with the exception set where
+ * reading it failed (a property that raised), without one where there is none. */
+static PyObject *cuda_array_interface(PyObject *arg)
 {
-    KernelObject *kernel = config->kernel;
-    if (Py_IS_TYPE(arg, st->DeviceNDArrayType))
-        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)arg);
-    if (PyFloat_CheckExact(arg))
-        return pack_float(kernel, index, arg, size, dest);
-    if (PyLong_Check(arg))
-        return pack_int(kernel, index, arg, size, dest);
-    if (PyComplex_CheckExact(arg))
-        return pack_complex(kernel, index, arg, size, dest);
-    if (PyTuple_CheckExact(arg))
-        return pack_tuple(kernel, index, arg, size, dest);
-    if (devicearray_check(st, arg))
-        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)arg);
-    if (Py_IS_TYPE(arg, st->MemoryPointerType))
-        return pack_pointer(kernel, index, arg, size, dest, ((MemoryObject *)arg)->device_pointer);
+    if (PyArray_CheckExact(arg))
+        return NULL;
+    PyObject *desc = PyObject_GetAttrString(arg, "__cuda_array_interface__");
+    if (desc == NULL && PyErr_ExceptionMatches(PyExc_AttributeError))
+        PyErr_Clear();
+    return desc;
+}
+
+/* Phase 1, the arguments that are not of the usual kinds: NumPy scalars, CUDA-array-interface
+ * objects (their property runs Python code) and NumPy arrays (copied to the device, with the GIL
+ * released). */
+static int convert_other_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
+                                  size_t size, launch_arg *record)
+{
     if (numpy_require() < 0)
         return -1;
     if (PyArray_IsScalar(arg, Generic)) {
-        PyArray_Descr *descr = PyArray_DescrFromScalar(arg);
-        if (descr == NULL)
-            return -1;
-        size_t itemsize = (size_t)PyDataType_ELSIZE(descr);
-        Py_DECREF(descr);
-        if (*size == 0)
-            *size = itemsize;
-        if (itemsize != *size || PyDataType_REFCHK(descr))
-            return wrong_size(kernel, index, arg, *size, "a NumPy scalar must have the parameter's size");
-        PyArray_ScalarAsCtype(arg, dest);
+        record->kind = ARG_SCALAR;
         return 0;
     }
-    int has_cai = !PyArray_CheckExact(arg) && PyObject_HasAttrString(arg, "__cuda_array_interface__");
-    if (has_cai && *size == 8) { /* a pointer is all the kernel takes: no view needed */
-        CUdeviceptr pointer;
-        if (cai_pointer(st, arg, &pointer) < 0)
-            return -1;
-        return pack_pointer(kernel, index, arg, size, dest, pointer);
+    PyObject *desc = cuda_array_interface(arg);
+    if (desc == NULL && PyErr_Occurred())
+        return -1;
+    if (desc != NULL && size == 8) { /* a pointer is all the kernel takes: no view needed */
+        record->kind = ARG_POINTER;
+        int status = cai_pointer(st, desc, &record->pointer);
+        Py_DECREF(desc);
+        return status;
     }
+    int has_cai = desc != NULL;
+    Py_XDECREF(desc);
     if (has_cai || PyArray_Check(arg)) {
         /* A NumPy array goes to the device and comes back after the launch; a CAI object is viewed
          * as a device array, kept until the launch is queued. */
-        PyObject *stream = config->stream ? config->stream : Py_None;
-        PyObject *device = transfer_to_device(st, arg, stream, 1);
+        PyObject *device = transfer_to_device(st, arg, config->stream ? config->stream : Py_None, 1);
         if (device == NULL)
             return -1;
-        copies[*ncopies].device = device;
-        copies[*ncopies].host = has_cai ? NULL : Py_NewRef(arg);
-        (*ncopies)++;
-        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)device);
+        record->kind = ARG_ARRAY;
+        record->object = device;
+        record->owned = 1;
+        record->host = has_cai ? NULL : Py_NewRef(arg);
+        return 0;
     }
     PyErr_Format(PyExc_TypeError,
                  "argument %zd of %S: cannot pass a %.100s to a kernel (device arrays, NumPy arrays, objects with "
                  "__cuda_array_interface__, and int, float, complex or NumPy scalars can be passed)",
-                 index, kernel->name, Py_TYPE(arg)->tp_name);
+                 index, config->kernel->name, Py_TYPE(arg)->tp_name);
     return -1;
 }
 
-static int copy_results_back(module_state *st, LaunchConfigObject *config, copy_back *copies, int ncopies)
+/* Phase 1: what argument `index` packs as. `size` is its parameter's size (0: unknown). May run
+ * Python code and release the GIL (CAI properties, copies of NumPy arrays to the device). The
+ * usual kinds first, checked inline: they need no conversion. */
+static inline int convert_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
+                                   size_t size, launch_arg *record)
+{
+    record->object = arg;
+    record->host = NULL;
+    record->owned = 0;
+    if (Py_IS_TYPE(arg, st->DeviceNDArrayType))
+        record->kind = ARG_ARRAY;
+    else if (PyFloat_CheckExact(arg))
+        record->kind = ARG_FLOAT;
+    else if (PyLong_Check(arg))
+        record->kind = ARG_INT;
+    else if (PyComplex_CheckExact(arg))
+        record->kind = ARG_COMPLEX;
+    else if (PyTuple_CheckExact(arg)) {
+        record->kind = ARG_TUPLE;
+        return numpy_require(); /* its items may be NumPy scalars */
+    } else if (devicearray_check(st, arg))
+        record->kind = ARG_ARRAY;
+    else if (Py_IS_TYPE(arg, st->MemoryPointerType)) {
+        record->kind = ARG_POINTER;
+        record->pointer = ((MemoryObject *)arg)->device_pointer;
+    } else
+        return convert_other_argument(st, config, index, arg, size, record);
+    return 0;
+}
+
+/* Phase 2: packs a converted argument at `dest`. *size is the parameter's size, or 0 when the
+ * driver cannot tell: then the argument's natural size is used and written back. Runs no Python
+ * code. `arg` is the argument as given, for messages. */
+static int pack_argument(KernelObject *kernel, Py_ssize_t index, PyObject *arg, const launch_arg *record,
+                         size_t *size, unsigned char *dest)
+{
+    PyObject *object = record->object;
+    switch (record->kind) {
+    case ARG_ARRAY:
+        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)object);
+    case ARG_POINTER:
+        return pack_pointer(kernel, index, arg, size, dest, record->pointer);
+    case ARG_FLOAT:
+        return pack_float(kernel, index, object, size, dest);
+    case ARG_INT:
+        return pack_int(kernel, index, object, size, dest);
+    case ARG_COMPLEX:
+        return pack_complex(kernel, index, object, size, dest);
+    case ARG_TUPLE:
+        return pack_tuple(kernel, index, object, size, dest);
+    case ARG_SCALAR:
+        break;
+    }
+    PyArray_Descr *descr = PyArray_DescrFromScalar(object);
+    if (descr == NULL)
+        return -1;
+    size_t itemsize = (size_t)PyDataType_ELSIZE(descr);
+    int has_objects = PyDataType_REFCHK(descr);
+    Py_DECREF(descr);
+    if (*size == 0) { /* packed by its natural size and alignment: a power of two up to 16 */
+        if (itemsize == 0 || itemsize > NATURAL_PARAM_MAX_SIZE || (itemsize & (itemsize - 1)) != 0)
+            return wrong_size(kernel, index, arg, 0,
+                              "this NumPy scalar needs a driver that reports parameter sizes");
+        *size = itemsize;
+    }
+    if (itemsize != *size || has_objects)
+        return wrong_size(kernel, index, arg, *size, "a NumPy scalar must have the parameter's size");
+    PyArray_ScalarAsCtype(object, dest);
+    return 0;
+}
+
+/* Phase 4: copies device copies back to their NumPy arrays if the launch was queued (`ok`), and
+ * drops every record's references, whatever happened. Only records that own something hold any. */
+static int release_arguments(LaunchConfigObject *config, launch_arg *records, Py_ssize_t count, int ok)
 {
     int status = 0;
-    (void)st;
-    for (int i = 0; i < ncopies; i++) {
-        if (status == 0 && copies[i].host != NULL) {
-            PyObject *done = PyObject_CallMethod(copies[i].device, "copy_to_host", "OO", copies[i].host,
+    for (Py_ssize_t i = 0; i < count; i++) {
+        launch_arg *record = &records[i];
+        if (ok && status == 0 && record->host != NULL) {
+            PyObject *done = PyObject_CallMethod(record->object, "copy_to_host", "OO", record->host,
                                                  config->stream ? config->stream : Py_None);
             if (done == NULL)
                 status = -1;
             Py_XDECREF(done);
         }
-        Py_DECREF(copies[i].device);
-        Py_XDECREF(copies[i].host);
+        if (record->owned)
+            Py_DECREF(record->object);
+        Py_XDECREF(record->host);
     }
     return status;
+}
+
+/* Phase 3: one cuLaunchKernel in the kernel's context. It only queues the work, but blocks while
+ * the driver's launch queue is full: if a Python stream callback is pending in the context, it may
+ * be what the queue waits on, and it needs the GIL, so the GIL is released then (only then: it
+ * costs more than most launches). */
+static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextObject *context, void **params)
+{
+    KernelObject *kernel = config->kernel;
+    CUcontext current = NULL;
+    CUresult rc;
+    int pushed = 0;
+    if (context_check_alive(st, context) < 0) /* again: converting the arguments ran Python code */
+        return -1;
+    if ((cu.cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != context->handle) &&
+        context_enter(st, context, &pushed) < 0)
+        return -1;
+    /* released only while a Python stream callback is pending: a full launch queue behind it waits
+     * for that callback, which needs the GIL (lock order: stream.h) */
+    CU_UNBLOCKED(rc, cu.cuLaunchKernel(kernel->handle, config->grid[0], config->grid[1], config->grid[2],
+                                       config->block[0], config->block[1], config->block[2], config->sharedmem,
+                                       config->stream_handle, params, NULL));
+    if (rc != CUDA_SUCCESS) {
+        if (pushed)
+            cu.cuCtxPopCurrent(&current); /* best effort: the launch's error is the one raised */
+        return cu_check(st, rc, "cuLaunchKernel");
+    }
+    return context_exit(st, pushed);
 }
 
 static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
@@ -365,16 +469,17 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
     KernelObject *kernel = self->kernel;
     module_state *st = state_of(callable);
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    int natural = kernel->param_count < 0;
     if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
         PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
         return NULL;
     }
-    if (kernel->param_count >= 0 && nargs != kernel->param_count) {
+    if (!natural && nargs != kernel->param_count) {
         PyErr_Format(PyExc_TypeError, "%S takes %zd argument%s, %zd given", kernel->name, kernel->param_count,
                      kernel->param_count == 1 ? "" : "s", nargs);
         return NULL;
     }
-    if (kernel->param_count < 0 && nargs > NATURAL_PARAMS_MAX) {
+    if (natural && nargs > NATURAL_PARAMS_MAX) {
         PyErr_Format(PyExc_TypeError, "too many kernel arguments: %zd", nargs);
         return NULL;
     }
@@ -383,53 +488,52 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         (self->stream != NULL && context_check_alive(st, ((StreamObject *)self->stream)->context) < 0))
         return NULL;
 
-    /* Where the parameters go: the kernel's buffer, or (driver cannot tell the layout) a local one
-     * laid out by the arguments' natural sizes and alignments. */
-    unsigned char natural_buffer[NATURAL_PARAMS_MAX * 16];
-    void *natural_pointers[NATURAL_PARAMS_MAX];
-    void **params = kernel->param_count >= 0 ? kernel->param_pointers : natural_pointers;
-    copy_back local_copies[8], *copies = local_copies;
-    int ncopies = 0;
-    if (nargs > 8 && (copies = PyMem_Malloc(nargs * sizeof *copies)) == NULL)
-        return PyErr_NoMemory();
+    /* This launch's storage: records, parameter pointers and bytes, on the stack when they fit. */
+    size_t param_bytes = natural ? (size_t)nargs * NATURAL_PARAM_MAX_SIZE : kernel->params_size;
+    launch_arg stack_records[LAUNCH_STACK_ARGS], *records = stack_records;
+    void *stack_pointers[LAUNCH_STACK_ARGS], **pointers = stack_pointers;
+    _Alignas(16) unsigned char stack_params[LAUNCH_STACK_BYTES];
+    unsigned char *params = stack_params;
+    void *heap = NULL;
+    if (nargs > LAUNCH_STACK_ARGS || param_bytes > LAUNCH_STACK_BYTES) {
+        size_t records_size = (size_t)nargs * sizeof(launch_arg), pointers_size = (size_t)nargs * sizeof(void *);
+        records_size = (records_size + 15) / 16 * 16;
+        pointers_size = (pointers_size + 15) / 16 * 16;
+        if ((heap = PyMem_Malloc(records_size + pointers_size + param_bytes + 1)) == NULL)
+            return PyErr_NoMemory();
+        records = heap;
+        pointers = (void **)((unsigned char *)heap + records_size);
+        params = (unsigned char *)heap + records_size + pointers_size;
+    }
 
-    size_t natural_offset = 0;
+    Py_ssize_t converted = 0, owned = 0;
     int failed = 0;
+    for (; converted < nargs && !failed; converted++) {
+        size_t size = natural ? 0 : kernel->param_sizes[converted];
+        failed = convert_argument(st, self, converted, args[converted], size, &records[converted]) < 0;
+        owned += !failed && records[converted].owned;
+    }
+    if (failed)
+        converted--; /* the record that failed holds nothing */
+    size_t natural_offset = 0;
     for (Py_ssize_t i = 0; i < nargs && !failed; i++) {
-        if (kernel->param_count >= 0) {
-            size_t size = kernel->param_sizes[i];
-            failed = pack_argument(st, self, i, args[i], &size, kernel->param_buffer + kernel->param_offsets[i],
-                                   copies, &ncopies) < 0;
-        } else {
-            unsigned char scratch[16];
-            size_t size = 0;
-            failed = pack_argument(st, self, i, args[i], &size, scratch, copies, &ncopies) < 0;
-            if (!failed) {
-                natural_offset = (natural_offset + size - 1) / size * size;
-                memcpy(natural_buffer + natural_offset, scratch, size);
-                natural_pointers[i] = natural_buffer + natural_offset;
-                natural_offset += size;
-            }
+        size_t size = natural ? 0 : kernel->param_sizes[i];
+        unsigned char *dest = natural ? params + natural_offset : params + kernel->param_offsets[i];
+        failed = pack_argument(kernel, i, args[i], &records[i], &size, dest) < 0;
+        if (!failed && natural) { /* the next one at its natural alignment (its size) */
+            size_t aligned = (natural_offset + size - 1) / size * size;
+            if (aligned != natural_offset)
+                memmove(params + aligned, dest, size);
+            dest = params + aligned;
+            natural_offset = aligned + size;
         }
+        pointers[i] = dest;
     }
-    if (!failed) {
-        CUcontext current = NULL;
-        int pushed = 0;
-        if (cu.cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != context->handle)
-            failed = context_enter(st, context, &pushed) < 0;
-        /* cuLaunchKernel queues the work and returns: the GIL stays held (it blocks only when the
-         * launch queue is full, and releasing costs more than most launches). */
-        if (!failed)
-            failed = CU_CALL(st, cuLaunchKernel,
-                             (kernel->handle, self->grid[0], self->grid[1], self->grid[2], self->block[0],
-                              self->block[1], self->block[2], self->sharedmem, self->stream_handle, params, NULL)) < 0;
-        if (pushed && context_exit(st, pushed) < 0)
-            failed = 1;
-    }
-    if (copy_results_back(st, self, copies, ncopies) < 0)
+    if (!failed)
+        failed = launch_kernel(st, self, context, pointers) < 0;
+    if (owned > 0 && release_arguments(self, records, converted, !failed) < 0)
         failed = 1;
-    if (copies != local_copies)
-        PyMem_Free(copies);
+    PyMem_Free(heap);
     if (failed)
         return NULL;
     Py_RETURN_NONE;

@@ -185,6 +185,29 @@ static int span_from_host(module_state *st, DeviceArrayObject *self, PyArrayObje
                          HOST_TO_DEVICE);
 }
 
+/* Host data in non-native byte order (dtype('>f8') on x86) would reach the device as raw bytes,
+ * which kernels misread: refused with ValueError, as numba refuses such arrays as kernel arguments
+ * (it cannot type them). One flag check for the usual dtypes; records are checked field by field. */
+static int refuse_swapped(PyArray_Descr *descr, const char *what)
+{
+    int native = PyArray_ISNBO(descr->byteorder);
+    if (native && (PyDataType_HASFIELDS(descr) || PyDataType_HASSUBARRAY(descr))) {
+        PyObject *flag = PyObject_GetAttrString((PyObject *)descr, "isnative");
+        if (flag == NULL || (native = PyObject_IsTrue(flag)) < 0) {
+            Py_XDECREF(flag);
+            return -1;
+        }
+        Py_DECREF(flag);
+    }
+    if (native)
+        return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "%s: dtype %R is not in the machine's byte order, and the device would read its raw bytes; "
+                 "convert the array first, e.g. a.astype(a.dtype.newbyteorder('='))",
+                 what, (PyObject *)descr);
+    return -1;
+}
+
 PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"ary", "stream", NULL};
@@ -202,6 +225,8 @@ PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwarg
         return NULL;
     }
     PyArrayObject *host = (PyArrayObject *)ary;
+    if (refuse_swapped(PyArray_DESCR(host), "copy_to_host") < 0)
+        return NULL;
     if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype)) {
         PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
                      (PyObject *)PyArray_DESCR(host));
@@ -322,7 +347,9 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
     if (host == NULL)
         return NULL;
     int status = -1;
-    if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype))
+    if (refuse_swapped(PyArray_DESCR(host), "copy_to_device") < 0)
+        ;
+    else if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype))
         PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
                      (PyObject *)PyArray_DESCR(host));
     else if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host)))
@@ -501,12 +528,19 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
             return NULL;
         if (PyArray_IS_C_CONTIGUOUS(any) || PyArray_IS_F_CONTIGUOUS(any))
             host = any;
-        else {
+        else if (refuse_swapped(PyArray_DESCR(any), "to_device") < 0) { /* before copying it */
+            Py_DECREF(any);
+            return NULL;
+        } else {
             host = (PyArrayObject *)PyArray_NewCopy(any, NPY_CORDER);
             Py_DECREF(any);
             if (host == NULL)
                 return NULL;
         }
+    }
+    if (refuse_swapped(PyArray_DESCR(host), "to_device") < 0) {
+        Py_DECREF(host);
+        return NULL;
     }
     char order = PyArray_IS_C_CONTIGUOUS(host) ? 'C' : 'F';
     /* a structured scalar is numba's DeviceRecord */
@@ -562,7 +596,8 @@ static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *k
 
 PyMethodDef transfer_module_methods[] = {
     {"to_device", (PyCFunction)(void (*)(void))module_to_device, METH_VARARGS | METH_KEYWORDS,
-     "to_device(obj, stream=0, copy=True, to=None): copy a host array (or array-like) to the device."},
+     "to_device(obj, stream=0, copy=True, to=None): copy a host array (or array-like) to the device. Arrays not in "
+     "the machine's byte order are refused (ValueError), as at kernel launches: convert them first."},
     {"_host_array", (PyCFunction)(void (*)(void))module_host_array, METH_VARARGS | METH_KEYWORDS,
      "A NumPy array in pinned, mapped or managed memory."},
     {0},

@@ -470,6 +470,9 @@ def test_thread_block_grid_indices():
     (k_atomic_cas_index, "void(int32[:], int64)", "atom.global.cas.b32"),
     (k_atomic_exch, "void(int32[:], int64)", "atom.global.exch.b32"),
     (k_atomic_exch, "void(float32[:], int64)", "atom.global.exch.b32"),
+    (k_atomic_exch, "void(float64[:], int64)", "atom.global.exch.b64"),  # no double overload: by its bits
+    (k_atomic_exch, "void(int64[:], int64)", "atom.global.exch.b64"),
+    (k_atomic_exch, "void(uint64[:], int64)", "atom.global.exch.b64"),
     (k_atomic_inc, "void(uint32[:], int64)", "atom.global.inc.u32"),
     (k_atomic_inc, "void(uint32[:], int64)", "atom.global.dec.u32"),
     (k_atomic_bits, "void(int32[:], int64)", "atom.global.and.b32"),

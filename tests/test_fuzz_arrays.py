@@ -16,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("mock_driver")
 
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "120"))
 # Records (DeviceRecord) crash until issue 10 item 1 is merged: then set this to "1".
-RECORDS = "0"
+RECORDS = "1"
 
 PROPERTIES = r"""
 import os

@@ -257,7 +257,6 @@ def test_representative_flows_under_pythonmalloc_debug():
 
 # Items of issue 10 that the mock reproduces; fixed on other branches: the lead unskips them after merging.
 
-@pytest.mark.skip(reason="issue 10 item 1: fixed on another branch")
 def test_device_record_does_not_move_type_references():
     run_mock(r"""
         rec = np.zeros(1, dtype=[("x", "<i4"), ("y", "<f8")])[0]
@@ -271,7 +270,6 @@ def test_device_record_does_not_move_type_references():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 2: fixed on another branch")
 def test_failing_copy_with_the_memory_pool_frees_once():
     run_mock([HELPERS, r"""
         mock.fail("cuMemcpyHtoD", "CUDA_ERROR_ILLEGAL_ADDRESS")
@@ -283,7 +281,6 @@ def test_failing_copy_with_the_memory_pool_frees_once():
     """], NUMBA_CUDA_MEMORY_MANAGER="numba_cuda_c.pool")
 
 
-@pytest.mark.skip(reason="issue 10 item 3: fixed on another branch")
 def test_launch_failures_with_numpy_arguments_keep_their_exception():
     run_mock([HELPERS, r"""
         src = b'.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p, .param .u64 q)\n{ ret; }\n'
@@ -296,7 +293,6 @@ def test_launch_failures_with_numpy_arguments_keep_their_exception():
     """])
 
 
-@pytest.mark.skip(reason="issue 10 item 4: fixed on another branch")
 def test_a_launch_inside_argument_conversion_does_not_overwrite_the_outer_arguments():
     run_mock(r"""
         import struct
@@ -314,7 +310,6 @@ def test_a_launch_inside_argument_conversion_does_not_overwrite_the_outer_argume
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 5: fixed on another branch")
 def test_device_array_subclass():
     run_mock(r"""
         class A(cuda.DeviceNDArray):
@@ -324,7 +319,6 @@ def test_device_array_subclass():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 11: fixed on another branch")
 def test_reprs_print_addresses():
     run_mock(r"""
         d = cuda.device_array(3)
@@ -332,7 +326,6 @@ def test_reprs_print_addresses():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 12: fixed on another branch")
 def test_device_record_numba_signature():
     run_mock(r"""
         r = cuda.DeviceRecord(np.dtype([("x", "<i4")]), stream=0, gpu_data=None)
@@ -340,7 +333,6 @@ def test_device_record_numba_signature():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 14: fixed on another branch")
 def test_shapes_that_overflow_are_refused():
     run_mock(r"""
         for shape, dtype in (((2**61 + 1, 8), np.uint8), ((2**32, 2**32), np.float32)):
@@ -359,7 +351,6 @@ def test_shapes_that_overflow_are_refused():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 15: fixed on another branch")
 def test_non_native_byte_order_is_refused_or_converted():
     run_mock(r"""
         import ctypes
@@ -384,7 +375,6 @@ def test_non_native_byte_order_is_refused_or_converted():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 17: fixed on another branch")
 def test_host_arrays_and_objects_of_a_closed_context():
     run_mock(r"""
         p = cuda.pinned_array(4)
@@ -403,7 +393,6 @@ def test_host_arrays_and_objects_of_a_closed_context():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 19: fixed on another branch")
 def test_nested_pinned_registers_once():
     run_mock(r"""
         host = np.zeros(16)
@@ -415,7 +404,6 @@ def test_nested_pinned_registers_once():
     """)
 
 
-@pytest.mark.skip(reason="issue 10 item 20: fixed on another branch")
 def test_foreign_views_with_negative_strides():
     run_mock(r"""
         a = np.arange(12.0).reshape(3, 4)

@@ -21,6 +21,17 @@ def _scalar_of_dtype(dtype):
     return t
 
 
+def _array_dtype(dtype):
+    """An array's element type. Kernels read elements in the machine's byte order: an array in the
+    other (dtype('>f8') on x86) is refused, as numba refuses to type it."""
+    if not dtype.isnative:
+        raise ValueError(
+            "unsupported array dtype %r for a kernel: not in the machine's byte order; convert it first, "
+            "e.g. a.astype(a.dtype.newbyteorder('='))" % dtype
+        )
+    return _scalar_of_dtype(dtype)
+
+
 _DeviceNDArray = _cuda.DeviceNDArray
 _DeviceRecord = _cuda.DeviceRecord
 
@@ -41,14 +52,14 @@ def typeof(value):
     if cls is _DeviceRecord:  # a record in device memory: passed by reference
         return _scalar_of_dtype(value.dtype)
     if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):
-        return types.Array(_scalar_of_dtype(value.dtype), value.ndim, "A")
+        return types.Array(_array_dtype(value.dtype), value.ndim, "A")
     if isinstance(value, np.void):
         raise TypeError("a NumPy record goes to a kernel in device memory: pass cuda.to_device(record)")
     if isinstance(value, np.generic):
         return _scalar_of_dtype(value.dtype)
     cai = getattr(value, "__cuda_array_interface__", None)
     if cai is not None:
-        return types.Array(_scalar_of_dtype(np.dtype(cai["typestr"])), len(cai["shape"]), "A")
+        return types.Array(_array_dtype(np.dtype(cai["typestr"])), len(cai["shape"]), "A")
     raise TypeError("cannot pass a %s to a kernel" % type(value).__name__)
 
 
@@ -68,6 +79,13 @@ def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=Non
     if max_registers:
         options.append("--maxrregcount=%d" % int(max_registers))
     return options
+
+
+def _launch_key(key):
+    """f[griddim, blockdim, stream, sharedmem]'s key checked as numba does, with the dims as 3-tuples."""
+    if not isinstance(key, tuple) or not 2 <= len(key) <= 4:
+        raise ValueError("must specify at least the griddim and blockdim: f[griddim, blockdim]")
+    return _cuda._parse_launch_dims(key[0], key[1]) + key[2:]
 
 
 class Dispatcher:
@@ -166,11 +184,13 @@ class Dispatcher:
     def __getitem__(self, key):
         if self.device:
             raise TypeError("a device function is called from kernels, not launched")
-        launcher = self._launchers.get(key)
+        try:
+            launcher = self._launchers.get(key)
+        except TypeError:  # dims given as lists, as numba allows: keyed by the dims as tuples
+            key = _launch_key(key)
+            launcher = self._launchers.get(key)
         if launcher is None:
-            if not isinstance(key, tuple) or not 2 <= len(key) <= 4:
-                raise ValueError("must specify at least the griddim and blockdim: f[griddim, blockdim]")
-            _cuda._parse_launch_dims(key[0], key[1])  # numba's checks, now
+            _launch_key(key)  # numba's checks, now
             # the per-call path is C (src/dispatch.c): it keys the arguments' types and finds the
             # LaunchConfig; specialise() runs on the first call of each key
             launcher = self._launchers[key] = _cuda.Dispatch(self._specialiser(key))

@@ -445,6 +445,12 @@ class Intrinsics:
             self.fail(node, "cuda.atomic.%s takes integers" % op)
         if op in ("inc", "dec") and t != types.uint32:
             self.fail(node, "cuda.atomic.%s takes uint32 arrays" % op)
+        if op == "exch" and t == types.float64:  # atomicExch has no double overload: swap the bits
+            return Value(
+                "__longlong_as_double((long long)atomicExch((unsigned long long *)&%s, "
+                "(unsigned long long)__double_as_longlong(%s)))" % (ref, v),
+                t,
+            )
         if t == types.int64 and op in ("max", "min", "nanmax", "nanmin"):
             ctype, pointer = "long long", "(long long *)&%s" % ref
         return Value("((%s)%s(%s, (%s)(%s)))" % (t.ctype, function, pointer, ctype, v), t)
