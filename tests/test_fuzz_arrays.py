@@ -20,7 +20,7 @@ RECORDS = "1"
 
 PROPERTIES = r"""
 import os
-from hypothesis import given, settings, strategies as st, HealthCheck
+from hypothesis import given, settings, strategies as st, HealthCheck, reject
 LOG = open(os.environ["FUZZ_LOG"], "w", buffering=1)
 CLEAR = (ValueError, TypeError, IndexError, NotImplementedError)
 RECORDS = os.environ.get("FUZZ_RECORDS") == "1"  # DeviceRecords: issue 10 item 1 (a crash) until merged
@@ -32,6 +32,20 @@ rng = np.random.default_rng(1)
 
 def record_like(x):
     return not RECORDS and (isinstance(x, np.void) or (np.ndim(x) == 0 and np.asarray(x).dtype.fields is not None))
+
+def native(dtype):
+    return dtype.isnative if dtype.fields is None else all(native(f[0]) for f in dtype.fields.values())
+
+def upload(a):
+    # to_device refuses data in the other byte order (the device would read its raw bytes)
+    if not native(np.asarray(a).dtype):
+        try:
+            cuda.to_device(a)
+        except ValueError as e:
+            assert "byte order" in str(e), e
+            reject()
+        raise AssertionError("to_device accepted the other byte order: %r" % (np.asarray(a).dtype,))
+    return cuda.to_device(a)
 
 def log(*what):
     LOG.write(repr(what) + "\n")
@@ -65,7 +79,7 @@ def prop_to_device_and_slices(shape, dtype, order, index):
     if record_like(a):
         return
     try:
-        d = cuda.to_device(a)
+        d = upload(a)
     except CLEAR:
         return
     assert same(d.copy_to_host(), a), (d.copy_to_host(), a)
@@ -95,7 +109,7 @@ def prop_strided_host_and_setitem(shape, dtype, index, value):
     if record_like(view):
         return
     try:
-        d = cuda.to_device(view)
+        d = upload(view)
     except CLEAR:
         return
     assert same(d.copy_to_host(), view)
@@ -126,7 +140,7 @@ def prop_device_array_reshape_view(shape, dtype, newshape, order, newdtype):
     a = np.asarray(host_array(shape, dtype), order=order)
     if record_like(a):
         return
-    d = cuda.to_device(a)
+    d = upload(a)
     try:
         r = d.reshape(newshape, order=order)
     except CLEAR:
@@ -161,7 +175,7 @@ def prop_device_array_reshape_view(shape, dtype, newshape, order, newdtype):
 def prop_foreign_cuda_array_interface(shape, dtype, strides, offset, version, mutate, api):
     log("cai", shape, dtype, strides, offset, version, mutate, api)
     base_host = host_array((256,), "u1")
-    base = cuda.to_device(base_host)
+    base = upload(base_host)
     pointer = base.__cuda_array_interface__["data"][0] + offset
     desc = {"shape": shape, "typestr": np.dtype(dtype).str, "data": (pointer, False), "version": version,
             "strides": strides}

@@ -69,8 +69,10 @@ cases = [
     ("cuMemAlloc", "CUDA_ERROR_INVALID_VALUE", lambda: cuda.device_array(100)),
     ("cuMemAlloc", "CUDA_ERROR_INVALID_VALUE", lambda: cuda.to_device(host)),
     ("cuMemAllocManaged", "CUDA_ERROR_NOT_SUPPORTED", lambda: cuda.managed_array(10)),
-    ("cuMemHostAlloc", "CUDA_ERROR_NOT_PERMITTED", lambda: cuda.pinned_array(10)),
-    ("cuMemHostAlloc", "CUDA_ERROR_INVALID_VALUE", lambda: cuda.mapped_array(10)),
+    # pinned and mapped arrays are pages of our own, registered (they outlive their context's reset)
+    ("cuMemHostRegister", "CUDA_ERROR_NOT_PERMITTED", lambda: cuda.pinned_array(10)),
+    ("cuMemHostRegister", "CUDA_ERROR_INVALID_VALUE", lambda: cuda.mapped_array(10)),
+    ("cuMemHostAlloc", "CUDA_ERROR_INVALID_VALUE", lambda: cuda.mapped_array(10, wc=True)),
     ("cuMemHostGetDevicePointer", "CUDA_ERROR_INVALID_VALUE", lambda: cuda.mapped_array(10)),
     ("cuMemHostRegister", "CUDA_ERROR_NOT_PERMITTED", lambda: cuda.pinned(host).__enter__()),
     ("cuMemcpyHtoD", "CUDA_ERROR_ILLEGAL_ADDRESS", lambda: cuda.to_device(host)),
@@ -138,7 +140,8 @@ def test_failing_destroys_are_reported_as_unraisable_never_raised():
         check("cuStreamDestroy", "CUDA_ERROR_INVALID_HANDLE", cuda.stream)
         check("cuEventDestroy", "CUDA_ERROR_INVALID_HANDLE", cuda.event)
         check("cuMemFree", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.device_array(10))
-        check("cuMemFreeHost", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.pinned_array(10))
+        check("cuMemHostUnregister", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.pinned_array(10))
+        check("cuMemFreeHost", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.mapped_array(10, wc=True))
         check("cuModuleUnload", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.load_module(b"any image"))
         host = np.zeros(10)
         check("cuMemHostUnregister", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.pinned(host),
