@@ -45,6 +45,10 @@ from numba_cuda_c.cudadrv.memory_functions import (  # noqa: F401
     is_device_memory,
     require_device_memory,
 )
+from numba_cuda_c.cudadrv.linkable_code import FILE_EXTENSION_MAP  # noqa: F401,E402
+from numba_cuda_c.cudadrv.linker import Linker  # noqa: E402
+
+_Linker = Linker  # numba-cuda 0.30's name for it
 
 
 def get_version():
@@ -197,6 +201,7 @@ __all__ += [
     "Stream",
     "AutoFreePointer",
     "DeadMemoryError",
+    "Linker",
     "LinkerError",
     "MappedMemory",
     "ManagedMemory",
