@@ -75,16 +75,6 @@ from numba_cuda_c.cudadrv.emm import (  # noqa: F401
 )
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
-from numba_cuda_c.cudadrv.linkable_code import (  # noqa: F401
-    LTOIR,
-    Archive,
-    Cubin,
-    CUSource,
-    Fatbin,
-    LinkableCode,
-    Object,
-    PTXSource,
-)
 from numba_cuda_c.stubs import *  # noqa: F401,F403  (grid, shared, syncthreads, ...: device-side names)
 from numba_cuda_c import cudadrv  # noqa: F401
 from numba_cuda_c.cudadrv import devicearray, devices, driver  # noqa: F401  (numba.cuda leaks these modules)
@@ -334,6 +324,9 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     yield _open(bytes(bytearray(handle)), shape, dtype, strides, offset)
 
 
+_LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")
+
+
 def __getattr__(name):
     # the Python-kernel compiler imports NumPy: load it at first use, not with the package
     if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "declare_device"):
@@ -341,5 +334,10 @@ def __getattr__(name):
 
         value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
         globals()[name] = value
+        return value
+    if name in _LINKABLE_CODE:  # what cuda.jit(link=...) takes from memory: loaded when first asked for
+        from numba_cuda_c.cudadrv import linkable_code
+
+        value = globals()[name] = getattr(linkable_code, name)
         return value
     raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
