@@ -10,8 +10,8 @@
 
 typedef struct {
     PyObject_HEAD
-    ContextObject *context; /* current when the state was created: the JIT target comes from it */
-    CUlinkState state;      /* NULL once destroyed */
+    ContextObject *context;     /* current when the state was created: the JIT target comes from it */
+    CUlinkState state;          /* NULL once destroyed */
     char *info_log, *error_log; /* the buffers the driver writes its logs into (log_size + 1 bytes) */
     size_t log_size;
     PyObject *inputs; /* list: the data given to cuLinkAddData, alive until cuLinkComplete */
@@ -95,7 +95,8 @@ static PyObject *Linker_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         return NULL;
     if (cu.cuLinkCreate == NULL || cu.cuLinkAddData == NULL || cu.cuLinkAddFile == NULL ||
         cu.cuLinkComplete == NULL || cu.cuLinkDestroy == NULL) {
-        PyErr_SetString(st->CudaSupportError, "the CUDA driver library lacks the linker (cuLinkCreate): it is too old");
+        PyErr_SetString(st->CudaSupportError,
+                        "the CUDA driver library lacks the linker (cuLinkCreate): it is too old");
         return NULL;
     }
     ContextObject *context = context_current(st);
@@ -152,7 +153,8 @@ static PyObject *Linker_add_data(PyObject *op, PyObject *args)
         return NULL;
     if (kind < CU_JIT_INPUT_CUBIN || kind > CU_JIT_INPUT_LIBRARY) {
         PyBuffer_Release(&view);
-        PyErr_Format(PyExc_ValueError, "the driver's linker takes input kinds 0 to 4 (CUjitInputType), not %d", kind);
+        PyErr_Format(PyExc_ValueError, "the driver's linker takes input kinds 0 to 4 (CUjitInputType), not %d",
+                     kind);
         return NULL;
     }
     int terminate = kind == CU_JIT_INPUT_PTX && (view.len == 0 || ((const char *)view.buf)[view.len - 1] != '\0');
@@ -197,7 +199,8 @@ static PyObject *Linker_add_file(PyObject *op, PyObject *args)
         return NULL;
     if (kind < CU_JIT_INPUT_CUBIN || kind > CU_JIT_INPUT_LIBRARY) {
         Py_DECREF(path);
-        PyErr_Format(PyExc_ValueError, "the driver's linker takes input kinds 0 to 4 (CUjitInputType), not %d", kind);
+        PyErr_Format(PyExc_ValueError, "the driver's linker takes input kinds 0 to 4 (CUjitInputType), not %d",
+                     kind);
         return NULL;
     }
     if (linker_enter(self) < 0) {
