@@ -331,12 +331,20 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     yield _open(bytes(bytearray(handle)), shape, dtype, strides, offset)
 
 
+_LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")
+
+
 def __getattr__(name):
     # the Python-kernel compiler imports NumPy: load it at first use, not with the package
-    if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile"):
+    if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "declare_device"):
         import importlib
 
         value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
         globals()[name] = value
+        return value
+    if name in _LINKABLE_CODE:  # what cuda.jit(link=...) takes from memory: loaded when first asked for
+        from numba_cuda_c.cudadrv import linkable_code
+
+        value = globals()[name] = getattr(linkable_code, name)
         return value
     raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)

@@ -222,20 +222,55 @@ def from_dtype(dtype):
         raise TypeError("no device type for dtype %s" % dtype) from None
 
 
+def is_numba_type(obj):
+    """Whether obj is one of numba's own type objects (numba.float32, numba.types.int32[:], a numba
+    Signature): told by the module of its class, so that numba is never imported here."""
+    return type(obj).__module__.startswith("numba.")
+
+
+def from_numba(obj):
+    """numba's type object (or Signature) as ours, matched by name and attributes: scalars by name
+    (numba.float32 is float32), arrays by dtype, ndim and layout, tuples item by item, none as void."""
+    if hasattr(obj, "return_type") and hasattr(obj, "args"):  # numba's Signature
+        return Signature(from_numba(obj.return_type), [from_numba(a) for a in obj.args])
+    name = getattr(obj, "name", None)
+    kind = type(obj).__name__
+    if name in SCALARS:
+        return SCALARS[name]
+    if name in ("none", "void") or kind == "NoneType":
+        return void
+    if kind == "Array" and hasattr(obj, "ndim") and hasattr(obj, "layout"):
+        return Array(from_numba(obj.dtype), obj.ndim, obj.layout)
+    if kind in ("UniTuple", "Tuple") and hasattr(obj, "types"):
+        return Tuple([from_numba(t) for t in obj.types])
+    if kind == "Record" and hasattr(obj, "dtype"):
+        return Record(obj.dtype)
+    raise TypeError("numba's type %s has no numba_cuda_c equivalent" % (obj,))
+
+
+def _evaluate(text):
+    """A signature string's value: a Type, a tuple of them, or a Signature."""
+    namespace = dict(SCALARS, void=void, none=void, boolean=boolean, bool_=boolean)
+    namespace.update({k: v for k, v in globals().items() if isinstance(v, Type)})
+    try:
+        return eval(text, {"__builtins__": {}}, namespace)  # noqa: S307 -- names are types only
+    except Exception as exc:
+        raise TypeError("cannot read the signature %r: %s" % (text, exc)) from None
+
+
 def parse_signature(text):
-    """'void(float32[:], int64)' (or a Signature, or a tuple of argument types) -> Signature."""
+    """'void(float32[:], int64)' (or a Signature, or a tuple of argument types, ours or numba's)
+    -> Signature."""
     if isinstance(text, Signature):
         return text
+    if is_numba_type(text):
+        value = from_numba(text)
+        return value if isinstance(value, Signature) else Signature(void, [value])
     if isinstance(text, (tuple, list)):
         return Signature(void, [parse_type(t) for t in text])
     if not isinstance(text, str):
         raise TypeError("a signature is a string such as 'void(float32[:], int64)', not %r" % (text,))
-    namespace = dict(SCALARS, void=void, none=void, boolean=boolean, bool_=boolean)
-    namespace.update({k: v for k, v in globals().items() if isinstance(v, Type)})
-    try:
-        value = eval(text, {"__builtins__": {}}, namespace)  # noqa: S307 -- names are types only
-    except Exception as exc:
-        raise TypeError("cannot read the signature %r: %s" % (text, exc)) from None
+    value = _evaluate(text)
     if isinstance(value, Type):
         return Signature(void, [value])
     if isinstance(value, tuple):
@@ -243,9 +278,26 @@ def parse_signature(text):
     return parse_signature(value)
 
 
+def parse_declared_signature(sig):
+    """A signature that must name its return type (cuda.declare_device's): a Signature, ours or
+    numba's, or a string such as 'int32(float32[:])'. numba's TypeError otherwise."""
+    value = sig
+    if is_numba_type(sig):
+        value = from_numba(sig)
+    elif isinstance(sig, str):
+        value = _evaluate(sig)
+    elif not isinstance(sig, (Signature, tuple, list, Type)):
+        raise TypeError("a signature is a string such as 'int32(float32[:])', not %r" % (sig,))
+    if not isinstance(value, Signature):
+        raise TypeError("Return type must be provided for device declarations")
+    return value
+
+
 def parse_type(value):
     if isinstance(value, Type):
         return value
+    if is_numba_type(value):
+        return from_numba(value)
     if isinstance(value, str):
         sig = parse_signature("(%s,)" % value)
         return sig.args[0]

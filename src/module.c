@@ -12,6 +12,7 @@
 #include "dispatch.h"
 #include "transfer.h"
 #include "kernel.h"
+#include "linker.h"
 #include "nvrtc.h"
 #include "stream.h"
 
@@ -25,7 +26,7 @@ static int module_exec(PyObject *module)
         stream_type_init(module, st) < 0 || event_type_init(module, st) < 0 ||
         memory_type_init(module, st) < 0 || devicearray_type_init(module, st) < 0 ||
         module_type_init(module, st) < 0 || kernel_type_init(module, st) < 0 || launch_type_init(module, st) < 0 ||
-        dispatch_type_init(module, st) < 0)
+        dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0)
         return -1;
     PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
                             event_module_methods, memory_module_methods,

@@ -45,8 +45,6 @@ from numba_cuda_c.cudadrv.memory_functions import (  # noqa: F401
     is_device_memory,
     require_device_memory,
 )
-
-
 def get_version():
     """The CUDA driver's version as (major, minor)."""
     return driver_get_version()
@@ -146,6 +144,12 @@ def __getattr__(name):
     # numba's driver.binding is NVIDIA's cuda.bindings.driver: imported only when asked for
     if name == "binding":
         return _binding()
+    if name in ("Linker", "_Linker", "FILE_EXTENSION_MAP"):  # linking: loaded when first asked for
+        from numba_cuda_c.cudadrv import linkable_code, linker
+
+        value = linkable_code.FILE_EXTENSION_MAP if name == "FILE_EXTENSION_MAP" else linker.Linker
+        globals()[name] = value  # _Linker: numba-cuda 0.30's name for Linker
+        return value
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
@@ -197,6 +201,7 @@ __all__ += [
     "Stream",
     "AutoFreePointer",
     "DeadMemoryError",
+    "Linker",
     "LinkerError",
     "MappedMemory",
     "ManagedMemory",

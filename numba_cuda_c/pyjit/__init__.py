@@ -4,6 +4,7 @@ import os
 
 from numba_cuda_c import _cuda, compiler, types
 from numba_cuda_c.pyjit.dispatcher import Dispatcher, jit, normalise, nvrtc_options, typeof
+from numba_cuda_c.pyjit.extern import ExternFunction, declare_device
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
@@ -38,12 +39,13 @@ def compile_ptx(
 
     sig = types.parse_signature(args)
     argtypes = normalise(sig.args)
+    externs = []  # declared device functions called: defined elsewhere, so the code is relocatable
     if device:
-        source, resty = translate_device(pyfunc, argtypes, pyfunc.__name__)
+        source, resty = translate_device(pyfunc, argtypes, pyfunc.__name__, externs)
     else:
-        source, resty = translate_kernel(pyfunc, argtypes, pyfunc.__name__), types.void
+        source, resty = translate_kernel(pyfunc, argtypes, pyfunc.__name__, externs), types.void
     options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)
-    if device:
+    if device or externs:
         options.append("-rdc=true")  # keep the device function, which nothing in the module calls
     ptx = compiler.compile_image(
         source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu", ptx=True
@@ -74,6 +76,8 @@ def compile(
 
 __all__ = [
     "Dispatcher",
+    "ExternFunction",
+    "declare_device",
     "KernelTypeError",
     "compile",
     "compile_ptx",

@@ -8,6 +8,7 @@ import numpy as np
 
 import numba_cuda_c
 from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
@@ -101,6 +102,7 @@ class Dispatcher:
         self._kernels = {}  # argument types -> Kernel
         self._sources = {}  # argument types -> CUDA C
         self._launchers = {}
+        self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self.signatures = []  # a device function's declared signatures: calls convert to them
         for sig in sigs or ():
             self.compile(sig)
@@ -121,18 +123,32 @@ class Dispatcher:
         if source is None:
             digest = compiler._sha256(repr(argtypes).encode()).hexdigest()[:12]
             name = "ncc_%s_%s" % (self.py_func.__name__, digest)
+            externs = []  # the declared device functions it calls (cuda.declare_device)
 
             def translate():
                 from numba_cuda_c.pyjit.translate import translate_kernel  # ast and inspect: only when needed
 
-                return translate_kernel(self.py_func, argtypes, name)
+                del externs[:]
+                return translate_kernel(self.py_func, argtypes, name, externs)
 
             key = self._cache_key(argtypes)
-            source = self._sources[argtypes] = (
-                name,
-                translate() if key is None else compiler.cached_text(key, translate),
-            )
+            text = translate() if key is None else compiler.cached_text(key, translate)
+            if not externs and _EXTERN_MARK in text:  # from the disk cache: learn the declarations' links
+                text = translate()
+            self._links[argtypes] = self._link_list(externs)
+            source = self._sources[argtypes] = (name, text)
         return source
+
+    def _link_list(self, externs):
+        """What a kernel calling these declared device functions is linked with: the link= option's
+        files, then the declarations'; None where it is not linked at all."""
+        link = self.options.get("link") or ()
+        link = [link] if isinstance(link, (str, os.PathLike)) else list(link)
+        if not link and not externs:
+            return None
+        from numba_cuda_c.pyjit.extern import links_of
+
+        return link + [item for item in links_of(externs) if item not in link]
 
     def _cache_key(self, argtypes):
         """With cache=True, what the translation depends on, as numba's cache index: the function's
@@ -172,12 +188,29 @@ class Dispatcher:
                     if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")
                 }
             )
-            module = compiler.SourceModule(
-                source,
-                options=options,
-                name=self.py_func.__name__ + ".cu",
-                disk_cache=bool(self.options.get("cache")),
-            )
+            links = self._links[argtypes]
+            if links is None:
+                module = compiler.SourceModule(
+                    source,
+                    options=options,
+                    name=self.py_func.__name__ + ".cu",
+                    disk_cache=bool(self.options.get("cache")),
+                )
+            else:  # relocatable code, linked by the driver with the files it needs
+                from numba_cuda_c.cudadrv.linker import check_link_item, link_kernel
+
+                for item in links:
+                    check_link_item(item)  # numba's errors first, before compiling
+                image = compiler.compile_image(
+                    source,
+                    options + ["-rdc=true"],
+                    name=self.py_func.__name__ + ".cu",
+                    disk_cache=bool(self.options.get("cache")),
+                )
+                image = link_kernel(
+                    image, links, self.options.get("max_registers") or 0, bool(self.options.get("lineinfo"))
+                )
+                module = compiler.load_module(image)
             kernel = self._kernels[argtypes] = module.get_function(name)
         return kernel
 
@@ -252,8 +285,9 @@ class Dispatcher:
 
         def ptx(t):
             name, source = self._source(t)
+            relocatable = ["-rdc=true"] if self._links.get(t) is not None else []
             return compiler.compile_image(
-                source, nvrtc_options(), name=self.py_func.__name__ + ".cu", ptx=True, disk_cache=False
+                source, nvrtc_options() + relocatable, name=self.py_func.__name__ + ".cu", ptx=True, disk_cache=False
             ).decode()
 
         found = {t: ptx(t) for t in self._pick(signature)}
@@ -311,7 +345,11 @@ def jit(func_or_sig=None, device=False, **options):
     unknown = set(options) - {"debug", "lineinfo", "fastmath", "opt", "max_registers", "cache", "inline", "link"}
     if unknown:
         raise TypeError("unknown @jit options: %s" % ", ".join(sorted(unknown)))
-    if callable(func_or_sig) and not isinstance(func_or_sig, (types.Type, types.Signature)):
+    if (
+        callable(func_or_sig)
+        and not isinstance(func_or_sig, (types.Type, types.Signature))
+        and not types.is_numba_type(func_or_sig)
+    ):
         return Dispatcher(func_or_sig, device=device, **options)
     sigs = None
     if func_or_sig is not None:

@@ -61,6 +61,7 @@ class ModuleBuilder:
     def __init__(self):
         self.functions = {}  # (pyfunc, argtypes) -> (c name, return type)
         self.constants = {}  # arrays in constant memory (cuda.const.array_like) -> their C names
+        self.externs = {}  # declared device functions called (extern.py): name -> (wrapper, [ExternFunction])
         self.pieces = []
         self.counter = 0
 
@@ -81,6 +82,12 @@ class ModuleBuilder:
         if return_type is None:
             raise KernelTypeError("recursive device function %s is not supported" % pyfunc.__name__)
         return name, return_type
+
+    def extern(self, declared):
+        """The C name of the wrapper that calls a declared device function, declared once (extern.py)."""
+        from numba_cuda_c.pyjit.extern import declare_in
+
+        return declare_in(self, declared)
 
     def tuple_struct(self, t):
         """The C struct a device function returns a tuple of numbers in (one per tuple type)."""
@@ -533,6 +540,11 @@ class FunctionTranslator(Intrinsics, Indexing):
             return Value(obj=Namespace(("cuda",)))
         if isinstance(obj, DeviceName):  # from numba_cuda_c import grid: the name cuda.grid
             return Value(obj=Namespace(obj.path))
+        if types.is_numba_type(obj):  # from numba import float32: ours, by name
+            try:
+                return Value(obj=types.from_numba(obj))
+            except TypeError as exc:
+                self.fail(node, str(exc))
         return Value(obj=obj)
 
     def expr_Attribute(self, node):
@@ -728,7 +740,10 @@ class FunctionTranslator(Intrinsics, Indexing):
             t = dtype_of(target)
             return Value(cast(self.expr(node.args[0]), t), t)
         from numba_cuda_c.pyjit.dispatcher import Dispatcher
+        from numba_cuda_c.pyjit.extern import ExternFunction, call
 
+        if isinstance(target, ExternFunction):
+            return call(self, target, node)
         if isinstance(target, Dispatcher):
             if not target.device:
                 self.fail(node, "kernels cannot call kernels; mark the callee @cuda.jit(device=True)")
@@ -752,18 +767,23 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.fail(node, "cannot call %r in a kernel" % (target,))
 
 
-def translate_kernel(pyfunc, argtypes, name):
-    """The CUDA C of a kernel (and the device functions it calls)."""
+def translate_kernel(pyfunc, argtypes, name, externs=None):
+    """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
+    declared device functions (cuda.declare_device) it calls."""
     module = ModuleBuilder()
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
     module.pieces.append(translator.translate())
+    if externs is not None:
+        externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
     return module.source()
 
 
-def translate_device(pyfunc, argtypes, name):
+def translate_device(pyfunc, argtypes, name, externs=None):
     """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type."""
     module = ModuleBuilder()
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
     text = translator.translate()
     module.pieces.append('extern "C" ' + text)
+    if externs is not None:
+        externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
     return module.source(), translator.return_type

@@ -92,6 +92,8 @@ def dtype_of(obj):
     if isinstance(obj, types.Scalar):
         return obj
     try:
+        if types.is_numba_type(obj):  # numba.float32
+            return types.from_numba(obj)
         return types.from_dtype(obj)
     except TypeError:
         raise KernelTypeError("%r is not a dtype" % (obj,)) from None

@@ -296,7 +296,21 @@
     X(CU_FUNC_ATTRIBUTE_PTX_VERSION, 5) \
     X(CU_FUNC_ATTRIBUTE_BINARY_VERSION, 6) \
     X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8) \
-    X(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 4)
+    X(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 4) \
+    X(CU_JIT_MAX_REGISTERS, 0) \
+    X(CU_JIT_INFO_LOG_BUFFER, 3) \
+    X(CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, 4) \
+    X(CU_JIT_ERROR_LOG_BUFFER, 5) \
+    X(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, 6) \
+    X(CU_JIT_TARGET_FROM_CUCONTEXT, 8) \
+    X(CU_JIT_TARGET, 9) \
+    X(CU_JIT_LOG_VERBOSE, 12) \
+    X(CU_JIT_GENERATE_LINE_INFO, 13) \
+    X(CU_JIT_INPUT_CUBIN, 0) \
+    X(CU_JIT_INPUT_PTX, 1) \
+    X(CU_JIT_INPUT_FATBINARY, 2) \
+    X(CU_JIT_INPUT_OBJECT, 3) \
+    X(CU_JIT_INPUT_LIBRARY, 4)
 
 #define CU_IPC_HANDLE_SIZE 64
 
@@ -311,6 +325,8 @@ enum { CU_FLAG_VALUES(CU_ENUM_ENTRY) };
 typedef int CUpointer_attribute;
 typedef int CUfunction_attribute;
 typedef int CUjit_option;
+typedef int CUjitInputType;
+typedef struct CUlinkState_st *CUlinkState;
 typedef int CUmemPool_attribute;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
 
@@ -405,7 +421,12 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuMemFreeAsync, cuMemFreeAsync) \
     X(cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool) \
     X(cuMemPoolSetAttribute, cuMemPoolSetAttribute) \
-    X(cuFuncGetParamInfo, cuFuncGetParamInfo)
+    X(cuFuncGetParamInfo, cuFuncGetParamInfo) \
+    X(cuLinkCreate, cuLinkCreate_v2) \
+    X(cuLinkAddData, cuLinkAddData_v2) \
+    X(cuLinkAddFile, cuLinkAddFile_v2) \
+    X(cuLinkComplete, cuLinkComplete) \
+    X(cuLinkDestroy, cuLinkDestroy)
 
 /* Prototypes, one function-pointer type per entry point. */
 typedef CUresult (*PFN_cuInit)(unsigned int Flags);
@@ -486,5 +507,14 @@ typedef CUresult (*PFN_cuDeviceGetDefaultMemPool)(CUmemoryPool *pool_out, CUdevi
 typedef CUresult (*PFN_cuMemPoolSetAttribute)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
 typedef CUresult (*PFN_cuFuncGetParamInfo)(CUfunction func, size_t paramIndex, size_t *paramOffset,
                                            size_t *paramSize);
+typedef CUresult (*PFN_cuLinkCreate)(unsigned int numOptions, CUjit_option *options, void **optionValues,
+                                     CUlinkState *stateOut);
+typedef CUresult (*PFN_cuLinkAddData)(CUlinkState state, CUjitInputType type, void *data, size_t size,
+                                      const char *name, unsigned int numOptions, CUjit_option *options,
+                                      void **optionValues);
+typedef CUresult (*PFN_cuLinkAddFile)(CUlinkState state, CUjitInputType type, const char *path,
+                                      unsigned int numOptions, CUjit_option *options, void **optionValues);
+typedef CUresult (*PFN_cuLinkComplete)(CUlinkState state, void **cubinOut, size_t *sizeOut);
+typedef CUresult (*PFN_cuLinkDestroy)(CUlinkState state);
 
 #endif

@@ -1,0 +1,182 @@
+"""numba's own type objects where ours are expected: `from numba import float32` in signatures
+(@cuda.jit((numba.float32[:], numba.int32)), cuda.jit(numba.void(...))), dtypes of shared and local
+arrays, conversions in kernels and cuda.declare_device signatures, matched by name and attributes.
+
+With numba installed (the GPU machine) these use numba's real objects; CI has no numba, so the same
+mapping is also checked on stand-ins that carry numba's class names, module and attributes."""
+
+import re
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+from gpu import requires_gpu
+from numba_cuda_c import _cuda, types
+
+try:
+    _cuda.nvrtc_version()
+    HAVE_NVRTC = True
+except cuda.NvrtcError:
+    HAVE_NVRTC = False
+needs_nvrtc = pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC is not installed")
+
+
+def _numba():
+    if not hasattr(np, "row_stack"):  # numba-cuda 0.30 imports it; NumPy 2.5 removed it
+        np.row_stack = np.vstack
+    return pytest.importorskip("numba", reason="numba is not installed")
+
+
+# -- stand-ins for numba's classes (numba.core.types), for machines without numba -----------------
+class _Type:
+    def __init__(self, name):
+        self.name = name
+
+    def __call__(self, *args):
+        return Signature(self, args)
+
+    def __getitem__(self, index):
+        items = index if isinstance(index, tuple) else (index,)
+        layout = "C" if items[-1].step == 1 else "A"
+        return Array(self, len(items), layout)
+
+
+class Integer(_Type):
+    pass
+
+
+class Float(_Type):
+    pass
+
+
+class Boolean(_Type):
+    pass
+
+
+class NoneType(_Type):
+    pass
+
+
+class Array(_Type):
+    def __init__(self, dtype, ndim, layout):
+        super().__init__("array(%s, %dd, %s)" % (dtype, ndim, layout))
+        self.dtype, self.ndim, self.layout = dtype, ndim, layout
+
+
+class UniTuple(_Type):
+    def __init__(self, dtype, count):
+        super().__init__("UniTuple(%s x %d)" % (dtype.name, count))
+        self.types = (dtype,) * count
+
+
+class NPDatetime(_Type):
+    pass
+
+
+class Signature:
+    def __init__(self, return_type, args):
+        self.return_type, self.args = return_type, tuple(args)
+
+
+for _cls in (Integer, Float, Boolean, NoneType, Array, UniTuple, NPDatetime):
+    _cls.__module__ = "numba.core.types.standin"
+Signature.__module__ = "numba.core.typing.templates"
+
+fake_float32, fake_int32, fake_bool = Float("float32"), Integer("int32"), Boolean("bool")
+fake_void = NoneType("none")
+
+
+def test_standins_map_by_name_and_attributes():
+    assert types.from_numba(fake_float32) is types.float32
+    assert types.from_numba(fake_bool) is types.boolean
+    assert types.from_numba(fake_void) is types.void
+    assert types.from_numba(fake_float32[:, ::1]) is types.float32[:, ::1]
+    assert types.from_numba(UniTuple(fake_int32, 2)) == types.Tuple([types.int32, types.int32])
+    sig = types.parse_signature(fake_void(fake_float32[:], fake_int32))
+    assert (sig.return_type, sig.args) == (types.void, (types.float32[:], types.int32))
+    assert types.parse_signature((fake_float32[:], fake_int32)).args == (types.float32[:], types.int32)
+    with pytest.raises(TypeError, match="no numba_cuda_c equivalent"):
+        types.from_numba(NPDatetime("datetime64[ns]"))
+    assert not types.is_numba_type(types.float32) and not types.is_numba_type(np.float32)
+
+
+def test_standin_signatures_in_jit_and_declare_device():
+    kernel = cuda.jit(fake_void(fake_float32[:]))  # a signature, not the function: a decorator
+    assert callable(kernel) and not isinstance(kernel, cuda.pyjit.Dispatcher)
+    declared = cuda.declare_device("f1", fake_int32(fake_float32[:]))
+    assert (declared.sig.return_type, declared.sig.args) == (types.int32, (types.float32[:],))
+    with pytest.raises(TypeError, match="Return type must be provided"):
+        cuda.declare_device("f1", (fake_float32[:],))
+
+
+# -- numba's real objects --------------------------------------------------------------------------
+def test_numba_scalars_and_arrays():
+    numba = _numba()
+    for name in types.SCALARS:
+        assert types.parse_type(getattr(numba.types, "bool_" if name == "bool" else name)) is types.SCALARS[name]
+    assert types.parse_type(numba.types.int32[:]) is types.int32[:]
+    assert types.parse_type(numba.float64[:, ::1]) is types.float64[:, ::1]
+    assert types.parse_type(numba.float64[::1, :]) is types.float64[::1, :]
+    assert types.parse_type(numba.types.intp) is types.int64
+    sig = types.parse_signature(numba.void(numba.float32[:], numba.int32))
+    assert (sig.return_type, sig.args) == (types.void, (types.float32[:], types.int32))
+    sig = types.parse_signature((numba.float32[:], numba.int32))
+    assert sig.args == (types.float32[:], types.int32)
+    declared = cuda.declare_device("f1", numba.int32(numba.float32[:]))
+    assert (declared.sig.return_type, declared.sig.args) == (types.int32, (types.float32[:],))
+
+
+def shared_and_local_numba_dtypes(out, n):
+    sm = cuda.shared.array(16, numba_module.float32)
+    lm = cuda.local.array(4, numba_int16)
+    i = cuda.grid(1)
+    sm[i % 16] = numba_module.float32(n)
+    lm[0] = numba_int16(n)
+    cuda.syncthreads()
+    out[i] = sm[i % 16] + lm[0]
+
+
+@needs_nvrtc
+def test_numba_types_in_kernels():
+    numba = _numba()
+    global numba_module, numba_int16
+    numba_module, numba_int16 = numba, numba.int16
+    ptx, resty = cuda.compile_ptx(shared_and_local_numba_dtypes, (numba.float32[:], numba.int32))
+    assert resty == types.void
+    assert re.search(r"\.shared \.align \d+ \.b8 \w+\[64\]", ptx), ptx  # 16 float32
+    assert "cvt.rn.f32.s32" in ptx  # numba.float32(n) of an int32
+
+
+def plus_one(x):
+    return x + 1
+
+
+@needs_nvrtc
+def test_numba_signature_of_a_device_function():
+    numba = _numba()
+    device = cuda.jit(numba.int32(numba.int32), device=True)(plus_one)
+    assert device.signatures == [types.Signature(types.int32, (types.int32,))]
+
+
+def fills(out, value):
+    sm = cuda.shared.array(8, numba_module.float32)
+    i = cuda.grid(1)
+    sm[i] = value * 2
+    cuda.syncthreads()
+    out[i] = sm[i]
+
+
+@requires_gpu
+def test_numba_signatures_launch():
+    numba = _numba()
+    global numba_module
+    numba_module = numba
+    for kernel in (
+        cuda.jit((numba.float32[:], numba.int32))(fills),
+        cuda.jit(numba.void(numba.float32[::1], numba.int32))(fills),
+        cuda.jit("void(float32[:], int32)")(fills),
+    ):
+        out = cuda.device_array(8, np.float32)
+        kernel[1, 8](out, 3)
+        np.testing.assert_array_equal(out.copy_to_host(), np.full(8, 6, np.float32))
