@@ -140,6 +140,7 @@ def test_threads_launching_one_kernel_with_numpy_arguments(module, jit):
 
 
 @requires_gpu
+@pytest.mark.serial
 def test_failed_launches_raise_their_own_error_and_copy_nothing_back(module):
     scale = module.get_function("scale")
     host = np.full(4, 7.0)

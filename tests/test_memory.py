@@ -121,6 +121,7 @@ def test_defer_cleanup_holds_frees():
     assert "defer ok" in out
 
 
+@pytest.mark.serial
 def test_get_memory_info_reflects_frees():
     context = cuda.current_context()
     from numba_cuda_c import _cuda
@@ -145,6 +146,7 @@ def test_out_of_memory_then_recovery():
     assert list(d.copy_to_host()) == [0, 1, 2, 3]
 
 
+@pytest.mark.serial
 def test_oom_flushes_queue_and_retries():
     out = run_python(
         """
@@ -164,6 +166,7 @@ def test_oom_flushes_queue_and_retries():
     assert "retry ok" in out
 
 
+@pytest.mark.serial
 def test_hundred_thousand_allocations_leak_nothing():
     context = cuda.current_context()
     from numba_cuda_c import _cuda

@@ -186,6 +186,7 @@ print('per-thread ok')
     assert "per-thread ok" in run_python(code, NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM="1")
 
 
+@pytest.mark.serial
 def test_many_streams_leak_no_device_memory():
     context = cuda.current_context()
     for _ in range(100):
