@@ -356,6 +356,37 @@ static int copy_results_back(module_state *st, LaunchConfigObject *config, copy_
     return status;
 }
 
+/* Device arrays of another context: a dead one's raise; a live one's are reached through peer
+ * access, enabled at first need, or raise where the devices cannot reach each other. */
+static int launch_check_arrays(module_state *st, KernelObject *kernel, ContextObject *context, PyObject *const *args,
+                               Py_ssize_t nargs)
+{
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *arg = args[i];
+        if (!Py_IS_TYPE(arg, st->DeviceNDArrayType) &&
+            (PyFloat_CheckExact(arg) || PyLong_CheckExact(arg) || !devicearray_check(st, arg)))
+            continue;
+        ContextObject *home = ((DeviceArrayObject *)arg)->context;
+        if (home == context || home == NULL)
+            continue;
+        if (home->handle == NULL) {
+            PyErr_Format(st->CudaDriverError, "argument %zd of %S is an array of a CUDA context that was reset or "
+                         "closed", i, kernel->name);
+            return -1;
+        }
+        int reachable = context_enable_peer(st, context, home);
+        if (reachable < 0)
+            return -1;
+        if (reachable == 0) {
+            PyErr_Format(PyExc_ValueError, "argument %zd of %S is an array on device %d, and the kernel runs on "
+                         "device %d, which cannot access its memory (no peer access): copy it there first",
+                         i, kernel->name, home->device->id, context->device->id);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
                                          PyObject *kwnames)
 {
@@ -376,8 +407,12 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         PyErr_Format(PyExc_TypeError, "too many kernel arguments: %zd", nargs);
         return NULL;
     }
-    ContextObject *context = kernel->module->context;
-    if (context_check_alive(st, context) < 0)
+    /* The kernel runs in its stream's context, else the current one, where its function is found
+     * (loaded at its first launch there). */
+    ContextObject *context = self->stream ? ((StreamObject *)self->stream)->context : context_current(st);
+    CUfunction function = context == NULL || context_check_alive(st, context) < 0 ? NULL
+                          : kernel_function(st, kernel, context);
+    if (function == NULL || launch_check_arrays(st, kernel, context, args, nargs) < 0)
         return NULL;
 
     /* Where the parameters go: the kernel's buffer, or (driver cannot tell the layout) a local one
@@ -418,7 +453,7 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
          * launch queue is full, and releasing costs more than most launches). */
         if (!failed)
             failed = CU_CALL(st, cuLaunchKernel,
-                             (kernel->handle, self->grid[0], self->grid[1], self->grid[2], self->block[0],
+                             (function, self->grid[0], self->grid[1], self->grid[2], self->block[0],
                               self->block[1], self->block[2], self->sharedmem, self->stream_handle, params, NULL)) < 0;
         if (pushed && context_exit(st, pushed) < 0)
             failed = 1;
