@@ -2,6 +2,7 @@
  * device_array_like, and the consumers of __cuda_array_interface__ (is_cuda_array, as_cuda_array,
  * from_cuda_array_interface), which view another library's memory without a copy. */
 #include "devicearray.h"
+#include "memory.h"
 
 #include "errors.h"
 #include "stream.h"
@@ -126,7 +127,10 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
     if (layout_parse(shape_obj, dtype_spec, strides_obj, Py_None, &layout) < 0)
         return NULL;
     unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
-    ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL : context_current(st);
+    /* memory of our own (an IPC mapping, a raw allocation) belongs to its context, whichever is current */
+    ContextObject *context = (pointer == (unsigned long long)-1 && PyErr_Occurred()) ? NULL
+                             : owner != NULL && Py_IS_TYPE(owner, st->MemoryPointerType) ? ((MemoryObject *)owner)->context
+                                                                                        : context_current(st);
     PyObject *result = NULL;
     if (context != NULL && cai_wait_stream(st, desc, sync) == 0)
         result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
