@@ -160,12 +160,21 @@ class SourceModule:
 
     SourceModule(source, options=(), arch=None, name=None).get_function("kernel") gives a Kernel,
     launched as kernel[griddim, blockdim, stream, sharedmem](*args). Kernels need extern "C".
+    A kernel launched in another context (another device, or after cuda.close()) loads the module
+    there at that first launch, compiled again for that device's architecture if it differs
+    (unless arch was given).
     """
 
     def __init__(self, source, options=(), arch=None, name=None, disk_cache=True):
         self.source = source
         self.image = compile_image(source, options, arch, name, disk_cache=disk_cache)
-        self.module = _cuda._load_module_image(self.image)
+        loader = None
+        if arch is None:  # called by the C core with the other context current
+
+            def loader():
+                return compile_image(source, options, None, name, disk_cache=disk_cache)
+
+        self.module = _cuda._load_module_image(self.image, loader)
 
     def get_function(self, name):
         return self.module.get_function(name)

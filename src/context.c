@@ -21,6 +21,7 @@ ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext han
     memset(&self->deallocations, 0, sizeof self->deallocations);
     self->memory_manager = NULL;
     self->staging = NULL;
+    self->peers_enabled = self->peers_refused = 0;
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
     return self;
@@ -48,6 +49,39 @@ void context_mark_dead(module_state *st, ContextObject *context)
     context->handle = NULL;
     if (st->last_context == context)
         Py_CLEAR(st->last_context);
+    /* peer access to it went with it: its device's next context must be enabled anew */
+    int id = context->device->id;
+    for (Py_ssize_t i = 0; id < 64 && st->devices != NULL && i < PyTuple_GET_SIZE(st->devices); i++) {
+        ContextObject *other = ((DeviceObject *)PyTuple_GET_ITEM(st->devices, i))->primary_context;
+        if (other != NULL)
+            other->peers_enabled &= ~(1ULL << id);
+    }
+}
+
+int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer)
+{
+    int id = peer->device->id;
+    unsigned long long bit = id < 64 ? 1ULL << id : 0;
+    if (context->device == peer->device || (context->peers_enabled & bit))
+        return 1;
+    if (context->peers_refused & bit)
+        return 0;
+    int can = 0, pushed;
+    if (context_check_alive(st, peer) < 0 ||
+        CU_CALL(st, cuDeviceCanAccessPeer, (&can, context->device->handle, peer->device->handle)) < 0)
+        return -1;
+    if (!can) {
+        context->peers_refused |= bit;
+        return 0;
+    }
+    if (context_enter(st, context, &pushed) < 0)
+        return -1;
+    CUresult rc = cu.cuCtxEnablePeerAccess(peer->handle, 0);
+    int failed = rc != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED && cu_check(st, rc, "cuCtxEnablePeerAccess") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    context->peers_enabled |= bit;
+    return 1;
 }
 
 static void context_remember(module_state *st, ContextObject *context)
@@ -269,6 +303,48 @@ static PyObject *Context_reset(PyObject *op, PyObject *Py_UNUSED(unused))
     Py_RETURN_NONE;
 }
 
+/* numba's Context.can_access_peer(peer_device): whether this device can reach the other's memory. */
+static PyObject *Context_can_access_peer(PyObject *op, PyObject *arg)
+{
+    module_state *st = state_of(op);
+    ContextObject *self = (ContextObject *)op;
+    int devnum, can = 0;
+    if (int_from_object(arg, &devnum, "peer_device") < 0)
+        return NULL;
+    DeviceObject *peer = device_get(st, devnum);
+    if (peer == NULL || CU_CALL(st, cuDeviceCanAccessPeer, (&can, self->device->handle, peer->handle)) < 0)
+        return NULL;
+    return PyBool_FromLong(can);
+}
+
+/* numba's Context.enable_peer_access(peer_context, flags=0). */
+static PyObject *Context_enable_peer_access(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"peer_context", "flags", NULL};
+    module_state *st = state_of(op);
+    PyObject *peer;
+    int flags = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|i:enable_peer_access", keywords, &peer, &flags))
+        return NULL;
+    if (!Py_IS_TYPE(peer, st->ContextType)) {
+        PyErr_Format(PyExc_TypeError, "peer_context must be a Context, not %.100s", Py_TYPE(peer)->tp_name);
+        return NULL;
+    }
+    if (flags != 0) {
+        PyErr_SetString(PyExc_ValueError, "flags is reserved and must be 0");
+        return NULL;
+    }
+    int done = context_check_alive(st, (ContextObject *)op) < 0 ? -1
+                                                                  : context_enable_peer(st, (ContextObject *)op, (ContextObject *)peer);
+    if (done < 0)
+        return NULL;
+    if (done == 0) {
+        cu_raise(st, CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "cuCtxEnablePeerAccess");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *Context_prepare_for_use(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     if (context_check_alive(state_of(op), (ContextObject *)op) < 0)
@@ -462,6 +538,10 @@ static PyMethodDef Context_methods[] = {
      "Pops this context off the current CPU thread. It must be at the top of the context stack."},
     {"synchronize", Context_synchronize, METH_NOARGS, "Wait for all work in this context to finish."},
     {"reset", Context_reset, METH_NOARGS, "Clean up all owned resources in this context."},
+    {"can_access_peer", Context_can_access_peer, METH_O,
+     "can_access_peer(peer_device): whether this context's device can access the memory of device peer_device."},
+    {"enable_peer_access", (PyCFunction)(void (*)(void))Context_enable_peer_access, METH_VARARGS | METH_KEYWORDS,
+     "enable_peer_access(peer_context, flags=0): let this context access the peer context's memory."},
     {"prepare_for_use", Context_prepare_for_use, METH_NOARGS, "Check that the context can be used."},
     {"create_stream", Context_create_stream, METH_NOARGS, "Create a new stream in this context."},
     {"create_external_stream", Context_create_external_stream, METH_O, "Wrap a stream made elsewhere."},

@@ -23,6 +23,8 @@ struct ContextObject {
     deallocation_queue deallocations;
     PyObject *memory_manager; /* the EMM plugin's instance for this context, or NULL (memory.c) */
     struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
+    unsigned long long peers_enabled; /* bit d: device d's primary context is reachable from here */
+    unsigned long long peers_refused; /* bit d: cuDeviceCanAccessPeer says device d is not */
     PyObject *weakreflist;
 };
 
@@ -50,6 +52,10 @@ void context_free_staging(module_state *st, ContextObject *context);
 
 /* Marks the context dead (after release or reset) and drops the module's cache of it. */
 void context_mark_dead(module_state *st, ContextObject *context);
+
+/* Lets kernels and copies in `context` reach `peer`'s memory (cuCtxEnablePeerAccess, once per pair
+ * of devices). 1: done; 0: the devices cannot (cuDeviceCanAccessPeer); -1 with an error. */
+int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer);
 
 /* Makes `context` current for a call that acts on the current context, pushing it only where
  * another is current; context_exit pops what context_enter pushed. */

@@ -71,8 +71,13 @@ PyObject *devices_all(module_state *st)
 {
     if (st->devices != NULL)
         return Py_NewRef(st->devices);
+    /* Loading the driver releases the GIL (and building the Devices may run the garbage collector's
+     * finalizers): another thread's first use may have built the list meanwhile, and there must be
+     * only one, so it is looked for again after each. */
     if (cu_require_driver(st) < 0)
         return NULL;
+    if (st->devices != NULL)
+        return Py_NewRef(st->devices);
     int count = 0;
     if (CU_CALL(st, cuDeviceGetCount, (&count)) < 0)
         return NULL;
@@ -86,6 +91,10 @@ PyObject *devices_all(module_state *st)
             return NULL;
         }
         PyTuple_SET_ITEM(devices, i, (PyObject *)device);
+    }
+    if (st->devices != NULL) {
+        Py_DECREF(devices);
+        return Py_NewRef(st->devices);
     }
     st->devices = Py_NewRef(devices);
     return devices;

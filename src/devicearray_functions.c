@@ -2,6 +2,7 @@
  * device_array_like, and the consumers of __cuda_array_interface__ (is_cuda_array, as_cuda_array,
  * from_cuda_array_interface), which view another library's memory without a copy. */
 #include "devicearray.h"
+#include "memory.h"
 
 #include "errors.h"
 #include "stream.h"
@@ -157,8 +158,9 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
             PyErr_Format(PyExc_ValueError,
                          "__cuda_array_interface__: the data pointer %p with these shape and strides reaches "
                          "outside the address space", (void *)(uintptr_t)pointer);
-        else
-            context = context_current(st);
+        else /* memory of our own (an IPC mapping, a raw allocation) belongs to its context, whichever is current */
+            context = owner != NULL && Py_IS_TYPE(owner, st->MemoryPointerType) ? ((MemoryObject *)owner)->context
+                                                                               : context_current(st);
     }
     PyObject *result = NULL, *stream = NULL;
     if (context != NULL && cai_wait_stream(st, desc, sync) == 0 && cai_stream(st, context, desc, &stream) == 0)

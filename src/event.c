@@ -134,6 +134,14 @@ static PyObject *elapsed_time(module_state *st, PyObject *start, PyObject *end)
                         "event_elapsed_time needs events created with timing=True; this one has timing disabled");
         return NULL;
     }
+    if (context_check_alive(st, first->context) < 0 || context_check_alive(st, last->context) < 0)
+        return NULL;
+    if (first->context != last->context) {
+        PyErr_Format(PyExc_ValueError, "event_elapsed_time: the events belong to different devices (%d and %d); "
+                     "timing needs two events of one context", first->context->device->id,
+                     last->context->device->id);
+        return NULL;
+    }
     float milliseconds = 0;
     CUresult rc = cu.cuEventElapsedTime(&milliseconds, first->handle, last->handle);
     if (rc == CUDA_ERROR_INVALID_HANDLE) {

@@ -2,7 +2,8 @@
  * with cuFuncGetParamInfo), its attributes (registers, shared/local/constant memory) and numba's
  * launch syntax, kernel[griddim, blockdim, stream, sharedmem](*args). The launch itself is in
  * launch.c; the configurations a kernel has been given are kept, so a repeated key costs one
- * dict lookup. */
+ * dict lookup. A Kernel launches in whichever context is current (or its stream's): its function
+ * there is found, or its module loaded there, at the first launch in that context. */
 #include "kernel.h"
 
 #include "errors.h"
@@ -55,25 +56,34 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
         return NULL;
     self->module = (ModuleObject *)Py_NewRef((PyObject *)module);
     self->name = Py_NewRef(name);
+    self->context = NULL;
     self->handle = NULL;
+    self->bindings = NULL;
     self->param_offsets = self->param_sizes = NULL;
     self->params_size = 0;
     self->param_count = -1;
     self->configs = PyDict_New();
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
-    if (self->configs == NULL)
+    if (self->configs == NULL || (self->bindings = PyMem_Calloc(1, sizeof *self->bindings)) == NULL)
         goto error;
+    CUfunction handle = NULL;
     CUresult rc;
     Py_BEGIN_ALLOW_THREADS /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
-    rc = cu.cuModuleGetFunction(&self->handle, module->handle, text);
+    rc = cu.cuModuleGetFunction(&handle, module->handle, text);
     Py_END_ALLOW_THREADS
     if (rc == CUDA_ERROR_NOT_FOUND) {
         PyErr_Format(st->CudaAPIError, "no kernel named '%s' in the module (kernels need extern \"C\" to keep "
                                        "their names unmangled)", text);
         goto error;
     }
-    if (cu_check(st, rc, "cuModuleGetFunction") < 0 || kernel_read_params(st, self) < 0 ||
+    if (cu_check(st, rc, "cuModuleGetFunction") < 0)
+        goto error;
+    self->bindings->context = (ContextObject *)Py_NewRef((PyObject *)module->context);
+    self->bindings->handle = handle;
+    self->context = module->context;
+    self->handle = handle;
+    if (kernel_read_params(st, self) < 0 ||
         CU_CALL(st, cuFuncGetAttribute,
                 (&self->max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, self->handle)) < 0)
         goto error;
@@ -83,13 +93,69 @@ error:
     return NULL;
 }
 
+CUfunction kernel_rebind(module_state *st, KernelObject *self, ContextObject *context)
+{
+    context_entry *entry;
+    for (entry = self->bindings; entry != NULL; entry = entry->next)
+        if (entry->context == context)
+            break;
+    if (entry == NULL) {
+        const char *text = PyUnicode_AsUTF8(self->name);
+        CUmodule module = text ? module_handle_in(st, self->module, context) : NULL;
+        CUfunction handle = NULL;
+        int pushed;
+        if (module == NULL || context_enter(st, context, &pushed) < 0)
+            return NULL;
+        int failed = CU_CALL(st, cuModuleGetFunction, (&handle, module, text)) < 0;
+        if (context_exit(st, pushed) < 0 || failed)
+            return NULL;
+        for (entry = self->bindings; entry != NULL; entry = entry->next) /* the GIL was released */
+            if (entry->context == context)
+                break;
+        if (entry == NULL) {
+            if ((entry = PyMem_Malloc(sizeof *entry)) == NULL) {
+                PyErr_NoMemory();
+                return NULL;
+            }
+            entry->context = (ContextObject *)Py_NewRef((PyObject *)context);
+            entry->handle = handle;
+            entry->next = self->bindings;
+            self->bindings = entry;
+        }
+    }
+    self->context = entry->context;
+    self->handle = (CUfunction)entry->handle;
+    /* Functions of contexts that were reset go with them (unlinked first: a Context's death may run
+     * Python code that launches this kernel). */
+    context_entry *dead = NULL, **link = &self->bindings;
+    while (*link != NULL) {
+        context_entry *item = *link;
+        if (item->context->handle == NULL && item->context != self->context) {
+            *link = item->next;
+            item->next = dead;
+            dead = item;
+        } else {
+            link = &item->next;
+        }
+    }
+    CUfunction handle = self->handle;
+    while (dead != NULL) {
+        context_entry *item = dead;
+        dead = item->next;
+        Py_DECREF(item->context);
+        PyMem_Free(item);
+    }
+    return handle;
+}
+
 static PyObject *kernel_attribute(PyObject *op, int attribute)
 {
     module_state *st = state_of(op);
     KernelObject *self = (KernelObject *)op;
     int value = 0;
-    if (context_check_alive(st, self->module->context) < 0 ||
-        CU_CALL(st, cuFuncGetAttribute, (&value, attribute, self->handle)) < 0)
+    ContextObject *context = context_current(st); /* numba's: of the current device */
+    CUfunction handle = context ? kernel_function(st, self, context) : NULL;
+    if (handle == NULL || CU_CALL(st, cuFuncGetAttribute, (&value, attribute, handle)) < 0)
         return NULL;
     return PyLong_FromLong(value);
 }
@@ -216,6 +282,8 @@ static int Kernel_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(Py_TYPE(op));
     Py_VISIT(self->configs);
     Py_VISIT(self->module);
+    for (context_entry *entry = self->bindings; entry != NULL; entry = entry->next)
+        Py_VISIT(entry->context);
     return 0;
 }
 
@@ -233,6 +301,12 @@ static void Kernel_dealloc(PyObject *op)
     if (self->weakreflist != NULL)
         PyObject_ClearWeakRefs(op);
     Kernel_clear(op);
+    while (self->bindings != NULL) {
+        context_entry *entry = self->bindings;
+        self->bindings = entry->next;
+        Py_XDECREF(entry->context);
+        PyMem_Free(entry);
+    }
     Py_XDECREF(self->module);
     Py_XDECREF(self->name);
     PyMem_Free(self->param_offsets);
@@ -297,7 +371,7 @@ int kernel_type_init(PyObject *module, module_state *st)
     return PyModule_AddType(module, st->KernelType);
 }
 
-PyObject *module_load_image(PyObject *module, PyObject *image);
+PyObject *module_load_image(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 static PyObject *module_parse_launch_dims(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -310,7 +384,9 @@ static PyObject *module_parse_launch_dims(PyObject *Py_UNUSED(module), PyObject 
 }
 
 PyMethodDef kernel_module_methods[] = {
-    {"_load_module_image", module_load_image, METH_O, "Load a CUBIN, PTX or fatbin image in the current context."},
+    {"_load_module_image", (PyCFunction)(void (*)(void))module_load_image, METH_FASTCALL,
+     "_load_module_image(image, loader=None): load a CUBIN, PTX or fatbin image in the current context; "
+     "loader() gives the image for another device's architecture."},
     {"_parse_launch_dims", module_parse_launch_dims, METH_VARARGS,
      "(griddim, blockdim) normalised as numba does: two 3-tuples of positive ints."},
     {0},

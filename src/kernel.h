@@ -5,16 +5,35 @@
 
 #include "context.h"
 
+/* A module's image loaded in one more context, or a kernel's function there. Each holds its context,
+ * so that a context object's address is never reused while an entry names it. */
+typedef struct context_entry {
+    ContextObject *context;
+    void *handle; /* CUmodule or CUfunction */
+    struct context_entry *next;
+} context_entry;
+
+/* A module is loaded where it is made, then in each other context a kernel of it is launched in, at
+ * that first launch: the same image where the device has the same compute capability, else the one
+ * `loader` compiles for it. A context that is reset takes its loads with it. */
 typedef struct {
     PyObject_HEAD
     ContextObject *context;
-    CUmodule handle; /* unloaded with the object, unless the context was reset */
+    CUmodule handle;     /* in `context`: unloaded with the object, unless the context was reset */
+    PyObject *image;     /* bytes, as loaded (PTX with its NUL) */
+    PyObject *loader;    /* callable() -> image for the current context's device, or NULL: `image` everywhere */
+    int cc_major, cc_minor; /* of the device `image` was loaded on */
+    context_entry *others; /* loads in other contexts */
 } ModuleObject;
 
 typedef struct {
     PyObject_HEAD
     ModuleObject *module;
+    /* The function in the context it was last launched in: a launch in that context costs one
+     * pointer compare; another context's function is found (or loaded) in `bindings`. */
+    ContextObject *context; /* borrowed from `bindings` */
     CUfunction handle;
+    context_entry *bindings;
     PyObject *name;
     int max_threads_per_block;
     /* The parameters, from cuFuncGetParamInfo (-1: the driver cannot tell, then every argument is
@@ -41,6 +60,17 @@ typedef struct {
 
 /* The kernel `name` of a loaded module (cuModuleGetFunction). New reference. */
 PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name);
+
+/* The kernel's function in `context` (alive), loading its module there at the first call. Borrowed;
+ * NULL with an error. kernel_function() is the launch path's check. */
+CUfunction kernel_rebind(module_state *st, KernelObject *kernel, ContextObject *context);
+static inline CUfunction kernel_function(module_state *st, KernelObject *kernel, ContextObject *context)
+{
+    return context == kernel->context ? kernel->handle : kernel_rebind(st, kernel, context);
+}
+
+/* The module's CUmodule in `context` (alive), loaded there now if it is not yet. */
+CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject *context);
 
 /* Creates the launch configuration of kernel[griddim, blockdim, stream, sharedmem]. New reference. */
 PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *griddim, PyObject *blockdim,

@@ -438,9 +438,9 @@ static int release_arguments(LaunchConfigObject *config, launch_arg *records, Py
  * the driver's launch queue is full: if a Python stream callback is pending in the context, it may
  * be what the queue waits on, and it needs the GIL, so the GIL is released then (only then: it
  * costs more than most launches). */
-static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextObject *context, void **params)
+static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextObject *context, CUfunction function,
+                         void **params)
 {
-    KernelObject *kernel = config->kernel;
     CUcontext current = NULL;
     CUresult rc;
     int pushed = 0;
@@ -451,7 +451,7 @@ static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextOb
         return -1;
     /* released only while a Python stream callback is pending: a full launch queue behind it waits
      * for that callback, which needs the GIL (lock order: stream.h) */
-    CU_UNBLOCKED(rc, cu.cuLaunchKernel(kernel->handle, config->grid[0], config->grid[1], config->grid[2],
+    CU_UNBLOCKED(rc, cu.cuLaunchKernel(function, config->grid[0], config->grid[1], config->grid[2],
                                        config->block[0], config->block[1], config->block[2], config->sharedmem,
                                        config->stream_handle, params, NULL));
     if (rc != CUDA_SUCCESS) {
@@ -460,6 +460,37 @@ static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextOb
         return cu_check(st, rc, "cuLaunchKernel");
     }
     return context_exit(st, pushed);
+}
+
+/* Device arrays of another context: a dead one's raise; a live one's are reached through peer
+ * access, enabled at first need, or raise where the devices cannot reach each other. */
+static int launch_check_arrays(module_state *st, KernelObject *kernel, ContextObject *context, PyObject *const *args,
+                               Py_ssize_t nargs)
+{
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        PyObject *arg = args[i];
+        if (!Py_IS_TYPE(arg, st->DeviceNDArrayType) &&
+            (PyFloat_CheckExact(arg) || PyLong_CheckExact(arg) || !devicearray_check(st, arg)))
+            continue;
+        ContextObject *home = ((DeviceArrayObject *)arg)->context;
+        if (home == context || home == NULL)
+            continue;
+        if (home->handle == NULL) {
+            PyErr_Format(st->CudaDriverError, "argument %zd of %S is an array of a CUDA context that was reset or "
+                         "closed", i, kernel->name);
+            return -1;
+        }
+        int reachable = context_enable_peer(st, context, home);
+        if (reachable < 0)
+            return -1;
+        if (reachable == 0) {
+            PyErr_Format(PyExc_ValueError, "argument %zd of %S is an array on device %d, and the kernel runs on "
+                         "device %d, which cannot access its memory (no peer access): copy it there first",
+                         i, kernel->name, home->device->id, context->device->id);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
@@ -483,9 +514,12 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         PyErr_Format(PyExc_TypeError, "too many kernel arguments: %zd", nargs);
         return NULL;
     }
-    ContextObject *context = kernel->module->context;
-    if (context_check_alive(st, context) < 0 ||
-        (self->stream != NULL && context_check_alive(st, ((StreamObject *)self->stream)->context) < 0))
+    /* The kernel runs in its stream's context, else the current one, where its function is found
+     * (loaded at its first launch there). */
+    ContextObject *context = self->stream ? ((StreamObject *)self->stream)->context : context_current(st);
+    CUfunction function = context == NULL || context_check_alive(st, context) < 0 ? NULL
+                          : kernel_function(st, kernel, context);
+    if (function == NULL || launch_check_arrays(st, kernel, context, args, nargs) < 0)
         return NULL;
 
     /* This launch's storage: records, parameter pointers and bytes, on the stack when they fit. */
@@ -530,7 +564,7 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         pointers[i] = dest;
     }
     if (!failed)
-        failed = launch_kernel(st, self, context, pointers) < 0;
+        failed = launch_kernel(st, self, context, function, pointers) < 0;
     if (owned > 0 && release_arguments(self, records, converted, !failed) < 0)
         failed = 1;
     PyMem_Free(heap);

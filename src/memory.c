@@ -811,8 +811,9 @@ static PyObject *module_use_memory_pool(PyObject *module, PyObject *flag)
     Py_RETURN_NONE;
 }
 
-/* _ipc_get_handle(pointer) -> (handle: 64 bytes, offset): the IPC handle of the allocation that holds
- * `pointer` (cuIpcGetMemHandle takes the allocation's base), and where the pointer lies in it. */
+/* _ipc_get_handle(pointer) -> (handle: 64 bytes, offset, device ordinal): the IPC handle of the
+ * allocation that holds `pointer` (cuIpcGetMemHandle takes the allocation's base), where the pointer
+ * lies in it, and the device it is on. */
 static PyObject *module_ipc_get_handle(PyObject *module, PyObject *pointer_obj)
 {
     module_state *st = state_of_module(module);
@@ -821,21 +822,35 @@ static PyObject *module_ipc_get_handle(PyObject *module, PyObject *pointer_obj)
     CUipcMemHandle handle;
     if (pointer == (CUdeviceptr)-1 && PyErr_Occurred())
         return NULL;
-    if (context_current(st) == NULL || CU_CALL(st, cuMemGetAddressRange, (&base, &size, pointer)) < 0 ||
-        CU_CALL(st, cuIpcGetMemHandle, (&handle, base)) < 0)
+    int ordinal = 0, pushed;
+    DeviceObject *device = NULL;
+    ContextObject *context = NULL;
+    if (context_current(st) == NULL ||
+        CU_CALL(st, cuPointerGetAttribute, (&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, pointer)) < 0 ||
+        (device = device_get(st, ordinal)) == NULL || (context = Device_primary_context(st, device)) == NULL ||
+        context_enter(st, context, &pushed) < 0) /* the handle is made in the memory's own context */
         return NULL;
-    return Py_BuildValue("(y#K)", handle.reserved, (Py_ssize_t)sizeof handle.reserved,
-                         (unsigned long long)(pointer - base));
+    int failed = CU_CALL(st, cuMemGetAddressRange, (&base, &size, pointer)) < 0 ||
+                 CU_CALL(st, cuIpcGetMemHandle, (&handle, base)) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    return Py_BuildValue("(y#Ki)", handle.reserved, (Py_ssize_t)sizeof handle.reserved,
+                         (unsigned long long)(pointer - base), ordinal);
 }
 
-/* _ipc_open(handle: 64 bytes) -> MemoryPointer of another process's allocation, closed
- * (cuIpcCloseMemHandle) when the last array over it goes. */
-static PyObject *module_ipc_open(PyObject *module, PyObject *handle_obj)
+/* _ipc_open(handle: 64 bytes, devnum=None) -> MemoryPointer of another process's allocation, opened
+ * in device devnum's primary context (None: the current context), closed (cuIpcCloseMemHandle) when
+ * the last array over it goes. */
+static PyObject *module_ipc_open(PyObject *module, PyObject *args)
 {
     module_state *st = state_of_module(module);
+    PyObject *handle_obj, *devnum_obj = Py_None;
     Py_buffer view;
     CUipcMemHandle handle;
-    if (PyObject_GetBuffer(handle_obj, &view, PyBUF_SIMPLE) < 0)
+    int devnum = -1;
+    if (!PyArg_ParseTuple(args, "O|O:_ipc_open", &handle_obj, &devnum_obj) ||
+        (devnum_obj != Py_None && int_from_object(devnum_obj, &devnum, "devnum") < 0) ||
+        PyObject_GetBuffer(handle_obj, &view, PyBUF_SIMPLE) < 0)
         return NULL;
     int ok = view.len == (Py_ssize_t)sizeof handle.reserved;
     if (ok)
@@ -845,24 +860,32 @@ static PyObject *module_ipc_open(PyObject *module, PyObject *handle_obj)
         PyErr_Format(PyExc_ValueError, "an IPC handle is %d bytes", (int)sizeof handle.reserved);
         return NULL;
     }
-    ContextObject *context = context_current(st);
-    if (context == NULL)
+    ContextObject *context = NULL;
+    if (devnum < 0)
+        context = context_current(st);
+    else if (cu_require_driver(st) == 0) {
+        DeviceObject *device = device_get(st, devnum);
+        context = device ? Device_primary_context(st, device) : NULL;
+    }
+    int pushed;
+    if (context == NULL || context_enter(st, context, &pushed) < 0)
         return NULL;
     MemoryObject *memory = memory_new(st, context, MEMORY_IPC, 0);
-    if (memory == NULL)
-        return NULL;
-    CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = cu.cuIpcOpenMemHandle(&memory->device_pointer, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
-    Py_END_ALLOW_THREADS
-    CUdeviceptr base;
-    if (cu_check(st, rc, "cuIpcOpenMemHandle") < 0 ||
-        CU_CALL(st, cuMemGetAddressRange, (&base, &memory->size, memory->device_pointer)) < 0) {
-        if (rc != CUDA_SUCCESS)
-            memory->device_pointer = 0; /* nothing opened: nothing to close */
-        Py_DECREF(memory);
-        return NULL;
+    CUresult rc = CUDA_ERROR_INVALID_VALUE;
+    if (memory != NULL) {
+        Py_BEGIN_ALLOW_THREADS
+        rc = cu.cuIpcOpenMemHandle(&memory->device_pointer, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+        Py_END_ALLOW_THREADS
+        CUdeviceptr base;
+        if (cu_check(st, rc, "cuIpcOpenMemHandle") < 0 ||
+            CU_CALL(st, cuMemGetAddressRange, (&base, &memory->size, memory->device_pointer)) < 0) {
+            if (rc != CUDA_SUCCESS)
+                memory->device_pointer = 0; /* nothing opened: nothing to close */
+            Py_CLEAR(memory);
+        }
     }
+    if (context_exit(st, pushed) < 0)
+        Py_CLEAR(memory);
     return (PyObject *)memory;
 }
 
@@ -905,7 +928,8 @@ PyMethodDef memory_module_methods[] = {
      "(ranges, users): the host ranges pinned()/mapped() hold page-locked, and their users."},
     {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
     {"_ipc_get_handle", module_ipc_get_handle, METH_O, "(handle, offset) of the allocation holding a pointer."},
-    {"_ipc_open", module_ipc_open, METH_O, "Open another process's IPC handle: a MemoryPointer."},
+    {"_ipc_open", module_ipc_open, METH_VARARGS,
+     "_ipc_open(handle, devnum=None): open another process's IPC handle on that device: a MemoryPointer."},
     {"_set_memory_plugin", module_set_memory_plugin, METH_O, "Use an EMM plugin class (None: the default)."},
     {"_use_memory_pool", module_use_memory_pool, METH_O,
      "_use_memory_pool(flag): allocate device memory from the stream-ordered pool."},

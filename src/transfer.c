@@ -292,7 +292,40 @@ static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayOb
     return status;
 }
 
-/* A device source: bytes when layouts agree, else through the host. */
+/* Bytes from another device's array (cuMemcpyPeer, Async on a stream), with the destination's
+ * context current; the source's device has peer access enabled at first need. 0: copied; 1: the
+ * devices cannot reach each other (the caller stages through the host); -1 with an error. */
+static int peer_copy(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, size_t size,
+                     PyObject *stream)
+{
+    ContextObject *to = self->context, *from = source->context;
+    CUstream handle;
+    int pushed, sync = stream_is_default(stream);
+    if (context_check_alive(st, from) < 0 || context_check_alive(st, to) < 0)
+        return -1;
+    int reachable = context_enable_peer(st, to, from);
+    if (reachable <= 0)
+        return reachable < 0 ? -1 : 1;
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 || context_enter(st, to, &pushed) < 0)
+        return -1;
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS
+    if (sync && handle == NULL)
+        rc = cu.cuMemcpyPeer(self->data, to->handle, source->data, from->handle, size);
+    else {
+        rc = cu.cuMemcpyPeerAsync(self->data, to->handle, source->data, from->handle, size, handle);
+        if (rc == CUDA_SUCCESS && sync)
+            rc = cu.cuStreamSynchronize(handle);
+    }
+    Py_END_ALLOW_THREADS
+    int failed = cu_check(st, rc, "cuMemcpyPeer") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    return 0;
+}
+
+/* A device source: bytes when layouts agree (a peer copy from another device's array), else
+ * through the host. */
 static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, PyObject *stream)
 {
     if (context_check_alive(st, source->context) < 0) /* its memory went with its context */
@@ -308,10 +341,17 @@ static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceA
     }
     int both_c = devicearray_is_c_contiguous(self) && devicearray_is_c_contiguous(source);
     int both_f = devicearray_is_f_contiguous(self) && devicearray_is_f_contiguous(source);
-    if (both_c || both_f)
-        return transfer_copy(st, self->context, NULL, self->data, source->data,
-                             (size_t)(self->size * PyDataType_ELSIZE(self->dtype)), stream, DEVICE_TO_DEVICE);
-    PyArrayObject *staged = span_to_host(st, source, stream);
+    size_t size = (size_t)(self->size * PyDataType_ELSIZE(self->dtype));
+    int other_device = source->context != NULL && source->context != self->context;
+    if ((both_c || both_f) && other_device && size > 0) {
+        int status = peer_copy(st, self, source, size, stream);
+        if (status <= 0)
+            return status;
+    } else if (both_c || both_f) {
+        return transfer_copy(st, self->context, NULL, self->data, source->data, size, stream, DEVICE_TO_DEVICE);
+    }
+    /* the source is read synchronously: a stream of the destination's context cannot order it */
+    PyArrayObject *staged = span_to_host(st, source, other_device ? Py_None : stream);
     if (staged == NULL)
         return -1;
     int status = wait_stream(st, stream);

@@ -238,4 +238,4 @@ class GetIpcHandleMixin:
     def get_ipc_handle(self, memory):
         pointer = memory.device_pointer
         pointer = pointer if isinstance(pointer, int) else getattr(pointer, "value", pointer)
-        return _cuda._ipc_get_handle(pointer)
+        return _cuda._ipc_get_handle(pointer)[:2]

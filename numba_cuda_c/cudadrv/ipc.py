@@ -1,8 +1,9 @@
 """CUDA IPC: a device array shared with another process (numba's get_ipc_handle / open_ipc_array).
 
 The exporter calls DeviceNDArray.get_ipc_handle() and sends the IpcArrayHandle (it pickles) to
-another process, which opens it as a DeviceNDArray over the same memory. The mapping is closed
-when the last array over it goes.
+another process, which opens it as a DeviceNDArray over the same memory, on the device the memory
+is on (found by its UUID: device numbers differ between processes under CUDA_VISIBLE_DEVICES). The
+mapping is closed when the last array over it goes.
 """
 
 import numpy as np
@@ -10,9 +11,18 @@ import numpy as np
 from numba_cuda_c import _cuda
 
 
-def _open(handle, shape, dtype, strides, offset):
+def _device_of(uuid):
+    """The number, in this process, of the device with this UUID."""
+    for device in _cuda.list_devices():
+        if device.uuid == uuid:
+            return device.id
+    raise RuntimeError("No device of UUID %s is found. Target device may not be visible in this process." % uuid)
+
+
+def _open(handle, shape, dtype, strides, offset, device_uuid=None):
     dtype = np.dtype(dtype)
-    memory = _cuda._ipc_open(bytes(handle))
+    devnum = None if device_uuid is None else _device_of(device_uuid)
+    memory = _cuda._ipc_open(bytes(handle), devnum)
     desc = {
         "shape": tuple(shape),
         "strides": None if strides is None else tuple(strides),
@@ -27,15 +37,17 @@ def _open(handle, shape, dtype, strides, offset):
 class IpcArrayHandle:
     """A picklable handle to a device array in another process; open() maps it here."""
 
-    def __init__(self, handle, offset, shape, strides, dtype):
+    def __init__(self, handle, offset, shape, strides, dtype, device_uuid=None):
         self.handle, self.offset = bytes(handle), offset
         self.shape, self.strides, self.dtype = tuple(shape), tuple(strides), np.dtype(dtype)
+        self.device_uuid = device_uuid
         self._opened = None
 
     def open(self):
-        """The exported array, mapped into this process (which must not be the exporter)."""
+        """The exported array, mapped into this process (which must not be the exporter), on the
+        device it is on."""
         if self._opened is None:
-            self._opened = _open(self.handle, self.shape, self.dtype, self.strides, self.offset)
+            self._opened = _open(self.handle, self.shape, self.dtype, self.strides, self.offset, self.device_uuid)
         return self._opened
 
     def close(self):
@@ -53,6 +65,7 @@ class IpcArrayHandle:
 
     def __setstate__(self, state):
         self.__dict__.update(state, _opened=None)
+        self.__dict__.setdefault("device_uuid", None)
 
 
 def get_ipc_handle(array):
@@ -67,7 +80,8 @@ def get_ipc_handle(array):
         return handle
     if array.gpu_data is not None and getattr(array.gpu_data, "kind", "device") == "pooled":
         raise ValueError("memory from the stream-ordered pool cannot be shared through CUDA IPC")
-    handle, offset = _cuda._ipc_get_handle(array.device_pointer)
-    result = IpcArrayHandle(handle, offset, array.shape, array.strides, array.dtype)
+    handle, offset, ordinal = _cuda._ipc_get_handle(array.device_pointer)
+    uuid = _cuda.get_device(ordinal).uuid
+    result = IpcArrayHandle(handle, offset, array.shape, array.strides, array.dtype, uuid)
     result._ipc_handle = handle
     return result

@@ -360,6 +360,7 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuDeviceTotalMem, cuDeviceTotalMem_v2) \
     X(cuDeviceGetUuid, cuDeviceGetUuid_v2) \
     X(cuDeviceGetPCIBusId, cuDeviceGetPCIBusId) \
+    X(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer) \
     X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain) \
     X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease_v2) \
     X(cuDevicePrimaryCtxReset, cuDevicePrimaryCtxReset_v2) \
@@ -369,6 +370,7 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuCtxPopCurrent, cuCtxPopCurrent_v2) \
     X(cuCtxGetDevice, cuCtxGetDevice) \
     X(cuCtxSynchronize, cuCtxSynchronize) \
+    X(cuCtxEnablePeerAccess, cuCtxEnablePeerAccess) \
     X(cuMemGetInfo, cuMemGetInfo_v2) \
     X(cuProfilerStart, cuProfilerStart) \
     X(cuProfilerStop, cuProfilerStop) \
@@ -393,6 +395,8 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2) \
     X(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2) \
     X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2) \
+    X(cuMemcpyPeer, cuMemcpyPeer) \
+    X(cuMemcpyPeerAsync, cuMemcpyPeerAsync) \
     X(cuMemsetD8, cuMemsetD8_v2) \
     X(cuMemsetD8Async, cuMemsetD8Async) \
     X(cuMemsetD16Async, cuMemsetD16Async) \
@@ -440,6 +444,7 @@ typedef CUresult (*PFN_cuDeviceGetAttribute)(int *pi, CUdevice_attribute attrib,
 typedef CUresult (*PFN_cuDeviceTotalMem)(size_t *bytes, CUdevice dev);
 typedef CUresult (*PFN_cuDeviceGetUuid)(CUuuid *uuid, CUdevice dev);
 typedef CUresult (*PFN_cuDeviceGetPCIBusId)(char *pciBusId, int len, CUdevice dev);
+typedef CUresult (*PFN_cuDeviceCanAccessPeer)(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
 typedef CUresult (*PFN_cuDevicePrimaryCtxRetain)(CUcontext *pctx, CUdevice dev);
 typedef CUresult (*PFN_cuDevicePrimaryCtxRelease)(CUdevice dev);
 typedef CUresult (*PFN_cuDevicePrimaryCtxReset)(CUdevice dev);
@@ -449,6 +454,7 @@ typedef CUresult (*PFN_cuCtxPushCurrent)(CUcontext ctx);
 typedef CUresult (*PFN_cuCtxPopCurrent)(CUcontext *pctx);
 typedef CUresult (*PFN_cuCtxGetDevice)(CUdevice *device);
 typedef CUresult (*PFN_cuCtxSynchronize)(void);
+typedef CUresult (*PFN_cuCtxEnablePeerAccess)(CUcontext peerContext, unsigned int Flags);
 typedef CUresult (*PFN_cuMemGetInfo)(size_t *free, size_t *total);
 typedef CUresult (*PFN_cuProfilerStart)(void);
 typedef CUresult (*PFN_cuProfilerStop)(void);
@@ -477,6 +483,10 @@ typedef CUresult (*PFN_cuMemcpyDtoHAsync)(void *dstHost, CUdeviceptr srcDevice, 
                                           CUstream hStream);
 typedef CUresult (*PFN_cuMemcpyDtoDAsync)(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                                           CUstream hStream);
+typedef CUresult (*PFN_cuMemcpyPeer)(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                     CUcontext srcContext, size_t ByteCount);
+typedef CUresult (*PFN_cuMemcpyPeerAsync)(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
+                                          CUcontext srcContext, size_t ByteCount, CUstream hStream);
 typedef CUresult (*PFN_cuMemsetD8)(CUdeviceptr dstDevice, unsigned char uc, size_t N);
 typedef CUresult (*PFN_cuMemsetD8Async)(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream);
 typedef CUresult (*PFN_cuMemsetD16Async)(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream);
