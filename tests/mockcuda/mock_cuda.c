@@ -1193,6 +1193,35 @@ EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n,
     return copy("cuMemcpyDtoDAsync", DPTR(dst), DPTR(src), n, 1, 1, s, 1);
 }
 
+/* Peer access: the mock's devices share one address space (host memory), so every pair can reach
+ * each other and a peer copy is an ordinary one. */
+EXPORT CUresult cuDeviceCanAccessPeer(int *can, CUdevice device, CUdevice peer)
+{
+    FAULT("cuDeviceCanAccessPeer");
+    if (can == NULL)
+        return CUDA_ERROR_INVALID_VALUE;
+    *can = device != peer;
+    return CUDA_SUCCESS;
+}
+EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
+{
+    FAULT("cuCtxEnablePeerAccess");
+    return peer == NULL || flags != 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context, size_t n)
+{
+    (void)dst_context;
+    (void)src_context;
+    return copy("cuMemcpyPeer", DPTR(dst), DPTR(src), n, 1, 1, NULL, 0);
+}
+EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,
+                                  size_t n, CUstream s)
+{
+    (void)dst_context;
+    (void)src_context;
+    return copy("cuMemcpyPeerAsync", DPTR(dst), DPTR(src), n, 1, 1, s, 1);
+}
+
 static CUresult memset_n(const char *name, CUdeviceptr dst, unsigned value, size_t width, size_t n, CUstream stream,
                          int use_stream)
 {
