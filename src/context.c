@@ -9,6 +9,7 @@
 #include "staging.h"
 #include "stream.h"
 
+#include <sched.h>
 #include <structmember.h>
 
 ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext handle)
@@ -21,6 +22,7 @@ ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext han
     memset(&self->deallocations, 0, sizeof self->deallocations);
     self->memory_manager = NULL;
     self->staging = NULL;
+    self->staging_users = self->staging_closed = 0;
     self->peers_enabled = self->peers_refused = 0;
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
@@ -31,9 +33,19 @@ void context_free_staging(module_state *st, ContextObject *context)
 {
     staging_ring *ring = context->staging;
     CUcontext popped;
+    context->staging_closed = 1;
     if (ring == NULL)
         return;
     context->staging = NULL;
+    /* Copies through the ring run without the GIL, each counted in staging_users from before it
+     * releases the GIL until after it takes it back, and holding ring->lock while it copies. */
+    while (context->staging_users > 0) {
+        Py_BEGIN_ALLOW_THREADS
+        pthread_mutex_lock(&ring->lock);
+        pthread_mutex_unlock(&ring->lock);
+        sched_yield();
+        Py_END_ALLOW_THREADS
+    }
     /* A context in a sticky error state refuses; its release or reset frees the memory anyway. */
     if (context->handle != NULL && cu.cuCtxPushCurrent(context->handle) == CUDA_SUCCESS) {
         staging_ring_destroy(ring);

@@ -23,6 +23,8 @@ struct ContextObject {
     deallocation_queue deallocations;
     PyObject *memory_manager; /* the EMM plugin's instance for this context, or NULL (memory.c) */
     struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
+    int staging_users;  /* copies using the ring with the GIL released: context_free_staging waits for them */
+    int staging_closed; /* set by context_free_staging: no new ring */
     unsigned long long peers_enabled; /* bit d: device d's primary context is reachable from here */
     unsigned long long peers_refused; /* bit d: cuDeviceCanAccessPeer says device d is not */
     PyObject *weakreflist;
@@ -47,7 +49,8 @@ static inline int context_check_alive(module_state *st, ContextObject *context)
     return -1;
 }
 
-/* Frees the context's staging ring, if it has one (with the context still alive). */
+/* Frees the context's staging ring, if it has one (with the context still alive), once the copies
+ * using it are done (it releases the GIL to wait for them); no new ring is made after. */
 void context_free_staging(module_state *st, ContextObject *context);
 
 /* Marks the context dead (after release or reset) and drops the module's cache of it. */

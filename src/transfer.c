@@ -21,7 +21,7 @@
 /* The context's ring (the context current), made now if need be; NULL (no error) where it cannot be. */
 static staging_ring *context_staging(ContextObject *context)
 {
-    if (context->staging != NULL)
+    if (context->staging != NULL || context->staging_closed)
         return context->staging;
     staging_ring *ring = PyMem_RawMalloc(sizeof *ring);
     if (ring == NULL)
@@ -30,7 +30,8 @@ static staging_ring *context_staging(ContextObject *context)
     Py_BEGIN_ALLOW_THREADS
     rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS, 0); /* 64 MiB pinned: milliseconds */
     Py_END_ALLOW_THREADS
-    if (rc != CUDA_SUCCESS || context->staging != NULL) { /* failed, or another thread made one meanwhile */
+    if (rc != CUDA_SUCCESS || context->staging != NULL || context->staging_closed) {
+        /* failed, or another thread made one meanwhile, or the context is going */
         if (rc == CUDA_SUCCESS) {
             Py_BEGIN_ALLOW_THREADS
             staging_ring_destroy(ring);
@@ -67,6 +68,8 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
     staging_ring *ring = NULL;
     if (direction != DEVICE_TO_DEVICE && size >= st->staging_threshold && host_is_pageable(host))
         ring = context_staging(context);
+    if (ring != NULL)
+        context->staging_users++; /* the ring stays until this copy is done (context_free_staging) */
     Py_BEGIN_ALLOW_THREADS
     if (ring != NULL && direction == HOST_TO_DEVICE) {
         rc = staging_copy_to_device(ring, device_dst, host, size, handle);
@@ -92,6 +95,8 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
             rc = cu.cuStreamSynchronize(handle);
     }
     Py_END_ALLOW_THREADS
+    if (ring != NULL)
+        context->staging_users--;
     static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
     int failed = cu_check(st, rc, names[direction]) < 0;
     if (context_exit(st, pushed) < 0 || failed)

@@ -7,7 +7,8 @@
  * Built twice: with -DMOCK_STUBS it defines every entry point of src/api/cuda_api.h as a weak stub
  * returning CUDA_ERROR_NOT_SUPPORTED; without, the ones the tests need. MOCK_DEVICES (default 2),
  * MOCK_CC ("90,90": each device's compute capability), MOCK_PEER (1: devices reach each other),
- * MOCK_INIT_DELAY_MS (cuInit sleeps, widening first-use races). mock_stats() reports counters. */
+ * MOCK_INIT_DELAY_MS (cuInit sleeps, widening first-use races), MOCK_COPY_DELAY_US (each asynchronous
+ * copy sleeps: copies stay in flight). mock_stats() reports counters. */
 #define _GNU_SOURCE
 #include "cuda_api.h"
 
@@ -314,10 +315,38 @@ static CUresult copy(void *dst, const void *src, size_t n)
     memmove(dst, src, n);
     return CUDA_SUCCESS;
 }
+/* Pinned memory: plain memory, scribbled over when freed (a use after free reads garbage). */
+CUresult cuMemHostAlloc(void **p, size_t size, unsigned int flags)
+{
+    (void)flags;
+    size_t *block = malloc(size + 16);
+    if (block == NULL)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    block[0] = size;
+    *p = block + 2;
+    return CUDA_SUCCESS;
+}
+CUresult cuMemFreeHost(void *p)
+{
+    size_t *block = (size_t *)p - 2;
+    memset(p, 0xdd, block[0]);
+    free(block);
+    return CUDA_SUCCESS;
+}
+/* Asynchronous copies take MOCK_COPY_DELAY_US each (a slow bus): copies stay in flight a while. */
+static CUresult slow_copy(void *dst, const void *src, size_t n)
+{
+    static int delay = -1;
+    if (delay < 0)
+        delay = getenv("MOCK_COPY_DELAY_US") ? atoi(getenv("MOCK_COPY_DELAY_US")) : 0;
+    if (delay > 0)
+        usleep(delay);
+    return copy(dst, src, n);
+}
 CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n) { return copy((void *)d, h, n); }
 CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n) { return copy(h, (void *)d, n); }
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s) { (void)s; return copy((void *)d, h, n); }
-CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s) { (void)s; return copy(h, (void *)d, n); }
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s) { (void)s; return slow_copy((void *)d, h, n); }
+CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s) { (void)s; return slow_copy(h, (void *)d, n); }
 /* Between contexts only through the peer entry points (or with peer access enabled). */
 static CUresult copy_dtod(CUdeviceptr d, CUdeviceptr s, size_t n)
 {

@@ -281,3 +281,31 @@ def test_racing_first_uses_build_one_device_list(mock_driver):
         print(stats()["inits"])
     """, MOCK_INIT_DELAY_MS="300")
     assert out.strip().splitlines()[-1] == "1"
+
+
+def test_a_reset_waits_for_copies_through_the_staging_ring(mock_driver):
+    # copies of 8 MiB go through the context's staging ring with the GIL released, slowly, from three
+    # threads (one copies, the others wait for the ring); the device is reset meanwhile: the ring
+    # must outlive every copy that took it (the debug allocator scribbles over freed memory)
+    run(mock_driver, """
+        host = np.arange(1 << 20, dtype=np.int64)
+        for round in range(4):
+            d = cuda.to_device(host)
+            copied, errors = [], []
+            started = threading.Barrier(4)
+            def copier():
+                started.wait()
+                try:
+                    while True:
+                        copied.append(bool((d.copy_to_host() == host).all()))
+                except cuda.CudaDriverError as e:
+                    errors.append(e)
+            threads = [threading.Thread(target=copier) for _ in range(3)]
+            [t.start() for t in threads]
+            started.wait()
+            import time; time.sleep(0.03)
+            cuda.gpus[0].reset()
+            [t.join() for t in threads]
+            assert copied and all(copied), copied
+            assert len(errors) == 3, errors
+    """, NUMBA_CUDA_C_STAGING_THRESHOLD=str(1 << 20), MOCK_COPY_DELAY_US="2000", PYTHONMALLOC="debug")
