@@ -238,8 +238,9 @@ def pinned(*arylist):
     locks = [_cuda._register(ary, False) for ary in arylist]
     try:
         yield
-    finally:
-        del locks[:]
+    finally:  # unpinned now, not when the last reference goes (a traceback may hold one)
+        for lock in locks:
+            lock.free()
 
 
 @_contextlib.contextmanager
@@ -256,8 +257,9 @@ def mapped(*arylist, **kws):
         devarys.append(DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream or None, gpu_data=lock))
     try:
         yield devarys[0] if len(devarys) == 1 else devarys
-    finally:
-        del devarys[:], locks[:]
+    finally:  # unmapped at the block's end, as numba's: the device arrays end with it
+        for lock in locks:
+            lock.free()
 
 
 @_contextlib.contextmanager

@@ -237,16 +237,7 @@ static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unuse
     int failed = CU_CALL(st, cuMemGetInfo, (&free_bytes, &total_bytes)) < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;
-    PyObject *info = PyStructSequence_New(st->MemoryInfoType);
-    if (info == NULL)
-        return NULL;
-    PyStructSequence_SET_ITEM(info, 0, PyLong_FromSize_t(free_bytes));
-    PyStructSequence_SET_ITEM(info, 1, PyLong_FromSize_t(total_bytes));
-    if (PyErr_Occurred()) {
-        Py_DECREF(info);
-        return NULL;
-    }
-    return info;
+    return PyObject_CallFunction((PyObject *)st->MemoryInfoType, "nn", (Py_ssize_t)free_bytes, (Py_ssize_t)total_bytes);
 }
 
 static PyObject *Context_push(PyObject *op, PyObject *Py_UNUSED(unused))
@@ -601,25 +592,31 @@ static PyType_Spec Context_spec = {
     .slots = Context_slots,
 };
 
-static PyStructSequence_Field MemoryInfo_fields[] = {
-    {"free", "free device memory in bytes"},
-    {"total", "total device memory in bytes"},
-    {0},
-};
-
-static PyStructSequence_Desc MemoryInfo_desc = {
-    "numba_cuda_c.MemoryInfo", "Free and total memory of a context, as numba's MemoryInfo.", MemoryInfo_fields, 2,
-};
+/* numba's MemoryInfo is a namedtuple that EMM plugins construct themselves, with keywords
+ * (MemoryInfo(free=..., total=...)): ours is one too, made here so C can return it. */
+static PyTypeObject *memory_info_type_new(void)
+{
+    PyObject *collections = PyImport_ImportModule("collections"); /* NumPy has imported it already */
+    if (collections == NULL)
+        return NULL;
+    PyObject *type = PyObject_CallMethod(collections, "namedtuple", "ss", "MemoryInfo", "free total");
+    Py_DECREF(collections);
+    PyObject *module_name = type != NULL && PyType_Check(type) ? PyUnicode_FromString("numba_cuda_c") : NULL;
+    if (module_name == NULL || PyObject_SetAttrString(type, "__module__", module_name) < 0)
+        Py_CLEAR(type);
+    Py_XDECREF(module_name);
+    return (PyTypeObject *)type;
+}
 
 int context_type_init(PyObject *module, module_state *st)
 {
     st->ContextType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Context_spec, NULL);
     if (st->ContextType == NULL || PyModule_AddType(module, st->ContextType) < 0)
         return -1;
-    st->MemoryInfoType = PyStructSequence_NewType(&MemoryInfo_desc);
+    st->MemoryInfoType = memory_info_type_new();
     if (st->MemoryInfoType == NULL)
         return -1;
-    return PyModule_AddType(module, st->MemoryInfoType);
+    return PyModule_AddObjectRef(module, "MemoryInfo", (PyObject *)st->MemoryInfoType);
 }
 
 /* Module functions */

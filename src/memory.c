@@ -646,7 +646,17 @@ static PyObject *MemoryPointer_get_device_pointer_value(PyObject *op, void *Py_U
     return pointer ? PyLong_FromUnsignedLongLong(pointer) : Py_NewRef(Py_None);
 }
 
+/* free(): gives the memory back now, as numba's MemoryPointer.free(); what still points into it
+ * must not be used after (cuda.mapped()'s device arrays end with its block, as in numba). */
+static PyObject *MemoryPointer_free(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    if (MemoryPointer_release(state_of(op), op) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef MemoryPointer_methods[] = {
+    {"free", MemoryPointer_free, METH_NOARGS, "free(): give the memory back now (numba's MemoryPointer.free)."},
     {"memset", (PyCFunction)(void (*)(void))MemoryPointer_memset, METH_VARARGS | METH_KEYWORDS,
      "memset(val, size=None, stream=0): set size bytes (all by default) to val."},
     {"view", (PyCFunction)(void (*)(void))MemoryPointer_view, METH_VARARGS | METH_KEYWORDS,

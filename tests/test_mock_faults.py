@@ -144,8 +144,19 @@ def test_failing_destroys_are_reported_as_unraisable_never_raised():
         check("cuMemFreeHost", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.mapped_array(10, wc=True))
         check("cuModuleUnload", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.load_module(b"any image"))
         host = np.zeros(10)
-        check("cuMemHostUnregister", "CUDA_ERROR_LAUNCH_FAILED", lambda: cuda.pinned(host),
-              lambda cm: (cm.__enter__(), cm.__exit__(None, None, None)))
+        # pinned()'s block unpins at its end, explicitly: a failure there is raised, not unraisable
+        cm = cuda.pinned(host)
+        cm.__enter__()
+        mock.fail("cuMemHostUnregister", "CUDA_ERROR_LAUNCH_FAILED")
+        try:
+            cm.__exit__(None, None, None)
+            raise AssertionError("a failing unpin at the end of pinned() raised nothing")
+        except cuda.CudaAPIError as e:
+            assert "CUDA_ERROR_LAUNCH_FAILED" in str(e), e
+        mock.clear("cuMemHostUnregister")
+        del cm
+        settle()
+        assert cuda._cuda._registrations() == (0, 0), cuda._cuda._registrations()
         # an exception in flight survives a failing free in a destructor
         d = cuda.device_array(10)
         mock.fail("cuMemFree", "CUDA_ERROR_LAUNCH_FAILED")

@@ -120,4 +120,4 @@ def _context_get_ipc_handle(context, memory):
         return manager.get_ipc_handle(memory)
     from numba_cuda_c import _cuda
 
-    return _cuda._ipc_get_handle(memory.device_pointer)
+    return _cuda._ipc_get_handle(memory.device_pointer)[:2]  # (handle, offset); the device is the context's

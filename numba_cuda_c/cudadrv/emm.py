@@ -9,13 +9,12 @@ Context.get_memory_info() asks the plugin.
 """
 
 import abc
-import collections
 import contextlib
 import weakref
 
 from numba_cuda_c import _cuda
 
-MemoryInfo = collections.namedtuple("MemoryInfo", "free,total")
+MemoryInfo = _cuda.MemoryInfo  # a namedtuple (free, total), as numba's: plugins make their own
 
 
 class DeadMemoryError(RuntimeError):
