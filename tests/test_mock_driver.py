@@ -253,3 +253,25 @@ def test_ptx_image_and_parameter_layout_set_from_the_control_api():
         assert mock.launch()["params"] == [struct.pack("<Q", d.__cuda_array_interface__["data"][0]),
                                            struct.pack("<q", 7)]
     """)
+
+
+def test_first_use_of_gpus_from_many_threads_gives_one_list():
+    # the first use loads the driver with the GIL released: threads arriving together must still
+    # share one device list (issue 10 item 6), in C (the Devices) and in Python (cuda.gpus' managers)
+    run_mock("""
+        import threading
+        barrier, seen = threading.Barrier(16), [None] * 16
+
+        def worker(t):
+            barrier.wait()
+            seen[t] = (cuda.gpus[0], cuda.gpus.lst, cuda.list_devices()[0], cuda.get_current_device())
+
+        threads = [threading.Thread(target=worker, args=(t,)) for t in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        first = seen[0]
+        assert all(s[0] is first[0] and s[1] is first[1] and s[2] is first[2] for s in seen), seen
+        assert all(s[3].id == 0 for s in seen)
+    """)

@@ -21,8 +21,9 @@ class _DeviceList:
         try:
             return self._lst
         except AttributeError:
-            self._lst = [_DeviceContextManager(dev) for dev in _cuda.list_devices()]
-            return self._lst
+            built = [_DeviceContextManager(dev) for dev in _cuda.list_devices()]  # may release the GIL
+            # threads that got here together keep the first list made: `gpus[0] is gpus[0]` everywhere
+            return self.__dict__.setdefault("_lst", built)
 
     def __getitem__(self, devnum):
         return self.lst[devnum]
