@@ -73,8 +73,8 @@ static CUresult free_now(const struct pending_free *item, const char **function)
 int memory_flush(module_state *st, ContextObject *context)
 {
     deallocation_queue *queue = &context->deallocations;
-    if (queue->count == 0 || queue->deferred > 0 || context->handle == NULL)
-        return 0;
+    if (queue->count == 0 || queue->deferred > 0 || context->handle == NULL || stream_in_callback())
+        return 0; /* in a stream callback the driver must not be called: the next flush elsewhere frees them */
     int pushed;
     if (context_enter(st, context, &pushed) < 0)
         return -1;
@@ -476,7 +476,8 @@ static int MemoryPointer_release(module_state *st, void *arg)
     self->device_pointer = 0;
     self->host_pointer = NULL;
     if (has_memory && self->context->handle != NULL) {
-        if (self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED || self->kind == MEMORY_IPC) {
+        if ((self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED || self->kind == MEMORY_IPC) &&
+            !stream_in_callback()) {
             int pushed;
             const char *function;
             if (context_enter(st, self->context, &pushed) < 0) {

@@ -208,6 +208,13 @@ static int interpreter_finalizing(void)
 #endif
 }
 
+/* Set while this thread runs a Python stream callback: the driver forbids CUDA calls there (the
+ * driver waits for the callback, which would wait for the driver), so frees made meanwhile (a last
+ * reference dropped, a garbage collection) are queued, not done (memory.c). */
+static _Thread_local int in_stream_callback;
+
+int stream_in_callback(void) { return in_stream_callback; }
+
 static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *data)
 {
     if (interpreter_finalizing()) {
@@ -215,6 +222,9 @@ static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *d
         return; /* no interpreter to run it in: the tuple is left for the process exit */
     }
     PyGILState_STATE gil = PyGILState_Ensure();
+    in_stream_callback = 1;
+    /* no garbage collection here: it would run other objects' finalizers, which call the driver */
+    int collecting = PyGC_Disable();
     PyObject *items = (PyObject *)data;
     PyObject *result = PyObject_CallFunction(PyTuple_GET_ITEM(items, 1), "OiO", PyTuple_GET_ITEM(items, 0),
                                              (int)status, PyTuple_GET_ITEM(items, 2));
@@ -231,6 +241,9 @@ static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *d
     }
     Py_XDECREF(result);
     Py_DECREF(items);
+    if (collecting)
+        PyGC_Enable();
+    in_stream_callback = 0;
     atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);
     PyGILState_Release(gil);
 }

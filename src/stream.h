@@ -56,6 +56,9 @@ int stream_call_synchronize(module_state *st, ContextObject *context, CUstream h
  * (one atomic load), and CU_UNBLOCKED makes such a call with the GIL released only then. */
 int stream_callbacks_pending(void);
 
+/* Whether this thread is running a Python stream callback, where no driver call may be made. */
+int stream_in_callback(void);
+
 /* rc = call, with the GIL released while stream callbacks are pending. No Python API in `call`. */
 #define CU_UNBLOCKED(rc, call)                                                                               \
     do {                                                                                                     \

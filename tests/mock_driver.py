@@ -140,6 +140,10 @@ class Mock:
         self.check_same_image()
         return {kind: self.lib.mock_live(kind.encode()) for kind in LIVE_KINDS}
 
+    def callback_violations(self):
+        """Driver calls made from inside a stream callback (the mock refused them; a real driver may hang)."""
+        return self.lib.mock_live(b"callback_violations")
+
     def set_params(self, name, sizes, offsets=None):
         """The parameter sizes (and offsets; default: natural alignment) kernel `name` reports; None: the image's."""
         if sizes is None:

@@ -275,3 +275,27 @@ def test_first_use_of_gpus_from_many_threads_gives_one_list():
         assert all(s[0] is first[0] and s[1] is first[1] and s[2] is first[2] for s in seen), seen
         assert all(s[3].id == 0 for s in seen)
     """)
+
+
+def test_frees_in_a_stream_callback_wait_for_a_thread_outside_it():
+    # CUDA forbids driver calls in a stream callback (a real driver deadlocks: it waits for the callback,
+    # which waits for the driver); a device array whose last reference the callback drops, or a garbage
+    # collection there, must only queue its free (issue 10 item 18: the SourceModule/callback deadlock)
+    run_mock("""
+        s = cuda.stream()
+        s.add_callback(lambda *args: None, None)
+        s.synchronize()
+        warm = cuda.device_array(1)  # the context's first allocation also makes one of its own
+        before = mock.live()["device"]
+        held = [cuda.device_array(100) for _ in range(4)]
+        pool = [cuda.device_array(100, stream=s) for _ in range(2)]
+        def callback(stream, status, arg):
+            held.clear()  # the last references: their frees are queued, and the queue is over its limit
+            pool.clear()
+        s.add_callback(callback, None)
+        s.synchronize()
+        assert mock.callback_violations() == 0, mock.callback_violations()
+        assert held == [] and mock.live()["device"] == before + 6, (before, mock.live())  # queued, not freed yet
+        cuda._cuda._flush_deallocations()
+        assert mock.live()["device"] == before, mock.live()
+    """, NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT="1")

@@ -45,10 +45,20 @@ static int entry_index(const char *name)
 }
 
 /* Counts the call; returns the injected error, or CUDA_SUCCESS. */
+/* The driver forbids CUDA calls from a stream callback (it waits for the callback, which would
+ * wait for it): the mock refuses them, as CUDA_ERROR_NOT_PERMITTED, and counts them. */
+static _Thread_local int in_callback;
+static long callback_violations;
+
 static CUresult fault(const char *name)
 {
     CUresult rc = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
+    if (in_callback) {
+        callback_violations++;
+        pthread_mutex_unlock(&lock);
+        return CUDA_ERROR_NOT_PERMITTED;
+    }
     int i = entry_index(name);
     if (i >= 0) {
         long n = ++entries[i].calls;
@@ -294,7 +304,9 @@ static void *callback_worker(void *unused)
         if (queue_head == NULL)
             queue_tail = NULL;
         pthread_mutex_unlock(&lock);
+        in_callback = 1;
         cb->fn((CUstream)cb->stream, CUDA_SUCCESS, cb->data);
+        in_callback = 0;
         pthread_mutex_lock(&lock);
         if (cb->stream != NULL)
             cb->stream->pending--;
@@ -1554,6 +1566,8 @@ EXPORT long mock_live(const char *what)
     }
     if (strcmp(what, "callbacks") == 0)
         n = callbacks_pending;
+    if (strcmp(what, "callback_violations") == 0) /* driver calls made from a stream callback */
+        n = callback_violations;
     pthread_mutex_unlock(&lock);
     return n;
 }
