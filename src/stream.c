@@ -215,6 +215,14 @@ static _Thread_local int in_stream_callback;
 
 int stream_in_callback(void) { return in_stream_callback; }
 
+/* Drops a callback's (stream, function, arg) in the main thread, not the driver's: the stream may be
+ * held there only, and destroying it is a driver call. */
+static int drop_callback_items(void *items)
+{
+    Py_DECREF((PyObject *)items);
+    return 0;
+}
+
 static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *data)
 {
     if (interpreter_finalizing()) {
@@ -240,7 +248,8 @@ static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *d
         Py_XDECREF(traceback);
     }
     Py_XDECREF(result);
-    Py_DECREF(items);
+    if (Py_REFCNT(items) > 1 || Py_AddPendingCall(drop_callback_items, items) < 0)
+        Py_DECREF(items); /* not the last reference (or no room to hand it over) */
     if (collecting)
         PyGC_Enable();
     in_stream_callback = 0;

@@ -299,3 +299,18 @@ def test_frees_in_a_stream_callback_wait_for_a_thread_outside_it():
         cuda._cuda._flush_deallocations()
         assert mock.live()["device"] == before, mock.live()
     """, NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT="1")
+
+
+def test_a_stream_held_only_by_its_callback_is_destroyed_outside_the_callback():
+    run_mock("""
+        import time
+        called = []
+        cuda.stream().add_callback(lambda stream, status, arg: called.append(arg), 7)  # nobody keeps the stream
+        cuda.synchronize()
+        for _ in range(100):  # the main thread drops it at its next chance
+            if mock.live()["streams"] == 0:
+                break
+            time.sleep(0.01)
+        assert called == [7] and mock.callback_violations() == 0, (called, mock.callback_violations())
+        assert mock.live()["streams"] == 0, mock.live()
+    """)
