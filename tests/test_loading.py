@@ -178,3 +178,19 @@ def test_runtime_version_and_nvrtc_archs():
     archs = _cuda.nvrtc_supported_archs()
     assert isinstance(archs, tuple) and archs and archs == tuple(sorted(archs))
     assert all(len(arch) == 2 and all(type(v) is int for v in arch) for arch in archs)
+
+
+def test_numba_disable_cuda_gives_numbas_message():
+    out = run_python(
+        """
+        import numba_cuda_c as cuda
+        try:
+            cuda.device_array(1)
+        except cuda.CudaSupportError as e:
+            print(e.msg)
+        print(cuda.cuda_error())
+        """,
+        NUMBA_DISABLE_CUDA="1",
+    )
+    expected = "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1 in the environment"
+    assert out.count(expected) == 2, out

@@ -59,7 +59,10 @@ static void *open_driver_library(void)
 {
     const char *disable = getenv("NUMBA_DISABLE_CUDA");
     if (disable != NULL && atoi(disable) != 0) {
-        snprintf(driver_why, sizeof driver_why, "CUDA is disabled: NUMBA_DISABLE_CUDA=%s", disable);
+        /* numba's words, which users and tests match */
+        snprintf(driver_why, sizeof driver_why,
+                 "CUDA is disabled due to setting NUMBA_DISABLE_CUDA=1 in the environment, or because CUDA is "
+                 "unsupported on 32-bit systems.");
         return NULL;
     }
     const char *env = getenv("NUMBA_CUDA_DRIVER");
@@ -108,8 +111,9 @@ static int load_driver_locked(void)
             name = "an unknown error";
         if (cu.cuGetErrorString(rc, &text) != CUDA_SUCCESS)
             text = "";
-        snprintf(driver_why, sizeof driver_why, "the CUDA driver failed to initialise: cuInit returned %s (%d: %s)",
-                 name, (int)rc, text);
+        /* numba's form, "Error at driver init: <name> (<code>)", then what the driver says */
+        snprintf(driver_why, sizeof driver_why, "Error at driver init: %s (%d): cuInit failed: %s", name, (int)rc,
+                 text);
         return -1; /* the library stays open: its error strings may be referenced */
     }
     return 0;
