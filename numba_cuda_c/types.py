@@ -186,6 +186,13 @@ u1, u2, u4, u8 = uint8, uint16, uint32, uint64
 f2, f4, f8 = float16, float32, float64
 c8, c16 = complex64, complex128
 intp, uintp = int64, uint64
+# numba's C-style aliases (LP64), which signature strings may use: 'void(double[:])'
+float_, double = float32, float64
+char, uchar, byte = int8, uint8, uint8
+short, ushort = int16, uint16
+intc, uintc = int32, uint32
+int_, long_, longlong, ssize_t = int64, int64, int64, int64
+uint, ulong, ulonglong, size_t = uint64, uint64, uint64, uint64
 
 SCALARS = {
     t.name: t

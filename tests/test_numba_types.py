@@ -180,3 +180,12 @@ def test_numba_signatures_launch():
         out = cuda.device_array(8, np.float32)
         kernel[1, 8](out, 3)
         np.testing.assert_array_equal(out.copy_to_host(), np.full(8, 6, np.float32))
+
+
+def test_signature_strings_take_numbas_c_style_aliases():
+    from numba_cuda_c.types import float32, float64, int8, int32, int64, parse_signature, uint8, uint64
+
+    sig = parse_signature("void(double[:], float_, intc, uchar[:, :], size_t, char, long_)")
+    assert [str(a) for a in sig.args] == [
+        str(t) for t in (float64[:], float32, int32, uint8[:, :], uint64, int8, int64)
+    ]
