@@ -1706,3 +1706,4 @@ def ldexp_float_exponent(a, n):
 def test_ldexp_refuses_a_float_exponent():
     with pytest.raises(KernelTypeError, match="math.ldexp\\(x, i\\) takes an integer exponent"):
         cuda.compile_ptx(ldexp_float_exponent, SIG)
+

@@ -314,3 +314,30 @@ def test_a_stream_held_only_by_its_callback_is_destroyed_outside_the_callback():
         assert called == [7] and mock.callback_violations() == 0, (called, mock.callback_violations())
         assert mock.live()["streams"] == 0, mock.live()
     """)
+
+
+@pytest.mark.skipif(not HAS_NVRTC, reason="no CUDA toolkit (NVRTC) at /usr/local/cuda or CUDA_HOME")
+def test_specialized_kernels_report_attributes_as_numbers():
+    # numba's rule: one signature given at decoration (not a list), or specialize(): numbers; else dicts
+    run_mock("""
+        import importlib, os, tempfile
+        folder = tempfile.mkdtemp()
+        with open(os.path.join(folder, "kernels_of_test.py"), "w") as file:  # the translator reads the source
+            file.write("def f(x):\\n    x[0] = 1\\n")
+        sys.path.insert(0, folder)
+        f = importlib.import_module("kernels_of_test").f
+
+        one = cuda.jit("void(int32[:])")(f)
+        several = cuda.jit(["void(int32[:])"])(f)
+        assert one.specialized and not several.specialized and not cuda.jit(f).specialized
+        assert isinstance(one.get_regs_per_thread(), int) and isinstance(one.get_max_threads_per_block(), int)
+        assert isinstance(several.get_regs_per_thread(), dict)
+        lazy = cuda.jit(f)
+        special = lazy.specialize(cuda.device_array(4, np.int32))
+        assert special.specialized and isinstance(special.get_shared_mem_per_block(), int)
+        try:
+            special.specialize(cuda.device_array(4, np.int32))
+            raise AssertionError("specialised twice")
+        except RuntimeError as e:
+            assert "already specialized" in str(e)
+    """)

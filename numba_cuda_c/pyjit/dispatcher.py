@@ -106,6 +106,9 @@ class Dispatcher:
         self.signatures = []  # a device function's declared signatures: calls convert to them
         for sig in sigs or ():
             self.compile(sig)
+        # numba's rule: a kernel given a signature (not a list of them) or made by specialize() is
+        # specialised, and its attributes (get_regs_per_thread() ...) are numbers, not dicts by signature
+        self._specialized = False
 
     def compile(self, sig):
         signature = types.parse_signature(sig)
@@ -258,9 +261,17 @@ class Dispatcher:
     def specialize(self, *args):
         """A dispatcher fixed to the types of these arguments."""
         argtypes = tuple(map(typeof, args))
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
         specialised = Dispatcher(self.py_func, device=self.device, **self.options)
         specialised._kernel(argtypes)
+        specialised._specialized = True
         return specialised
+
+    @property
+    def specialized(self):
+        """True if the dispatcher is fixed to one signature (given at decoration, or by specialize())."""
+        return self._specialized
 
     @property
     def overloads(self):
@@ -295,7 +306,7 @@ class Dispatcher:
 
     def _attribute(self, method, signature):
         found = {t: getattr(self._kernel(t), method)() for t in self._pick(signature)}
-        return found if signature is None else found.popitem()[1]
+        return found if signature is None and not self._specialized else found.popitem()[1]
 
     def get_regs_per_thread(self, signature=None):
         return self._attribute("get_regs_per_thread", signature)
@@ -356,6 +367,8 @@ def jit(func_or_sig=None, device=False, **options):
         sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
 
     def decorate(func):
-        return Dispatcher(func, sigs=sigs, device=device, **options)
+        dispatcher = Dispatcher(func, sigs=sigs, device=device, **options)
+        dispatcher._specialized = not device and func_or_sig is not None and not isinstance(func_or_sig, list)
+        return dispatcher
 
     return decorate
