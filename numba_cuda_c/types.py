@@ -60,8 +60,9 @@ class Scalar(ElementType):
         return np.dtype("bool" if self.kind == "b" else self.name)
 
     def __call__(self, *args):
-        """float32(float32, float32): a signature; float32(x) on the host: a NumPy scalar."""
-        if args and all(isinstance(a, Type) for a in args):
+        """float32(float32, float32): a signature (int32(): one of no arguments); float32(x) on the
+        host: a NumPy scalar."""
+        if all(isinstance(a, Type) for a in args):
             return Signature(self, args)
         if len(args) == 1:
             return self.dtype.type(args[0])

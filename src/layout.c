@@ -105,7 +105,8 @@ int layout_check(int ndim, const npy_intp *shape, const npy_intp *strides, npy_i
 /* An int or a sequence of ints into shape[]; returns ndim or -1. */
 int layout_parse_shape(PyObject *obj, npy_intp *shape, const char *what)
 {
-    if (PyIndex_Check(obj)) {
+    /* an int-like; a NumPy array has __index__ too, but only a 0-d one is a number */
+    if (PyIndex_Check(obj) && !(PyArray_Check(obj) && PyArray_NDIM((PyArrayObject *)obj) > 0)) {
         shape[0] = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
         return shape[0] == -1 && PyErr_Occurred() ? -1 : 1;
     }

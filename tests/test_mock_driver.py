@@ -341,3 +341,11 @@ def test_specialized_kernels_report_attributes_as_numbers():
         except RuntimeError as e:
             assert "already specialized" in str(e)
     """)
+
+
+def test_shapes_given_as_numpy_arrays_and_lists():
+    run_mock("""
+        assert cuda.device_array(shape=np.array([10, 10]), dtype=np.bool_).shape == (10, 10)
+        assert cuda.device_array([2, 3]).shape == (2, 3)
+        assert cuda.device_array(np.int64(5)).shape == (5,) and cuda.device_array(np.array(4)).shape == (4,)
+    """)
