@@ -27,7 +27,34 @@ static inline int cu_check(module_state *st, CUresult rc, const char *function)
 }
 
 /* CU_CALL(st, cuCtxSynchronize, ()) -> 0, or -1 with CudaAPIError set. */
-#define CU_CALL(st, fn, args) cu_check((st), cu.fn args, #fn)
+/* Lock order with stream callbacks (details at stream_callback in stream.c). A Python callback runs
+ * on a driver thread and takes the GIL; meanwhile the driver may hold its own locks in a thread that
+ * waits for that callback (a module load or a free synchronises the context; a launch waits for room
+ * in a queue stuck behind the callback). So a thread holding the GIL must not make a driver call that
+ * can wait on those locks while a callback is pending: stream_callbacks_pending() says whether one is
+ * (one atomic load), and CU_UNBLOCKED makes such a call with the GIL released only then. */
+int stream_callbacks_pending(void);
+
+/* rc = call, with the GIL released while stream callbacks are pending. No Python API in `call`. */
+#define CU_UNBLOCKED(rc, call)                                                                               \
+    do {                                                                                                     \
+        if (stream_callbacks_pending()) {                                                                    \
+            Py_BEGIN_ALLOW_THREADS                                                                           \
+            (rc) = (call);                                                                                   \
+            Py_END_ALLOW_THREADS                                                                             \
+        } else {                                                                                             \
+            (rc) = (call);                                                                                   \
+        }                                                                                                    \
+    } while (0)
+
+/* A checked driver call: cuda_api.h's function `fn` with `args` (no Python API in them), raising
+ * CudaAPIError on failure; made with the GIL released while stream callbacks are pending (above). */
+#define CU_CALL(st, fn, args)                                                                                \
+    __extension__({                                                                                          \
+        CUresult cu_call_rc_;                                                                                \
+        CU_UNBLOCKED(cu_call_rc_, cu.fn args);                                                               \
+        cu_check((st), cu_call_rc_, #fn);                                                                    \
+    })
 
 /* Loads the driver on first use (without the GIL); NULL when it is usable, else why not. */
 const char *cu_driver_problem(void);

@@ -21,7 +21,8 @@ static int kernel_read_params(module_state *st, KernelObject *self)
     size_t offsets[512], sizes[512];
     Py_ssize_t count = 0;
     for (; count < 512; count++) {
-        CUresult rc = cu.cuFuncGetParamInfo(self->handle, (size_t)count, &offsets[count], &sizes[count]);
+        CUresult rc;
+        CU_UNBLOCKED(rc, cu.cuFuncGetParamInfo(self->handle, (size_t)count, &offsets[count], &sizes[count]));
         if (rc == CUDA_ERROR_INVALID_VALUE)
             break; /* past the last parameter */
         if (cu_check(st, rc, "cuFuncGetParamInfo") < 0)

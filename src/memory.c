@@ -219,7 +219,7 @@ static int allocate_with_retry(module_state *st, MemoryObject *memory, allocator
     if (queue_limits(st, context) < 0 || context_enter(st, context, &pushed) < 0)
         return -1;
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (memory->size >= LARGE_ALLOCATION) {
+        if (memory->size >= LARGE_ALLOCATION || stream_callbacks_pending()) { /* lock order: errors.h */
             Py_BEGIN_ALLOW_THREADS
             rc = allocate(memory, flags);
             Py_END_ALLOW_THREADS

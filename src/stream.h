@@ -48,28 +48,11 @@ int stream_synchronize_replaced(module_state *st);
  * do; for when stream_synchronize_replaced() says the user wants to see them. */
 int stream_call_synchronize(module_state *st, ContextObject *context, CUstream handle, stream_kind kind);
 
-/* Lock order with stream callbacks (details at stream_callback in stream.c). A Python callback runs
- * on a driver thread and takes the GIL; meanwhile the driver may hold its own locks in a thread that
- * waits for that callback (a module load or a free synchronises the context; a launch waits for room
- * in a queue stuck behind the callback). So a thread holding the GIL must not make a driver call that
- * can wait on those locks while a callback is pending: stream_callbacks_pending() says whether one is
- * (one atomic load), and CU_UNBLOCKED makes such a call with the GIL released only then. */
-int stream_callbacks_pending(void);
+/* The lock order with stream callbacks, stream_callbacks_pending() and CU_UNBLOCKED: errors.h,
+ * where CU_CALL uses them. */
 
 /* Whether this thread is running a Python stream callback, where no driver call may be made. */
 int stream_in_callback(void);
-
-/* rc = call, with the GIL released while stream callbacks are pending. No Python API in `call`. */
-#define CU_UNBLOCKED(rc, call)                                                                               \
-    do {                                                                                                     \
-        if (stream_callbacks_pending()) {                                                                    \
-            Py_BEGIN_ALLOW_THREADS                                                                           \
-            (rc) = (call);                                                                                   \
-            Py_END_ALLOW_THREADS                                                                             \
-        } else {                                                                                             \
-            (rc) = (call);                                                                                   \
-        }                                                                                                    \
-    } while (0)
 
 int stream_type_init(PyObject *module, module_state *st);
 extern PyMethodDef stream_module_methods[];

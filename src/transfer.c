@@ -47,7 +47,9 @@ static staging_ring *context_staging(ContextObject *context)
 static int host_is_pageable(const void *host)
 {
     unsigned int type;
-    return cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)host) != CUDA_SUCCESS;
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)host));
+    return rc != CUDA_SUCCESS;
 }
 
 int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,

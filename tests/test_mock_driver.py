@@ -349,3 +349,28 @@ def test_shapes_given_as_numpy_arrays_and_lists():
         assert cuda.device_array([2, 3]).shape == (2, 3)
         assert cuda.device_array(np.int64(5)).shape == (5,) and cuda.device_array(np.array(4)).shape == (4,)
     """)
+
+
+def test_driver_calls_while_a_callback_waits_for_the_gil_do_not_deadlock():
+    # a real driver can make every call wait while a stream callback runs; the callback needs the GIL,
+    # so a thread that holds the GIL must not make a driver call then (issue 10 item 18): here every
+    # create, copy and free the main thread makes while callbacks run must let them take the GIL
+    run_mock("""
+        import threading, time
+        started = threading.Event()
+        def callback(stream, status, arg):
+            started.set()
+            time.sleep(0.05)  # holds the mock's "driver" a while, and needs the GIL to finish
+        s = cuda.stream()
+        for round_ in range(20):
+            s.add_callback(callback, round_)
+            started.wait(5)
+            started.clear()
+            d = cuda.device_array(1000)       # cuMemAlloc
+            e = cuda.event()                  # cuEventCreate
+            h = d.copy_to_host()              # copies release the GIL anyway
+            t = cuda.stream()                 # cuStreamCreate
+            del d, e, t
+        s.synchronize()
+        print("ok")
+    """, timeout=60, MOCK_CUDA_CALLBACKS_BLOCK="1")

@@ -50,9 +50,28 @@ static int entry_index(const char *name)
 static _Thread_local int in_callback;
 static long callback_violations;
 
+/* MOCK_CUDA_CALLBACKS_BLOCK=1: as a real driver can, every call waits while a stream callback runs
+ * (held by the callback thread across the callback), so a caller holding the GIL that the callback
+ * needs deadlocks: what the package must never do. */
+static pthread_mutex_t callback_running = PTHREAD_MUTEX_INITIALIZER;
+static int callbacks_block = -1;
+
+static int blocking_callbacks(void)
+{
+    if (callbacks_block < 0) {
+        const char *env = getenv("MOCK_CUDA_CALLBACKS_BLOCK");
+        callbacks_block = env != NULL && env[0] == '1';
+    }
+    return callbacks_block;
+}
+
 static CUresult fault(const char *name)
 {
     CUresult rc = CUDA_SUCCESS;
+    if (!in_callback && blocking_callbacks()) {
+        pthread_mutex_lock(&callback_running);
+        pthread_mutex_unlock(&callback_running);
+    }
     pthread_mutex_lock(&lock);
     if (in_callback) {
         callback_violations++;
@@ -304,9 +323,13 @@ static void *callback_worker(void *unused)
         if (queue_head == NULL)
             queue_tail = NULL;
         pthread_mutex_unlock(&lock);
+        if (blocking_callbacks())
+            pthread_mutex_lock(&callback_running);
         in_callback = 1;
         cb->fn((CUstream)cb->stream, CUDA_SUCCESS, cb->data);
         in_callback = 0;
+        if (blocking_callbacks())
+            pthread_mutex_unlock(&callback_running);
         pthread_mutex_lock(&lock);
         if (cb->stream != NULL)
             cb->stream->pending--;
