@@ -48,6 +48,8 @@ static DeviceObject *device_create(module_state *st, int ordinal)
     self->id = ordinal;
     self->name = self->uuid = self->attributes = NULL;
     self->primary_context = NULL;
+    self->resetting = 0;
+    self->resets = 0;
     PyObject_GC_Track(self);
 
     char name[256] = "";
@@ -119,6 +121,11 @@ ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
 {
     if (self->primary_context != NULL)
         return self->primary_context;
+    if (self->resetting) {
+        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
+        return NULL;
+    }
+    unsigned long resets = self->resets;
     CUcontext handle = NULL;
     CUresult rc;
     /* cuDevicePrimaryCtxRetain creates the context on first use, which takes a while. */
@@ -127,6 +134,11 @@ ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
     Py_END_ALLOW_THREADS
     if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
         return NULL;
+    if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
+        cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+        PyErr_Format(st->CudaDriverError, "CUDA device %d was reset by another thread meanwhile", self->id);
+        return NULL;
+    }
     if (self->primary_context != NULL) { /* another thread retained it meanwhile: keep one reference */
         cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
         return self->primary_context;
@@ -163,7 +175,7 @@ static PyObject *Device_release_primary_context(PyObject *op, PyObject *Py_UNUSE
     Py_RETURN_NONE;
 }
 
-static int Device_reset(module_state *st, DeviceObject *self)
+static int device_reset_now(module_state *st, DeviceObject *self)
 {
     if (self->primary_context != NULL) {
         PyObject *done = PyObject_CallMethod((PyObject *)self->primary_context, "reset", NULL);
@@ -189,6 +201,21 @@ static int Device_reset(module_state *st, DeviceObject *self)
         if (cu.cuCtxPopCurrent(&popped) != CUDA_SUCCESS)
             break;
     return 0;
+}
+
+/* Resets the device; other threads' retains of its primary context wait for the end (they raise
+ * CudaDriverError meanwhile rather than get a context the reset destroys). */
+static int Device_reset(module_state *st, DeviceObject *self)
+{
+    if (self->resetting) {
+        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
+        return -1;
+    }
+    self->resetting = 1;
+    self->resets++;
+    int status = device_reset_now(st, self);
+    self->resetting = 0;
+    return status;
 }
 
 static PyObject *Device_reset_method(PyObject *op, PyObject *Py_UNUSED(unused))

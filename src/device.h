@@ -14,6 +14,10 @@ typedef struct {
     PyObject *uuid;                 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" */
     ContextObject *primary_context; /* NULL until retained, and again after reset() */
     PyObject *attributes;           /* cache of attributes read by name (MAX_THREADS_PER_BLOCK, ...) */
+    /* A reset releases the GIL (waiting for copies, resetting): meanwhile no thread may retain the
+     * primary context, which the reset would destroy under it. */
+    int resetting;
+    unsigned long resets; /* how many resets began: a retain that spans one is given back */
 } DeviceObject;
 
 /* The tuple of all devices, built at first use (loads the driver). New reference. */
