@@ -42,7 +42,6 @@ from numba_cuda_c._cuda import (  # noqa: F401
     to_device,
 )
 from numba_cuda_c.cudadrv import devices as _devices
-from numba_cuda_c.cudadrv import driver as _driver  # noqa: F401  (numba_cuda_c.cudadrv.driver)
 from numba_cuda_c import pool  # noqa: F401
 from numba_cuda_c import types  # noqa: F401
 from numba_cuda_c.types import (  # noqa: F401
@@ -77,7 +76,7 @@ from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 from numba_cuda_c.stubs import *  # noqa: F401,F403  (grid, shared, syncthreads, ...: device-side names)
 from numba_cuda_c import cudadrv  # noqa: F401
-from numba_cuda_c.cudadrv import devicearray, devices, driver  # noqa: F401  (numba.cuda leaks these modules)
+from numba_cuda_c.cudadrv import devicearray, devices  # noqa: F401  (numba.cuda leaks these modules; driver: below)
 
 implementation = "NVIDIA"
 
@@ -337,6 +336,11 @@ _LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "A
 
 
 def __getattr__(name):
+    if name == "driver":  # numba.cuda leaks it too; its helpers (ctypes, EMM glue) load when first asked for
+        import importlib
+
+        value = globals()[name] = importlib.import_module("numba_cuda_c.cudadrv.driver")
+        return value
     # the Python-kernel compiler imports NumPy: load it at first use, not with the package
     if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "declare_device"):
         import importlib
