@@ -1,4 +1,4 @@
-/* memory.c: MemoryPointer and the deallocation queue.
+/* memory.c: MemoryPointer: allocations of every kind, and their release (the queue: deallocations.c).
  *
  * Destruction order. A DeviceNDArray (and each of its views) holds a reference to its
  * MemoryPointer; a MemoryPointer holds its Context; a Context holds its Device, which the module
@@ -35,110 +35,6 @@
 
 /* The GIL is released around allocations at least this large, which can take a while. */
 #define LARGE_ALLOCATION (1 << 20)
-
-/* Frees one allocation; the context must be current. Runs without the GIL. */
-static CUresult free_now(const struct pending_free *item, const char **function)
-{
-    *function = "nothing to free";
-    switch (item->kind) {
-    case MEMORY_DEVICE:
-    case MEMORY_MANAGED:
-        *function = "cuMemFree";
-        return cu.cuMemFree(item->device_pointer);
-    case MEMORY_PINNED:
-    case MEMORY_MAPPED:
-        if (item->own_pages) {
-            *function = "cuMemHostUnregister";
-            CUresult rc = cu.cuMemHostUnregister(item->host_pointer);
-            munmap(item->host_pointer, item->size); /* ours whatever the driver says */
-            return rc;
-        }
-        *function = "cuMemFreeHost";
-        return cu.cuMemFreeHost(item->host_pointer);
-    case MEMORY_REGISTERED:
-        *function = "cuMemHostUnregister";
-        return cu.cuMemHostUnregister(item->host_pointer);
-    case MEMORY_POOLED:
-        *function = "cuMemFreeAsync";
-        return cu.cuMemFreeAsync(item->device_pointer, NULL);
-    case MEMORY_IPC:
-        *function = "cuIpcCloseMemHandle";
-        return cu.cuIpcCloseMemHandle(item->device_pointer);
-    case MEMORY_EXTERNAL: /* the plugin's own object frees it */
-        break;
-    }
-    return CUDA_SUCCESS;
-}
-
-int memory_flush(module_state *st, ContextObject *context)
-{
-    deallocation_queue *queue = &context->deallocations;
-    if (queue->count == 0 || queue->deferred > 0 || context->handle == NULL || stream_in_callback())
-        return 0; /* in a stream callback the driver must not be called: the next flush elsewhere frees them */
-    int pushed;
-    if (context_enter(st, context, &pushed) < 0)
-        return -1;
-    /* Take the items first: a free that re-enters (it cannot now, but cheaply safe) sees an empty queue. */
-    struct pending_free *items = queue->items;
-    size_t count = queue->count;
-    queue->items = NULL;
-    queue->count = queue->capacity = queue->bytes = 0;
-    CUresult failed_rc = CUDA_SUCCESS;
-    const char *failed_function = NULL;
-    Py_BEGIN_ALLOW_THREADS
-    for (size_t i = 0; i < count; i++) {
-        const char *function;
-        CUresult rc = free_now(&items[i], &function);
-        if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
-            failed_rc = rc;
-            failed_function = function;
-        }
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_Free(items);
-    cu_report_unraisable(st, failed_rc, failed_function);
-    return context_exit(st, pushed);
-}
-
-void memory_context_dying(module_state *st, ContextObject *context)
-{
-    deallocation_queue *queue = &context->deallocations;
-    int deferred = queue->deferred;
-    queue->deferred = 0;
-    if (memory_flush(st, context) < 0) /* the context refused to be made current */
-        PyErr_WriteUnraisable(NULL);
-    queue->deferred = deferred;
-    for (size_t i = 0; i < queue->count; i++)
-        if (queue->items[i].own_pages) /* the release unregisters them; the pages stay ours */
-            munmap(queue->items[i].host_pointer, queue->items[i].size);
-    queue->count = 0;
-    queue->bytes = 0;
-}
-
-static int queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
-{
-    deallocation_queue *queue = &context->deallocations;
-    if (queue->count == queue->capacity) {
-        size_t capacity = queue->capacity ? 2 * queue->capacity : 16;
-        struct pending_free *items = PyMem_Realloc(queue->items, capacity * sizeof *items);
-        if (items == NULL) { /* no room to queue: free at once */
-            const char *function;
-            int pushed;
-            if (context_enter(st, context, &pushed) < 0)
-                return -1;
-            CUresult rc = free_now(item, &function); /* before `function` is read */
-            int failed = context_exit(st, pushed) < 0;
-            return cu_check(st, rc, function) < 0 || failed ? -1 : 0;
-        }
-        queue->items = items;
-        queue->capacity = capacity;
-    }
-    queue->items[queue->count++] = *item;
-    queue->bytes += item->size;
-    if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes))
-        return memory_flush(st, context);
-    return 0;
-}
 
 /* The stream-ordered pool: the device's default pool, told to keep what is freed (by default it
  * gives memory back to the system at every synchronisation, which defeats a pool). */
@@ -483,12 +379,12 @@ static int MemoryPointer_release(module_state *st, void *arg)
             if (context_enter(st, self->context, &pushed) < 0) {
                 status = -1;
             } else {
-                CUresult rc = free_now(&item, &function); /* before `function` is read */
+                CUresult rc = memory_free_now(&item, &function); /* before `function` is read */
                 int failed = context_exit(st, pushed) < 0;
                 status = cu_check(st, rc, function) < 0 || failed ? -1 : 0;
             }
         } else {
-            status = queue_free(st, self->context, &item);
+            status = memory_queue_free(st, self->context, &item);
         }
     } else if (has_memory && item.own_pages) { /* the reset unregistered them; the pages are ours */
         munmap(item.host_pointer, item.size);

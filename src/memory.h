@@ -50,6 +50,13 @@ PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t 
 /* The context's instance of the EMM plugin class, made (and initialize()d) at first use. Borrowed. */
 PyObject *memory_manager_of(module_state *st, ContextObject *context);
 
+/* Frees one allocation now; the context must be current. Runs without the GIL; *function names
+ * the driver call made. (deallocations.c) */
+CUresult memory_free_now(const struct pending_free *item, const char **function);
+
+/* Queues the free of `item` on the context, flushing the queue past its limits. (deallocations.c) */
+int memory_queue_free(module_state *st, ContextObject *context, const struct pending_free *item);
+
 /* Frees everything queued on the context (not inside defer_cleanup()). */
 int memory_flush(module_state *st, ContextObject *context);
 
