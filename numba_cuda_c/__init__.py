@@ -231,15 +231,37 @@ def _like_strides(ary):
     return None
 
 
+def _free_all(locks):
+    """Frees every lock, each even if another fails; returns the first failure, or None."""
+    failure = None
+    for lock in locks:
+        try:
+            lock.free()
+        except Exception as error:  # noqa: BLE001 - returned
+            failure = failure or error
+    return failure
+
+
+@_contextlib.contextmanager
+def _freeing(locks):
+    """Frees every lock at the block's end. A failure is raised only when the block itself raised
+    nothing: the block's own exception wins."""
+    try:
+        yield
+    except BaseException:
+        _free_all(locks)
+        raise
+    failure = _free_all(locks)
+    if failure is not None:
+        raise failure
+
+
 @_contextlib.contextmanager
 def pinned(*arylist):
     """A context manager that page-locks the host arrays for the duration of the block."""
     locks = [_cuda._register(ary, False) for ary in arylist]
-    try:
+    with _freeing(locks):  # unpinned now, not when the last reference goes (a traceback may hold one)
         yield
-    finally:  # unpinned now, not when the last reference goes (a traceback may hold one)
-        for lock in locks:
-            lock.free()
 
 
 @_contextlib.contextmanager
@@ -254,11 +276,8 @@ def mapped(*arylist, **kws):
         lock = _cuda._register(ary, True)
         locks.append(lock)
         devarys.append(DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream or None, gpu_data=lock))
-    try:
+    with _freeing(locks):  # unmapped at the block's end, as numba's: the device arrays end with it
         yield devarys[0] if len(devarys) == 1 else devarys
-    finally:  # unmapped at the block's end, as numba's: the device arrays end with it
-        for lock in locks:
-            lock.free()
 
 
 @_contextlib.contextmanager

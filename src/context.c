@@ -88,7 +88,8 @@ int context_enable_peer(module_state *st, ContextObject *context, ContextObject 
     }
     if (context_enter(st, context, &pushed) < 0)
         return -1;
-    CUresult rc = cu.cuCtxEnablePeerAccess(peer->handle, 0);
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuCtxEnablePeerAccess(peer->handle, 0));
     int failed = rc != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED && cu_check(st, rc, "cuCtxEnablePeerAccess") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return -1;

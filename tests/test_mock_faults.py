@@ -427,3 +427,24 @@ def test_foreign_views_with_negative_strides():
             got = cuda.from_cuda_array_interface(view.__cuda_array_interface__, owner=view)
             assert np.array_equal(got.copy_to_host(), want)
     """)
+
+
+def test_pinned_blocks_unpin_every_array_even_when_one_fails():
+    run_mock(r"""
+        a, b = np.zeros(1000), np.ones(1000)
+        mock.fail("cuMemHostUnregister", "CUDA_ERROR_LAUNCH_FAILED")  # the first unpin fails
+        try:
+            with cuda.pinned(a, b):
+                raise KeyError("the block's own")
+        except KeyError as e:  # the block's exception wins over the failed unpin
+            assert e.args == ("the block's own",)
+        assert cuda._cuda._registrations() == (0, 0), cuda._cuda._registrations()
+        mock.fail("cuMemHostUnregister", "CUDA_ERROR_LAUNCH_FAILED")
+        try:
+            with cuda.pinned(a, b):
+                pass
+            raise AssertionError("a failed unpin raised nothing")
+        except cuda.CudaAPIError as e:
+            assert "CUDA_ERROR_LAUNCH_FAILED" in str(e)
+        assert cuda._cuda._registrations() == (0, 0), cuda._cuda._registrations()
+    """)
