@@ -540,6 +540,37 @@ def _transfer_rows(kind, make_host, cupy_make_host, floor_h2d, floor_d2h):
 
 _transfer_rows("pinned", _pinned_big, _cupy_pinned_big, "H2D pinned 256 MiB", "D2H pinned 256 MiB")
 _transfer_rows("pageable", _pageable_big, _pageable_big, "H2D pageable 256 MiB", "D2H pageable 256 MiB")
+def _peer(lib_kind):
+    # device 0's array into device 1's (peer access where the devices allow it); one GPU: n/a
+    def setup(lib):
+        if lib_kind == "cupy":
+            if lib.cuda.runtime.getDeviceCount() < 2:
+                raise RuntimeError("needs two GPUs")
+            with lib.cuda.Device(0):
+                src = lib.ones(BIG, np.uint8)
+            with lib.cuda.Device(1):
+                dst = lib.empty(BIG, np.uint8)
+
+            def fn():
+                with lib.cuda.Device(1):
+                    lib.copyto(dst, src)  # CuPy: a peer copy (cudaMemcpyPeerAsync) between devices
+                    lib.cuda.get_current_stream().synchronize()
+
+            return fn
+        if len(lib.gpus) < 2:
+            raise RuntimeError("needs two GPUs")
+        with lib.gpus[0]:
+            src = lib.to_device(np.ones(BIG, np.uint8))
+        with lib.gpus[1]:
+            dst = lib.device_array(BIG, np.uint8)
+        with lib.gpus[0]:
+            dst.copy_to_device(src)  # peer access enabled here, once
+        return lambda: dst.copy_to_device(src)
+
+    return setup
+
+
+row("peer copy 256 MiB", kind="transfer", nbytes=BIG, cuda=_peer("cuda"), cupy=_peer("cupy"))
 row(
     "D2H new array 256 MiB",
     kind="transfer",

@@ -111,6 +111,8 @@ struct bench {
     CUdeviceptr dev_big; /* BIG_BYTES on the device */
     void *pinned_big;    /* BIG_BYTES from cuMemHostAlloc(flags 0), as pinned_array */
     void *pageable_big;  /* BIG_BYTES from malloc, touched once */
+    CUcontext ctx, peer_ctx; /* devices 0 and 1 (peer_ctx NULL with one device) */
+    CUdeviceptr peer_big;    /* BIG_BYTES on device 1 */
     CUstream streams[KEEP_LIMIT];
     CUevent events[KEEP_LIMIT];
     CUdeviceptr pointers[KEEP_LIMIT];
@@ -339,6 +341,15 @@ static long long op_h2d_pageable(struct bench *b)
     return now_ns() - t0;
 }
 
+/* Device 0 to device 1 (peer access enabled where the devices allow it), as copy_to_device. */
+static long long op_peer(struct bench *b)
+{
+    long long t0 = now_ns();
+    CHECK(cu.cuMemcpyPeer(b->peer_big, b->peer_ctx, b->dev_big, b->ctx, BIG_BYTES));
+    CHECK(cu.cuCtxSynchronize());
+    return now_ns() - t0;
+}
+
 static long long op_d2h_pinned(struct bench *b)
 {
     long long t0 = now_ns();
@@ -450,6 +461,27 @@ int main(int argc, char **argv)
     measure_transfer("D2H pinned 256 MiB", b, op_d2h_pinned);
     measure_transfer("D2H pageable 256 MiB", b, op_d2h_pageable);
     measure_transfer("D2H new array 256 MiB", b, op_d2h_new_array);
+    if (count >= 2) {
+        CUdevice dev1;
+        int can = 0;
+        b->ctx = ctx;
+        CHECK(cu.cuDeviceGet(&dev1, 1));
+        CHECK(cu.cuDevicePrimaryCtxRetain(&b->peer_ctx, dev1));
+        CHECK(cu.cuDeviceCanAccessPeer(&can, dev, dev1));
+        if (can) {
+            CUresult rc = cu.cuCtxEnablePeerAccess(b->peer_ctx, 0);
+            if (rc != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+                CHECK(rc);
+        }
+        CHECK(cu.cuCtxPushCurrent(b->peer_ctx));
+        CHECK(cu.cuMemAlloc(&b->peer_big, BIG_BYTES));
+        CHECK(cu.cuCtxPopCurrent(&b->peer_ctx));
+        measure_transfer("peer copy 256 MiB", b, op_peer);
+        CHECK(cu.cuMemFree(b->peer_big));
+        CHECK(cu.cuDevicePrimaryCtxRelease(dev1));
+    } else {
+        fprintf(stderr, "floor: peer copy 256 MiB: left out (one device)\n");
+    }
 
     free(b->pageable_big);
     CHECK(cu.cuMemFreeHost(b->pinned_big));
