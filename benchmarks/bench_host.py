@@ -565,7 +565,15 @@ def _peer(lib_kind):
             dst = lib.device_array(BIG, np.uint8)
         with lib.gpus[0]:
             dst.copy_to_device(src)  # peer access enabled here, once
-        return lambda: dst.copy_to_device(src)
+
+        def fn():  # a device-to-device copy does not block the host: wait for it, as CuPy's row does
+            dst.copy_to_device(src)
+            with lib.gpus[1]:
+                lib.synchronize()
+            with lib.gpus[0]:
+                lib.synchronize()
+
+        return fn
 
     return setup
 
