@@ -86,6 +86,7 @@ void memory_context_dying(module_state *st, ContextObject *context)
             munmap(queue->items[i].host_pointer, queue->items[i].size);
     queue->count = 0;
     queue->bytes = 0;
+    memory_rescue_save(st, context);
 }
 
 int memory_queue_free(module_state *st, ContextObject *context, const struct pending_free *item)

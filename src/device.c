@@ -7,6 +7,7 @@
 
 #include "context.h"
 #include "errors.h"
+#include "memory.h"
 
 static const struct {
     const char *name;
@@ -165,7 +166,9 @@ static int device_release_primary(module_state *st, DeviceObject *self)
     context_free_staging(st, context);
     context_mark_dead(st, context);
     Py_DECREF(context);
-    return CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));
+    int status = CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));
+    memory_rescue_restore(st);
+    return status;
 }
 
 static PyObject *Device_release_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
@@ -192,6 +195,7 @@ static int device_reset_now(module_state *st, DeviceObject *self)
     Py_BEGIN_ALLOW_THREADS
     rc = cu.cuDevicePrimaryCtxReset(self->handle);
     Py_END_ALLOW_THREADS
+    memory_rescue_restore(st);
     if (cu_check(st, rc, "cuDevicePrimaryCtxReset") < 0)
         return -1;
     /* This thread's stack may still hold the old context: take it off, so that the next use makes

@@ -16,8 +16,8 @@
  * arguments and launch streams, IPC handles), since a new context may reuse its addresses.
  * Host arrays must stay readable: pinned and mapped memory is in pages of our own (mmap)
  * registered with the driver, which the death of the context unregisters, and which are unmapped
- * when the MemoryPointer goes. Write-combined memory (cuMemHostAlloc only) and managed memory die
- * with their context.
+ * when the MemoryPointer goes. Write-combined memory (cuMemHostAlloc only) and managed memory would
+ * die with their context: their bytes move to pages of ours at the same address (rescue.c).
  *
  * The rule of every tp_dealloc and tp_clear: what it frees is freed inside dealloc_release
  * (errors.h), which sets any exception in flight aside, reports a failure to sys.unraisablehook
@@ -98,6 +98,9 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     self->registration = NULL;
     self->external = NULL;
     self->own_pages = 0;
+    self->rescue = RESCUE_NONE;
+    self->rescue_copy = NULL;
+    self->rescue_next = self->rescue_prev = NULL;
     self->weakreflist = NULL;
     PyObject_GC_Track(self);
     return self;
@@ -214,6 +217,8 @@ static PyObject *allocate(module_state *st, ContextObject *context, memory_kind 
         Py_DECREF(memory);
         return NULL;
     }
+    if (kind == MEMORY_MANAGED || (memory->host_pointer != NULL && !memory->own_pages))
+        memory_rescue_watch(st, memory); /* it dies with its context unless rescued (rescue.c) */
     return (PyObject *)memory;
 }
 
@@ -363,6 +368,7 @@ static int memory_unregister(module_state *st, MemoryObject *self)
 static int MemoryPointer_release(module_state *st, void *arg)
 {
     MemoryObject *self = (MemoryObject *)arg;
+    memory_rescue_forget(st, self); /* before its pages are read below */
     struct pending_free item = {self->kind, self->device_pointer, self->host_pointer, self->size, self->own_pages};
     int unregister_failed = self->registration != NULL && memory_unregister(st, self) < 0;
     int has_memory = self->kind == MEMORY_REGISTERED ? 0 /* memory_unregister's */

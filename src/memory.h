@@ -25,7 +25,15 @@ struct pending_free {
     int own_pages; /* pinned or mapped host memory in pages of ours (memory.c): unregister, then unmap */
 };
 
-typedef struct {
+/* Host memory the driver frees with its context (rescue.c). */
+typedef enum {
+    RESCUE_NONE,    /* not such memory, or device memory */
+    RESCUE_WATCHED, /* write-combined or managed memory of a live context */
+    RESCUE_SAVED,   /* its context died: its pages' bytes wait in rescue_copy for the driver to unmap them */
+    RESCUE_DONE,    /* its bytes are back at their address, in pages of ours */
+} rescue_state;
+
+typedef struct MemoryObject {
     PyObject_HEAD
     ContextObject *context;
     CUdeviceptr device_pointer; /* 0 for pinned memory the device does not map */
@@ -37,6 +45,9 @@ typedef struct {
                                              * where someone else registered the memory */
     PyObject *external;   /* MEMORY_EXTERNAL: the plugin's MemoryPointer, whose death frees the memory */
     int own_pages;        /* MEMORY_PINNED / MAPPED: host_pointer is our mmap, registered with the driver */
+    rescue_state rescue;  /* and, while not RESCUE_NONE, linked in the module's rescue list */
+    void *rescue_copy;
+    struct MemoryObject *rescue_next, *rescue_prev;
     PyObject *weakreflist;
 } MemoryObject;
 
@@ -68,6 +79,14 @@ PyObject *call_driver(module_state *st, const char *name, PyObject *args);
 /* Before a context is released or reset (it must still be alive): frees everything queued on it,
  * defer_cleanup() or not, and unmaps the host pages of whatever the driver refused to free. */
 void memory_context_dying(module_state *st, ContextObject *context);
+
+/* Host memory that dies with its context (write-combined pinned or mapped memory, which only
+ * cuMemHostAlloc makes, and managed memory) is watched from its allocation; when its context dies
+ * its bytes move to pages of ours at the same address, so host arrays stay readable. (rescue.c) */
+void memory_rescue_watch(module_state *st, MemoryObject *memory);
+void memory_rescue_save(module_state *st, ContextObject *context); /* before the driver frees it */
+void memory_rescue_restore(module_state *st);                      /* after the release or reset */
+void memory_rescue_forget(module_state *st, MemoryObject *memory); /* when the MemoryPointer goes */
 
 int memory_type_init(PyObject *module, module_state *st);
 extern PyMethodDef memory_module_methods[];

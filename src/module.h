@@ -56,6 +56,8 @@ typedef struct {
     PyObject *memory_plugin;
     /* library search directories for NVRTC and the runtime, set from Python once */
     PyObject *library_dirs;
+    /* the MemoryPointers of host memory that dies with its context (rescue.c) */
+    struct MemoryObject *rescue_list;
 } module_state;
 
 extern PyModuleDef numba_cuda_c_module;

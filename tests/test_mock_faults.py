@@ -408,6 +408,35 @@ def test_host_arrays_and_objects_of_a_closed_context():
     """)
 
 
+def test_write_combined_and_managed_host_memory_outlive_their_context():
+    # The driver unmaps both with their context (the mock too): their bytes move to pages of ours.
+    run_mock(r"""
+        import gc
+        wc = cuda.mapped_array(1000, np.float64, wc=True)
+        wc_portable = cuda.mapped_array((3, 5), np.int32, portable=True, wc=True)
+        managed = cuda.managed_array(100, np.int64)
+        small = [cuda.mapped_array(3, np.int16, wc=True) for _ in range(4)]
+        wc[:] = 7; wc_portable[:] = 2; managed[:] = np.arange(100)
+        for i, s in enumerate(small):
+            s[:] = i
+        del small[1]  # freed with its context alive
+        cuda.close()
+        assert wc.sum() == 7000 and wc_portable.sum() == 30 and managed.sum() == 4950
+        assert [s.tolist() for s in small] == [[0, 0, 0], [2, 2, 2], [3, 3, 3]]
+        wc[:] = 1; managed[:] = 2
+        assert wc.sum() == 1000 and managed.sum() == 200
+        del small[0]; gc.collect()
+        assert [s.tolist() for s in small] == [[2, 2, 2], [3, 3, 3]]
+        # after a reset too, with a new context's memory beside the rescued
+        again = cuda.managed_array(10, np.float32); again[:] = 3
+        cuda.get_current_device().reset()
+        assert again.sum() == 30 and wc.sum() == 1000
+        del wc, wc_portable, managed, small, again; gc.collect()
+        fresh = cuda.mapped_array(8, wc=True); fresh[:] = 1
+        assert fresh.sum() == 8
+    """)
+
+
 def test_nested_pinned_registers_once():
     run_mock(r"""
         host = np.zeros(16)

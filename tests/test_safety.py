@@ -273,10 +273,23 @@ def test_host_arrays_outlive_close_and_dead_objects_raise():
         mapped[:] = 3
         portable = cuda.mapped_array(8, np.int64, portable=True)
         portable[:] = 5
+        wc = cuda.mapped_array(3000, np.float32, wc=True)  # cuMemHostAlloc's, which dies with the context
+        wc[:] = 4
+        managed = cuda.managed_array(5000, np.int64)
+        managed[:] = np.arange(5000)
+        small_wc = [cuda.mapped_array(3, np.int16, wc=True) for _ in range(8)]  # pages shared with neighbours
+        for i, a in enumerate(small_wc):
+            a[:] = i
         d = cuda.to_device(np.arange(4.0))
         stream = cuda.stream()
         cuda.close()
         assert pinned.sum() == 7000 and mapped.sum() == 300 and portable.sum() == 40
+        assert wc.sum() == 12000 and managed.sum() == 5000 * 4999 // 2
+        assert [int(a.sum()) for a in small_wc] == [3 * i for i in range(8)]
+        del small_wc[::2]
+        assert [int(a.sum()) for a in small_wc] == [3 * i for i in range(1, 8, 2)]
+        managed[:] = 1
+        assert managed.sum() == 5000
         pinned[:] = 1
         assert pinned.sum() == 1000
         host = np.zeros(4)
@@ -297,7 +310,7 @@ def test_host_arrays_outlive_close_and_dead_objects_raise():
                 call()
         kernel[1, 1](fresh)
         assert fresh.copy_to_host()[0] == 1
-        del pinned, mapped, portable, d, stream
+        del pinned, mapped, portable, wc, managed, small_wc, d, stream
         import gc; gc.collect()
         print("after close ok")
         """

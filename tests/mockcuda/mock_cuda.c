@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -232,9 +233,18 @@ static struct alloc *alloc_find(uintptr_t p, size_t n)
     return NULL;
 }
 
+/* Host-visible memory is in pages of its own, unmapped when freed or when its context dies, as the
+ * driver's is: a host array left over it then faults, as it would on a GPU. */
+static int host_visible(enum alloc_kind kind)
+{
+    return kind == A_PINNED || kind == A_MAPPED || kind == A_MANAGED;
+}
+
 static void alloc_remove(struct alloc *a)
 {
-    if (a->kind != A_REGISTERED)
+    if (host_visible(a->kind))
+        munmap(a->base, a->size);
+    else if (a->kind != A_REGISTERED)
         free(a->base);
     *a = allocs[--nallocs];
 }
@@ -960,9 +970,15 @@ static CUresult allocate(enum alloc_kind kind, void **out, size_t size)
     } else if ((kind == A_DEVICE || kind == A_MANAGED) && size > total_memory - device_bytes_in_use()) {
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     } else {
-        void *p = aligned_alloc(256, (size + 255) & ~(size_t)255);
+        void *p = host_visible(kind) ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                     : aligned_alloc(256, (size + 255) & ~(size_t)255);
+        if (p == MAP_FAILED)
+            p = NULL;
         if (p == NULL || alloc_add(kind, p, size) == NULL) {
-            free(p);
+            if (p != NULL && host_visible(kind))
+                munmap(p, size);
+            else
+                free(p);
             rc = CUDA_ERROR_OUT_OF_MEMORY;
         } else {
             memset(p, kind == A_DEVICE ? 0xCD : 0, size); /* device memory is not zeroed: make that visible */
