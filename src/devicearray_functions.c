@@ -5,6 +5,7 @@
 #include "memory.h"
 
 #include "errors.h"
+#include "foreign.h"
 #include "stream.h"
 
 /* Module functions */
@@ -163,6 +164,9 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
                                                                                : context_current(st);
     }
     PyObject *result = NULL, *stream = NULL;
+    if (context != NULL && foreign_check_extent(st, (CUdeviceptr)pointer, layout.low, layout.span,
+                                                "__cuda_array_interface__") < 0)
+        context = NULL;
     if (context != NULL && cai_wait_stream(st, desc, sync) == 0 && cai_stream(st, context, desc, &stream) == 0)
         result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
                                               layout.dtype, (CUdeviceptr)pointer, owner, context, stream);

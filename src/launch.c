@@ -10,6 +10,7 @@
 
 #include "devicearray.h"
 #include "errors.h"
+#include "foreign.h"
 #include "memory.h"
 #include "stream.h"
 #include "transfer.h"
@@ -284,6 +285,16 @@ static int cai_pointer(module_state *st, PyObject *desc, CUdeviceptr *pointer)
     }
     *pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
     if (*pointer == (CUdeviceptr)-1 && PyErr_Occurred())
+        return -1;
+    /* The kernel takes a bare pointer, whose extent it alone knows: the pointer of a non-empty
+     * array must at least lie in an allocation (foreign.c). */
+    PyObject *shape = PyDict_GetItemString(desc, "shape");
+    size_t elements = 1;
+    for (Py_ssize_t i = 0; shape != NULL && PyTuple_Check(shape) && i < PyTuple_GET_SIZE(shape); i++)
+        if (PyLong_Check(PyTuple_GET_ITEM(shape, i)) && PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i)) == 0)
+            elements = 0;
+    if (PyErr_Occurred() ||
+        foreign_check_extent(st, *pointer, 0, elements, "a __cuda_array_interface__ argument") < 0)
         return -1;
     return cai_wait_stream(st, desc, 1);
 }

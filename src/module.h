@@ -11,6 +11,13 @@
 
 typedef struct ContextObject ContextObject;
 
+/* The extents of foreign memory the driver reported, by data pointer (foreign.c). */
+#define FOREIGN_CACHE_BITS 8
+struct foreign_range {
+    CUdeviceptr pointer, base;
+    size_t size;
+};
+
 typedef struct {
     /* exceptions */
     PyObject *CudaSupportError;
@@ -58,6 +65,7 @@ typedef struct {
     PyObject *library_dirs;
     /* the MemoryPointers of host memory that dies with its context (rescue.c) */
     struct MemoryObject *rescue_list;
+    struct foreign_range foreign_ranges[1 << FOREIGN_CACHE_BITS];
 } module_state;
 
 extern PyModuleDef numba_cuda_c_module;

@@ -1,18 +1,22 @@
-"""Fuzzing (hypothesis) of device arrays against the mock CUDA driver: shapes, strides, dtypes and byte
-orders through device_array, to_device, copy_to_host, slicing, reshape, view and foreign
-__cuda_array_interface__ dicts. Each case gives NumPy's data or a clear ValueError/TypeError (the mock
-turns a copy outside an allocation into CudaAPIError, which a foreign dict may ask for). The properties
-run in one mock subprocess; each example is logged before it runs, so a crash names its input."""
+"""Fuzzing (hypothesis) of device arrays, against the mock CUDA driver in CI and against the GPU:
+shapes, strides, dtypes and byte orders through device_array, to_device, copy_to_host, slicing,
+reshape, view and foreign __cuda_array_interface__ dicts. Each case gives NumPy's data or a clear
+ValueError/TypeError; a foreign dict that reaches outside its allocation is refused when it comes in
+(foreign.c), never copied from. The properties run in one subprocess; each example is logged before
+it runs, so a crash names its input."""
 
 import os
 import tempfile
 
+import subprocess
+import sys
+
 import pytest
 
-from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+from gpu import requires_gpu
+from mock_driver import HERE, ROOT, mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 
 pytest.importorskip("hypothesis")
-pytestmark = pytest.mark.usefixtures("mock_driver")
 
 MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "120"))
 # Records (DeviceRecord) crash until issue 10 item 1 is merged: then set this to "1".
@@ -24,6 +28,8 @@ from hypothesis import given, settings, strategies as st, HealthCheck, reject
 LOG = open(os.environ["FUZZ_LOG"], "w", buffering=1)
 CLEAR = (ValueError, TypeError, IndexError, NotImplementedError)
 RECORDS = os.environ.get("FUZZ_RECORDS") == "1"  # DeviceRecords: issue 10 item 1 (a crash) until merged
+BASE = int(os.environ.get("FUZZ_BASE", "256"))
+WINDOW = os.environ.get("FUZZ_WINDOW", "start")
 DTYPES = ["u1", "i1", "<i2", ">i2", "<i4", ">u4", "<i8", ">i8", "<f4", ">f4", "<f8", ">f8", "<c8", ">c16", "?",
           "<f2", [("x", "<i4"), ("y", "<f8")], [("a", "u1"), ("b", ">i2")]]
 config = settings(max_examples=int(os.environ["FUZZ_MAX_EXAMPLES"]), deadline=None, database=None,
@@ -174,9 +180,12 @@ def prop_device_array_reshape_view(shape, dtype, newshape, order, newdtype):
        "no-shape", "no-typestr", "readonly", "mask", "stream"]), api=st.sampled_from(["from_cai", "as_cuda_array"]))
 def prop_foreign_cuda_array_interface(shape, dtype, strides, offset, version, mutate, api):
     log("cai", shape, dtype, strides, offset, version, mutate, api)
+    # a window of 256 bytes at the start (the mock) or the end (the GPU) of an allocation of BASE bytes
     base_host = host_array((256,), "u1")
-    base = upload(base_host)
-    pointer = base.__cuda_array_interface__["data"][0] + offset
+    base = cuda.device_array(BASE, np.uint8)
+    window = base[:256] if WINDOW == "start" else base[BASE - 256:]
+    window.copy_to_device(base_host)
+    pointer = window.__cuda_array_interface__["data"][0] + offset
     desc = {"shape": shape, "typestr": np.dtype(dtype).str, "data": (pointer, False), "version": version,
             "strides": strides}
     if mutate == "shape-list": desc["shape"] = list(shape)
@@ -189,24 +198,25 @@ def prop_foreign_cuda_array_interface(shape, dtype, strides, offset, version, mu
     if mutate == "stream": desc["stream"] = 1
     class Exporter:
         __cuda_array_interface__ = desc
+    itemsize = np.dtype(dtype).itemsize
+    all_strides = strides if strides is not None else np.empty(shape, dtype).strides
+    lo = sum(min(0, (n - 1) * s) for n, s in zip(shape, all_strides))
+    hi = sum(max(0, (n - 1) * s) for n, s in zip(shape, all_strides)) + itemsize
+    start = 0 if WINDOW == "start" else BASE - 256  # the window's offset in its allocation
+    outside = 0 not in shape and (start + offset + lo < 0 or start + offset + hi > BASE)
     try:
         got = cuda.from_cuda_array_interface(desc, owner=base) if api == "from_cai" else cuda.as_cuda_array(Exporter())
-        host = got.copy_to_host()
-    except CLEAR:
+    except CLEAR as e:
+        assert not outside or isinstance(e, ValueError), e  # outside its allocation: refused up front
         return
-    except cuda.CudaAPIError as e:  # the dict points outside the allocation: the mock refuses the copy
-        assert "CUDA_ERROR_INVALID_VALUE" in str(e), e
-        return
-    itemsize = np.dtype(dtype).itemsize
-    strides = strides if strides is not None else np.empty(shape, dtype).strides
-    if len(strides) != len(shape):
+    host = got.copy_to_host()  # a CudaAPIError here fails the test: a bad dict must not reach a copy
+    if len(all_strides) != len(shape):
         raise AssertionError(("wrong strides accepted", shape, strides))
-    lo = sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
-    hi = sum(max(0, (n - 1) * s) for n, s in zip(shape, strides)) + itemsize
     if 0 in shape:
         assert host.shape == shape
         return
-    assert offset + lo >= 0 and offset + hi <= 256, ("out-of-bounds view read", shape, strides, offset)
+    assert not outside, ("a dict reaching outside its allocation was accepted", shape, strides, offset)
+    assert offset + lo >= 0 and offset + hi <= 256, ("a view past the window", shape, strides, offset)
     want = np.ndarray(shape, np.dtype(dtype), buffer=base_host, offset=offset, strides=strides)
     assert same(host, want), (host, want)
 
@@ -214,18 +224,45 @@ for prop in (prop_to_device_and_slices, prop_strided_host_and_setitem, prop_devi
              prop_foreign_cuda_array_interface):
     prop()
     LOG.write("passed %s\n" % prop.__name__)
+"""
+MOCK_END = """
 cuda.close()
 gc.collect()
 assert not any(mock.live().values()), mock.live()
 print("ok")
 """
+GPU_PRELUDE = """
+import gc
+import numpy as np
+import numba_cuda_c as cuda
+"""
 
 
+def _fail_with_log(rc, output, log):
+    tail = open(log).read().splitlines()[-3:] if os.path.exists(log) else []
+    pytest.fail("fuzzing failed (exit %d); last examples tried:\n%s\n%s" % (rc, "\n".join(tail), output[-6000:]))
+
+
+@pytest.mark.usefixtures("mock_driver")
 def test_fuzz_device_arrays_against_numpy_on_the_mock_driver():
     log = os.path.join(tempfile.mkdtemp(prefix="fuzz-"), "examples.log")
-    rc, output = run_mock(PROPERTIES, timeout=240, expect_failure=True, FUZZ_LOG=log,
+    rc, output = run_mock(PROPERTIES + MOCK_END, timeout=240, expect_failure=True, FUZZ_LOG=log,
                           FUZZ_MAX_EXAMPLES=str(MAX_EXAMPLES), FUZZ_RECORDS=RECORDS)
     if rc != 0:
-        tail = open(log).read().splitlines()[-3:] if os.path.exists(log) else []
-        pytest.fail("fuzzing failed (exit %d); last examples tried:\n%s\n%s" % (rc, "\n".join(tail), output[-6000:]))
+        _fail_with_log(rc, output, log)
     assert output.strip().endswith("ok")
+
+
+@requires_gpu
+def test_fuzz_device_arrays_against_numpy_on_the_gpu():
+    # The foreign dicts' window lies at the end of a 2 MiB allocation, whose extent the driver reports
+    # exactly (a smaller one may be rounded up): past it is past the allocation.
+    log = os.path.join(tempfile.mkdtemp(prefix="fuzz-"), "examples.log")
+    env = dict(os.environ, FUZZ_LOG=log, FUZZ_MAX_EXAMPLES=str(MAX_EXAMPLES), FUZZ_RECORDS=RECORDS,
+               FUZZ_BASE=str(2 << 20), FUZZ_WINDOW="end",
+               PYTHONPATH=os.pathsep.join([ROOT, HERE] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", GPU_PRELUDE + PROPERTIES + 'print("ok")'],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=400)
+    if done.returncode != 0:
+        _fail_with_log(done.returncode, done.stdout + done.stderr, log)
+    assert done.stdout.strip().endswith("ok")

@@ -437,6 +437,48 @@ def test_write_combined_and_managed_host_memory_outlive_their_context():
     """)
 
 
+def test_foreign_memory_is_checked_against_the_driver_allocations():
+    run_mock(r"""
+        import pytest
+        d = cuda.device_array(64, np.uint8)
+        pointer = d.__cuda_array_interface__["data"][0]
+
+        def desc(p, shape, strides=None):
+            return {"shape": shape, "typestr": "|u1", "data": (p, False), "version": 3, "strides": strides}
+
+        class Exporter:
+            def __init__(self, d):
+                self.__cuda_array_interface__ = d
+
+        cuda.from_cuda_array_interface(desc(pointer + 8, (56,)))  # to the end exactly: fine
+        cuda.from_cuda_array_interface(desc(0, (0,)))  # nothing to read: fine
+        for bad, message in ((desc(pointer + 8, (57,)), "past the end"),
+                             (desc(pointer + 8, (10,), (-1,)), "below the start"),
+                             (desc(0, (4,)), "NULL data pointer"),
+                             (desc(pointer + (1 << 40), (4,)), "in no CUDA allocation")):
+            with pytest.raises(ValueError, match=message):
+                cuda.from_cuda_array_interface(bad)
+            with pytest.raises(ValueError, match=message):
+                cuda.as_cuda_array(Exporter(bad))
+        src = b'.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{ ret; }\n'
+        k = cuda.load_module(src).get_function("k")
+        k[1, 1](Exporter(desc(pointer, (64,))))
+        k[1, 1](Exporter(desc(0, (0,))))
+        for bad in (desc(0, (4,)), desc(pointer + (1 << 40), (4,))):
+            with pytest.raises(ValueError):
+                k[1, 1](Exporter(bad))
+        # the cache asks again before refusing: a larger allocation where a smaller one was
+        del d; gc.collect()
+        cuda.current_context().deallocations.clear()
+        for size in (64, 4096, 1 << 20):
+            e = cuda.device_array(size, np.uint8)
+            p = e.__cuda_array_interface__["data"][0]
+            assert cuda.from_cuda_array_interface(desc(p, (size,))).size == size
+            del e; gc.collect()
+            cuda.current_context().deallocations.clear()
+    """)
+
+
 def test_nested_pinned_registers_once():
     run_mock(r"""
         host = np.zeros(16)
