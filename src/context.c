@@ -517,6 +517,7 @@ static void Context_dealloc(PyObject *op)
         PyObject_ClearWeakRefs(op);
     Context_clear(op);
     PyMem_Free(((ContextObject *)op)->deallocations.items); /* a dead context freed them itself */
+    PyMem_Free(((ContextObject *)op)->deallocations.handles);
     if (((ContextObject *)op)->staging != NULL) { /* not freed with the context: its workers still wait */
         staging_ring_abandon(((ContextObject *)op)->staging);
         PyMem_RawFree(((ContextObject *)op)->staging);

@@ -14,6 +14,10 @@ typedef struct {
     size_t max_bytes; /* ratio x the device's memory, known at the first allocation */
     int deferred;     /* defer_cleanup() nesting depth */
     CUdeviceptr anchor; /* see queue_limits() in memory.c */
+    /* stream, event and module handles whose objects died in a stream callback (deallocations.c) */
+    struct deferred_destroy *handles;
+    size_t handle_count, handle_capacity;
+    int drain_scheduled; /* a pending call will destroy them */
 } deallocation_queue;
 
 struct ContextObject {

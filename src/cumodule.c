@@ -5,6 +5,8 @@
 #include "kernel.h"
 
 #include "errors.h"
+#include "memory.h"
+#include "stream.h"
 
 static PyObject *Module_get_function(PyObject *op, PyObject *name)
 {
@@ -91,12 +93,17 @@ CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject 
     return failed ? NULL : handle;
 }
 
-/* Unloads one of the module's handles, unless its context was reset (which unloaded it). */
+static CUresult unload_module(void *handle) { return cu.cuModuleUnload((CUmodule)handle); }
+
+/* Unloads one of the module's handles, unless its context was reset (which unloaded it); in a
+ * stream callback, where the driver must not be called, the main thread unloads it later. */
 static int unload(module_state *st, ContextObject *context, CUmodule handle)
 {
     int pushed;
     if (handle == NULL || context->handle == NULL)
         return 0;
+    if (stream_in_callback())
+        return memory_defer_destroy(st, context, unload_module, handle, "cuModuleUnload");
     if (context_enter(st, context, &pushed) < 0)
         return -1;
     CUresult rc;

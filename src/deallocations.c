@@ -43,9 +43,87 @@ CUresult memory_free_now(const struct pending_free *item, const char **function)
     return CUDA_SUCCESS;
 }
 
+/* ---- handles of objects that died in a stream callback ---- */
+
+struct deferred_destroy {
+    handle_destroyer destroy;
+    void *handle;
+    const char *function;
+};
+
+/* Destroys the deferred handles in their context (a dead context destroyed them already). */
+static void destroy_deferred(module_state *st, ContextObject *context)
+{
+    deallocation_queue *queue = &context->deallocations;
+    if (queue->handle_count == 0 || stream_in_callback())
+        return;
+    struct deferred_destroy *handles = queue->handles;
+    size_t count = queue->handle_count;
+    queue->handles = NULL;
+    queue->handle_count = queue->handle_capacity = 0;
+    int pushed;
+    if (context->handle != NULL && context_enter(st, context, &pushed) == 0) {
+        CUresult failed_rc = CUDA_SUCCESS;
+        const char *failed_function = NULL;
+        Py_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a callback */
+        for (size_t i = 0; i < count; i++) {
+            CUresult rc = handles[i].destroy(handles[i].handle);
+            if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
+                failed_rc = rc;
+                failed_function = handles[i].function;
+            }
+        }
+        Py_END_ALLOW_THREADS
+        cu_report_unraisable(st, failed_rc, failed_function);
+        if (context_exit(st, pushed) < 0)
+            PyErr_WriteUnraisable(NULL);
+    } else if (PyErr_Occurred()) {
+        PyErr_WriteUnraisable(NULL);
+    }
+    PyMem_Free(handles);
+}
+
+/* A pending call: runs in the main thread, outside any callback, holding a reference to the context. */
+static int drain_deferred(void *arg)
+{
+    ContextObject *context = (ContextObject *)arg;
+    context->deallocations.drain_scheduled = 0;
+    destroy_deferred(state_of((PyObject *)context), context);
+    Py_DECREF(context);
+    return 0;
+}
+
+int memory_defer_destroy(module_state *st, ContextObject *context, handle_destroyer destroy, void *handle,
+                         const char *function)
+{
+    (void)st;
+    deallocation_queue *queue = &context->deallocations;
+    if (queue->handle_count == queue->handle_capacity) {
+        size_t capacity = queue->handle_capacity ? 2 * queue->handle_capacity : 8;
+        struct deferred_destroy *handles = PyMem_Realloc(queue->handles, capacity * sizeof *handles);
+        if (handles == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        queue->handles = handles;
+        queue->handle_capacity = capacity;
+    }
+    queue->handles[queue->handle_count++] = (struct deferred_destroy){destroy, handle, function};
+    if (!queue->drain_scheduled) { /* where it cannot be scheduled, the context's next flush does it */
+        if (Py_AddPendingCall(drain_deferred, Py_NewRef((PyObject *)context)) == 0)
+            queue->drain_scheduled = 1;
+        else
+            Py_DECREF(context);
+    }
+    return 0;
+}
+
+/* ---- the deallocation queue ---- */
+
 int memory_flush(module_state *st, ContextObject *context)
 {
     deallocation_queue *queue = &context->deallocations;
+    destroy_deferred(st, context);
     if (queue->count == 0 || queue->deferred > 0 || context->handle == NULL || stream_in_callback())
         return 0; /* in a stream callback the driver must not be called: the next flush elsewhere frees them */
     int pushed;

@@ -3,6 +3,7 @@
 #include "event.h"
 
 #include "errors.h"
+#include "memory.h"
 #include "stream.h"
 
 #include <structmember.h>
@@ -176,11 +177,15 @@ static PyObject *Event_repr(PyObject *op)
                                 self->timing ? "" : ", timing disabled");
 }
 
+static CUresult destroy_event(void *handle) { return cu.cuEventDestroy((CUevent)handle); }
+
 static int Event_release(module_state *st, void *arg)
 {
     EventObject *self = (EventObject *)arg;
     if (self->context->handle == NULL) /* a reset context destroyed its events already */
         return 0;
+    if (stream_in_callback()) /* the driver must not be called there: the main thread destroys it later */
+        return memory_defer_destroy(st, self->context, destroy_event, self->handle, "cuEventDestroy");
     return CU_CALL(st, cuEventDestroy, (self->handle));
 }
 

@@ -68,7 +68,16 @@ CUresult memory_free_now(const struct pending_free *item, const char **function)
 /* Queues the free of `item` on the context, flushing the queue past its limits. (deallocations.c) */
 int memory_queue_free(module_state *st, ContextObject *context, const struct pending_free *item);
 
-/* Frees everything queued on the context (not inside defer_cleanup()). */
+/* A stream, event or module handle whose object dies inside a stream callback, where the driver
+ * must not be called: `destroy(handle)` runs in the context from the main thread at its next chance
+ * (a pending call) or at the context's next flush. -1 with an error where it cannot be queued (the
+ * handle is then left to the context's end). (deallocations.c) */
+typedef CUresult (*handle_destroyer)(void *handle);
+int memory_defer_destroy(module_state *st, ContextObject *context, handle_destroyer destroy, void *handle,
+                         const char *function);
+
+/* Frees everything queued on the context (not inside defer_cleanup()), and destroys the handles
+ * deferred from stream callbacks. */
 int memory_flush(module_state *st, ContextObject *context);
 
 /* Calls numba_cuda_c.cudadrv.driver.<name>(*args) (the Python halves of numba's bookkeeping:

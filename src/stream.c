@@ -4,6 +4,7 @@
 #include "stream.h"
 
 #include "errors.h"
+#include "memory.h"
 
 #include <stdatomic.h>
 #include <structmember.h>
@@ -378,12 +379,17 @@ static PyObject *Stream_repr(PyObject *op)
     return text;
 }
 
-/* A reset context destroyed its streams already: destroying again would be a use after free. */
+static CUresult destroy_stream(void *handle) { return cu.cuStreamDestroy((CUstream)handle); }
+
+/* A reset context destroyed its streams already: destroying again would be a use after free. In a
+ * stream callback the driver must not be called: the main thread destroys it later. */
 static int Stream_release(module_state *st, void *arg)
 {
     StreamObject *self = (StreamObject *)arg;
     if (self->kind != STREAM_OWNED || self->context->handle == NULL)
         return 0;
+    if (stream_in_callback())
+        return memory_defer_destroy(st, self->context, destroy_stream, self->handle, "cuStreamDestroy");
     CUresult rc;
     CU_UNBLOCKED(rc, cu.cuStreamDestroy(self->handle));
     return cu_check(st, rc, "cuStreamDestroy");

@@ -316,6 +316,31 @@ def test_a_stream_held_only_by_its_callback_is_destroyed_outside_the_callback():
     """)
 
 
+def test_streams_events_and_modules_dropped_in_a_callback_are_destroyed_outside_it():
+    # the driver must not be called from a callback: their handles wait for the main thread
+    run_mock("""
+        import time
+        src = b'.version 8.0\\n.target sm_90\\n.address_size 64\\n.visible .entry k(.param .u64 p)\\n{ ret; }\\n'
+        s = cuda.stream()
+        before = mock.live()
+        held = [cuda.stream(), cuda.event(), cuda.event(timing=False), cuda.load_module(src)]
+        def callback(stream, status, arg):
+            held.clear()  # the last references
+        s.add_callback(callback, None)
+        s.synchronize()
+        assert held == [] and mock.callback_violations() == 0, mock.callback_violations()
+        for _ in range(100):  # the main thread destroys them at its next chance
+            live = mock.live()
+            if (live["streams"], live["events"], live["modules"]) == (before["streams"], before["events"],
+                                                                    before["modules"]):
+                break
+            time.sleep(0.01)
+        assert (live["streams"], live["events"], live["modules"]) == (
+            before["streams"], before["events"], before["modules"]), (before, live)
+        assert mock.callback_violations() == 0
+    """)
+
+
 @pytest.mark.skipif(not HAS_NVRTC, reason="no CUDA toolkit (NVRTC) at /usr/local/cuda or CUDA_HOME")
 def test_specialized_kernels_report_attributes_as_numbers():
     # numba's rule: one signature given at decoration (not a list), or specialize(): numbers; else dicts
