@@ -15,13 +15,17 @@ def desc(shape, strides, pointer=1 << 40, typestr="<f8"):
 
 @pytest.mark.parametrize("shape, strides", [((4,), (-8,)), ((3, 4), (32, -16)), ((2, 3), (-24, -8))])
 def test_negative_strides_are_accepted_for_a_foreign_view(shape, strides):
-    # the layout is accepted; without a GPU the next step (the current context) is what fails
-    try:
-        view = cuda.from_cuda_array_interface(desc(shape, strides), sync=False)
-    except cuda.CudaSupportError:
-        assert not cuda.is_available()
-    else:  # a GPU: the view only describes the memory, nothing is touched
-        assert view.shape == shape and view.strides == strides
+    # the layout is accepted; without a GPU the next step (the current context) is what fails. On a GPU
+    # the pointer must lie in an allocation (foreign.c): the middle of one, where the strides reach both ways.
+    if not cuda.is_available():
+        with pytest.raises(cuda.CudaSupportError):
+            cuda.from_cuda_array_interface(desc(shape, strides), sync=False)
+        return
+    base = cuda.device_array(64, np.float64)
+    view = cuda.from_cuda_array_interface(desc(shape, strides, base.device_ctypes_pointer.value + 256), sync=False)
+    assert view.shape == shape and view.strides == strides
+    with pytest.raises(ValueError, match="no CUDA allocation"):
+        cuda.from_cuda_array_interface(desc(shape, strides), sync=False)  # 1 << 40: no allocation of ours
 
 
 @pytest.mark.parametrize(
