@@ -1380,13 +1380,6 @@ def e_bad_dtype(a, n):
     a[0] = s[0]
 
 
-def e_while_else(a, n):
-    while n > 0:
-        n -= 1
-    else:
-        a[0] = 1.0
-
-
 def e_keyword_call(a, n):
     a[0] = max(a[1], a[2], key=None)
 
@@ -1413,7 +1406,6 @@ def e_lambda(a, n):
     (e_undefined_name, "not_defined_anywhere", "not_defined_anywhere"),
     (e_array_becomes_number, "x = 1.0", "cannot hold"),
     (e_bad_dtype, "cuda.local.array(4, dtype=cuda.Stream)", "dtype"),
-    (e_while_else, "while n > 0:", "else"),
     (e_keyword_call, "key=None", "keyword"),
     (e_kernel_calls_kernel, "k_jitted(a, n)", "device=True"),
     (e_lambda, "f = lambda", "Lambda"),

@@ -254,7 +254,7 @@ class Intrinsics:
                 shape_codes = ["((long long)(ncc_dynamic_smem_size() / %dU))" % (scalar.bits // 8)]
         else:
             qualifier = "__shared__ " if space == "shared" else ""
-            self.emit("%s%s %s[%d];" % (qualifier, scalar.ctype, storage, max(count, 1)))
+            self.hoist("%s%s %s[%d];" % (qualifier, scalar.ctype, storage, max(count, 1)))
             data = storage
         temp = self.module.unique(space)
         self.emit(

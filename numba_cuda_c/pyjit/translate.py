@@ -19,6 +19,7 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
+from numba_cuda_c.pyjit.names import ascii_locals
 from numba_cuda_c.pyjit.prelude import PRELUDE
 from numba_cuda_c.pyjit.values import (
     MATH_CONSTANTS,
@@ -116,6 +117,7 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.source_lines = source.splitlines()
         tree = ast.parse(source)
         self.node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        ascii_locals(self.node)  # ρ, μ_Q: NVRTC takes ASCII identifiers only
         self.globals = dict(pyfunc.__globals__)
         if pyfunc.__closure__:
             for var, cell in zip(pyfunc.__code__.co_freevars, pyfunc.__closure__):
@@ -137,6 +139,7 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.assigned = set(self.params)
         self.loop_depth = 0
         self.while_names = []  # the names each enclosing while loop's condition reads
+        self.break_flags = []  # per enclosing loop: the flag its breaks set when it has an else, or None
 
     # -- errors ---------------------------------------------------------------------------------
     def fail(self, node, message):
@@ -152,19 +155,21 @@ class FunctionTranslator(Intrinsics, Indexing):
         for _ in range(20):  # types until they stop changing
             before = (dict(self.vars), self.return_type)
             self.lines = []
-            self.declared_arrays = set()
+            self.hoisted = []
+            self.break_flags = []
             self.block(self.node.body)
             if (dict(self.vars), self.return_type) == before:
                 break
         self.emitting = True
         self.lines = []
-        self.declared_arrays = set()
+        self.hoisted = []
+        self.break_flags = []
         self.assigned = set(self.params)
         self.loop_depth = 0
         self.block(self.node.body)
         if self.device and self.return_type is None:
             self.return_type = types.void
-        return self.header() + self.declarations() + "\n".join(self.lines) + "\n}\n"
+        return self.header() + self.declarations() + "".join(self.hoisted) + "\n".join(self.lines) + "\n}\n"
 
     def header(self):
         params = []
@@ -190,7 +195,10 @@ class FunctionTranslator(Intrinsics, Indexing):
                     value = "p_%s.f%d" % (name, k) if name in self.params else "{}"
                     out.append("    %s tv_%s_%d = %s;\n" % (item.ctype, name, k, value))
                 continue
-            if name in self.params or isinstance(t, types.Array) or t is None:
+            if name in self.params or t is None:
+                continue
+            if isinstance(t, types.Array):  # declared here too, so that a branch can assign it (double buffering)
+                out.append("    %s v_%s = {};\n" % (c_array_type(t), name))
                 continue
             out.append("    %s v_%s = {};\n" % (t.ctype, name))  # zero: no garbage, even on paths Python rejects
         return "".join(out)
@@ -198,6 +206,12 @@ class FunctionTranslator(Intrinsics, Indexing):
     def emit(self, line):
         if self.emitting:
             self.lines.append("    " * self.depth + line)
+
+    def hoist(self, line):
+        """A declaration at the top of the function, whatever block asks for it (as numba allocates
+        local arrays once, at entry): it lives as long as the variables that may point into it."""
+        if self.emitting:
+            self.hoisted.append("    " + line + "\n")
 
     def block(self, statements):
         for statement in statements:
@@ -270,11 +284,7 @@ class FunctionTranslator(Intrinsics, Indexing):
                 if name in self.vars and self.vars[name] != value.type:
                     self.fail(node, "an array variable cannot change type")
                 self.vars[name] = value.type
-                if name in self.params or name in self.declared_arrays:
-                    self.emit("v_%s = %s;" % (name, value.code))
-                else:
-                    self.declared_arrays.add(name)
-                    self.emit("%s v_%s = %s;" % (c_array_type(value.type), name, value.code))
+                self.emit("v_%s = %s;" % (name, value.code))  # declared at the top (declarations())
                 return
             if value.items is not None:
                 self.store_tuple(name, value, node)
@@ -351,9 +361,22 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.block(body)
         self.depth -= 1
 
+    def loop_else_begin(self, node):
+        """A loop's `else:` runs when no `break` left it: its breaks set a flag declared here."""
+        flag = self.module.unique("broke") if node.orelse else None
+        if flag:
+            self.emit("bool %s = false;" % flag)
+        self.break_flags.append(flag)
+
+    def loop_else_end(self, node):
+        flag = self.break_flags.pop()
+        if flag:
+            self.emit("if (!%s) {" % flag)
+            self.nested(node.orelse)
+            self.emit("}")
+
     def stmt_While(self, node):
-        if node.orelse:
-            self.fail(node, "while ... else is not supported")
+        self.loop_else_begin(node)
         self.emit("while (%s) {" % self.condition(node.test))
         self.loop_depth += 1
         self.while_names.append({n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)})
@@ -361,10 +384,9 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.while_names.pop()
         self.loop_depth -= 1
         self.emit("}")
+        self.loop_else_end(node)
 
     def stmt_For(self, node):
-        if node.orelse:
-            self.fail(node, "for ... else is not supported")
         call = node.iter
         if not (
             isinstance(call, ast.Call)
@@ -393,6 +415,7 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.vars[name] = typing.unify(self.vars.get(name), kind)
         counter, limit, stride = (self.module.unique(s) for s in ("i", "stop", "step"))
         ctype = kind.ctype
+        self.loop_else_begin(node)
         self.emit("{")
         self.depth += 1
         self.emit("%s %s = %s;" % (ctype, limit, cast(stop, kind)))
@@ -415,8 +438,11 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.emit("}")
         self.depth -= 1
         self.emit("}")
+        self.loop_else_end(node)
 
     def stmt_Break(self, node):
+        if self.break_flags and self.break_flags[-1]:
+            self.emit("%s = true;" % self.break_flags[-1])
         self.emit("break;")
 
     def stmt_Continue(self, node):
