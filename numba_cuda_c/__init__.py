@@ -342,13 +342,18 @@ _memory_manager_from_environment()
 
 @_contextlib.contextmanager
 def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
-    """Open an IPC handle (the 64 bytes of a CUipcMemHandle) as a device array of this shape, dtype
-    and strides, for the duration of the block."""
-    from numba_cuda_c.cudadrv.ipc import _open
+    """Open an IPC handle (the 64 bytes of a CUipcMemHandle: bytes, a tuple of ints) as a device
+    array of this shape, dtype and strides (default: one C-contiguous dimension), for the duration
+    of the block; the handle is closed at its end."""
+    import numpy as np
 
-    if isinstance(shape, int):
-        shape = (shape,)
-    yield _open(bytes(bytearray(handle)), shape, dtype, strides, offset)
+    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle
+
+    dtype = np.dtype(dtype)
+    size = int(np.prod(shape)) * dtype.itemsize
+    ipc_handle = IpcHandle(None, IpcMemHandle(handle), size, offset=offset)
+    yield ipc_handle.open_array(current_context(), shape=shape, strides=strides, dtype=dtype)
+    ipc_handle.close()
 
 
 _LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")

@@ -476,6 +476,14 @@ static PyObject *Context_get_ipc_handle(PyObject *op, PyObject *memory)
     return call_driver(state_of(op), "_context_get_ipc_handle", PyTuple_Pack(2, op, memory));
 }
 
+static PyObject *Context_open_ipc_handle(PyObject *op, PyObject *args)
+{
+    PyObject *handle, *size;
+    if (!PyArg_ParseTuple(args, "OO:open_ipc_handle", &handle, &size))
+        return NULL;
+    return call_driver(state_of(op), "_context_open_ipc_handle", PyTuple_Pack(3, op, handle, size));
+}
+
 static PyObject *Context_get_handle(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyLong_FromVoidPtr(((ContextObject *)op)->handle);
@@ -536,6 +544,8 @@ static PyMethodDef Context_methods[] = {
     {"mempin", (PyCFunction)(void (*)(void))Context_mempin, METH_VARARGS | METH_KEYWORDS,
      "mempin(owner, pointer, size, mapped=False): page-lock owner's memory; a MemoryPointer."},
     {"get_ipc_handle", Context_get_ipc_handle, METH_O, "get_ipc_handle(memory): an IPC handle for memory."},
+    {"open_ipc_handle", Context_open_ipc_handle, METH_VARARGS,
+     "open_ipc_handle(handle, size): another process's memory, mapped into this context (a MemoryPointer)."},
     {"_flush_pending", Context_flush_pending, METH_NOARGS, "Free what the deallocation queue holds, now."},
     {"_defer", Context_defer, METH_O, "_defer(+1 / -1): enter or leave defer_cleanup() for this context."},
     {"push", Context_push, METH_NOARGS, "Pushes this context on the current CPU thread."},

@@ -114,6 +114,42 @@ PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *strea
     return stream;
 }
 
+/* gpu_data's pointer, size and context: a MemoryPointer of ours, or any object with device_pointer
+ * (an int or a ctypes pointer) and size, as numba's EMM plugins make (in the current context). */
+static int memory_like(module_state *st, PyObject *gpu_data, CUdeviceptr *pointer, size_t *size,
+                       ContextObject **context)
+{
+    if (Py_IS_TYPE(gpu_data, st->MemoryPointerType)) {
+        MemoryObject *memory = (MemoryObject *)gpu_data;
+        *pointer = memory->device_pointer;
+        *size = memory->size;
+        *context = memory->context;
+        return 0;
+    }
+    PyObject *address = PyObject_GetAttrString(gpu_data, "device_pointer");
+    PyObject *size_obj = address ? PyObject_GetAttrString(gpu_data, "size") : NULL;
+    if (size_obj == NULL) {
+        Py_XDECREF(address);
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "gpu_data must be a MemoryPointer (device_pointer and size) or None");
+        }
+        return -1;
+    }
+    if (address != Py_None && !PyLong_Check(address)) { /* a ctypes c_void_p or c_uint64 */
+        PyObject *value = PyObject_GetAttrString(address, "value");
+        Py_SETREF(address, value);
+    }
+    *pointer = address == NULL || address == Py_None ? 0 : (CUdeviceptr)PyLong_AsUnsignedLongLong(address);
+    *size = PyErr_Occurred() ? 0 : PyLong_AsSize_t(size_obj);
+    Py_XDECREF(address);
+    Py_DECREF(size_obj);
+    if (PyErr_Occurred())
+        return -1;
+    *context = context_current(st);
+    return *context == NULL ? -1 : 0;
+}
+
 /* What the constructors share: an array of `type` in new memory (gpu_data None) or over a
  * MemoryPointer, which must hold the layout. Sizes are checked before the driver is touched. */
 static PyObject *devicearray_construct(PyTypeObject *type, PyObject *shape_obj, PyObject *strides_obj,
@@ -149,19 +185,21 @@ static PyObject *devicearray_construct(PyTypeObject *type, PyObject *shape_obj, 
         goto done;
     if (gpu_data == Py_None) {
         self = devicearray_allocate(st, type, ndim, shape, has_strides ? strides : NULL, 'C', dtype, stream);
-    } else if (Py_IS_TYPE(gpu_data, st->MemoryPointerType)) {
-        MemoryObject *memory = (MemoryObject *)gpu_data;
+    } else {
+        /* ours, or numba's MemoryPointer-likes: an EMM plugin's, a view of one (an opened IPC handle) */
+        CUdeviceptr pointer;
+        size_t memory_size;
+        ContextObject *context;
+        if (memory_like(st, gpu_data, &pointer, &memory_size, &context) < 0)
+            goto done;
         npy_intp low = 0;
         for (int i = 0; i < ndim && span > 0; i++)
             low += strides[i] < 0 ? (shape[i] - 1) * strides[i] : 0;
-        if (low < 0 || span > memory->size)
+        if (low < 0 || span > memory_size)
             PyErr_Format(PyExc_ValueError, "the layout reaches %zu bytes%s, beyond gpu_data's %zu", span,
-                         low < 0 ? " before its start" : "", memory->size);
+                         low < 0 ? " before its start" : "", memory_size);
         else
-            self = devicearray_wrap(st, type, ndim, shape, strides, dtype, memory->device_pointer, gpu_data,
-                                    memory->context, stream);
-    } else {
-        PyErr_SetString(PyExc_TypeError, "gpu_data must be a MemoryPointer or None");
+            self = devicearray_wrap(st, type, ndim, shape, strides, dtype, pointer, gpu_data, context, stream);
     }
 done:
     Py_DECREF(dtype);
@@ -727,10 +765,22 @@ static PyObject *DeviceNDArray_get_stream(PyObject *op, void *Py_UNUSED(closure)
     return self->stream ? Py_NewRef(self->stream) : PyLong_FromLong(0);
 }
 
+/* numba's gpu_data: the MemoryPointer of the bytes the array spans. An array over a whole allocation
+ * of ours gives that allocation; a view or a foreign array gives a pointer to its own bytes that
+ * keeps the owner alive (cudadrv/memory_functions.py), as numba's views do. */
 static PyObject *DeviceNDArray_get_gpu_data(PyObject *op, void *Py_UNUSED(closure))
 {
-    PyObject *owner = ((DeviceArrayObject *)op)->owner;
-    return Py_NewRef(owner ? owner : Py_None);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (self->owner == NULL)
+        Py_RETURN_NONE;
+    if (Py_IS_TYPE(self->owner, state_of(op)->MemoryPointerType)) {
+        MemoryObject *memory = (MemoryObject *)self->owner;
+        size_t span = (size_t)self->size * (size_t)PyDataType_ELSIZE(self->dtype);
+        if (memory->device_pointer == self->data && memory->size == span &&
+            (devicearray_is_c_contiguous(self) || devicearray_is_f_contiguous(self)))
+            return Py_NewRef(self->owner);
+    }
+    return call_driver(state_of(op), "_array_gpu_data", PyTuple_Pack(2, op, self->owner));
 }
 
 static PyObject *DeviceNDArray_get_pointer(PyObject *op, void *Py_UNUSED(closure))

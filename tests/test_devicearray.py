@@ -98,7 +98,9 @@ def test_slices_are_views_sharing_memory():
     host = np.arange(24.0).reshape(4, 6)
     d = cuda.to_device(host)
     view = d[1:3, ::2]
-    assert view.gpu_data is d.gpu_data
+    # numba's gpu_data of a view: a pointer to the bytes it spans, keeping the allocation alive
+    assert view.gpu_data.device_pointer == view.device_pointer and view.gpu_data.size == (6 + 4 + 1) * 8
+    assert view.gpu_data.owner is d.gpu_data and d[:].gpu_data is d.gpu_data
     np.testing.assert_array_equal(view.copy_to_host(), host[1:3, ::2])
     np.testing.assert_array_equal(d[-1].copy_to_host(), host[-1])
     np.testing.assert_array_equal(d[..., 2].copy_to_host(), host[..., 2])

@@ -364,8 +364,9 @@ def test_mempin_and_get_ipc_handle():
     again = ctx.mempin(ary, ary.ctypes.data, ary.nbytes)  # unregistered at once: re-pinning works
     del again
     d = cuda.device_array(16)
-    handle, offset = ctx.get_ipc_handle(d.gpu_data)
-    assert len(bytes(handle)) == 64 and offset == 0
+    handle = ctx.get_ipc_handle(d.gpu_data)  # numba's IpcHandle
+    assert len(handle.handle.reserved) == 64 and handle.offset == 0 and handle.size == d.nbytes
+    assert handle.base is d.gpu_data and handle.source_info == cuda.get_current_device().get_device_identity()
 
 
 @requires_gpu

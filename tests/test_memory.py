@@ -229,12 +229,13 @@ def test_ipc_across_two_processes(tmp_path):
         import numpy as np
         import numba_cuda_c as cuda
         handle = pickle.loads(open(sys.argv[1] if len(sys.argv) > 1 else %r, "rb").read())
-        with handle as array:
+        with handle as array:  # mapped, then unmapped at the block's end (numba's IpcArrayHandle)
             assert array.shape == (50,)
             assert (array.copy_to_host() == np.arange(10, 60)).all(), array.copy_to_host()
             array[0] = -1.0  # visible to the exporter
-        del array  # the mapping closes with the last array over it
-        with cuda.open_ipc_array(handle.handle, 100, np.float64) as whole:
+        ipc = handle._ipc_handle
+        assert ipc.base is None and ipc.size == 50 * 8 and ipc.offset == 80
+        with cuda.open_ipc_array(ipc.handle.reserved, 100, np.float64) as whole:  # the whole allocation
             assert whole[99] == 99.0
         print("ipc ok")
         """ % str(path)

@@ -316,6 +316,59 @@ def test_a_stream_held_only_by_its_callback_is_destroyed_outside_the_callback():
     """)
 
 
+def test_ipc_handles_as_numba_s():
+    # numba's IpcHandle / IpcArrayHandle: attributes, pickling, open/close and their errors. The mock
+    # opens a handle in the exporting process itself, which a real driver refuses.
+    run_mock("""
+        import pickle
+        import pytest
+        d = cuda.to_device(np.arange(10, dtype=np.intp))
+        view = d[3:8]
+        ctx = cuda.current_context()
+        ipch = ctx.get_ipc_handle(view.gpu_data)
+        assert ipch.base is not None and ipch.size == 5 * 8 and ipch.offset == 24, (ipch.size, ipch.offset)
+        assert len(ipch.handle.reserved) == 64
+        assert ipch.source_info == cuda.get_current_device().get_device_identity()
+        with pytest.raises(ValueError, match="opening IpcHandle from original process"):
+            ipch.open(ctx)
+        again = pickle.loads(pickle.dumps(ipch))
+        assert again.base is None and again.size == ipch.size and again.offset == ipch.offset
+        assert again.handle.reserved == ipch.handle.reserved and again.source_info == ipch.source_info
+        with pytest.raises(ValueError, match="IpcHandle not opened"):
+            again.close()
+        array = again.open_array(ctx, shape=5, dtype=np.intp)
+        assert array.copy_to_host().tolist() == [3, 4, 5, 6, 7]
+        assert mock.live()["ipc"] == 1
+        with pytest.raises(ValueError, match="IpcHandle is already opened"):
+            again.open(ctx)
+        again.close()
+        assert mock.live()["ipc"] == 0
+        staged = pickle.loads(pickle.dumps(ipch))
+        copy = staged.open_staged(ctx)  # a copy of its own, made through the source device
+        host = np.zeros(5, np.intp)
+        cuda.driver.device_to_host(host, copy, size=staged.size)
+        assert host.tolist() == [3, 4, 5, 6, 7] and mock.live()["ipc"] == 0
+        staged.close()
+        # the array handle: a context manager, opened once at a time
+        handle = pickle.loads(pickle.dumps(d[2:].get_ipc_handle()))
+        with handle as darr:
+            assert darr.copy_to_host().tolist() == list(range(2, 10))
+            with pytest.raises(ValueError, match="IpcHandle is already opened"):
+                with handle:
+                    pass
+        assert mock.live()["ipc"] == 0
+        # cuda.open_ipc_array takes the handle's bytes (or a tuple of ints)
+        with cuda.open_ipc_array(tuple(ipch.handle.reserved), shape=10, dtype=np.intp) as whole:
+            assert whole.copy_to_host().tolist() == list(range(10))
+        with cuda.open_ipc_array(ipch.handle.reserved, shape=2, dtype=np.intp, offset=16) as part:
+            assert part.copy_to_host().tolist() == [2, 3]
+        assert mock.live()["ipc"] == 0
+        opened = ctx.open_ipc_handle(ipch.handle, 80)
+        assert opened.device_pointer == d.device_ctypes_pointer.value
+        opened.free()
+    """)
+
+
 def test_streams_events_and_modules_dropped_in_a_callback_are_destroyed_outside_it():
     # the driver must not be called from a callback: their handles wait for the main thread
     run_mock("""

@@ -185,7 +185,7 @@ def test_ipc_handle_of_device_1_opens_on_device_1_in_another_process():
     with cuda.gpus[1]:
         d = cuda.to_device(host)
         handle = d.get_ipc_handle()
-    assert handle.device_uuid == cuda.gpus[1].uuid
+    assert handle._ipc_handle.source_info == cuda.gpus[1].get_device_identity()
     out = run_python(
         """
         import pickle, sys

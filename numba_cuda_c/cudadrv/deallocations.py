@@ -118,6 +118,14 @@ def _context_get_ipc_handle(context, memory):
     manager = context.memory_manager
     if not getattr(manager, "_numba_cuda_c_builtin", False):
         return manager.get_ipc_handle(memory)
+    from numba_cuda_c.cudadrv.emm import _pointer_value
+    from numba_cuda_c.cudadrv.ipc import context_ipc_handle
+
+    return context_ipc_handle(context, _pointer_value(memory.device_pointer), memory.size, memory)
+
+
+def _context_open_ipc_handle(context, handle, size):
+    """Context.open_ipc_handle(handle, size): another process's memory mapped into this context."""
     from numba_cuda_c import _cuda
 
-    return _cuda._ipc_get_handle(memory.device_pointer)[:2]  # (handle, offset); the device is the context's
+    return _cuda._ipc_open(bytes(getattr(handle, "reserved", handle)), context.device.id)

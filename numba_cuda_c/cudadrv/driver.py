@@ -16,13 +16,16 @@ from numba_cuda_c.cudadrv.deallocations import (  # noqa: F401  (Context's Pytho
     _builtin_memory_manager,
     _context_get_ipc_handle,
     _context_mempin,
+    _context_open_ipc_handle,
     _pending_deallocations,
 )
+from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle  # noqa: F401
 from numba_cuda_c.cudadrv.memory_functions import (  # noqa: F401
     AutoFreePointer,
     DeadMemoryError,
     LinkerError,
     MappedMemory,
+    _array_gpu_data,
     ManagedMemory,
     MemoryPointer,
     OwnedPointer,

@@ -235,6 +235,6 @@ class GetIpcHandleMixin:
     """get_ipc_handle for plugins whose memory is ordinary device memory (cuIpcGetMemHandle)."""
 
     def get_ipc_handle(self, memory):
-        pointer = memory.device_pointer
-        pointer = pointer if isinstance(pointer, int) else getattr(pointer, "value", pointer)
-        return _cuda._ipc_get_handle(pointer)[:2]
+        from numba_cuda_c.cudadrv.ipc import context_ipc_handle
+
+        return context_ipc_handle(self.context, _pointer_value(memory.device_pointer), memory.size, memory)

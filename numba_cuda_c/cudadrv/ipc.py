@@ -1,9 +1,11 @@
-"""CUDA IPC: a device array shared with another process (numba's get_ipc_handle / open_ipc_array).
+"""CUDA IPC: device memory shared with another process, as numba's (IpcHandle, IpcArrayHandle,
+Context.get_ipc_handle / open_ipc_handle, DeviceNDArray.get_ipc_handle, cuda.open_ipc_array).
 
-The exporter calls DeviceNDArray.get_ipc_handle() and sends the IpcArrayHandle (it pickles) to
-another process, which opens it as a DeviceNDArray over the same memory, on the device the memory
-is on (found by its UUID: device numbers differ between processes under CUDA_VISIBLE_DEVICES). The
-mapping is closed when the last array over it goes.
+The exporter makes an IpcHandle of an allocation (cuIpcGetMemHandle of its base, the offset of the
+memory in it, and its device's PCI identity) and sends it, pickled, to another process. There,
+open(context) maps the memory into the context (cuIpcOpenMemHandle) where its device can reach the
+source device, and otherwise copies it through a buffer of the context's own ("staged"). close()
+unmaps it: what was opened must not be used after.
 """
 
 import numpy as np
@@ -11,48 +13,151 @@ import numpy as np
 from numba_cuda_c import _cuda
 
 
-def _device_of(uuid):
-    """The number, in this process, of the device with this UUID."""
+class IpcMemHandle:
+    """The 64 bytes of a CUipcMemHandle, as cuda-python's binding exposes them (.reserved)."""
+
+    __slots__ = ("reserved",)
+
+    def __init__(self, reserved):
+        reserved = bytes(bytearray(reserved))  # bytes, a bytearray, or a sequence of ints
+        if len(reserved) != 64:
+            raise ValueError("an IPC handle is 64 bytes, not %d" % len(reserved))
+        self.reserved = reserved
+
+    def __eq__(self, other):
+        return isinstance(other, IpcMemHandle) and other.reserved == self.reserved
+
+    def __hash__(self):
+        return hash(self.reserved)
+
+    def __bytes__(self):
+        return self.reserved
+
+    def __reduce__(self):
+        return (IpcMemHandle, (self.reserved,))
+
+    def __repr__(self):
+        return "IpcMemHandle(%s...)" % self.reserved[:8].hex()
+
+
+def device_from_identity(identity):
+    """The Device of this process whose PCI identity is `identity` (numba's Device.from_identity)."""
     for device in _cuda.list_devices():
-        if device.uuid == uuid:
-            return device.id
-    raise RuntimeError("No device of UUID %s is found. Target device may not be visible in this process." % uuid)
+        if device.get_device_identity() == identity:
+            return device
+    raise RuntimeError(
+        "No device of %s is found. Target device may not be visible in this process." % (identity,)
+    )
 
 
-def _open(handle, shape, dtype, strides, offset, device_uuid=None):
-    dtype = np.dtype(dtype)
-    devnum = None if device_uuid is None else _device_of(device_uuid)
-    memory = _cuda._ipc_open(bytes(handle), devnum)
-    desc = {
-        "shape": tuple(shape),
-        "strides": None if strides is None else tuple(strides),
-        "typestr": dtype.str,
-        "descr": dtype.descr,
-        "data": (memory.device_pointer + offset, False),
-        "version": 3,
-    }
-    return _cuda.from_cuda_array_interface(desc, owner=memory)
+class IpcHandle:
+    """An IPC handle of an allocation (numba's IpcHandle): `base` keeps the exporter's memory alive
+    (None once pickled), `handle` has the 64 bytes in `.reserved`, `size` is the shared memory's
+    size, `offset` where it starts in the allocation, and `source_info` its device's identity."""
+
+    def __init__(self, base, handle, size, source_info=None, offset=0):
+        self.base = base
+        self.handle = handle if isinstance(handle, IpcMemHandle) else IpcMemHandle(getattr(handle, "reserved", handle))
+        self.size = size
+        self.source_info = source_info
+        self.offset = offset
+        self._opened = None  # (memory the handle mapped, or None when staged; the context it is in)
+
+    def _sentry_source_info(self):
+        if self.source_info is None:
+            raise RuntimeError("IPC handle doesn't have source info")
+
+    def can_access_peer(self, context):
+        """Whether `context`'s device can map memory of the handle's device."""
+        self._sentry_source_info()
+        if self.source_info == context.device.get_device_identity():
+            return True
+        return context.can_access_peer(device_from_identity(self.source_info).id)
+
+    def _check_closed(self):
+        if self._opened is not None:
+            raise ValueError("IpcHandle is already opened")
+
+    def _map(self, context):
+        if self.base is not None:
+            raise ValueError("opening IpcHandle from original process")
+        return _cuda._ipc_open(self.handle.reserved, context.device.id)
+
+    def open_direct(self, context):
+        """Maps the memory into `context`: a pointer to it (its device must reach the source's)."""
+        self._check_closed()
+        mapped = self._map(context)
+        self._opened = (mapped, context)
+        return mapped.own().view(self.offset, self.offset + self.size)
+
+    def open_staged(self, context):
+        """A copy of the memory in a new allocation of `context`, made through the source device."""
+        self._sentry_source_info()
+        self._check_closed()
+        source = device_from_identity(self.source_info)
+        mapped = self._map(source.primary_context)
+        try:
+            copy = context.memalloc(self.size)
+            _cuda._memcpy(2, copy.device_pointer, mapped.device_pointer + self.offset, self.size, 0)  # through the host where it must
+        finally:
+            mapped.free()
+        self._opened = (None, context)
+        return copy
+
+    def open(self, context):
+        """The memory in `context`: mapped where its device can reach the source device (or the
+        source is unknown), copied (staged) otherwise."""
+        if self.source_info is None or self.can_access_peer(context):
+            return self.open_direct(context)
+        return self.open_staged(context)
+
+    def open_array(self, context, shape, dtype, strides=None):
+        """open(context), as a DeviceNDArray of this shape, dtype and strides."""
+        from numba_cuda_c import DeviceNDArray
+
+        dtype = np.dtype(dtype)
+        if strides is None:
+            strides = dtype.itemsize
+        return DeviceNDArray(shape=shape, strides=strides, dtype=dtype, gpu_data=self.open(context))
+
+    def close(self):
+        """Unmaps what open() mapped: arrays over it must not be used after."""
+        if self._opened is None:
+            raise ValueError("IpcHandle not opened")
+        mapped, _context = self._opened
+        self._opened = None
+        if mapped is not None:
+            mapped.free()
+
+    def __reduce__(self):
+        return (_rebuild_ipc_handle, (self.handle.reserved, self.size, self.source_info, self.offset))
+
+    def __repr__(self):
+        return "<IpcHandle of %d bytes at offset %d%s>" % (
+            self.size, self.offset, "" if self.source_info is None else " from %s" % (self.source_info,))
+
+
+def _rebuild_ipc_handle(reserved, size, source_info, offset):
+    return IpcHandle(None, IpcMemHandle(reserved), size, source_info=source_info, offset=offset)
 
 
 class IpcArrayHandle:
-    """A picklable handle to a device array in another process; open() maps it here."""
+    """A picklable handle to a device array, for another process (numba's IpcArrayHandle): open()
+    gives a DeviceNDArray over the shared memory in the current context, close() unmaps it; as a
+    context manager it does both."""
 
-    def __init__(self, handle, offset, shape, strides, dtype, device_uuid=None):
-        self.handle, self.offset = bytes(handle), offset
-        self.shape, self.strides, self.dtype = tuple(shape), tuple(strides), np.dtype(dtype)
-        self.device_uuid = device_uuid
-        self._opened = None
+    def __init__(self, ipc_handle, array_desc):
+        self._array_desc = array_desc
+        self._ipc_handle = ipc_handle
 
     def open(self):
-        """The exported array, mapped into this process (which must not be the exporter), on the
-        device it is on."""
-        if self._opened is None:
-            self._opened = _open(self.handle, self.shape, self.dtype, self.strides, self.offset, self.device_uuid)
-        return self._opened
+        from numba_cuda_c import DeviceNDArray
+
+        memory = self._ipc_handle.open(_cuda.get_context())
+        return DeviceNDArray(gpu_data=memory, **self._array_desc)
 
     def close(self):
-        """Drop this handle's array; the mapping closes once no array uses it."""
-        self._opened = None
+        self._ipc_handle.close()
 
     def __enter__(self):
         return self.open()
@@ -60,28 +165,19 @@ class IpcArrayHandle:
     def __exit__(self, *exc):
         self.close()
 
-    def __getstate__(self):
-        return {k: v for k, v in self.__dict__.items() if k != "_opened"}
 
-    def __setstate__(self, state):
-        self.__dict__.update(state, _opened=None)
-        self.__dict__.setdefault("device_uuid", None)
+def context_ipc_handle(context, pointer, size, base):
+    """An IpcHandle of the `size` bytes at device `pointer`, made in the memory's own context."""
+    handle, offset, ordinal = _cuda._ipc_get_handle(pointer)
+    identity = _cuda.get_device(ordinal).get_device_identity()
+    return IpcHandle(base, IpcMemHandle(handle), size, source_info=identity, offset=offset)
 
 
 def get_ipc_handle(array):
-    """DeviceNDArray.get_ipc_handle(): the handle another process opens. With an EMM plugin, the
-    plugin makes it (its get_ipc_handle(memory)), as in numba; _ipc_handle is what it gave."""
-    context = _cuda.get_context()
-    manager = context.memory_manager
-    if not getattr(manager, "_numba_cuda_c_builtin", False):
-        foreign = manager.get_ipc_handle(array.gpu_data)
-        handle = IpcArrayHandle(b"", 0, array.shape, array.strides, array.dtype)
-        handle._ipc_handle = foreign
-        return handle
-    if array.gpu_data is not None and getattr(array.gpu_data, "kind", "device") == "pooled":
+    """DeviceNDArray.get_ipc_handle(): an IpcArrayHandle of the array's memory (numba's: the context's
+    get_ipc_handle(gpu_data), which is the EMM plugin's where one is set)."""
+    gpu_data = array.gpu_data
+    if getattr(getattr(gpu_data, "owner", gpu_data), "kind", "device") == "pooled":
         raise ValueError("memory from the stream-ordered pool cannot be shared through CUDA IPC")
-    handle, offset, ordinal = _cuda._ipc_get_handle(array.device_pointer)
-    uuid = _cuda.get_device(ordinal).uuid
-    result = IpcArrayHandle(handle, offset, array.shape, array.strides, array.dtype, uuid)
-    result._ipc_handle = handle
-    return result
+    desc = dict(shape=array.shape, strides=array.strides, dtype=array.dtype)
+    return IpcArrayHandle(_cuda.get_context().get_ipc_handle(gpu_data), desc)

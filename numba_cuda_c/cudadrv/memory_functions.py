@@ -138,6 +138,17 @@ def _memory_view(memory, start, stop):
     return _view(memory, start, stop)
 
 
+def _array_gpu_data(array, owner):
+    """DeviceNDArray.gpu_data of a view or a foreign array: its bytes, keeping the owner alive."""
+    low = sum((n - 1) * s for n, s in zip(array.shape, array.strides) if s < 0) if array.size else 0
+    span = sum((n - 1) * abs(s) for n, s in zip(array.shape, array.strides)) + array.dtype.itemsize if array.size else 0
+    pointer = array.device_pointer + low
+    if isinstance(owner, _cuda.MemoryPointer):
+        start = pointer - owner.device_pointer
+        return owner.view(start, start + span)
+    return MemoryPointer(_cuda.get_context(), pointer, span, owner=owner)
+
+
 def _memory_own(memory):
     return OwnedPointer(memory)
 
