@@ -233,6 +233,7 @@ def test_cai_import_with_a_stream_calls_a_patched_synchronize():
 
     class Foreign:
         def __init__(self, arr):
+            self.arr = arr  # the memory must outlive its description (else the import refuses a dangling pointer)
             self.__cuda_array_interface__ = arr.__cuda_array_interface__
 
     with patch.object(cuda.Stream, "synchronize", return_value=None) as mock_sync:
