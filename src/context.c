@@ -141,7 +141,11 @@ ContextObject *context_current(module_state *st)
         if (context == NULL)
             return NULL;
         if (context->handle != handle) {
-            PyErr_Format(PyExc_RuntimeError, "numba_cuda_c cannot operate on non-primary CUDA context %p", handle);
+            /* numba's words, which users and tests look for */
+            PyErr_Format(PyExc_RuntimeError,
+                         "Numba cannot operate on non-primary CUDA context %p (numba_cuda_c, as numba, works in "
+                         "primary contexts)",
+                         handle);
             return NULL;
         }
         context_remember(st, context);
@@ -484,6 +488,44 @@ static PyObject *Context_open_ipc_handle(PyObject *op, PyObject *args)
     return call_driver(state_of(op), "_context_open_ipc_handle", PyTuple_Pack(3, op, handle, size));
 }
 
+/* Context(device, handle), as numba's constructor, for a context another library made: the device
+ * (a Device, an ordinal, or cuda-python's CUdevice) and the handle (an int or a CUcontext). A
+ * device's primary context gives the Context object of that context; numba works in no other. */
+static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"device", "handle", NULL};
+    module_state *st = state_of_type(type);
+    PyObject *device_obj, *handle_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:Context", keywords, &device_obj, &handle_obj))
+        return NULL;
+    PyObject *ordinal_obj = PyObject_TypeCheck(device_obj, st->DeviceType)
+                                ? PyLong_FromLong(((DeviceObject *)device_obj)->id)
+                                : PyNumber_Index(device_obj); /* an int, or cuda-python's CUdevice (__index__) */
+    if (ordinal_obj == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) { /* cuda.gpus[i]: it has .id */
+        PyErr_Clear();
+        ordinal_obj = PyObject_HasAttrString(device_obj, "id") ? PyObject_GetAttrString(device_obj, "id")
+                                                                : PyNumber_Long(device_obj); /* cuda-python's */
+    }
+    PyObject *handle_int = ordinal_obj ? PyNumber_Long(handle_obj) : NULL;
+    int ordinal = -1;
+    void *handle = NULL;
+    if (handle_int != NULL && int_from_object(ordinal_obj, &ordinal, "device") == 0)
+        handle = PyLong_AsVoidPtr(handle_int);
+    Py_XDECREF(ordinal_obj);
+    Py_XDECREF(handle_int);
+    if (PyErr_Occurred())
+        return NULL;
+    DeviceObject *device = device_get(st, ordinal);
+    ContextObject *context = device ? Device_primary_context(st, device) : NULL;
+    if (context == NULL)
+        return NULL;
+    if (context->handle != (CUcontext)handle) {
+        PyErr_Format(PyExc_RuntimeError, "Numba cannot operate on non-primary CUDA context %p", handle);
+        return NULL;
+    }
+    return Py_NewRef((PyObject *)context);
+}
+
 static PyObject *Context_get_handle(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyLong_FromVoidPtr(((ContextObject *)op)->handle);
@@ -585,7 +627,9 @@ static PyMemberDef Context_members[] = {
 };
 
 static PyType_Slot Context_slots[] = {
-    {Py_tp_doc, "A CUDA context (the primary context of a device). Not constructed by user code."},
+    {Py_tp_doc, "A CUDA context: the primary context of a device. Context(device, handle) attaches to a primary "
+                "context that another library retained (numba's third-party contexts)."},
+    {Py_tp_new, Context_new},
     {Py_tp_repr, Context_repr},
     {Py_tp_methods, Context_methods},
     {Py_tp_getset, Context_getset},
@@ -600,7 +644,7 @@ static PyType_Spec Context_spec = {
     .name = "numba_cuda_c.Context",
     .basicsize = sizeof(ContextObject),
     /* not immutable: users replace methods on the class, as they can numba's */
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .slots = Context_slots,
 };
 

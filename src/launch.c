@@ -335,9 +335,11 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
     int has_cai = desc != NULL;
     Py_XDECREF(desc);
     if (has_cai || PyArray_Check(arg)) {
-        /* A NumPy array goes to the device and comes back after the launch; a CAI object is viewed
-         * as a device array, kept until the launch is queued. */
-        PyObject *device = transfer_to_device(st, arg, config->stream ? config->stream : Py_None, 1);
+        /* A NumPy array goes to the device and comes back after the launch; a CAI object (a mapped or
+         * managed array too, a NumPy array the device reaches) is viewed as a device array, kept
+         * until the launch is queued. */
+        PyObject *device = has_cai ? devicearray_from_object(st, arg, 1)
+                                   : transfer_to_device(st, arg, config->stream ? config->stream : Py_None, 1);
         if (device == NULL)
             return -1;
         record->kind = ARG_ARRAY;

@@ -316,6 +316,22 @@ def test_a_stream_held_only_by_its_callback_is_destroyed_outside_the_callback():
     """)
 
 
+def test_context_attaches_to_a_primary_context_another_library_retained():
+    # numba's driver.Context(device, handle) for a third-party context: its primary context works,
+    # no other does (numba's message, which users grep)
+    run_mock("""
+        import pytest
+        ctx = cuda.current_context()
+        from numba_cuda_c.cudadrv import driver
+        for device in (0, cuda.gpus[0], ctx.device):
+            assert driver.Context(device, ctx.handle) is ctx
+        with pytest.raises(RuntimeError, match="Numba cannot operate on non-primary CUDA context "):
+            driver.Context(0, ctx.handle + 64)
+        with pytest.raises((TypeError, ValueError)):
+            driver.Context("zero", ctx.handle)
+    """)
+
+
 def test_ipc_handles_as_numba_s():
     # numba's IpcHandle / IpcArrayHandle: attributes, pickling, open/close and their errors. The mock
     # opens a handle in the exporting process itself, which a real driver refuses.

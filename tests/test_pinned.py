@@ -126,3 +126,20 @@ def test_the_same_buffer_pinned_from_many_threads():
     assert not any(t.is_alive() for t in threads)
     assert errors == []
     assert registrations() == (0, 0)
+
+
+@requires_gpu
+def test_kernels_write_mapped_and_managed_arrays_in_place():
+    # numba passes memory the device reaches as it is (auto_device): no copy to the device and back
+    @cuda.jit("void(float64[:])")
+    def ones(x):
+        i = cuda.grid(1)
+        if i < x.shape[0]:
+            x[i] = 1.0
+
+    for make in (cuda.managed_array, cuda.mapped_array):
+        ary = make(100, dtype=np.float64)
+        ary.fill(123.456)
+        ones[10, 10](ary)
+        cuda.current_context().synchronize()
+        assert (ary == 1.0).all(), make.__name__
