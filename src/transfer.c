@@ -593,8 +593,10 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
     /* a structured scalar is numba's DeviceRecord */
     PyTypeObject *type = PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host)) ? st->DeviceRecordType
                                                                                               : st->DeviceNDArrayType;
-    DeviceArrayObject *device = devicearray_allocate(st, type, PyArray_NDIM(host), PyArray_SHAPE(host), NULL, order,
-                                                     PyArray_DESCR(host), stream);
+    /* the host's own strides, as numba's from_array_like: they differ from the computed ones only
+     * where they do not matter (an empty array, a dimension of 1), and users compare them */
+    DeviceArrayObject *device = devicearray_allocate(st, type, PyArray_NDIM(host), PyArray_SHAPE(host),
+                                                     PyArray_STRIDES(host), order, PyArray_DESCR(host), stream);
     if (device != NULL && copy &&
         host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
         Py_CLEAR(device);

@@ -332,6 +332,24 @@ def test_context_attaches_to_a_primary_context_another_library_retained():
     """)
 
 
+def test_to_device_keeps_the_host_strides_of_empty_arrays():
+    # numba's from_array_like: the host's strides (numba issue 8477: copies between empty arrays whose
+    # strides differ work both ways)
+    run_mock("""
+        from numba_cuda_c.cudadrv import devicearray
+        dev_array = devicearray.DeviceNDArray(shape=(0,), strides=(8,), dtype=np.int8)
+        host_array = np.ndarray(shape=(0,), strides=(0,), dtype=np.int8)
+        dev_array.copy_to_host(host_array)
+        dev_array.copy_to_device(host_array)
+        from_host = cuda.to_device(host_array)
+        assert from_host.shape == (0,) and from_host.strides == (0,), from_host.strides
+        dev_array.copy_to_device(from_host)
+        from_host.copy_to_device(dev_array)
+        f = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+        assert cuda.to_device(f).strides == f.strides and cuda.to_device(f).copy_to_host().tolist() == f.tolist()
+    """)
+
+
 def test_ipc_handles_as_numba_s():
     # numba's IpcHandle / IpcArrayHandle: attributes, pickling, open/close and their errors. The mock
     # opens a handle in the exporting process itself, which a real driver refuses.
