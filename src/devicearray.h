@@ -95,4 +95,17 @@ int cai_wait_stream(module_state *st, PyObject *desc, int sync);
 int devicearray_type_init(PyObject *module, module_state *st);
 extern PyMethodDef devicearray_module_methods[];
 
+/* DeviceNDArray's views and element access, its methods and slots (devicearray_views.c). */
+PyObject *DeviceNDArray_subscript(PyObject *op, PyObject *key);
+Py_ssize_t DeviceNDArray_length(PyObject *op);
+PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *kwargs);
+PyObject *DeviceNDArray_ravel(PyObject *op, PyObject *args, PyObject *kwargs);
+PyObject *DeviceNDArray_transpose(PyObject *op, PyObject *args);
+PyObject *DeviceNDArray_get_T(PyObject *op, void *closure);
+PyObject *DeviceNDArray_view(PyObject *op, PyObject *dtype_obj);
+PyObject *DeviceNDArray_bind(PyObject *op, PyObject *args, PyObject *kwargs);
+PyObject *DeviceNDArray_getitem(PyObject *op, PyObject *args, PyObject *kwargs);
+PyObject *DeviceNDArray_setitem(PyObject *op, PyObject *args, PyObject *kwargs);
+PyObject *DeviceNDArray_split(PyObject *op, PyObject *args, PyObject *kwargs);
+
 #endif
