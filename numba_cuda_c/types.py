@@ -17,8 +17,20 @@ class Type:
     def __str__(self):
         return self.name
 
-    # Types are interned (one object per type), so equality and hashing are by identity: the
-    # dispatcher looks kernels up by tuples of types on every launch.
+    # Types are interned (one object per type), so hashing is by identity and equality is identity
+    # first: the dispatcher looks kernels up by tuples of types on every launch. A numba type object
+    # that names the same type compares equal (rec._numba_type_ == numba's from_dtype(rec.dtype)).
+    __hash__ = object.__hash__
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if is_numba_type(other):
+            try:
+                return from_numba(other) == self
+            except TypeError:
+                return False
+        return NotImplemented
 
 
 class ElementType(Type):
@@ -62,7 +74,7 @@ class Scalar(ElementType):
     def __call__(self, *args):
         """float32(float32, float32): a signature (int32(): one of no arguments); float32(x) on the
         host: a NumPy scalar."""
-        if all(isinstance(a, Type) for a in args):
+        if all(isinstance(a, Type) or is_numba_type(a) for a in args):
             return Signature(self, args)
         if len(args) == 1:
             return self.dtype.type(args[0])
@@ -128,6 +140,23 @@ class Record(ElementType):
         return offset % size == 0 and self.size % size == 0
 
 
+class NumberClass(Type):
+    """A type given as a kernel argument (np.float64, numba.int32, a dtype): numba's class(float64).
+    A compile-time constant: the kernel is specialised on it and reads it as a dtype
+    (cuda.shared.array(n, dty)); its parameter is one unused byte. Interned."""
+
+    _interned = {}
+    ctype = "unsigned char"
+
+    def __new__(cls, instance_type):
+        self = cls._interned.get(instance_type)
+        if self is None:
+            self = cls._interned[instance_type] = super().__new__(cls)
+            self.instance_type = instance_type
+            self.name = "class(%s)" % instance_type
+        return self
+
+
 class NoneType(Type):
     name = "void"
 
@@ -154,7 +183,9 @@ class Signature:
     """return_type(arg types...)."""
 
     def __init__(self, return_type, args):
-        self.return_type, self.args = return_type, tuple(args)
+        # numba's type objects among them (void(int32[:], numba's typeof(np.int32))) become ours
+        self.return_type = from_numba(return_type) if is_numba_type(return_type) else return_type
+        self.args = tuple(from_numba(a) if is_numba_type(a) else a for a in args)
 
     def __repr__(self):
         return "%s(%s)" % (self.return_type, ", ".join(map(str, self.args)))
@@ -253,6 +284,10 @@ def from_numba(obj):
         return Tuple([from_numba(t) for t in obj.types])
     if kind == "Record" and hasattr(obj, "dtype"):
         return Record(obj.dtype)
+    if kind == "NumberClass" and hasattr(obj, "instance_type"):
+        return NumberClass(from_numba(obj.instance_type))
+    if kind == "DType" and hasattr(obj, "dtype"):  # numba's type of a np.dtype object
+        return NumberClass(from_numba(obj.dtype))
     raise TypeError("numba's type %s has no numba_cuda_c equivalent" % (obj,))
 
 

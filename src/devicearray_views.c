@@ -20,10 +20,11 @@ static PyObject *make_view(DeviceArrayObject *self, PyTypeObject *type, int ndim
                                         self->owner, self->context, self->stream);
 }
 
-/* Copies one element at `data` to the host: a NumPy scalar, as numba's integer indexing gives. */
-static PyObject *element_to_host(DeviceArrayObject *self, CUdeviceptr data)
+/* Copies one element of `dtype` at `data` to the host: a NumPy scalar, as numba's integer indexing
+ * and record field reads give. */
+static PyObject *element_to_host(DeviceArrayObject *self, CUdeviceptr data, PyArray_Descr *dtype)
 {
-    npy_intp itemsize = PyDataType_ELSIZE(self->dtype);
+    npy_intp itemsize = PyDataType_ELSIZE(dtype);
     char buffer[64];
     char *host = itemsize <= (npy_intp)sizeof buffer ? buffer : PyMem_Malloc(itemsize);
     if (host == NULL)
@@ -31,10 +32,77 @@ static PyObject *element_to_host(DeviceArrayObject *self, CUdeviceptr data)
     PyObject *result = NULL;
     if (transfer_copy(state_of((PyObject *)self), self->context, host, 0, data, (size_t)itemsize,
                       devicearray_effective_stream(self, NULL), 1) == 0)
-        result = PyArray_Scalar(host, self->dtype, NULL);
+        result = PyArray_Scalar(host, dtype, NULL);
     if (host != buffer)
         PyMem_Free(host);
     return result;
+}
+
+/* Field `name` of a structured array (numba's rec['a'], and NumPy's recs['a']): the field's layout
+ * over the same memory. A subarray field ('h', float32, (3, 3)) adds its dimensions, C-ordered, and
+ * *dtype is its element type; *dtype is borrowed from self's dtype. */
+int devicearray_field(DeviceArrayObject *self, PyObject *name, int *ndim, npy_intp *shape, npy_intp *strides,
+                      PyArray_Descr **dtype, npy_intp *offset)
+{
+    PyObject *fields = PyDataType_HASFIELDS(self->dtype) ? PyDataType_FIELDS(self->dtype) : NULL;
+    PyObject *entry = fields ? PyDict_GetItemWithError(fields, name) : NULL;
+    if (entry == NULL) {
+        if (!PyErr_Occurred() && fields)
+            PyErr_SetObject(PyExc_KeyError, name);
+        else if (!PyErr_Occurred())
+            PyErr_Format(PyExc_IndexError,
+                         "only integers, slices, ellipsis and None are valid indices (not the field name %R: the "
+                         "array's dtype has no fields)",
+                         name);
+        return -1;
+    }
+    PyArray_Descr *field = (PyArray_Descr *)PyTuple_GET_ITEM(entry, 0);
+    *offset = PyLong_AsSsize_t(PyTuple_GET_ITEM(entry, 1));
+    if (*offset == -1 && PyErr_Occurred())
+        return -1;
+    *ndim = self->ndim;
+    memcpy(shape, self->shape, self->ndim * sizeof *shape);
+    memcpy(strides, self->strides, self->ndim * sizeof *strides);
+    *dtype = field;
+    if (!PyDataType_HASSUBARRAY(field))
+        return 0;
+    PyArray_ArrayDescr *subarray = PyDataType_SUBARRAY(field);
+    PyObject *dims = PyTuple_Check(subarray->shape) ? Py_NewRef(subarray->shape) : PyTuple_Pack(1, subarray->shape);
+    if (dims == NULL)
+        return -1;
+    Py_ssize_t extra = PyTuple_GET_SIZE(dims);
+    if (self->ndim + extra > NPY_MAXDIMS) {
+        Py_DECREF(dims);
+        PyErr_SetString(PyExc_ValueError, "the field's dimensions and the array's are too many");
+        return -1;
+    }
+    *dtype = subarray->base;
+    npy_intp stride = PyDataType_ELSIZE(subarray->base);
+    for (Py_ssize_t i = extra - 1; i >= 0; i--) {
+        shape[self->ndim + i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(dims, i));
+        strides[self->ndim + i] = stride;
+        stride *= shape[self->ndim + i];
+    }
+    Py_DECREF(dims);
+    *ndim = self->ndim + (int)extra;
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* rec['a'] / recs['a']: a record's scalar field is read to the host (numba's DeviceRecord); a nested
+ * record is a DeviceRecord; anything else is a device view. */
+static PyObject *field_subscript(DeviceArrayObject *self, PyObject *name)
+{
+    module_state *st = state_of((PyObject *)self);
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS], offset;
+    PyArray_Descr *dtype;
+    int ndim;
+    if (devicearray_field(self, name, &ndim, shape, strides, &dtype, &offset) < 0)
+        return NULL;
+    if (ndim == 0 && PyDataType_HASFIELDS(dtype))
+        return make_view(self, st->DeviceRecordType, 0, shape, strides, dtype, offset);
+    if (ndim == 0)
+        return element_to_host(self, self->data + offset, dtype);
+    return make_view(self, st->DeviceNDArrayType, ndim, shape, strides, dtype, offset);
 }
 
 int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_intp *shape, npy_intp *strides,
@@ -132,13 +200,15 @@ PyObject *DeviceNDArray_subscript(PyObject *op, PyObject *key)
         return make_view(self, Py_TYPE(op), self->ndim, shape, strides, NULL,
                          length > 0 ? start * self->strides[0] : 0);
     }
+    if (PyUnicode_Check(key))
+        return field_subscript(self, key);
     if (devicearray_index(self, key, &ndim, shape, strides, &offset) < 0)
         return NULL;
     int is_element = ndim == 0 && self->ndim > 0;
     if (is_element && PyDataType_HASFIELDS(self->dtype))
         return make_view(self, st->DeviceRecordType, 0, shape, strides, NULL, offset);
     if (is_element)
-        return element_to_host(self, self->data + offset);
+        return element_to_host(self, self->data + offset, self->dtype);
     return make_view(self, Py_TYPE(op) == st->DeviceRecordType ? st->DeviceNDArrayType : Py_TYPE(op), ndim, shape,
                      strides, NULL, offset);
 }

@@ -66,12 +66,53 @@ void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, co
     PyErr_Restore(type, value, traceback);
 }
 
+/* numba's `driver.cuInit` replaced from Python before the driver is first used (numba's tests fake an
+ * init failure this way): called once, with 0, before the real cuInit. An exception it raises
+ * becomes the driver's init error, in numba's form "Error at driver init: <msg> (<code>)". */
+static void run_replaced_cu_init(void)
+{
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyObject *name = PyUnicode_FromString("numba_cuda_c.cudadrv.driver");
+    PyObject *module = name ? PyImport_GetModule(name) : NULL; /* only where it was imported */
+    Py_XDECREF(name);
+    PyObject *driver = module ? PyObject_GetAttrString(module, "driver") : NULL;
+    PyObject *attributes = driver ? PyObject_GetAttrString(driver, "__dict__") : NULL;
+    PyObject *replaced = attributes && PyDict_Check(attributes) ? PyDict_GetItemString(attributes, "cuInit") : NULL;
+    PyObject *result = replaced ? PyObject_CallFunction(replaced, "i", 0) : NULL;
+    if (replaced != NULL && result == NULL) {
+        PyObject *failure_type, *failure, *failure_traceback;
+        PyErr_Fetch(&failure_type, &failure, &failure_traceback);
+        PyErr_NormalizeException(&failure_type, &failure, &failure_traceback);
+        PyObject *code = failure ? PyObject_GetAttrString(failure, "code") : NULL;
+        PyObject *msg = code ? PyObject_GetAttrString(failure, "msg") : NULL;
+        PyObject *text = msg ? PyUnicode_FromFormat("Error at driver init: %S (%S)", msg, code)
+                             : (failure ? PyUnicode_FromFormat("Error at driver init: %S", failure) : NULL);
+        const char *utf8 = text ? PyUnicode_AsUTF8(text) : NULL;
+        cu_driver_refuse(utf8 ? utf8 : "Error at driver init: the replaced driver.cuInit failed");
+        Py_XDECREF(text);
+        Py_XDECREF(msg);
+        Py_XDECREF(code);
+        Py_XDECREF(failure_type);
+        Py_XDECREF(failure);
+        Py_XDECREF(failure_traceback);
+    }
+    Py_XDECREF(result);
+    Py_XDECREF(attributes);
+    Py_XDECREF(driver);
+    Py_XDECREF(module);
+    PyErr_Clear(); /* a driver module being imported, or a driver object without a __dict__: nothing replaced */
+    PyErr_Restore(type, value, traceback);
+}
+
 const char *cu_driver_problem(void)
 {
     const char *why = NULL;
     int status;
     if (cu_driver_ready())
         return NULL;
+    if (!cu_driver_tried())
+        run_replaced_cu_init();
     Py_BEGIN_ALLOW_THREADS
     status = cu_driver_load(&why);
     Py_END_ALLOW_THREADS

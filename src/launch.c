@@ -111,7 +111,7 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
 #define LAUNCH_STACK_BYTES 4096
 #define NATURAL_PARAM_MAX_SIZE 16 /* the widest argument packed by its natural size: complex128 */
 
-typedef enum { ARG_ARRAY, ARG_POINTER, ARG_FLOAT, ARG_INT, ARG_COMPLEX, ARG_TUPLE, ARG_SCALAR } arg_kind;
+typedef enum { ARG_ARRAY, ARG_POINTER, ARG_FLOAT, ARG_INT, ARG_COMPLEX, ARG_TUPLE, ARG_SCALAR, ARG_TYPE } arg_kind;
 
 typedef struct {
     PyObject *object;    /* the argument (borrowed), or its device copy or CAI view (owned: `owned`) */
@@ -311,6 +311,37 @@ static PyObject *cuda_array_interface(PyObject *arg)
     return desc;
 }
 
+/* Whether `arg` is a type given as an argument (np.float64, a dtype, numba_cuda_c.int32 or numba's
+ * type object): a compile-time constant of a @cuda.jit kernel, which takes it as one unused byte. */
+static int type_argument(PyObject *arg)
+{
+    if (PyType_Check(arg) || PyArray_DescrCheck(arg))
+        return 1;
+    PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(arg), "__module__");
+    if (module == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    const char *name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : NULL;
+    int is_type = name != NULL && (strcmp(name, "numba_cuda_c.types") == 0 || strncmp(name, "numba.", 6) == 0);
+    if (name == NULL)
+        PyErr_Clear();
+    Py_DECREF(module);
+    return is_type;
+}
+
+/* `arg` as a DeviceNDArray where it is device memory of a kind numba-cuda also takes without a CUDA
+ * array interface (numba_cuda_c/cudadrv/foreign_arguments.py), else None. New reference. */
+static PyObject *foreign_argument(PyObject *arg)
+{
+    PyObject *helpers = PyImport_ImportModule("numba_cuda_c.cudadrv.foreign_arguments");
+    if (helpers == NULL)
+        return NULL;
+    PyObject *device = PyObject_CallMethod(helpers, "as_device_array", "O", arg);
+    Py_DECREF(helpers);
+    return device;
+}
+
 /* Phase 1, the arguments that are not of the usual kinds: NumPy scalars, CUDA-array-interface
  * objects (their property runs Python code) and NumPy arrays (copied to the device, with the GIL
  * released). */
@@ -348,6 +379,20 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
         record->host = has_cai ? NULL : Py_NewRef(arg);
         return 0;
     }
+    if (type_argument(arg)) {
+        record->kind = ARG_TYPE;
+        return 0;
+    }
+    PyObject *foreign = foreign_argument(arg); /* cuda.core Buffer, StridedMemoryView, DLPack */
+    if (foreign == NULL)
+        return -1;
+    if (foreign != Py_None) {
+        record->kind = ARG_ARRAY;
+        record->object = foreign;
+        record->owned = 1;
+        return 0;
+    }
+    Py_DECREF(foreign);
     PyErr_Format(PyExc_TypeError,
                  "argument %zd of %S: cannot pass a %.100s to a kernel (device arrays, NumPy arrays, objects with "
                  "__cuda_array_interface__, and int, float, complex or NumPy scalars can be passed)",
@@ -407,6 +452,13 @@ static int pack_argument(KernelObject *kernel, Py_ssize_t index, PyObject *arg, 
         return pack_tuple(kernel, index, object, size, dest);
     case ARG_SCALAR:
         break;
+    case ARG_TYPE:
+        if (*size == 0)
+            *size = 1;
+        if (*size != 1)
+            return wrong_size(kernel, index, arg, *size, "a type argument is a one-byte parameter");
+        *dest = 0;
+        return 0;
     }
     PyArray_Descr *descr = PyArray_DescrFromScalar(object);
     if (descr == NULL)

@@ -10,6 +10,7 @@
 #endif
 #include "module.h"
 #include <numpy/arrayobject.h>
+#include <numpy/arrayscalars.h>
 
 /* Imports numpy's C API once. 0, or -1 with an exception set. */
 int numpy_require(void);

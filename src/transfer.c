@@ -215,6 +215,24 @@ static int refuse_swapped(PyArray_Descr *descr, const char *what)
     return -1;
 }
 
+/* A NumPy record scalar (np.void, np.record) as a writable 0-d array over its own bytes: NumPy lets
+ * a record's fields be assigned in place, and numba's copy_to_host writes into it the same way. */
+static PyObject *record_scalar_as_array(PyObject *record)
+{
+    PyVoidScalarObject *scalar = (PyVoidScalarObject *)record;
+    PyArray_Descr *descr = (PyArray_Descr *)scalar->descr;
+    Py_INCREF(descr);
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, scalar->obval, NPY_ARRAY_WRITEABLE,
+                                          NULL);
+    if (view == NULL)
+        return NULL;
+    if (PyArray_SetBaseObject((PyArrayObject *)view, Py_NewRef(record)) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
 PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"ary", "stream", NULL};
@@ -226,8 +244,23 @@ PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwarg
     stream = devicearray_effective_stream(self, stream);
     if (ary == Py_None)
         return (PyObject *)span_to_host(st, self, stream);
+    if (numpy_require() < 0)
+        return NULL;
+    if (PyArray_IsScalar(ary, Void)) { /* a NumPy record (numba's DeviceRecord copies into one) */
+        PyObject *view = record_scalar_as_array(ary);
+        if (view == NULL)
+            return NULL;
+        PyObject *view_args = stream ? PyTuple_Pack(2, view, stream) : PyTuple_Pack(1, view);
+        PyObject *result = view_args ? devicearray_copy_to_host(op, view_args, NULL) : NULL;
+        Py_XDECREF(view_args);
+        Py_DECREF(view);
+        if (result == NULL)
+            return NULL;
+        Py_DECREF(result);
+        return Py_NewRef(ary);
+    }
     if (!PyArray_Check(ary)) {
-        PyErr_Format(PyExc_TypeError, "copy_to_host(ary): ary must be a NumPy array, not %.100s",
+        PyErr_Format(PyExc_TypeError, "copy_to_host(ary): ary must be a NumPy array or record, not %.100s",
                      Py_TYPE(ary)->tp_name);
         return NULL;
     }
@@ -453,9 +486,11 @@ int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *s
         PyErr_SetString(PyExc_TypeError, "device array elements cannot be deleted");
         return -1;
     }
-    if (devicearray_index(self, key, &ndim, shape, strides, &offset) < 0)
+    PyArray_Descr *dtype = self->dtype;
+    if (PyUnicode_Check(key) ? devicearray_field(self, key, &ndim, shape, strides, &dtype, &offset) < 0
+                             : devicearray_index(self, key, &ndim, shape, strides, &offset) < 0)
         return -1;
-    DeviceArrayObject *lhs = devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, self->dtype,
+    DeviceArrayObject *lhs = devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, dtype,
                                               self->data ? self->data + offset : 0, self->owner, self->context,
                                               self->stream);
     if (lhs == NULL)
@@ -469,7 +504,7 @@ int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *s
             goto finish;
         if (((DeviceArrayObject *)source)->ndim == ndim &&
             memcmp(((DeviceArrayObject *)source)->shape, shape, ndim * sizeof *shape) == 0 &&
-            PyArray_EquivTypes(((DeviceArrayObject *)source)->dtype, self->dtype)) {
+            PyArray_EquivTypes(((DeviceArrayObject *)source)->dtype, dtype)) {
             status = device_into_device(st, lhs, (DeviceArrayObject *)source, stream);
             Py_DECREF(source);
             goto finish;
@@ -480,8 +515,8 @@ int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *s
             goto finish;
         value = (PyObject *)host;
     }
-    Py_INCREF(self->dtype);
-    PyArrayObject *converted = (PyArrayObject *)PyArray_FromAny(value, self->dtype, 0, 0, NPY_ARRAY_FORCECAST, NULL);
+    Py_INCREF(dtype);
+    PyArrayObject *converted = (PyArrayObject *)PyArray_FromAny(value, dtype, 0, 0, NPY_ARRAY_FORCECAST, NULL);
     Py_XSETREF(host, converted);
     if (host == NULL)
         goto finish;
@@ -503,9 +538,9 @@ int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *s
     }
     if (PyArray_NDIM(host) != ndim || memcmp(PyArray_SHAPE(host), shape, ndim * sizeof *shape) != 0) {
         /* broadcast on the host, once, to the destination's shape */
-        Py_INCREF(self->dtype);
+        Py_INCREF(dtype);
         PyArrayObject *full =
-            (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, self->dtype, ndim, shape, NULL, NULL, 0, NULL);
+            (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, dtype, ndim, shape, NULL, NULL, 0, NULL);
         if (full == NULL || PyArray_CopyInto(full, host) < 0) {
             Py_XDECREF(full);
             goto finish;

@@ -8,6 +8,7 @@ import numpy as np
 
 import numba_cuda_c
 from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
@@ -61,7 +62,29 @@ def typeof(value):
     cai = getattr(value, "__cuda_array_interface__", None)
     if cai is not None:
         return types.Array(_array_dtype(np.dtype(cai["typestr"])), len(cai["shape"]), "A")
+    kind = _type_argument(value)
+    if kind is not None:
+        return kind
+    device = foreign_arguments.as_device_array(value)  # cuda.core Buffer, StridedMemoryView, DLPack
+    if device is not None:
+        return types.Array(_array_dtype(device.dtype), device.ndim, "A")
     raise TypeError("cannot pass a %s to a kernel" % type(value).__name__)
+
+
+def _type_argument(value):
+    """A type given as an argument (np.float64, np.dtype('f4'), numba_cuda_c.int32 or numba's):
+    numba's class(float64), on which the kernel is specialised. None for anything else."""
+    try:
+        if isinstance(value, types.Scalar):
+            return types.NumberClass(value)
+        if types.is_numba_type(value):  # numba.float64, or numba's typeof(np.float64) itself
+            ours = types.from_numba(value)
+            return ours if isinstance(ours, types.NumberClass) else types.NumberClass(ours)
+        if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.number)):
+            return types.NumberClass(_scalar_of_dtype(np.dtype(value)))
+    except TypeError:
+        return None
+    return None
 
 
 def normalise(argtypes):

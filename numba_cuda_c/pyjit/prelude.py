@@ -26,6 +26,18 @@ template <typename T> __device__ __forceinline__ T ncc_load_bytes(const unsigned
 template <typename T> __device__ __forceinline__ void ncc_store_bytes(unsigned char *p, T value) {
     memcpy(p, &value, sizeof(T));
 }
+// A record array's field as an array of its own (numba's recarray attribute, x.value1[i]): the
+// same shape and strides, the data `offset` bytes on.
+template <typename F, typename T, int N>
+__device__ __forceinline__ Array<F, N> ncc_field_view(const Array<T, N> &a, long long offset) {
+    Array<F, N> f;
+    f.data = (F *)((char *)a.data + offset);
+    for (int d = 0; d < N; ++d) {
+        f.shape[d] = a.shape[d];
+        f.strides[d] = a.strides[d];
+    }
+    return f;
+}
 __device__ __forceinline__ long long ncc_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 template <typename T> __device__ __forceinline__ T ncc_floordiv(T a, T b) {
     if (b == 0) return 0;

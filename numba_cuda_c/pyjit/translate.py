@@ -529,6 +529,8 @@ class FunctionTranslator(Intrinsics, Indexing):
             if self.emitting and name not in self.assigned and self.loop_depth == 0:
                 self.fail(node, "local variable %r is used before it is assigned" % name)
             t = self.vars[name]
+            if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
+                return Value(obj=t.instance_type)
             if isinstance(t, types.Tuple):
                 items = [Value("tv_%s_%d" % (name, k), item) for k, item in enumerate(t.items)]
                 return Value(type=t, items=items)
@@ -591,6 +593,12 @@ class FunctionTranslator(Intrinsics, Indexing):
                 )
             if attr == "ndim":
                 return literal(t.ndim, types.int64)
+            if isinstance(t.dtype, types.Record) and attr in t.dtype.fields:  # a recarray's field: x.value1
+                field, offset = t.dtype.fields[attr]
+                if not t.dtype.aligned(attr):
+                    self.fail(node, "field %r of a packed record is not aligned: it cannot be viewed as an array" % attr)
+                code = "ncc_field_view<%s>(%s, %dLL)" % (field.element_ctype, base.code, offset)
+                return Value(code, types.Array(field, t.ndim, "A"))
             self.fail(node, "arrays have no attribute %r in kernels" % attr)
         if isinstance(base.obj, Namespace):
             path = base.obj.path

@@ -119,6 +119,18 @@ static int load_driver_locked(void)
     return 0;
 }
 
+int cu_driver_tried(void) { return atomic_load_explicit(&driver_state, memory_order_acquire) != 0; }
+
+void cu_driver_refuse(const char *why)
+{
+    pthread_mutex_lock(&load_lock);
+    if (atomic_load_explicit(&driver_state, memory_order_relaxed) == 0) {
+        snprintf(driver_why, sizeof driver_why, "%s", why);
+        atomic_store_explicit(&driver_state, -1, memory_order_release);
+    }
+    pthread_mutex_unlock(&load_lock);
+}
+
 int cu_driver_load(const char **why)
 {
     int state = atomic_load_explicit(&driver_state, memory_order_acquire);

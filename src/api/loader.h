@@ -28,6 +28,13 @@ int cu_driver_load(const char **why);
 /* Nonzero once cu_driver_load has succeeded: a lock-free check for the hot paths. */
 int cu_driver_ready(void);
 
+/* Nonzero once cu_driver_load has run (or cu_driver_refuse): its outcome is fixed. */
+int cu_driver_tried(void);
+
+/* Records a failed initialisation with `why` before the driver is tried (a cuInit replaced from
+ * Python failed): later cu_driver_load calls return it. No effect once the driver was tried. */
+void cu_driver_refuse(const char *why);
+
 /* Loads libnvrtc from the directories given (searched in order, newest major version first in
  * each), then from the loader's own path. Same contract as cu_driver_load. */
 int nvrtc_load(const char *const *dirs, int ndirs, const char **why);
