@@ -290,10 +290,27 @@ static PyObject *Context_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
 
 /* numba's Context.reset() frees what the context owns. Live arrays keep their memory (they own
  * it); the frees waiting in the deallocation queue run now, defer_cleanup() or not. */
+/* Kernels linked with numba's setup/teardown callbacks are torn down at reset, as numba-cuda unloads
+ * its modules then (numba_cuda_c/cudadrv/linker.py); only where such linking was ever done. */
+static int reset_linked_with_callbacks(PyObject *context)
+{
+    PyObject *name = PyUnicode_FromString("numba_cuda_c.cudadrv.linker");
+    PyObject *linker = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    if (linker == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    PyObject *done = PyObject_CallMethod(linker, "context_reset", "O", context);
+    Py_DECREF(linker);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
 static PyObject *Context_reset(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     ContextObject *self = (ContextObject *)op;
+    if (reset_linked_with_callbacks(op) < 0)
+        return NULL;
     if (self->memory_manager != NULL) { /* a plugin frees what it allocated */
         PyObject *done = PyObject_CallMethod(self->memory_manager, "reset", NULL);
         if (done == NULL)

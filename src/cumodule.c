@@ -62,6 +62,21 @@ CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject 
         PyMem_Free(entry);
         return NULL;
     }
+    if (module->library != NULL) { /* the library's own module in this context */
+        CUmodule handle = NULL;
+        int failed = CU_CALL(st, cuLibraryGetModule, (&handle, module->library)) < 0;
+        if (context_exit(st, pushed) < 0)
+            failed = 1;
+        if (failed) {
+            PyMem_Free(entry);
+            return NULL;
+        }
+        entry->context = (ContextObject *)Py_NewRef((PyObject *)context);
+        entry->handle = handle;
+        entry->next = module->others;
+        module->others = entry;
+        return handle;
+    }
     /* Another architecture needs its own image (compiled with this context current). */
     PyObject *image = Py_NewRef(module->image);
     DeviceObject *device = context->device;
@@ -118,12 +133,13 @@ static int unload(module_state *st, ContextObject *context, CUmodule handle)
 static int Module_release(module_state *st, void *arg)
 {
     ModuleObject *self = (ModuleObject *)arg;
-    int failed = unload(st, self->context, self->handle) < 0;
+    int owned = self->library == NULL; /* a library's modules are its owner's to unload */
+    int failed = owned && unload(st, self->context, self->handle) < 0;
     self->handle = NULL;
     while (self->others != NULL) {
         context_entry *entry = self->others;
         self->others = entry->next;
-        if (!failed && unload(st, entry->context, (CUmodule)entry->handle) < 0)
+        if (owned && !failed && unload(st, entry->context, (CUmodule)entry->handle) < 0)
             failed = 1; /* reported once; the rest are given up with the first error set */
         Py_DECREF(entry->context);
         PyMem_Free(entry);
@@ -136,12 +152,14 @@ static int Module_traverse(PyObject *op, visitproc visit, void *arg)
     ModuleObject *self = (ModuleObject *)op;
     Py_VISIT(Py_TYPE(op));
     Py_VISIT(self->loader);
+    Py_VISIT(self->library_owner);
     return 0;
 }
 
 static int Module_clear(PyObject *op)
 {
     Py_CLEAR(((ModuleObject *)op)->loader);
+    Py_CLEAR(((ModuleObject *)op)->library_owner);
     return 0;
 }
 
@@ -238,6 +256,8 @@ PyObject *module_load_image(PyObject *module, PyObject *const *args, Py_ssize_t 
         loaded->cc_major = context->device->cc_major;
         loaded->cc_minor = context->device->cc_minor;
         loaded->others = NULL;
+        loaded->library = NULL;
+        loaded->library_owner = NULL;
         PyObject_GC_Track(loaded);
         CUresult rc = load_image(&loaded->handle, image);
         if (cu_check(st, rc, "cuModuleLoadData") < 0) {
@@ -246,5 +266,47 @@ PyObject *module_load_image(PyObject *module, PyObject *const *args, Py_ssize_t 
         }
     }
     Py_DECREF(image);
+    return (PyObject *)loaded;
+}
+
+/* _module_from_library(library: int, owner) -> Module: the module of a CUlibrary that `owner` loaded
+ * and keeps (a cuda.core ObjectCode, which numba's link callbacks are given: their globals are the
+ * kernels' globals), in the current context and, at their first launch, in others. */
+PyObject *module_from_library(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    module_state *st = state_of_module(module);
+    void *library;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_module_from_library(library, owner)");
+        return NULL;
+    }
+    if ((library = PyLong_AsVoidPtr(args[0])) == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_module_from_library: the library handle is NULL");
+        return NULL;
+    }
+    if (cu.cuLibraryGetModule == NULL) {
+        PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuLibraryGetModule (CUDA 12.0 or newer needed)");
+        return NULL;
+    }
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    CUmodule handle = NULL;
+    if (CU_CALL(st, cuLibraryGetModule, (&handle, (CUlibrary)library)) < 0)
+        return NULL;
+    ModuleObject *loaded = PyObject_GC_New(ModuleObject, st->ModuleType);
+    if (loaded == NULL)
+        return NULL;
+    loaded->context = (ContextObject *)Py_NewRef((PyObject *)context);
+    loaded->handle = handle;
+    loaded->image = NULL;
+    loaded->loader = NULL;
+    loaded->cc_major = context->device->cc_major;
+    loaded->cc_minor = context->device->cc_minor;
+    loaded->others = NULL;
+    loaded->library = (CUlibrary)library;
+    loaded->library_owner = Py_NewRef(args[1]);
+    PyObject_GC_Track(loaded);
     return (PyObject *)loaded;
 }

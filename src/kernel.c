@@ -373,6 +373,7 @@ int kernel_type_init(PyObject *module, module_state *st)
 }
 
 PyObject *module_load_image(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *module_from_library(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 static PyObject *module_parse_launch_dims(PyObject *Py_UNUSED(module), PyObject *args)
 {
@@ -385,6 +386,9 @@ static PyObject *module_parse_launch_dims(PyObject *Py_UNUSED(module), PyObject 
 }
 
 PyMethodDef kernel_module_methods[] = {
+    {"_module_from_library", (PyCFunction)(void (*)(void))module_from_library, METH_FASTCALL,
+     "_module_from_library(library, owner): the module of a CUlibrary `owner` loaded and keeps, in the current "
+     "context."},
     {"_load_module_image", (PyCFunction)(void (*)(void))module_load_image, METH_FASTCALL,
      "_load_module_image(image, loader=None): load a CUBIN, PTX or fatbin image in the current context; "
      "loader() gives the image for another device's architecture."},

@@ -24,6 +24,11 @@ typedef struct {
     PyObject *loader;    /* callable() -> image for the current context's device, or NULL: `image` everywhere */
     int cc_major, cc_minor; /* of the device `image` was loaded on */
     context_entry *others; /* loads in other contexts */
+    /* A module of a CUlibrary another object loaded and owns (a cuda.core ObjectCode, given to numba's
+     * link callbacks): its module in each context comes from cuLibraryGetModule and is never
+     * unloaded here; the owner unloads the library when it goes. NULL for a module loaded here. */
+    CUlibrary library;
+    PyObject *library_owner;
 } ModuleObject;
 
 typedef struct {

@@ -211,3 +211,51 @@ def test_linker_errors(tmp_path):
         linker.add_ptx(b"this is not PTX")
     with pytest.raises(LinkerError, match="nvJitLink"):
         linker.add_file_guess_ext(cuda.LTOIR(b"", name="x.ltoir"))
+
+
+NUM_CU = """
+__device__ int num = 0;
+extern "C" __device__ int get_num(int &retval) { retval = num; return 0; }
+"""
+
+
+def test_link_callbacks_see_the_kernels_library():
+    """numba's setup/teardown callbacks get the cuda.core ObjectCode the kernel runs from: a global
+    written through its CUlibrary handle is what the kernel reads; teardown runs once, at reset."""
+    ObjectCode = pytest.importorskip("cuda.core").ObjectCode
+    driver = pytest.importorskip("cuda.bindings.driver")
+    from numba_cuda_c.cudadrv.linkable_code import CUSource
+
+    seen, torn = [], []
+
+    def setup(code):
+        assert isinstance(code, ObjectCode)
+        seen.append(code.handle)
+        rc, pointer, size = driver.cuLibraryGetGlobal(code.handle, b"num")
+        assert rc == driver.CUresult.CUDA_SUCCESS and size == 4
+        value = np.array([42 + len(seen)], np.int32)
+        (rc,) = driver.cuMemcpyHtoD(pointer, value.ctypes.data, size)
+        assert rc == driver.CUresult.CUDA_SUCCESS
+
+    lib = CUSource(NUM_CU, setup_callback=setup, teardown_callback=lambda code: torn.append(code.handle))
+    get_num = cuda.declare_device("get_num", "int32()")
+
+    @cuda.jit(link=[lib])
+    def kernel(out, unused):
+        out[0] = get_num()
+
+    out = np.zeros(1, np.int32)
+    kernel[1, 1](out, 1)
+    kernel[1, 1](out, 2)  # the same signature: loaded once
+    assert out[0] == 43 and len(seen) == 1 and torn == []
+    kernel[1, 1](out, 2.5)  # another signature: its own library, set up again
+    assert out[0] == 44 and len(seen) == 2
+    cuda.current_context().reset()
+    assert sorted(map(int, torn)) == sorted(map(int, seen))
+    kernel[1, 1](out, 3)  # after the reset: loaded and set up again
+    assert out[0] == 45 and len(seen) == 3
+    del kernel
+    import gc
+
+    gc.collect()
+    assert len(torn) == 3

@@ -237,3 +237,65 @@ def link_kernel(image, links, max_registers=0, lineinfo=False):
     for item in links:
         linker.add_file_guess_ext(item)
     return linker.complete()
+
+
+# -- numba's link callbacks (LinkableCode setup_callback / teardown_callback) ---------------------------
+# numba-cuda gives each callback the cuda.core ObjectCode its kernel was loaded from, whose `handle`
+# (a CUlibrary) users read globals through (cuLibraryGetGlobal). A kernel linked with callbacks is
+# loaded the same way: cuda.core loads the CUBIN as a library and the kernel runs from that library's
+# module, so what setup writes, the kernel reads. Teardown runs once: when the context is reset
+# (Context.reset(), which forgets the kernel so that a later launch loads and sets up again), or when
+# the kernel is gone.
+
+_loaded_with_callbacks = {}  # context handle -> [_CallbackLoad]
+
+
+class _CallbackLoad:
+    def __init__(self, code, items, forget):
+        self.code, self.items, self.forget = code, items, forget
+        self.torn_down = False
+
+    def teardown(self):
+        if self.torn_down:
+            return
+        self.torn_down = True
+        for item in self.items:
+            if item.teardown_callback:
+                item.teardown_callback(self.code)
+
+
+def has_callbacks(links):
+    return [item for item in links if isinstance(item, LinkableCode) and (item.setup_callback or item.teardown_callback)]
+
+
+def load_with_callbacks(cubin, items, kernel_name, forget):
+    """The kernel `kernel_name` of a linked CUBIN, loaded through cuda.core as numba-cuda does, after
+    each item's setup_callback has seen its ObjectCode. `forget()` drops the caller's cached kernel."""
+    try:
+        from cuda.core import ObjectCode
+    except ImportError:
+        raise ImportError(
+            "link callbacks (setup_callback / teardown_callback) receive a cuda.core ObjectCode: install "
+            "cuda-core (pip install cuda-core)"
+        ) from None
+    import weakref
+
+    from numba_cuda_c import _cuda, current_context
+
+    context = current_context()
+    code = ObjectCode.from_cubin(cubin)
+    kernel = _cuda._module_from_library(int(code.handle), code).get_function(kernel_name)
+    load = _CallbackLoad(code, items, forget)
+    for item in items:
+        if item.setup_callback:
+            item.setup_callback(code)
+    _loaded_with_callbacks.setdefault(context.handle, []).append(load)
+    weakref.finalize(kernel, load.teardown)
+    return kernel
+
+
+def context_reset(context):
+    """Context.reset(): the kernels loaded with callbacks in it are forgotten and torn down."""
+    for load in _loaded_with_callbacks.pop(context.handle, ()):
+        load.forget()
+        load.teardown()

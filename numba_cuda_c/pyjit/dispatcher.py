@@ -3,6 +3,7 @@ types, translates it (translate.py), compiles it with NVRTC (compiler.py, with i
 launches it through the C launch path (a Kernel of src/kernel.c)."""
 
 import os
+import threading
 
 import numpy as np
 
@@ -123,6 +124,7 @@ class Dispatcher:
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
         self._kernels = {}  # argument types -> Kernel
+        self._compile_lock = threading.RLock()
         self._sources = {}  # argument types -> CUDA C
         self._launchers = {}
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
@@ -206,39 +208,44 @@ class Dispatcher:
     def _kernel(self, argtypes):
         kernel = self._kernels.get(argtypes)
         if kernel is None:
-            name, source = self._source(argtypes)
-            options = nvrtc_options(
-                **{
-                    k: v
-                    for k, v in self.options.items()
-                    if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")
-                }
-            )
-            links = self._links[argtypes]
-            if links is None:
-                module = compiler.SourceModule(
-                    source,
-                    options=options,
-                    name=self.py_func.__name__ + ".cu",
-                    disk_cache=bool(self.options.get("cache")),
-                )
-            else:  # relocatable code, linked by the driver with the files it needs
-                from numba_cuda_c.cudadrv.linker import check_link_item, link_kernel
-
-                for item in links:
-                    check_link_item(item)  # numba's errors first, before compiling
-                image = compiler.compile_image(
-                    source,
-                    options + ["-rdc=true"],
-                    name=self.py_func.__name__ + ".cu",
-                    disk_cache=bool(self.options.get("cache")),
-                )
-                image = link_kernel(
-                    image, links, self.options.get("max_registers") or 0, bool(self.options.get("lineinfo"))
-                )
-                module = compiler.load_module(image)
-            kernel = self._kernels[argtypes] = module.get_function(name)
+            with self._compile_lock:  # threads launching a new signature at once: one compiles and loads
+                kernel = self._kernels.get(argtypes)
+                if kernel is None:
+                    kernel = self._kernels[argtypes] = self._compile_and_load(argtypes)
         return kernel
+
+    def _compile_and_load(self, argtypes):
+        name, source = self._source(argtypes)
+        options = nvrtc_options(
+            **{k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")}
+        )
+        links = self._links[argtypes]
+        disk_cache = bool(self.options.get("cache"))
+        if links is None:
+            module = compiler.SourceModule(
+                source, options=options, name=self.py_func.__name__ + ".cu", disk_cache=disk_cache
+            )
+            return module.get_function(name)
+        # relocatable code, linked by the driver with the files it needs
+        from numba_cuda_c.cudadrv import linker
+
+        for item in links:
+            linker.check_link_item(item)  # numba's errors first, before compiling
+        image = compiler.compile_image(
+            source, options + ["-rdc=true"], name=self.py_func.__name__ + ".cu", disk_cache=disk_cache
+        )
+        image = linker.link_kernel(
+            image, links, self.options.get("max_registers") or 0, bool(self.options.get("lineinfo"))
+        )
+        with_callbacks = linker.has_callbacks(links)
+        if with_callbacks:
+            return linker.load_with_callbacks(image, with_callbacks, name, lambda: self._forget(argtypes))
+        return compiler.load_module(image).get_function(name)
+
+    def _forget(self, argtypes):
+        """Drops a compiled kernel (its context was reset): the next launch compiles and loads again."""
+        self._kernels.pop(argtypes, None)
+        self._launchers.clear()
 
     def __getitem__(self, key):
         if self.device:

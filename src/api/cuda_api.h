@@ -336,6 +336,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUmod_st *CUmodule;
+typedef struct CUlib_st *CUlibrary;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUuuid_st { char bytes[16]; } CUuuid;
 typedef struct CUipcMemHandle_st { char reserved[CU_IPC_HANDLE_SIZE]; } CUipcMemHandle;
@@ -430,7 +431,8 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuLinkAddData, cuLinkAddData_v2) \
     X(cuLinkAddFile, cuLinkAddFile_v2) \
     X(cuLinkComplete, cuLinkComplete) \
-    X(cuLinkDestroy, cuLinkDestroy)
+    X(cuLinkDestroy, cuLinkDestroy) \
+    X(cuLibraryGetModule, cuLibraryGetModule)
 
 /* Prototypes, one function-pointer type per entry point. */
 typedef CUresult (*PFN_cuInit)(unsigned int Flags);
@@ -526,5 +528,6 @@ typedef CUresult (*PFN_cuLinkAddFile)(CUlinkState state, CUjitInputType type, co
                                       unsigned int numOptions, CUjit_option *options, void **optionValues);
 typedef CUresult (*PFN_cuLinkComplete)(CUlinkState state, void **cubinOut, size_t *sizeOut);
 typedef CUresult (*PFN_cuLinkDestroy)(CUlinkState state);
+typedef CUresult (*PFN_cuLibraryGetModule)(CUmodule *pMod, CUlibrary library);
 
 #endif
