@@ -376,7 +376,8 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
         record->kind = ARG_ARRAY;
         record->object = device;
         record->owned = 1;
-        record->host = has_cai ? NULL : Py_NewRef(arg);
+        /* copied back after the launch, unless it cannot be written (a broadcast, a read-only view) */
+        record->host = has_cai || !PyArray_ISWRITEABLE((PyArrayObject *)arg) ? NULL : Py_NewRef(arg);
         return 0;
     }
     if (type_argument(arg)) {

@@ -594,6 +594,56 @@ static PyObject *module_to_device(PyObject *module, PyObject *args, PyObject *kw
     return transfer_to_device(st, obj, stream, copy);
 }
 
+/* Whether a non-empty array repeats its data along some dimension (a zero stride on a dimension
+ * longer than one: np.broadcast_to, a scalar broadcast for a ufunc). */
+static int is_broadcast(PyArrayObject *host)
+{
+    if (PyArray_SIZE(host) == 0)
+        return 0;
+    for (int i = 0; i < PyArray_NDIM(host); i++)
+        if (PyArray_STRIDE(host, i) == 0 && PyArray_DIM(host, i) > 1)
+            return 1;
+    return 0;
+}
+
+/* A broadcast array goes to the device as numba sends it: the data it repeats, once, under the same
+ * zero strides (a scalar broadcast to a million elements takes one element of device memory). */
+static PyObject *broadcast_to_device(module_state *st, PyArrayObject *host, PyObject *stream, int copy)
+{
+    int ndim = PyArray_NDIM(host);
+    npy_intp core_shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    PyArray_Descr *dtype = PyArray_DESCR(host);
+    for (int i = 0; i < ndim; i++)
+        core_shape[i] = PyArray_STRIDE(host, i) == 0 ? 1 : PyArray_DIM(host, i);
+    /* the core: a view of the data without its repeats, then packed */
+    Py_INCREF(dtype);
+    PyArrayObject *view = (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, dtype, ndim, core_shape,
+                                                                PyArray_STRIDES(host), PyArray_DATA(host), 0, NULL);
+    if (view == NULL || PyArray_SetBaseObject(view, Py_NewRef((PyObject *)host)) < 0) {
+        Py_XDECREF(view);
+        return NULL;
+    }
+    PyArrayObject *core = (PyArrayObject *)PyArray_NewCopy(view, NPY_CORDER);
+    Py_DECREF(view);
+    if (core == NULL)
+        return NULL;
+    npy_intp stride = PyDataType_ELSIZE(dtype);
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = PyArray_STRIDE(host, i) == 0 ? 0 : stride;
+        stride *= core_shape[i];
+    }
+    DeviceArrayObject *device =
+        devicearray_allocate(st, st->DeviceNDArrayType, ndim, PyArray_SHAPE(host), strides, 'C', dtype, stream);
+    PyObject *copy_stream = stream_is_default(stream) ? NULL : stream;
+    if (device != NULL && copy &&
+        (transfer_copy(st, device->context, PyArray_DATA(core), device->data, 0, (size_t)PyArray_NBYTES(core),
+                       copy_stream, HOST_TO_DEVICE) < 0 ||
+         wait_stream(st, copy_stream) < 0)) /* `core` goes now: an async copy must have read it */
+        Py_CLEAR(device);
+    Py_DECREF(core);
+    return (PyObject *)device;
+}
+
 PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy)
 {
     if (numpy_require() < 0)
@@ -613,6 +663,10 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
         else if (refuse_swapped(PyArray_DESCR(any), "to_device") < 0) { /* before copying it */
             Py_DECREF(any);
             return NULL;
+        } else if (is_broadcast(any)) {
+            PyObject *device = broadcast_to_device(st, any, stream, copy);
+            Py_DECREF(any);
+            return device;
         } else {
             host = (PyArrayObject *)PyArray_NewCopy(any, NPY_CORDER);
             Py_DECREF(any);
