@@ -458,8 +458,17 @@ static PyObject *Context_get_deallocations(PyObject *op, void *Py_UNUSED(closure
 /* _pending: (count, bytes, max_bytes, deferred) of this context's deallocation queue. */
 static PyObject *Context_get_pending(PyObject *op, void *Py_UNUSED(closure))
 {
-    deallocation_queue *queue = &((ContextObject *)op)->deallocations;
-    return Py_BuildValue("(nnni)", (Py_ssize_t)queue->count, (Py_ssize_t)queue->bytes, (Py_ssize_t)queue->max_bytes,
+    module_state *st = state_of(op);
+    ContextObject *self = (ContextObject *)op;
+    deallocation_queue *queue = &self->deallocations;
+    size_t max_bytes = queue->max_bytes;
+    if (max_bytes == 0) { /* set at the context's first allocation: before it, what it will be */
+        size_t total = 0;
+        if (CU_CALL(st, cuDeviceTotalMem, (&total, self->device->handle)) < 0)
+            return NULL;
+        max_bytes = (size_t)((double)total * st->max_pending_ratio);
+    }
+    return Py_BuildValue("(nnni)", (Py_ssize_t)queue->count, (Py_ssize_t)queue->bytes, (Py_ssize_t)max_bytes,
                          queue->deferred);
 }
 

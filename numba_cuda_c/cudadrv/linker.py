@@ -251,14 +251,17 @@ _loaded_with_callbacks = {}  # context handle -> [_CallbackLoad]
 
 
 class _CallbackLoad:
-    def __init__(self, code, items, forget):
-        self.code, self.items, self.forget = code, items, forget
+    def __init__(self, code, items, forget, context_handle):
+        self.code, self.items, self.forget, self.context_handle = code, items, forget, context_handle
         self.torn_down = False
 
     def teardown(self):
         if self.torn_down:
             return
         self.torn_down = True
+        loads = _loaded_with_callbacks.get(self.context_handle, [])
+        if self in loads:
+            loads.remove(self)
         for item in self.items:
             if item.teardown_callback:
                 item.teardown_callback(self.code)
@@ -270,7 +273,8 @@ def has_callbacks(links):
 
 def load_with_callbacks(cubin, items, kernel_name, forget):
     """The kernel `kernel_name` of a linked CUBIN, loaded through cuda.core as numba-cuda does, after
-    each item's setup_callback has seen its ObjectCode. `forget()` drops the caller's cached kernel."""
+    each item's setup_callback has seen its ObjectCode. `forget()` drops the caller's cached kernel;
+    it must not hold the kernel (the registry keeps it until a reset)."""
     try:
         from cuda.core import ObjectCode
     except ImportError:
@@ -285,7 +289,7 @@ def load_with_callbacks(cubin, items, kernel_name, forget):
     context = current_context()
     code = ObjectCode.from_cubin(cubin)
     kernel = _cuda._module_from_library(int(code.handle), code).get_function(kernel_name)
-    load = _CallbackLoad(code, items, forget)
+    load = _CallbackLoad(code, items, forget, context.handle)
     for item in items:
         if item.setup_callback:
             item.setup_callback(code)
@@ -296,6 +300,6 @@ def load_with_callbacks(cubin, items, kernel_name, forget):
 
 def context_reset(context):
     """Context.reset(): the kernels loaded with callbacks in it are forgotten and torn down."""
-    for load in _loaded_with_callbacks.pop(context.handle, ()):
+    for load in list(_loaded_with_callbacks.pop(context.handle, ())):
         load.forget()
         load.teardown()

@@ -4,6 +4,7 @@ launches it through the C launch path (a Kernel of src/kernel.c)."""
 
 import os
 import threading
+import weakref
 
 import numpy as np
 
@@ -11,6 +12,8 @@ import numba_cuda_c
 from numba_cuda_c import _cuda, compiler, types
 from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
+
+_CAPTURES_MARK = "// numba_cuda_c: captures device memory by pointer"  # translate.CAPTURES_DEVICE_MEMORY
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
@@ -126,6 +129,7 @@ class Dispatcher:
         self._kernels = {}  # argument types -> Kernel
         self._compile_lock = threading.RLock()
         self._sources = {}  # argument types -> CUDA C
+        self._captured = {}  # argument types -> the global device arrays its kernel reads by pointer
         self._launchers = {}
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self.signatures = []  # a device function's declared signatures: calls convert to them
@@ -152,17 +156,21 @@ class Dispatcher:
             digest = compiler._sha256(repr(argtypes).encode()).hexdigest()[:12]
             name = "ncc_%s_%s" % (self.py_func.__name__, digest)
             externs = []  # the declared device functions it calls (cuda.declare_device)
+            captured = []  # the global device arrays it reads by pointer
 
             def translate():
                 from numba_cuda_c.pyjit.translate import translate_kernel  # ast and inspect: only when needed
 
-                del externs[:]
-                return translate_kernel(self.py_func, argtypes, name, externs)
+                del externs[:], captured[:]
+                return translate_kernel(self.py_func, argtypes, name, externs, captured)
 
             key = self._cache_key(argtypes)
             text = translate() if key is None else compiler.cached_text(key, translate)
             if not externs and _EXTERN_MARK in text:  # from the disk cache: learn the declarations' links
                 text = translate()
+            if not captured and text.startswith(_CAPTURES_MARK):  # another process's pointers: made again
+                text = translate()
+            self._captured[argtypes] = captured  # alive as long as the kernel may run
             self._links[argtypes] = self._link_list(externs)
             source = self._sources[argtypes] = (name, text)
         return source
@@ -239,7 +247,14 @@ class Dispatcher:
         )
         with_callbacks = linker.has_callbacks(links)
         if with_callbacks:
-            return linker.load_with_callbacks(image, with_callbacks, name, lambda: self._forget(argtypes))
+            dispatcher = weakref.ref(self)  # the registry of such loads must not keep the dispatcher alive
+
+            def forget():
+                alive = dispatcher()
+                if alive is not None:
+                    alive._forget(argtypes)
+
+            return linker.load_with_callbacks(image, with_callbacks, name, forget)
         return compiler.load_module(image).get_function(name)
 
     def _forget(self, argtypes):

@@ -272,13 +272,18 @@ class Intrinsics:
         source = self.expr(node.args[0]).obj
         if not isinstance(source, np.ndarray) or source.dtype.kind not in "biufc":
             self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers")
+        return self.constant_array_of(source, node, "cuda.const.array_like")
+
+    def constant_array_of(self, source, node, what):
+        """A NumPy array's values as they are now, in the device's constant memory (cuda.const.array_like,
+        and a global NumPy array a kernel reads, which numba captures as a constant)."""
+        import numpy as np
+
         scalar = dtype_of(source.dtype)
         values = np.ascontiguousarray(source).ravel()
         if values.nbytes > 60 * 1024:
-            self.fail(
-                node, "cuda.const.array_like: %d bytes do not fit in constant memory (64 KiB)" % values.nbytes
-            )
-        key = ("const", id(source), source.dtype.str, source.shape)
+            self.fail(node, "%s: %d bytes do not fit in constant memory (64 KiB)" % (what, values.nbytes))
+        key = ("const", id(source), source.dtype.str, source.shape, values.tobytes())
         name = self.module.constants.get(key)
         if name is None:
             name = self.module.constants[key] = self.module.unique("ncc_const")
@@ -306,6 +311,36 @@ class Intrinsics:
                 name,
                 ", ".join("%dLL" % n for n in source.shape) or "0",
                 ", ".join("%dLL" % s for s in strides) or "0",
+            )
+        )
+        return Value(temp, t)
+
+    def captured_device_array(self, source, node):
+        """A global device array (or CUDA-array-interface object) a kernel reads: captured by pointer, as
+        numba does (its later contents are seen; it must outlive the kernel's use of it). The
+        translation says so (CAPTURES_DEVICE_MEMORY), so that no disk cache hands the pointer to
+        another process."""
+        import numba_cuda_c
+
+        try:
+            array = source if isinstance(source, numba_cuda_c.DeviceNDArray) else numba_cuda_c.as_cuda_array(source)
+        except Exception as exc:
+            self.fail(node, "a global %s cannot be read in a kernel: %s" % (type(source).__name__, exc))
+        scalar = dtype_of(array.dtype)
+        t = types.Array(scalar, array.ndim, "A")
+        pointer = array.device_ctypes_pointer.value or 0
+        if all(a.device_ctypes_pointer.value != pointer for a in self.module.captured):  # once, for all passes
+            self.module.captured.append(array)
+        temp = self.module.unique("captured")
+        self.emit(
+            "%s %s = {(%s *)0x%xULL, {%s}, {%s}};"
+            % (
+                c_array_type(t),
+                temp,
+                scalar.ctype,
+                pointer,
+                ", ".join("%dLL" % n for n in array.shape) or "0",
+                ", ".join("%dLL" % s for s in array.strides) or "0",
             )
         )
         return Value(temp, t)

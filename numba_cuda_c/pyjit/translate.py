@@ -56,12 +56,18 @@ BINOPS = {
 COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
+# The first line of a translation that bakes in a global device array's pointer: valid in this process
+# only, so a translation read from the disk cache with it is made again.
+CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
+
+
 class ModuleBuilder:
     """The CUDA C of one compilation: the prelude, device functions, then the kernel."""
 
     def __init__(self):
         self.functions = {}  # (pyfunc, argtypes) -> (c name, return type)
         self.constants = {}  # arrays in constant memory (cuda.const.array_like) -> their C names
+        self.captured = []  # global device arrays read by pointer: kept alive with the kernel
         self.externs = {}  # declared device functions called (extern.py): name -> (wrapper, [ExternFunction])
         self.pieces = []
         self.counter = 0
@@ -100,7 +106,8 @@ class ModuleBuilder:
         return name
 
     def source(self):
-        return "#include <cuda_fp16.h>\n" + PRELUDE + "\n".join(self.pieces)
+        mark = CAPTURES_DEVICE_MEMORY + "\n" if self.captured else ""
+        return mark + "#include <cuda_fp16.h>\n" + PRELUDE + "\n".join(self.pieces)
 
 
 class FunctionTranslator(Intrinsics, Indexing):
@@ -568,6 +575,15 @@ class FunctionTranslator(Intrinsics, Indexing):
             return Value(obj=Namespace(("cuda",)))
         if isinstance(obj, DeviceName):  # from numba_cuda_c import grid: the name cuda.grid
             return Value(obj=Namespace(obj.path))
+        if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc":  # numba captures its values now
+            return self.constant_array_of(obj, node, "global array")
+        if isinstance(obj, numba_cuda_c.DeviceNDArray) or hasattr(type(obj), "__cuda_array_interface__"):
+            return self.captured_device_array(obj, node)
+        if type(obj).__name__ == "CPUDispatcher" and callable(getattr(obj, "py_func", None)):
+            # a @numba.jit function, which numba-cuda lets kernels call: its Python, as a device function
+            from numba_cuda_c.pyjit.dispatcher import Dispatcher
+
+            return Value(obj=Dispatcher(obj.py_func, device=True))
         if types.is_numba_type(obj):  # from numba import float32: ours, by name
             try:
                 return Value(obj=types.from_numba(obj))
@@ -801,14 +817,17 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.fail(node, "cannot call %r in a kernel" % (target,))
 
 
-def translate_kernel(pyfunc, argtypes, name, externs=None):
+def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
-    declared device functions (cuda.declare_device) it calls."""
+    declared device functions (cuda.declare_device) it calls; captured: one that receives the global
+    device arrays it reads by pointer (the kernel must keep them alive)."""
     module = ModuleBuilder()
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
     module.pieces.append(translator.translate())
     if externs is not None:
         externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
+    if captured is not None:
+        captured.extend(module.captured)
     return module.source()
 
 
