@@ -269,10 +269,20 @@ class Intrinsics:
 
         if len(node.args) != 1:
             self.fail(node, "cuda.const.array_like takes one array")
-        source = self.expr(node.args[0]).obj
+        source = self.global_object(node.args[0])
         if not isinstance(source, np.ndarray) or source.dtype.kind not in "biufc":
             self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers")
         return self.constant_array_of(source, node, "cuda.const.array_like")
+
+    def global_object(self, node):
+        """The Python object a global name (ARRAY, module.ARRAY) is, not yet made a kernel value; None
+        for anything else."""
+        if isinstance(node, ast.Name):
+            return None if node.id in self.vars else self.globals.get(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.global_object(node.value)
+            return getattr(base, node.attr, None) if base is not None else None
+        return None
 
     def constant_array_of(self, source, node, what):
         """A NumPy array's values as they are now, in the device's constant memory (cuda.const.array_like,
