@@ -547,6 +547,7 @@ static PyType_Slot DeviceNDArray_slots[] = {
     {Py_mp_subscript, DeviceNDArray_subscript},
     {Py_mp_ass_subscript, devicearray_setitem},
     {Py_mp_length, DeviceNDArray_length},
+    {Py_tp_iter, DeviceNDArray_iter},
     {0, NULL},
 };
 

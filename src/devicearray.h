@@ -97,6 +97,7 @@ extern PyMethodDef devicearray_module_methods[];
 
 /* DeviceNDArray's views and element access, its methods and slots (devicearray_views.c). */
 PyObject *DeviceNDArray_subscript(PyObject *op, PyObject *key);
+PyObject *DeviceNDArray_iter(PyObject *op);
 Py_ssize_t DeviceNDArray_length(PyObject *op);
 PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *kwargs);
 PyObject *DeviceNDArray_ravel(PyObject *op, PyObject *args, PyObject *kwargs);

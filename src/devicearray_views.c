@@ -213,6 +213,46 @@ PyObject *DeviceNDArray_subscript(PyObject *op, PyObject *key)
                      strides, NULL, offset);
 }
 
+/* iter(d): its first axis, as numba's sequence protocol and NumPy give: the numbers of a 1-d array
+ * (copied to the host at once), else views (DeviceRecords for records); a 0-d array is not iterable. */
+static PyObject *iterate_first_axis(PyObject *op)
+{
+    PyObject *items = PyList_New(0);
+    if (items == NULL)
+        return NULL;
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    for (npy_intp i = 0; i < self->shape[0]; i++) {
+        PyObject *index = PyLong_FromSsize_t((Py_ssize_t)i);
+        PyObject *item = index ? DeviceNDArray_subscript(op, index) : NULL;
+        Py_XDECREF(index);
+        if (item == NULL || PyList_Append(items, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(items);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    PyObject *iterator = PyObject_GetIter(items);
+    Py_DECREF(items);
+    return iterator;
+}
+
+PyObject *DeviceNDArray_iter(PyObject *op)
+{
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_TypeError, "iteration over a 0-d array");
+        return NULL;
+    }
+    if (self->ndim > 1 || PyDataType_HASFIELDS(self->dtype))
+        return iterate_first_axis(op); /* views, and DeviceRecords */
+    /* numbers: one copy to the host, not one per element */
+    PyObject *host = PyObject_CallMethod(op, "copy_to_host", NULL);
+    PyObject *iterator = host ? PyObject_GetIter(host) : NULL;
+    Py_XDECREF(host);
+    return iterator;
+}
+
 Py_ssize_t DeviceNDArray_length(PyObject *op)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;

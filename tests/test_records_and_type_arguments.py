@@ -211,3 +211,23 @@ assert not cuda.is_available()
 print("init ok")
 """)
     assert "init ok" in out
+
+
+def test_device_arrays_iterate_over_their_first_axis(mock_driver):
+    out = run_mock(r"""
+d = cuda.to_device(np.arange(6.0))
+assert list(d) == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and all(isinstance(x, np.float64) for x in d)
+rows = list(cuda.to_device(np.arange(6).reshape(3, 2)))
+assert len(rows) == 3 and type(rows[0]) is cuda.DeviceNDArray and rows[2].copy_to_host().tolist() == [4, 5]
+recs = list(cuda.device_array(2, dtype=np.dtype([("a", np.int32)])))
+assert [type(r).__name__ for r in recs] == ["DeviceRecord", "DeviceRecord"]
+assert list(zip(cuda.to_device([1, 10]), cuda.to_device([2, 20]))) == [(1, 2), (10, 20)]
+try:
+    iter(cuda.device_array(()))
+except TypeError as e:
+    assert "0-d" in str(e)
+else:
+    raise AssertionError("a 0-d array iterated")
+print("iteration ok")
+""")
+    assert "iteration ok" in out
