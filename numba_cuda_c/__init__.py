@@ -31,6 +31,7 @@ from numba_cuda_c._cuda import (  # noqa: F401
     event_elapsed_time,
     external_stream,
     from_cuda_array_interface,
+    from_dlpack,
     is_cuda_array,
     legacy_default_stream,
     list_devices,

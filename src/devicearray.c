@@ -3,6 +3,7 @@
  * layouts; devicearray_functions.c makes arrays; transfer.c copies). Owns the lazy import of NumPy. */
 #define NUMBA_CUDA_C_NUMPY_OWNER
 #include "devicearray.h"
+#include "dlpack.h"
 
 #include "errors.h"
 #include "memory.h"
@@ -481,6 +482,10 @@ static PyObject *DeviceNDArray_repr(PyObject *op)
 }
 
 static PyMethodDef DeviceNDArray_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))devicearray_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a DLPack capsule of this array, "
+     "for CuPy, PyTorch, JAX (the array API standard's exchange)."},
+    {"__dlpack_device__", devicearray_dlpack_device, METH_NOARGS, "(2, device id): CUDA, as DLPack numbers it."},
     {"copy_to_host", (PyCFunction)(void (*)(void))devicearray_copy_to_host, METH_VARARGS | METH_KEYWORDS,
      "copy_to_host(ary=None, stream=0): copy to a new (or the given) host array and return it."},
     {"copy_to_device", (PyCFunction)(void (*)(void))devicearray_copy_to_device, METH_VARARGS | METH_KEYWORDS,

@@ -5,6 +5,7 @@
 #include "memory.h"
 
 #include "errors.h"
+#include "dlpack.h"
 #include "foreign.h"
 #include "stream.h"
 
@@ -197,6 +198,8 @@ PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync)
     if (desc == NULL) {
         if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
             PyErr_Clear();
+            if (PyObject_HasAttrString(obj, "__dlpack__") && !PyArray_Check(obj)) /* JAX, and other DLPack-only producers */
+                return dlpack_import(st, obj);
             PyErr_SetString(PyExc_TypeError, "*obj* doesn't implement the cuda array interface.");
         }
         return NULL;

@@ -10,6 +10,7 @@
 #include "memory.h"
 #include "devicearray.h"
 #include "dispatch.h"
+#include "dlpack.h"
 #include "transfer.h"
 #include "kernel.h"
 #include "linker.h"
@@ -26,12 +27,13 @@ static int module_exec(PyObject *module)
         stream_type_init(module, st) < 0 || event_type_init(module, st) < 0 ||
         memory_type_init(module, st) < 0 || devicearray_type_init(module, st) < 0 ||
         module_type_init(module, st) < 0 || kernel_type_init(module, st) < 0 || launch_type_init(module, st) < 0 ||
-        dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0)
+        dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0 ||
+        dlpack_type_init(module, st) < 0)
         return -1;
     PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
                             event_module_methods, memory_module_methods,
                             devicearray_module_methods, transfer_module_methods, kernel_module_methods,
-                            driver_module_methods};
+                            driver_module_methods, dlpack_module_methods};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (PyModule_AddFunctions(module, tables[i]) < 0)
             return -1;
@@ -55,6 +57,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->DeviceRecordType);
     Py_VISIT(st->LaunchConfigType);
     Py_VISIT(st->DispatchType);
+    Py_VISIT(st->DLPackTensorType);
     Py_VISIT(st->KernelType);
     Py_VISIT(st->ModuleType);
     Py_VISIT(st->devices);
@@ -83,6 +86,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->DeviceRecordType);
     Py_CLEAR(st->LaunchConfigType);
     Py_CLEAR(st->DispatchType);
+    Py_CLEAR(st->DLPackTensorType);
     Py_CLEAR(st->KernelType);
     Py_CLEAR(st->ModuleType);
     Py_CLEAR(st->devices);

@@ -37,6 +37,7 @@ typedef struct {
     PyTypeObject *KernelType;
     PyTypeObject *LaunchConfigType;
     PyTypeObject *DispatchType;
+    PyTypeObject *DLPackTensorType;
     /* the Device objects, a tuple built at first use (NULL before) */
     PyObject *devices;
     /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */

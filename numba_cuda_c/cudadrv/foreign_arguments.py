@@ -1,6 +1,6 @@
 """Kernel arguments that are device memory without __cuda_array_interface__, as numba-cuda takes them:
 a cuda.core Buffer (a 1-d uint8 array of its size), a cuda.core StridedMemoryView (its layout), and
-objects with __dlpack__ on a CUDA device (read through cuda.core, where it is installed).
+objects with __dlpack__ on a CUDA device (cuda.from_dlpack).
 
 Each becomes a DeviceNDArray view made from an interface dict, so the pointer and extent checks of
 from_cuda_array_interface apply (src/foreign.c). The launch path (src/launch.c) and the dispatcher's
@@ -47,12 +47,5 @@ def as_device_array(obj):
         device = getattr(obj, "__dlpack_device__", None)
         if device is None or device()[0] not in (2, 13):  # kDLCUDA, kDLCUDAManaged
             return None
-        try:
-            from cuda.core.utils import StridedMemoryView
-        except ImportError:
-            raise TypeError(
-                "a DLPack object (%s) is passed to kernels through cuda.core, which is not installed; pass an "
-                "object with __cuda_array_interface__" % type(obj).__name__
-            ) from None
-        return _strided_memory_view(StridedMemoryView.from_dlpack(obj, stream_ptr=-1))
+        return _cuda.from_dlpack(obj)
     return None
