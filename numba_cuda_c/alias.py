@@ -1,0 +1,122 @@
+"""A home for code written against numba.cuda: after `install()`, `from numba import cuda`,
+`import numba.cuda` and `numba.cuda.<submodule>` resolve to numba_cuda_c (and its submodules), with or
+without numba installed. Libraries that import numba.cuda then run on numba_cuda_c unchanged.
+
+    import numba_cuda_c.alias
+    numba_cuda_c.alias.install()     # before anything imports numba.cuda
+    import some_library_using_numba_cuda
+
+or, for a whole program: `python -m numba_cuda_c program.py [args]` (or `-m package.module`).
+
+An import-system finder placed ahead of every other (numba-cuda's own redirector included) answers for
+`numba.cuda` and its submodules. Where numba itself is not installed it also answers for `numba`, with a
+small package holding `cuda` and the type names numba.cuda programs import from numba (`float32`,
+`int32`, `void`, `types`, ...). numba's CPU side (`numba.njit`) is numba's, and is absent without it.
+"""
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types as _pytypes
+
+_PREFIX = "numba.cuda"
+_TARGET = "numba_cuda_c"
+
+
+def _target_of(fullname):
+    """numba.cuda.X.Y -> numba_cuda_c.X.Y."""
+    return _TARGET + fullname[len(_PREFIX) :]
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Puts the aliased module itself in sys.modules under the numba name (the import system returns
+    what sys.modules holds once the module has executed)."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        return None  # a placeholder module: exec_module replaces it
+
+    def exec_module(self, module):
+        sys.modules[module.__name__] = importlib.import_module(self.target)
+
+
+class _NumbaStubLoader(importlib.abc.Loader):
+    """The `numba` package where numba is not installed: `cuda` and the type names."""
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        from numba_cuda_c import types
+
+        module.__path__ = []  # a package: numba.cuda is found through the finder
+        for name in dir(types):
+            value = getattr(types, name)
+            if isinstance(value, types.Type) or name in ("from_dtype", "typeof"):
+                setattr(module, name, value)
+        module.types = types
+        module.__doc__ = "numba_cuda_c standing in for numba (not installed): numba.cuda and its types only."
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == _PREFIX or fullname.startswith(_PREFIX + "."):
+            target_name = _target_of(fullname)
+            try:
+                found = importlib.util.find_spec(target_name)
+            except ModuleNotFoundError:
+                found = None
+            if found is None:  # no other finder may answer (numba-cuda's would mix its modules with ours)
+                raise ModuleNotFoundError(
+                    "No module named %r (numba_cuda_c stands in for numba.cuda, and has no %s)" % (fullname, target_name),
+                    name=fullname,
+                )
+            is_package = found.submodule_search_locations is not None
+            return importlib.util.spec_from_loader(fullname, _AliasLoader(target_name), is_package=is_package)
+        if fullname == "numba" and not _numba_installed():
+            return importlib.util.spec_from_loader("numba", _NumbaStubLoader(), is_package=True)
+        return None
+
+
+_finder = _Finder()
+
+
+def _numba_installed():
+    return importlib.machinery.PathFinder.find_spec("numba") is not None
+
+
+def installed():
+    """Whether install() is in effect."""
+    return _finder in sys.meta_path
+
+
+def install():
+    """Makes numba.cuda (and numba, where it is not installed) resolve to numba_cuda_c, from now on.
+    RuntimeError if numba.cuda was imported already (its objects would mix with ours)."""
+    if installed():
+        sys.meta_path.remove(_finder)
+        sys.meta_path.insert(0, _finder)
+        return
+    imported = [name for name in sys.modules if name == _PREFIX or name.startswith(_PREFIX + ".")]
+    if any(not getattr(sys.modules[name], "__name__", "").startswith(_TARGET) for name in imported):
+        raise RuntimeError(
+            "numba.cuda is imported already (numba-cuda's own); call numba_cuda_c.alias.install() before anything "
+            "imports numba.cuda, or run the program with `python -m numba_cuda_c program.py`"
+        )
+    sys.meta_path.insert(0, _finder)
+
+
+def uninstall():
+    """Undoes install(): later imports of numba.cuda find numba-cuda again (modules imported meanwhile stay)."""
+    if installed():
+        sys.meta_path.remove(_finder)
+    for name in [n for n in sys.modules if n == _PREFIX or n.startswith(_PREFIX + ".")]:
+        if getattr(sys.modules[name], "__name__", "").startswith(_TARGET):
+            del sys.modules[name]
+    numba = sys.modules.get("numba")
+    if isinstance(numba, _pytypes.ModuleType) and isinstance(getattr(numba, "__loader__", None), _NumbaStubLoader):
+        del sys.modules["numba"]
