@@ -122,6 +122,29 @@ def test_non_ascii_names_are_escaped_one_to_one():
     assert all(n.isascii() for n in local) and len(local) == 4, local  # ρ, u_x3c1_, μ_Q, Σ: four distinct
 
 
+@cuda.jit(device=True)
+def twice(v):
+    return v * 2
+
+
+def widening_accumulator(out):
+    x = 0  # an int first; a float once x + 0.5 is seen: the typing passes call twice() with both
+    for i in range(3):
+        out[i] = twice(x)
+        x = x + 0.5
+
+
+def test_only_the_device_functions_called_are_emitted():
+    """A callee asked for with a provisional type during typing (twice(int64) here) is not emitted:
+    only the variants the final code calls are."""
+    from numba_cuda_c import types
+    from numba_cuda_c.pyjit.translate import translate_kernel
+
+    source = translate_kernel(widening_accumulator, [types.Array(types.float64, 1, "A")], "k")
+    definitions = [line for line in source.splitlines() if line.startswith("__device__") and "twice" in line]
+    assert len(definitions) == 1 and "double v_v" in definitions[0], definitions
+
+
 @requires_gpu
 def test_results_match_python():
     n = 64

@@ -61,6 +61,9 @@ COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="
 CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
 
 
+TYPING_PASSES = 20
+
+
 class ModuleBuilder:
     """The CUDA C of one compilation: the prelude, device functions, then the kernel."""
 
@@ -69,6 +72,9 @@ class ModuleBuilder:
         self.constants = {}  # arrays in constant memory (cuda.const.array_like) -> their C names
         self.captured = []  # global device arrays read by pointer: kept alive with the kernel
         self.externs = {}  # declared device functions called (extern.py): name -> (wrapper, [ExternFunction])
+        self.function_text = {}  # device function C name -> its definition
+        self.function_calls = {}  # device function C name -> the device functions its code calls
+        self.placed = set()
         self.pieces = []
         self.counter = 0
 
@@ -77,18 +83,31 @@ class ModuleBuilder:
         return "%s_%d" % (stem, self.counter)
 
     def device_function(self, pyfunc, argtypes, declared_return=None):
+        """A device function's C name and return type for these argument types, translated once. Its
+        text is placed in the source only if emitted code calls it (place()): the typing passes ask
+        for provisional argument types too, whose variants no one calls."""
         key = (pyfunc, tuple(argtypes))
         if key not in self.functions:
             name = self.unique("ncc_dev_" + pyfunc.__name__)
             self.functions[key] = (name, None)  # a recursive call sees this: not supported
             translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name)
             translator.declared_return = declared_return
-            self.pieces.append(translator.translate())
+            self.function_text[name] = translator.translate()
+            self.function_calls[name] = translator.called
             self.functions[key] = (name, translator.return_type)
         name, return_type = self.functions[key]
         if return_type is None:
             raise KernelTypeError("recursive device function %s is not supported" % pyfunc.__name__)
         return name, return_type
+
+    def place(self, called):
+        """Puts the definitions of the device functions `called`, and of those they call, in the
+        source, callees first, each once."""
+        for name in called:
+            if name not in self.placed:
+                self.placed.add(name)
+                self.place(self.function_calls[name])
+                self.pieces.append(self.function_text[name])
 
     def extern(self, declared):
         """The C name of the wrapper that calls a declared device function, declared once (extern.py)."""
@@ -143,6 +162,7 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.lines = []
         self.depth = 1
         self.emitting = False
+        self.called = []  # set again for the emitting pass
         self.assigned = set(self.params)
         self.loop_depth = 0
         self.while_names = []  # the names each enclosing while loop's condition reads
@@ -159,7 +179,7 @@ class FunctionTranslator(Intrinsics, Indexing):
     # -- driver ---------------------------------------------------------------------------------
     def translate(self):
         """The C text of this function."""
-        for _ in range(20):  # types until they stop changing
+        for _ in range(TYPING_PASSES):  # types until they stop changing
             before = (dict(self.vars), self.return_type)
             self.lines = []
             self.hoisted = []
@@ -167,7 +187,14 @@ class FunctionTranslator(Intrinsics, Indexing):
             self.block(self.node.body)
             if (dict(self.vars), self.return_type) == before:
                 break
+        else:
+            changing = sorted(n for n, t in self.vars.items() if before[0].get(n) != t)
+            self.fail(
+                self.node,
+                "the types of %s did not settle after %d passes" % (", ".join(changing) or "the return value", TYPING_PASSES),
+            )
         self.emitting = True
+        self.called = []  # the device functions the emitted code calls (ModuleBuilder.place)
         self.lines = []
         self.hoisted = []
         self.break_flags = []
@@ -807,6 +834,8 @@ class FunctionTranslator(Intrinsics, Indexing):
             name, return_type = self.module.device_function(
                 target.py_func, [a.type for a in args], declared.return_type if declared else None
             )
+            if self.emitting:
+                self.called.append(name)
             code = "%s(%s)" % (name, ", ".join(a.code for a in args))
             if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
                 temp = self.module.unique("ret")
@@ -823,7 +852,9 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None):
     device arrays it reads by pointer (the kernel must keep them alive)."""
     module = ModuleBuilder()
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
-    module.pieces.append(translator.translate())
+    text = translator.translate()
+    module.place(translator.called)
+    module.pieces.append(text)
     if externs is not None:
         externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
     if captured is not None:
@@ -836,6 +867,7 @@ def translate_device(pyfunc, argtypes, name, externs=None):
     module = ModuleBuilder()
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
     text = translator.translate()
+    module.place(translator.called)
     module.pieces.append('extern "C" ' + text)
     if externs is not None:
         externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
