@@ -167,6 +167,7 @@ class SourceModule:
 
     def __init__(self, source, options=(), arch=None, name=None, disk_cache=True):
         self.source = source
+        self._arguments = (source, tuple(options), arch, name, disk_cache)
         self.image = compile_image(source, options, arch, name, disk_cache=disk_cache)
         loader = None
         if arch is None:  # called by the C core with the other context current
@@ -178,6 +179,10 @@ class SourceModule:
 
     def get_function(self, name):
         return self.module.get_function(name)
+
+    def __reduce__(self):
+        """Pickled as its source and options: compiled (or read from the cache) where it is unpickled."""
+        return (SourceModule, self._arguments)
 
     @property
     def handle(self):

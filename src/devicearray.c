@@ -482,6 +482,8 @@ static PyObject *DeviceNDArray_repr(PyObject *op)
 }
 
 static PyMethodDef DeviceNDArray_methods[] = {
+    {"__reduce__", devicearray_reduce, METH_NOARGS,
+     "Pickled through the host (its bytes and layout); unpickled in the current context."},
     {"__dlpack__", (PyCFunction)(void (*)(void))devicearray_dlpack, METH_VARARGS | METH_KEYWORDS,
      "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None): a DLPack capsule of this array, "
      "for CuPy, PyTorch, JAX (the array API standard's exchange)."},

@@ -21,6 +21,7 @@ typedef struct {
     vectorcallfunc vectorcall;
     PyObject *configs;    /* argument key (bytes) -> LaunchConfig */
     PyObject *specialise; /* specialise(*args) -> LaunchConfig */
+    PyObject *reduce;     /* reduce() -> what __reduce__ returns, or NULL: not picklable */
 } DispatchObject;
 
 /* Two bytes an argument: kind, dtype number and dimensions. Sets *key to a new bytes object, or to
@@ -100,12 +101,12 @@ static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, 
 
 static PyObject *Dispatch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *specialise;
-    static char *keywords[] = {"specialise", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:Dispatch", keywords, &specialise))
+    PyObject *specialise, *reduce = Py_None;
+    static char *keywords[] = {"specialise", "reduce", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Dispatch", keywords, &specialise, &reduce))
         return NULL;
-    if (!PyCallable_Check(specialise)) {
-        PyErr_SetString(PyExc_TypeError, "Dispatch(specialise): specialise must be callable");
+    if (!PyCallable_Check(specialise) || (reduce != Py_None && !PyCallable_Check(reduce))) {
+        PyErr_SetString(PyExc_TypeError, "Dispatch(specialise, reduce=None): both must be callable");
         return NULL;
     }
     DispatchObject *self = (DispatchObject *)type->tp_alloc(type, 0);
@@ -113,6 +114,7 @@ static PyObject *Dispatch_new(PyTypeObject *type, PyObject *args, PyObject *kwar
         return NULL;
     self->vectorcall = Dispatch_vectorcall;
     self->specialise = Py_NewRef(specialise);
+    self->reduce = reduce == Py_None ? NULL : Py_NewRef(reduce);
     if ((self->configs = PyDict_New()) == NULL) {
         Py_DECREF(self);
         return NULL;
@@ -126,6 +128,7 @@ static int Dispatch_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(Py_TYPE(op));
     Py_VISIT(self->configs);
     Py_VISIT(self->specialise);
+    Py_VISIT(self->reduce);
     return 0;
 }
 
@@ -134,6 +137,7 @@ static int Dispatch_clear(PyObject *op)
     DispatchObject *self = (DispatchObject *)op;
     Py_CLEAR(self->configs);
     Py_CLEAR(self->specialise);
+    Py_CLEAR(self->reduce);
     return 0;
 }
 
@@ -151,6 +155,22 @@ static PyObject *Dispatch_get_configs(PyObject *op, void *Py_UNUSED(closure))
     return PyDictProxy_New(((DispatchObject *)op)->configs);
 }
 
+/* Pickled as its dispatcher says (the kernel, then kernel[key] on the other side); refused otherwise. */
+static PyObject *Dispatch_reduce(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    DispatchObject *self = (DispatchObject *)op;
+    if (self->reduce == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cannot pickle this launch configuration");
+        return NULL;
+    }
+    return PyObject_CallNoArgs(self->reduce);
+}
+
+static PyMethodDef Dispatch_methods[] = {
+    {"__reduce__", Dispatch_reduce, METH_NOARGS, "Pickled as the kernel and its launch configuration."},
+    {0},
+};
+
 static PyMemberDef Dispatch_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(DispatchObject, vectorcall), READONLY, NULL},
     {0},
@@ -162,14 +182,15 @@ static PyGetSetDef Dispatch_getset[] = {
 };
 
 static PyType_Slot Dispatch_slots[] = {
-    {Py_tp_doc, "Dispatch(specialise): calls the LaunchConfig for its arguments' types; "
-                "specialise(*args) finds it the first time."},
+    {Py_tp_doc, "Dispatch(specialise, reduce=None): calls the LaunchConfig for its arguments' types; "
+                "specialise(*args) finds it the first time; reduce() says how it pickles."},
     {Py_tp_new, Dispatch_new},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_traverse, Dispatch_traverse},
     {Py_tp_clear, Dispatch_clear},
     {Py_tp_dealloc, Dispatch_dealloc},
     {Py_tp_members, Dispatch_members},
+    {Py_tp_methods, Dispatch_methods},
     {Py_tp_getset, Dispatch_getset},
     {0, NULL},
 };

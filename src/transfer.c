@@ -300,6 +300,43 @@ PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwarg
     return Py_NewRef(ary);
 }
 
+/* __reduce__: the bytes the array spans, copied to the host, and its layout; unpickled by
+ * numba_cuda_c.cudadrv.devicearray._rebuild_device_array in that process's current context, with the
+ * same shape, strides and dtype (gaps and reversed axes included). */
+PyObject *devicearray_reduce(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (numpy_require() < 0)
+        return NULL;
+    npy_intp low = 0;
+    npy_intp span = self->size == 0 ? 0 : (npy_intp)devicearray_span(self, &low);
+    PyArrayObject *bytes = (PyArrayObject *)PyArray_SimpleNew(1, &span, NPY_UINT8);
+    if (bytes == NULL)
+        return NULL;
+    PyObject *stream = devicearray_effective_stream(self, NULL);
+    if (span > 0 && (transfer_copy(st, self->context, PyArray_DATA(bytes), 0, self->data + low, (size_t)span, stream,
+                                   DEVICE_TO_HOST) < 0 ||
+                     wait_stream(st, stream) < 0)) {
+        Py_DECREF(bytes);
+        return NULL;
+    }
+    PyObject *helpers = PyImport_ImportModule("numba_cuda_c.cudadrv.devicearray");
+    PyObject *rebuild = helpers ? PyObject_GetAttrString(helpers, "_rebuild_device_array") : NULL;
+    Py_XDECREF(helpers);
+    PyObject *shape = PyArray_IntTupleFromIntp(self->ndim, self->shape);
+    PyObject *strides = PyArray_IntTupleFromIntp(self->ndim, self->strides);
+    PyObject *result = NULL;
+    if (rebuild != NULL && shape != NULL && strides != NULL)
+        result = Py_BuildValue("(O(sOnOOO))", rebuild, Py_IS_TYPE(op, st->DeviceRecordType) ? "record" : "array",
+                               (PyObject *)bytes, (Py_ssize_t)low, shape, strides, (PyObject *)self->dtype);
+    Py_XDECREF(rebuild);
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    Py_DECREF(bytes);
+    return result;
+}
+
 /* Copies a host array of the device array's shape into it (any layout of either). */
 static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayObject *host, PyObject *stream)
 {

@@ -14,6 +14,8 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
                   CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction);
 
 PyObject *devicearray_copy_to_host(PyObject *self, PyObject *args, PyObject *kwargs);
+/* DeviceNDArray.__reduce__: pickled through the host, rebuilt with the same layout. */
+PyObject *devicearray_reduce(PyObject *self, PyObject *unused);
 PyObject *devicearray_copy_to_device(PyObject *self, PyObject *args, PyObject *kwargs);
 int devicearray_setitem(PyObject *self, PyObject *key, PyObject *value);
 /* The same with a stream (DeviceNDArray.setitem(key, value, stream=0)); stream_arg NULL: the array's. */

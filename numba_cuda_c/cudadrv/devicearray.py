@@ -8,6 +8,7 @@ numba_cuda_c does not import NumPy.
 
 import functools
 
+from numba_cuda_c import _cuda
 from numba_cuda_c._cuda import DeviceNDArray, DeviceRecord, MemoryPointer
 
 
@@ -189,6 +190,25 @@ def _numba_type_of(array):
     else:
         layout = "A"
     return types.Array(types.from_dtype(array.dtype), array.ndim, layout)
+
+
+def _rebuild_device_array(kind, span, low, shape, strides, dtype):
+    """A pickled device array (DeviceNDArray.__reduce__, src/transfer.c) made again in the current
+    context: its spanned bytes copied to new device memory, viewed with the same layout."""
+    if kind == "record":
+        record = DeviceRecord(dtype)
+        if span.size:
+            record.copy_to_device(span.view(dtype).reshape(()))
+        return record
+    if span.size == 0:
+        return DeviceNDArray(shape, strides, dtype)
+    raw = _cuda.to_device(span)
+    # from the lowest byte with every stride positive, then reversed where it was negative: the same
+    # layout, element (0, ..., 0) `-low` bytes in
+    array = DeviceNDArray(shape, tuple(abs(s) for s in strides), dtype, gpu_data=raw.gpu_data)
+    if low:
+        array = array[tuple(slice(None, None, -1) if s < 0 else slice(None) for s in strides)]
+    return array
 
 
 def __getattr__(name):

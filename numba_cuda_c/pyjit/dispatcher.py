@@ -2,7 +2,10 @@
 types, translates it (translate.py), compiles it with NVRTC (compiler.py, with its caches) and
 launches it through the C launch path (a Kernel of src/kernel.c)."""
 
+import functools
 import os
+import pickle
+import sys
 import threading
 import weakref
 
@@ -124,8 +127,11 @@ class Dispatcher:
         self.py_func, self.device = py_func, device
         self.options = options
         self.__name__ = py_func.__name__
+        self.__qualname__ = getattr(py_func, "__qualname__", py_func.__name__)
+        self.__module__ = getattr(py_func, "__module__", None)
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
+        self._sigs = list(sigs) if sigs else None  # as given: a pickled dispatcher is made again from them
         self._kernels = {}  # argument types -> Kernel
         self._compile_lock = threading.RLock()
         self._sources = {}  # argument types -> CUDA C
@@ -262,6 +268,26 @@ class Dispatcher:
         self._kernels.pop(argtypes, None)
         self._launchers.clear()
 
+    # -- pickling (Dask's client.submit(kernel[blocks, threads]), multiprocessing) ---------------------
+    def __reduce__(self):
+        """A module-level kernel pickles by reference (its module and name); any other (made in a
+        function, a closure) by value: its Python function through cloudpickle, as numba does. The
+        other process compiles it lazily (from the disk cache where cache=True)."""
+        module = sys.modules.get(self.__module__ or "")
+        if module is not None and _lookup(module, self.__qualname__) is self:
+            return self.__qualname__
+        payload = _function_payload(self.py_func)
+        return (_rebuild_dispatcher, (payload, self._sigs, self.device, self.options, self._specialized))
+
+    def _reduce_launch(self, key):
+        stream = key[2] if len(key) > 2 else 0
+        if not _is_default_stream(stream):
+            raise TypeError(
+                "a launch configuration bound to a stream cannot be pickled: a stream does not cross processes; "
+                "pickle the kernel and configure it where it runs (kernel[griddim, blockdim, stream])"
+            )
+        return (_rebuild_launch, (self, key))
+
     def __getitem__(self, key):
         if self.device:
             raise TypeError("a device function is called from kernels, not launched")
@@ -274,7 +300,9 @@ class Dispatcher:
             _launch_key(key)  # numba's checks, now
             # the per-call path is C (src/dispatch.c): it keys the arguments' types and finds the
             # LaunchConfig; specialise() runs on the first call of each key
-            launcher = self._launchers[key] = _cuda.Dispatch(self._specialiser(key))
+            launcher = self._launchers[key] = _cuda.Dispatch(
+                self._specialiser(key), functools.partial(self._reduce_launch, key)
+            )
         return launcher
 
     def _specialiser(self, key):
@@ -417,3 +445,52 @@ def jit(func_or_sig=None, device=False, **options):
         return dispatcher
 
     return decorate
+
+
+# -- pickling helpers --------------------------------------------------------------------------------------
+
+
+def _lookup(module, qualname):
+    value = module
+    for part in qualname.split("."):
+        value = getattr(value, part, None)
+        if value is None:
+            return None
+    return value
+
+
+def _function_payload(func):
+    """func itself where pickle finds it by reference (a module-level function), else its pickle by
+    value through cloudpickle (a function made in a function, a lambda, a closure)."""
+    module = sys.modules.get(getattr(func, "__module__", None) or "")
+    if module is not None and _lookup(module, func.__qualname__) is func:
+        return func
+    for name in ("cloudpickle", "numba.cloudpickle"):
+        try:
+            cloudpickle = __import__(name, fromlist=["dumps"])
+        except ImportError:
+            continue
+        return ("by value", cloudpickle.dumps(func))
+    raise pickle.PicklingError(
+        "kernel %s is defined inside a function: pickling it needs cloudpickle (pip install cloudpickle), or define "
+        "it at module level" % func.__qualname__
+    )
+
+
+def _rebuild_dispatcher(payload, sigs, device, options, specialized):
+    func = pickle.loads(payload[1]) if isinstance(payload, tuple) and payload[:1] == ("by value",) else payload
+    dispatcher = Dispatcher(func, sigs=sigs, device=device, **options)
+    dispatcher._specialized = specialized
+    return dispatcher
+
+
+def _is_default_stream(stream):
+    if stream is None or (isinstance(stream, int) and stream == 0):
+        return True
+    handle = getattr(stream, "handle", None)
+    value = getattr(handle, "value", handle)
+    return value in (0, None)
+
+
+def _rebuild_launch(dispatcher, key):
+    return dispatcher[key]

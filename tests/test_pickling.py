@@ -1,0 +1,127 @@
+"""Pickling, for multiprocessing and Dask (client.submit(kernel[blocks, threads])): device arrays through
+the host with their layout intact, @cuda.jit dispatchers (module-level by reference, others by value
+through cloudpickle), launch configurations (refused when bound to a stream), SourceModule by its
+source. On the mock driver."""
+
+import pickle
+
+import pytest
+
+from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+
+import numba_cuda_c as cuda
+
+
+@cuda.jit
+def module_kernel(a):
+    a[0] = 1
+
+
+def test_module_level_kernels_and_configurations_pickle_by_reference():
+    assert pickle.loads(pickle.dumps(module_kernel)) is module_kernel
+    configuration = module_kernel[4, 32]
+    assert pickle.loads(pickle.dumps(configuration)) is configuration  # kernel[4, 32] of the same kernel
+    again = pickle.loads(pickle.dumps(module_kernel[(2, 2), (8, 8), 0, 128]))
+    assert again is module_kernel[(2, 2), (8, 8), 0, 128]
+
+
+def test_local_kernels_pickle_by_value():
+    try:
+        import cloudpickle  # noqa: F401  (the test extra installs it)
+    except ImportError:
+        pytest.importorskip("numba.cloudpickle")  # numba's own copy, which the dispatcher uses too
+    scale = 3
+
+    @cuda.jit("void(float64[:])")
+    def local_kernel(a):
+        a[0] = scale
+
+    data = pickle.dumps(local_kernel)
+    clone = pickle.loads(data)
+    assert clone is not local_kernel and clone.py_func.__code__.co_code == local_kernel.py_func.__code__.co_code
+    assert clone.py_func.__closure__[0].cell_contents == 3 and clone._sigs == ["void(float64[:])"]
+    assert clone.specialized
+
+
+def test_local_kernel_without_cloudpickle_is_a_clear_error(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_cloudpickle(name, *args, **kwargs):
+        if name in ("cloudpickle", "numba.cloudpickle"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_cloudpickle)
+
+    @cuda.jit
+    def local_kernel(a):
+        a[0] = 1
+
+    with pytest.raises(pickle.PicklingError, match="defined inside a function"):
+        pickle.dumps(local_kernel)
+
+
+def test_arrays_and_stream_bound_configurations(mock_driver):
+    out = run_mock(r"""
+import pickle
+base = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+cases = {
+    "C order": cuda.to_device(base),
+    "F order": cuda.to_device(np.asfortranarray(base)),
+    "gaps": cuda.to_device(base)[::2, 1:, ::2],
+    "reversed axes": cuda.to_device(base)[::-1, :, ::-2],
+    "empty": cuda.device_array((0, 3)),
+    "complex": cuda.to_device(np.arange(5) * (1 + 2j)),
+    "bool": cuda.to_device(np.array([True, False])),
+    "records": cuda.to_device(np.zeros(2, dtype=[("a", "i4"), ("b", "f8")])),
+    "broadcast": cuda.to_device(np.broadcast_to(np.arange(3.0), (4, 3))),
+}
+for name, d in cases.items():
+    e = pickle.loads(pickle.dumps(d))
+    assert type(e) is type(d) and (e.shape, e.strides, e.dtype) == (d.shape, d.strides, d.dtype), name
+    np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host())
+    assert d.size == 0 or e.device_ctypes_pointer.value != d.device_ctypes_pointer.value, name
+rec = cuda.to_device(np.zeros(1, dtype=[("a", "i4")]))[0]
+rec["a"] = 7
+clone = pickle.loads(pickle.dumps(rec))
+assert type(clone).__name__ == "DeviceRecord" and clone["a"] == 7
+
+import runpy, tempfile, os, textwrap
+path = os.path.join(tempfile.mkdtemp(), "pickled_kernels.py")
+open(path, "w").write(textwrap.dedent('''
+    import numba_cuda_c as cuda
+
+    @cuda.jit
+    def kernel(a):
+        a[0] = 1
+'''))
+import sys
+sys.path.insert(0, os.path.dirname(path))
+import pickled_kernels
+s = cuda.stream()
+try:
+    pickle.dumps(pickled_kernels.kernel[1, 1, s])
+except TypeError as e:
+    assert "bound to a stream cannot be pickled" in str(e), e
+else:
+    raise AssertionError("a stream-bound configuration pickled")
+assert pickle.loads(pickle.dumps(pickled_kernels.kernel[1, 1, 0])) is pickled_kernels.kernel[1, 1, 0]
+print("pickling ok")
+""")
+    assert "pickling ok" in out
+
+
+def test_source_module_pickles_as_its_source(mock_driver):
+    out = run_mock(r"""
+import pickle
+from numba_cuda_c.compiler import SourceModule
+source = 'extern "C" __global__ void k(float *x) { x[0] = 1.0f; }'
+module = SourceModule(source, options=["-lineinfo"], name="k.cu")
+clone = pickle.loads(pickle.dumps(module))
+assert clone is not module and clone.source == source and clone._arguments == module._arguments
+clone.get_function("k")
+print("source module ok")
+""")
+    assert "source module ok" in out
