@@ -157,6 +157,20 @@ class NumberClass(Type):
         return self
 
 
+class Opaque(Type):
+    """A device-side object with methods and no host value (cooperative groups' GridGroup): its C type
+    is `ctype`, a struct the library's requirement defines. Interned by name."""
+
+    _interned = {}
+
+    def __new__(cls, name, ctype):
+        self = cls._interned.get(name)
+        if self is None:
+            self = cls._interned[name] = super().__new__(cls)
+            self.name, self.ctype = name, ctype
+        return self
+
+
 class NoneType(Type):
     name = "void"
 

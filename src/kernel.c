@@ -65,6 +65,7 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
     self->param_count = -1;
     self->configs = PyDict_New();
     self->weakreflist = NULL;
+    self->cooperative = 0;
     PyObject_GC_Track(self);
     if (self->configs == NULL || (self->bindings = PyMem_Calloc(1, sizeof *self->bindings)) == NULL)
         goto error;
@@ -317,7 +318,72 @@ static void Kernel_dealloc(PyObject *op)
 }
 
 #define ATTRIBUTE_METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))Kernel_##name, METH_FASTCALL, doc}
+/* numba's max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks of this size a
+ * cooperative launch can have in the current context (all resident at once). */
+static PyObject *Kernel_max_cooperative_grid_blocks(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"blockdim", "dynsmemsize", NULL};
+    module_state *st = state_of(op);
+    KernelObject *self = (KernelObject *)op;
+    PyObject *blockdim;
+    Py_ssize_t dynamic = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|n:max_cooperative_grid_blocks", keywords, &blockdim, &dynamic))
+        return NULL;
+    long long threads = 1;
+    PyObject *dims = PyTuple_Check(blockdim) ? Py_NewRef(blockdim) : PyTuple_Pack(1, blockdim);
+    if (dims == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dims); i++) {
+        long long d = PyLong_AsLongLong(PyTuple_GET_ITEM(dims, i));
+        if (d == -1 && PyErr_Occurred()) {
+            Py_DECREF(dims);
+            return NULL;
+        }
+        threads *= d;
+    }
+    Py_DECREF(dims);
+    if (threads <= 0 || threads > INT_MAX || dynamic < 0) {
+        PyErr_SetString(PyExc_ValueError, "max_cooperative_grid_blocks: blockdim and dynsmemsize must be positive");
+        return NULL;
+    }
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    CUfunction function = kernel_function(st, self, context);
+    if (function == NULL)
+        return NULL;
+    if (cu.cuOccupancyMaxActiveBlocksPerMultiprocessor == NULL) {
+        PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        return NULL;
+    }
+    int per_sm = 0, sm_count = 0;
+    if (CU_CALL(st, cuOccupancyMaxActiveBlocksPerMultiprocessor, (&per_sm, function, (int)threads, (size_t)dynamic)) < 0 ||
+        CU_CALL(st, cuDeviceGetAttribute, (&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, context->device->handle)) < 0)
+        return NULL;
+    return PyLong_FromLongLong((long long)per_sm * sm_count);
+}
+
+/* _set_cooperative(flag): launch with cuLaunchCooperativeKernel (set by @cuda.jit for kernels that
+ * sync the grid: cuda.cg.this_grid().sync()). */
+static PyObject *Kernel_set_cooperative(PyObject *op, PyObject *flag)
+{
+    int value = PyObject_IsTrue(flag);
+    if (value < 0)
+        return NULL;
+    ((KernelObject *)op)->cooperative = value;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Kernel_get_cooperative(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(((KernelObject *)op)->cooperative);
+}
+
 static PyMethodDef Kernel_methods[] = {
+    {"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))Kernel_max_cooperative_grid_blocks,
+     METH_VARARGS | METH_KEYWORDS,
+     "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks a cooperative launch can have here."},
+    {"_set_cooperative", Kernel_set_cooperative, METH_O, "Launch with cuLaunchCooperativeKernel (grid syncs)."},
     ATTRIBUTE_METHOD(get_regs_per_thread, "Registers each thread uses."),
     ATTRIBUTE_METHOD(get_shared_mem_per_block, "Static shared memory per block, in bytes."),
     ATTRIBUTE_METHOD(get_local_mem_per_thread, "Local memory per thread, in bytes."),
@@ -333,6 +399,7 @@ static PyGetSetDef Kernel_getset[] = {
     {"nargs", Kernel_get_nargs, NULL, "The number of parameters (None if the driver cannot tell).", NULL},
     {"param_sizes", Kernel_get_param_sizes, NULL, "The size of each parameter, in bytes.", NULL},
     {"handle", Kernel_get_handle, NULL, "The CUfunction, as an int.", NULL},
+    {"cooperative", Kernel_get_cooperative, NULL, "Whether it launches cooperatively (its grid syncs).", NULL},
     {0},
 };
 

@@ -51,6 +51,7 @@ typedef struct {
     size_t params_size; /* bytes from the first parameter to the end of the last */
     PyObject *configs; /* dict: launch key -> LaunchConfig */
     PyObject *weakreflist;
+    int cooperative; /* launched with cuLaunchCooperativeKernel (its code syncs the grid) */
 } KernelObject;
 
 typedef struct {

@@ -517,13 +517,27 @@ static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextOb
         return -1;
     /* released only while a Python stream callback is pending: a full launch queue behind it waits
      * for that callback, which needs the GIL (lock order: stream.h) */
-    CU_UNBLOCKED(rc, cu.cuLaunchKernel(function, config->grid[0], config->grid[1], config->grid[2],
-                                       config->block[0], config->block[1], config->block[2], config->sharedmem,
-                                       config->stream_handle, params, NULL));
+    const char *what = "cuLaunchKernel";
+    if (config->kernel->cooperative) { /* a grid that syncs: all its blocks resident at once */
+        what = "cuLaunchCooperativeKernel";
+        if (cu.cuLaunchCooperativeKernel == NULL) {
+            if (pushed)
+                cu.cuCtxPopCurrent(&current);
+            PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuLaunchCooperativeKernel");
+            return -1;
+        }
+        CU_UNBLOCKED(rc, cu.cuLaunchCooperativeKernel(function, config->grid[0], config->grid[1], config->grid[2],
+                                                      config->block[0], config->block[1], config->block[2],
+                                                      config->sharedmem, config->stream_handle, params));
+    } else {
+        CU_UNBLOCKED(rc, cu.cuLaunchKernel(function, config->grid[0], config->grid[1], config->grid[2],
+                                           config->block[0], config->block[1], config->block[2], config->sharedmem,
+                                           config->stream_handle, params, NULL));
+    }
     if (rc != CUDA_SUCCESS) {
         if (pushed)
             cu.cuCtxPopCurrent(&current); /* best effort: the launch's error is the one raised */
-        return cu_check(st, rc, "cuLaunchKernel");
+        return cu_check(st, rc, what);
     }
     return context_exit(st, pushed);
 }

@@ -229,6 +229,14 @@ class Dispatcher:
         return kernel
 
     def _compile_and_load(self, argtypes):
+        kernel = self._compile_and_load_kernel(argtypes)
+        from numba_cuda_c.pyjit.translate import launch_flags_of
+
+        if "cooperative" in launch_flags_of(self._sources[argtypes][1]):  # its code syncs the grid
+            kernel._set_cooperative(True)
+        return kernel
+
+    def _compile_and_load_kernel(self, argtypes):
         name, source = self._source(argtypes)
         options = nvrtc_options(
             **{k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")}
@@ -348,7 +356,9 @@ class Dispatcher:
 
     @property
     def overloads(self):
-        return dict(self._kernels)
+        """The compiled kernels by argument types; looked up with any layout's types, as numba's
+        overloads[sig] is (int32[:, ::1] finds the kernel every 2-d int32 array shares)."""
+        return _Overloads(self._kernels)
 
     @property
     def definitions(self):
@@ -494,3 +504,24 @@ def _is_default_stream(stream):
 
 def _rebuild_launch(dispatcher, key):
     return dispatcher[key]
+
+
+class _Overloads(dict):
+    """Dispatcher.overloads: keys as given (a tuple of types, a signature string) normalised."""
+
+    def _key(self, key):
+        if not isinstance(key, tuple) or not all(isinstance(t, types.Type) for t in key):
+            key = tuple(types.parse_signature(key).args)
+        return normalise(key)
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key):
+        try:
+            return dict.__contains__(self, self._key(key))
+        except TypeError:
+            return False
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default

@@ -7,7 +7,7 @@ import ast
 import math
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.values import (
     CMATH_FUNCTIONS,
     FP16_COMPARISONS,
@@ -355,8 +355,23 @@ class Intrinsics:
         )
         return Value(temp, t)
 
+    def call_library(self, entry, node, receiver=None):
+        """A call of a library function (pyjit/lib): its typing rule, then its C rule."""
+        args = [self.expr(a) for a in node.args]
+        try:
+            result = entry.typing(args)
+        except TypeError as exc:
+            self.fail(node, str(exc))
+        for name in entry.requires:
+            self.module.require(name)
+        operands = ([receiver] if receiver is not None else []) + args
+        return Value(entry.emit([a.code for a in operands], operands, result), result)
+
     def cuda_call(self, path, node):
         name = path[1:]
+        entry = lib.lookup(name)
+        if entry is not None:
+            return self.call_library(entry, node)
         if name == ("grid",) or name == ("gridsize",):
             (n,) = self.args(node, 1)
             if n.const not in (1, 2, 3):

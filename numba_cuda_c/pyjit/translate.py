@@ -16,7 +16,7 @@ import textwrap
 import numpy as np
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.names import ascii_locals
@@ -62,6 +62,16 @@ CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
 
 
 TYPING_PASSES = 20
+# A first line naming what the launch must do: "// numba_cuda_c launch: cooperative"
+LAUNCH_MARK = "// numba_cuda_c launch: "
+
+
+def launch_flags_of(source):
+    """The launch flags a translation's first lines name (ModuleBuilder.source)."""
+    for line in source.splitlines()[:3]:
+        if line.startswith(LAUNCH_MARK):
+            return line[len(LAUNCH_MARK) :].split()
+    return []
 
 
 class ModuleBuilder:
@@ -75,6 +85,7 @@ class ModuleBuilder:
         self.function_text = {}  # device function C name -> its definition
         self.function_calls = {}  # device function C name -> the device functions its code calls
         self.placed = set()
+        self.requirements = {}  # name -> lib.Requirement, in the order first needed
         self.pieces = []
         self.counter = 0
 
@@ -124,9 +135,21 @@ class ModuleBuilder:
             self.pieces.append("struct %s { %s };\n" % (name, fields))
         return name
 
+    def require(self, name):
+        """A library's C (lib.REQUIREMENTS) the source needs, placed once, after the prelude."""
+        if name not in self.requirements:
+            self.requirements[name] = lib.REQUIREMENTS[name]
+
+    def launch_flags(self):
+        return sorted({flag for r in self.requirements.values() for flag in r.launch})
+
     def source(self):
-        mark = CAPTURES_DEVICE_MEMORY + "\n" if self.captured else ""
-        return mark + "#include <cuda_fp16.h>\n" + PRELUDE + "\n".join(self.pieces)
+        marks = CAPTURES_DEVICE_MEMORY + "\n" if self.captured else ""
+        flags = self.launch_flags()
+        if flags:  # read back by the dispatcher (launch_flags_of), from the disk cache too
+            marks += LAUNCH_MARK + " ".join(flags) + "\n"
+        libraries = "".join(r.code for r in self.requirements.values())
+        return marks + "#include <cuda_fp16.h>\n" + PRELUDE + libraries + "\n".join(self.pieces)
 
 
 class FunctionTranslator(Intrinsics, Indexing):
@@ -621,6 +644,8 @@ class FunctionTranslator(Intrinsics, Indexing):
     def expr_Attribute(self, node):
         base = self.expr(node.value)
         attr = node.attr
+        if isinstance(base.type, types.Opaque):  # g.sync: a library method, called next
+            return Value(obj=BoundMethod(attr, base))
         if isinstance(base.type, types.Array):
             t = base.type
             if attr == "shape":
@@ -786,6 +811,13 @@ class FunctionTranslator(Intrinsics, Indexing):
 
         if isinstance(target, Namespace):
             return self.cuda_call(target.path, node)
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Opaque):
+            entry = lib.lookup((target.value.type.name, target.name))
+            if entry is None:
+                self.fail(node, "%s has no method %r in kernels" % (target.value.type.name, target.name))
+            return self.call_library(entry, node, receiver=target.value)
+        if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
+            return self.call_library(target, node)
         if isinstance(target, BoundMethod):  # z.conjugate()
             self.args(node, 0)
             z = target.value

@@ -432,7 +432,9 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuLinkAddFile, cuLinkAddFile_v2) \
     X(cuLinkComplete, cuLinkComplete) \
     X(cuLinkDestroy, cuLinkDestroy) \
-    X(cuLibraryGetModule, cuLibraryGetModule)
+    X(cuLibraryGetModule, cuLibraryGetModule) \
+    X(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel) \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 /* Prototypes, one function-pointer type per entry point. */
 typedef CUresult (*PFN_cuInit)(unsigned int Flags);
@@ -529,5 +531,11 @@ typedef CUresult (*PFN_cuLinkAddFile)(CUlinkState state, CUjitInputType type, co
 typedef CUresult (*PFN_cuLinkComplete)(CUlinkState state, void **cubinOut, size_t *sizeOut);
 typedef CUresult (*PFN_cuLinkDestroy)(CUlinkState state);
 typedef CUresult (*PFN_cuLibraryGetModule)(CUmodule *pMod, CUlibrary library);
+typedef CUresult (*PFN_cuLaunchCooperativeKernel)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                   unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                                   unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                                   void **kernelParams);
+typedef CUresult (*PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *numBlocks, CUfunction func, int blockSize,
+                                                                     size_t dynamicSMemSize);
 
 #endif

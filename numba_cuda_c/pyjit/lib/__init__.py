@@ -1,0 +1,56 @@
+"""The device libraries numba ships, as a table: one entry per function, in one module per family
+(cg.py: cooperative groups; random.py: xoroshiro128+), each with one typing rule and one C rule.
+
+An entry is found by its path under `cuda` (("cg", "this_grid")), by the object a kernel names
+(numba_cuda_c.random.xoroshiro128p_uniform_float32, imported into its globals), or by a method of an
+opaque device type (("GridGroup", "sync")). Its `requires` names C the source needs (a header, helper
+functions: REQUIREMENTS) and what the launch must do (a cooperative launch): the translation carries
+them as its first lines (translate.py), so they survive the disk cache.
+
+Adding a function is one `Intrinsic(...)` in its family's module."""
+
+TABLE = {}  # path -> Intrinsic
+REQUIREMENTS = {}  # name -> Requirement
+
+
+class Requirement:
+    """C the source needs once (`code`, placed after the prelude), and launch flags it implies."""
+
+    def __init__(self, name, code, launch=()):
+        self.name, self.code, self.launch = name, code, tuple(launch)
+        REQUIREMENTS[name] = self
+
+
+class Intrinsic:
+    """A device function numba provides. typing(args) -> result type (raise TypeError with the reason
+    to refuse the arguments); emit(codes, args, result) -> the C expression. Calling one on the host
+    is an error, as numba's are (they are device functions)."""
+
+    def __init__(self, path, typing, emit, requires=(), doc=None):
+        self.path, self.typing, self.emit, self.requires = tuple(path), typing, emit, tuple(requires)
+        self.__name__ = self.path[-1]
+        self.__qualname__ = ".".join(self.path)
+        self.__doc__ = doc
+        TABLE[self.path] = self
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("%s is a device function: call it from a @cuda.jit kernel" % self.__qualname__)
+
+    def __repr__(self):
+        return "<device function cuda.%s>" % self.__qualname__
+
+
+def lookup(path):
+    """The entry for a path, loading the families on first use."""
+    _load()
+    return TABLE.get(tuple(path))
+
+
+def _load():
+    if not _loaded:
+        from numba_cuda_c.pyjit.lib import cg, random  # noqa: F401  (registering)
+
+        _loaded.append(True)
+
+
+_loaded = []
