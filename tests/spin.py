@@ -1,10 +1,10 @@
-"""A kernel that keeps one SM busy for a given time, launched through CuPy on one of our streams.
+"""A kernel that keeps one SM busy for a given time, launched on one of our streams.
 
-Our own kernel launches arrive with the kernels issue; until then CuPy (present on the GPU
-machine) launches it, through our stream's handle: the interop path users take as well.
+It is our own SourceModule kernel (made once per process, loaded again in each context it runs in): a
+kernel CuPy compiled is cached by CuPy per device, and stops working when another test resets the device.
 """
 
-import pytest
+import numpy as np
 
 _SOURCE = r"""
 extern "C" __global__ void spin(long long cycles) {
@@ -12,16 +12,19 @@ extern "C" __global__ void spin(long long cycles) {
     while (clock64() - start < cycles) { }
 }
 """
+_kernel = []
 
 
 def spinner(device):
-    """A function spin(stream, milliseconds) for `device`, or a pytest skip without CuPy."""
-    cupy = pytest.importorskip("cupy")
-    kernel = cupy.RawKernel(_SOURCE, "spin")
+    """A function spin(stream, milliseconds) for `device`."""
+    import numba_cuda_c as cuda
+
+    if not _kernel:
+        _kernel.append(cuda.SourceModule(_SOURCE, name="spin.cu").get_function("spin"))
+    kernel = _kernel[0]
     cycles_per_ms = device.CLOCK_RATE  # kHz
 
     def spin(stream, milliseconds):
-        foreign = cupy.cuda.ExternalStream(int(stream.handle))
-        kernel((1,), (1,), (cupy.int64(int(milliseconds * cycles_per_ms)),), stream=foreign)
+        kernel[1, 1, stream](np.int64(int(milliseconds * cycles_per_ms)))
 
     return spin

@@ -230,7 +230,7 @@ class Dispatcher:
 
     def _compile_and_load(self, argtypes):
         kernel = self._compile_and_load_kernel(argtypes)
-        from numba_cuda_c.pyjit.translate import launch_flags_of
+        from numba_cuda_c.pyjit.lib import launch_flags_of  # light: translate.py is not imported for it
 
         if "cooperative" in launch_flags_of(self._sources[argtypes][1]):  # its code syncs the grid
             kernel._set_cooperative(True)

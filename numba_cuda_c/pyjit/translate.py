@@ -62,16 +62,7 @@ CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
 
 
 TYPING_PASSES = 20
-# A first line naming what the launch must do: "// numba_cuda_c launch: cooperative"
-LAUNCH_MARK = "// numba_cuda_c launch: "
-
-
-def launch_flags_of(source):
-    """The launch flags a translation's first lines name (ModuleBuilder.source)."""
-    for line in source.splitlines()[:3]:
-        if line.startswith(LAUNCH_MARK):
-            return line[len(LAUNCH_MARK) :].split()
-    return []
+LAUNCH_MARK, launch_flags_of = lib.LAUNCH_MARK, lib.launch_flags_of
 
 
 class ModuleBuilder:

@@ -10,6 +10,19 @@ them as its first lines (translate.py), so they survive the disk cache.
 Adding a function is one `Intrinsic(...)` in its family's module."""
 
 TABLE = {}  # path -> Intrinsic
+
+# A translation's first line naming what its launch must do ("// numba_cuda_c launch: cooperative"):
+# written by translate.py, read back by the dispatcher (from the disk cache too) without importing it
+LAUNCH_MARK = "// numba_cuda_c launch: "
+
+
+def launch_flags_of(source):
+    """The launch flags a translation's first lines name."""
+    for line in source.splitlines()[:3]:
+        if line.startswith(LAUNCH_MARK):
+            return line[len(LAUNCH_MARK) :].split()
+    return []
+
 REQUIREMENTS = {}  # name -> Requirement
 
 
