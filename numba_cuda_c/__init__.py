@@ -373,6 +373,11 @@ def __getattr__(name):
         value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
         globals()[name] = value
         return value
+    if name in ("reduce", "Reduce"):  # cuda.reduce: a reduction kernel compiled by @cuda.jit
+        from numba_cuda_c import reduction
+
+        value = globals()[name] = getattr(reduction, name)
+        return value
     if name in _LINKABLE_CODE:  # what cuda.jit(link=...) takes from memory: loaded when first asked for
         from numba_cuda_c.cudadrv import linkable_code
 
