@@ -157,6 +157,23 @@ class NumberClass(Type):
         return self
 
 
+class CPointer(Type):
+    """numba's CPointer(dtype): a raw pointer argument (an int on the host, e.g. a CUDA array interface's
+    data pointer), indexed as x[i] with no bounds and no wrapping. Interned."""
+
+    _interned = {}
+
+    def __new__(cls, dtype):
+        dtype = dtype if isinstance(dtype, Type) else from_dtype(dtype)
+        self = cls._interned.get(dtype)
+        if self is None:
+            self = cls._interned[dtype] = super().__new__(cls)
+            self.dtype = dtype
+            self.name = "%s*" % dtype
+            self.ctype = "%s *" % dtype.element_ctype
+        return self
+
+
 class Opaque(Type):
     """A device-side object with methods and no host value (cooperative groups' GridGroup): its C type
     is `ctype`, a struct the library's requirement defines. Interned by name."""
@@ -298,6 +315,8 @@ def from_numba(obj):
         return Tuple([from_numba(t) for t in obj.types])
     if kind == "Record" and hasattr(obj, "dtype"):
         return Record(obj.dtype)
+    if kind == "CPointer" and hasattr(obj, "dtype"):
+        return CPointer(from_numba(obj.dtype))
     if kind == "NumberClass" and hasattr(obj, "instance_type"):
         return NumberClass(from_numba(obj.instance_type))
     if kind == "DType" and hasattr(obj, "dtype"):  # numba's type of a np.dtype object

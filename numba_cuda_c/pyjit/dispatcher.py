@@ -320,10 +320,35 @@ class Dispatcher:
             argtypes = tuple([typeof(a) for a in args])
             config = configs.get(argtypes)
             if config is None:
-                config = configs[argtypes] = self._kernel(argtypes)[key]
+                if self._sigs and not self.device:  # numba: given signatures, nothing else is compiled
+                    config = configs[argtypes] = self._declared_launch(argtypes, key)
+                else:
+                    config = configs[argtypes] = self._kernel(argtypes)[key]
             return config
 
         return specialise
+
+    def _declared_launch(self, argtypes, key):
+        """The launch for arguments of these types among the kernels compiled from the declared
+        signatures, as numba chooses: the exact match, else the first the arguments convert to (Python
+        numbers to the declared number types, an int to a pointer); the converting launch casts the
+        numbers first, so the packed bytes are the declared type's."""
+        actual = normalise(argtypes)
+        if actual in self._kernels:
+            return self._kernels[actual][key]
+        for declared in self._kernels:
+            if len(declared) == len(actual) and all(_converts(a, d) for a, d in zip(actual, declared)):
+                launch = self._kernels[declared][key]
+                casts = [_caster(a, d) for a, d in zip(actual, declared)]
+
+                def converting_launch(*args):
+                    return launch(*[c(v) if c else v for c, v in zip(casts, args)])
+
+                return converting_launch
+        raise TypeError(
+            "No matching definition for argument type(s) %s (the kernel was compiled for %s)"
+            % (", ".join(map(str, argtypes)), "; ".join("(%s)" % ", ".join(map(str, d)) for d in self._kernels))
+        )
 
     def __call__(self, *args, **kwargs):
         if self.device:
@@ -525,3 +550,23 @@ class _Overloads(dict):
 
     def get(self, key, default=None):
         return self[key] if key in self else default
+
+
+def _converts(actual, declared):
+    """Whether an argument typed `actual` may be passed for a parameter `declared` (numba's conversions)."""
+    if actual == declared:
+        return True
+    if isinstance(declared, types.CPointer):
+        return isinstance(actual, types.Scalar) and actual.kind in "iu"
+    if isinstance(declared, types.Scalar) and isinstance(actual, types.Scalar):
+        return not (actual.kind == "c" and declared.kind != "c")  # no complex to real, as numba
+    return False
+
+
+def _caster(actual, declared):
+    """The host conversion of one argument (None: passed as it is)."""
+    if actual == declared or isinstance(declared, types.CPointer):
+        return None
+    if isinstance(declared, types.Scalar):
+        return declared.dtype.type
+    return None

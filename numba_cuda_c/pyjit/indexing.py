@@ -18,6 +18,9 @@ class Indexing:
             return self.tuple_item(base, self.expr(node.slice), node)
         if isinstance(base.type, types.Record):  # r["x"]
             return self.field_value(base, self.field_name(node), node)
+        if isinstance(base.type, types.CPointer):  # p[i]: raw, as numba's pointers
+            ref, dtype = self.element(node, base)
+            return Value(ref, dtype)
         if not isinstance(base.type, types.Array):
             self.fail(node, "only arrays and tuples can be indexed")
         indices = self.indices(node)
@@ -71,6 +74,12 @@ class Indexing:
         """A reference (an lvalue) to one element, and its type."""
         if base is None:
             base = self.expr(node.value)
+        if isinstance(base.type, types.CPointer):
+            indices = self.indices(node) if indices is None else indices
+            index = indices[0] if len(indices) == 1 else None
+            if index is None or isinstance(index, ast.Slice) or not typing.is_int(index.type):
+                self.fail(node, "a pointer is indexed by one integer")
+            return "(%s)[%s]" % (base.code, cast(index, types.int64)), base.type.dtype
         if not isinstance(base.type, types.Array):
             self.fail(node, "only arrays can be indexed")
         if indices is None:
