@@ -27,7 +27,11 @@ from numba_cuda_c.pyjit.values import (
 class Intrinsics:
     def keywords_allowed(self, node):
         func = node.func
-        return isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp")
+        if isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp"):
+            return True
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        ufunc = name in self.UFUNC_MATH or name in self.UFUNC_OPERATORS
+        return ufunc and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
 
     def args(self, node, count):
         if len(node.args) not in (count if isinstance(count, tuple) else (count,)):
@@ -354,6 +358,68 @@ class Intrinsics:
             )
         )
         return Value(temp, t)
+
+    # -- NumPy ufuncs: on numbers, and elementwise from arrays into an `out` array (numba's kernels) --
+    UFUNC_MATH = {
+        "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
+        "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh",
+        "arctanh": "atanh", "exp": "exp", "exp2": "exp2", "expm1": "expm1", "log": "log", "log2": "log2",
+        "log10": "log10", "log1p": "log1p", "sqrt": "sqrt", "cbrt": "cbrt", "fabs": "fabs",
+        "arctan2": "atan2", "hypot": "hypot", "power": "pow", "fmod": "fmod", "copysign": "copysign",
+    }  # fmt: skip
+    UFUNC_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/"}
+
+    def ufunc_call(self, ufunc, node):
+        """np.sin(x) on numbers is math.sin's C; np.sin(x, out) / np.add(a, b, out) on arrays is a loop
+        over out's elements (inputs of out's shape, or of size 1 along a dimension: broadcast)."""
+        name = ufunc.__name__
+        if name not in self.UFUNC_MATH and name not in self.UFUNC_OPERATORS:
+            self.fail(node, "NumPy's %s is not supported in kernels" % name)
+        args = [self.expr(a) for a in node.args]
+        out = [self.expr(k.value) for k in node.keywords if k.arg == "out"]
+        if any(k.arg != "out" for k in node.keywords):
+            self.fail(node, "ufuncs in kernels take their inputs and out= only")
+        if len(args) == ufunc.nin + 1 and not out:
+            out = [args.pop()]
+        if len(args) != ufunc.nin:
+            self.fail(node, "np.%s takes %d input%s" % (name, ufunc.nin, "s" if ufunc.nin > 1 else ""))
+        if not out and not any(isinstance(a.type, types.Array) for a in args):
+            return self.ufunc_element(name, args, node)
+        if not out or not isinstance(out[0].type, types.Array):
+            self.fail(node, "np.%s on arrays in a kernel needs an out array (kernels allocate no arrays)" % name)
+        target = out[0]
+        params, operands = [], []
+        for k, a in enumerate(args):
+            t = a.type.dtype if isinstance(a.type, types.Array) else a.type
+            if isinstance(a.type, types.Array) and a.type.ndim != target.type.ndim:
+                self.fail(node, "np.%s: the inputs must have the out array's dimensions" % name)
+            params.append(Value("e%d" % k, t))
+            operands.append(a)
+        value = self.ufunc_element(name, params, node)
+        element = target.type.dtype
+        body = "return %s;" % cast(value, element)
+        lam = "[=](%s) { %s }" % (", ".join("%s e%d" % (p.type.ctype, k) for k, p in enumerate(params)), body)
+        inputs = ", ".join(
+            a.code if isinstance(a.type, types.Array) else "ncc_scalar_input(%s)" % a.code for a in operands
+        )
+        self.emit("ncc_map(%s, %s, %s);" % (target.code, lam, inputs))
+        return Value("", None)
+
+    def ufunc_element(self, name, args, node):
+        """One element's value of a ufunc, on numbers."""
+        if name in self.UFUNC_OPERATORS:
+            op = self.UFUNC_OPERATORS[name]
+            if name == "divide" or name == "true_divide":
+                return self.binop("/", args[0], args[1], node)
+            return self.binop(op, args[0], args[1], node)
+        for a in args:
+            if not typing.is_real(a.type):
+                self.fail(node, "np.%s in kernels takes real numbers" % name)
+        t = typing.math_result(args[0].type if len(args) == 1 else typing.promote(args[0].type, args[1].type))
+        work = types.float32 if t == types.float16 else t
+        suffix = "f" if work == types.float32 else ""
+        codes = ", ".join(cast(a, work) for a in args)
+        return Value(cast(Value("%s%s(%s)" % (self.UFUNC_MATH[name], suffix, codes), work), t), t)
 
     def call_library(self, entry, node, receiver=None):
         """A call of a library function (pyjit/lib): its typing rule, then its C rule."""

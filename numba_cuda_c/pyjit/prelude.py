@@ -38,6 +38,33 @@ __device__ __forceinline__ Array<F, N> ncc_field_view(const Array<T, N> &a, long
     }
     return f;
 }
+// A ufunc on arrays in a kernel (np.sin(x, out)): f of the inputs' elements into each element of out,
+// in order. An input whose dimension is 1 repeats along it (broadcast); a number is an input too.
+template <typename T> struct ncc_scalar_input_t { T value; };
+template <typename T> __device__ __forceinline__ ncc_scalar_input_t<T> ncc_scalar_input(T v) { return {v}; }
+template <typename T, int N> __device__ __forceinline__ T ncc_input_at(const Array<T, N> &a, const long long *index) {
+    char *p = (char *)a.data;
+    for (int d = 0; d < N; ++d) p += (a.shape[d] == 1 ? 0 : index[d]) * a.strides[d];
+    return *(T *)p;
+}
+template <typename T> __device__ __forceinline__ T ncc_input_at(const ncc_scalar_input_t<T> &s, const long long *) {
+    return s.value;
+}
+template <typename T, int N, typename F, typename... In>
+__device__ void ncc_map(const Array<T, N> &out, F f, const In &...in) {
+    long long size = 1, index[N > 0 ? N : 1];
+    for (int d = 0; d < N; ++d) size *= out.shape[d];
+    for (long long k = 0; k < size; ++k) {
+        long long rest = k;
+        char *p = (char *)out.data;
+        for (int d = N - 1; d >= 0; --d) {
+            index[d] = rest % out.shape[d];
+            rest /= out.shape[d];
+            p += index[d] * out.strides[d];
+        }
+        *(T *)p = f(ncc_input_at(in, index)...);
+    }
+}
 __device__ __forceinline__ long long ncc_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 template <typename T> __device__ __forceinline__ T ncc_floordiv(T a, T b) {
     if (b == 0) return 0;

@@ -809,6 +809,8 @@ class FunctionTranslator(Intrinsics, Indexing):
             return self.call_library(entry, node, receiver=target.value)
         if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
             return self.call_library(target, node)
+        if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
+            return self.ufunc_call(target, node)
         if isinstance(target, BoundMethod):  # z.conjugate()
             self.args(node, 0)
             z = target.value

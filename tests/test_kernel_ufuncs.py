@@ -1,0 +1,66 @@
+"""NumPy ufuncs inside kernels, as numba takes them: on numbers (np.sin(x) is the C math function of
+x's float type) and on arrays into an out array (positional or out=), elementwise with broadcasting of
+size-1 dimensions and numbers. Translation in CI; results on the GPU against NumPy."""
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+from gpu import requires_gpu
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import KernelTypeError
+from numba_cuda_c.pyjit.translate import translate_kernel
+
+
+def sine(r, x):
+    np.sin(x, r)
+
+
+def mixed(r, x, y):
+    if cuda.grid(1) == 0:
+        np.add(x, y, out=r)
+        np.multiply(r, 2, r)
+
+
+def scalars(out, x):
+    out[0] = np.sqrt(x[0]) + np.arctan2(x[0], 2)
+    out[1] = np.exp(np.float32(1))
+
+
+def no_out(r, x):
+    y = np.sin(x)
+    r[0] = y[0]
+
+
+A1 = types.Array(types.float32, 1, "A")
+
+
+def test_translation():
+    source = translate_kernel(sine, [A1, A1], "k")
+    assert "ncc_map(v_r, [=](float e0) { return sinf(e0); }, v_x);" in source
+    source = translate_kernel(scalars, [types.Array(types.float64, 1, "A"), A1], "k")
+    assert "sqrtf(" in source and "atan2(" in source and "expf(" in source
+    with pytest.raises(KernelTypeError, match="needs an out array"):
+        translate_kernel(no_out, [A1, A1], "k")
+
+
+@requires_gpu
+def test_ufunc_documentation_example():
+    kernel = cuda.jit(sine)
+    x = np.arange(10, dtype=np.float32) - 5
+    r = np.zeros_like(x)
+    kernel[1, 1](r, x)
+    np.testing.assert_allclose(r, np.sin(x), rtol=1e-6)
+
+
+@requires_gpu
+def test_binary_ufuncs_broadcast_and_scalars():
+    kernel = cuda.jit(mixed)
+    x = np.arange(12.0).reshape(3, 4)
+    y = np.arange(4, dtype=np.int32).reshape(1, 4)  # broadcast along the first axis
+    r = np.zeros((3, 4))
+    kernel[1, 32](r, x, y)
+    np.testing.assert_array_equal(r, (x + y) * 2)
+    out = np.zeros(2)
+    cuda.jit(scalars)[1, 1](out, np.array([4.0], dtype=np.float32))
+    np.testing.assert_allclose(out, [2 + np.arctan2(4, 2), np.exp(np.float32(1))], rtol=1e-6)
