@@ -210,6 +210,14 @@ class Tuple(Type):
         return hash(self.items)
 
 
+class UniTuple(Tuple):
+    """numba's UniTuple(dtype, count): `count` items of one type (equal to the Tuple of them)."""
+
+    def __init__(self, dtype, count):
+        super().__init__([dtype] * count)
+        self.dtype, self.count = dtype, count
+
+
 class Signature:
     """return_type(arg types...)."""
 

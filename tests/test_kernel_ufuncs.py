@@ -7,7 +7,7 @@ import pytest
 
 import numba_cuda_c as cuda
 from gpu import requires_gpu
-from numba_cuda_c import types
+from numba_cuda_c import libdevice, types
 from numba_cuda_c.pyjit import KernelTypeError
 from numba_cuda_c.pyjit.translate import translate_kernel
 
@@ -64,3 +64,36 @@ def test_binary_ufuncs_broadcast_and_scalars():
     out = np.zeros(2)
     cuda.jit(scalars)[1, 1](out, np.array([4.0], dtype=np.float32))
     np.testing.assert_allclose(out, [2 + np.arctan2(4, 2), np.exp(np.float32(1))], rtol=1e-6)
+
+
+def libdevice_calls(out, ints, x):
+    i = cuda.grid(1)
+    s, c = libdevice.sincos(x[i])
+    frac, e = libdevice.frexp(x[i])
+    out[i] = s * s + c * c + frac * 0 + libdevice.powi(x[i], 2) * 0
+    ints[i] = e + libdevice.sad(1, 4, 3)
+
+
+def test_libdevice_translation():
+    import numba_cuda_c.libdevice as ld
+
+    assert len(dir(ld)) > 300 and "sincos" in dir(ld)
+    with pytest.raises(TypeError, match="device function"):
+        ld.sin(1.0)
+    with pytest.raises(AttributeError):
+        ld.no_such_function
+    source = translate_kernel(
+        libdevice_calls, [types.Array(types.float64, 1, "A"), types.Array(types.int32, 1, "A"), types.Array(types.float64, 1, "A")], "k"
+    )
+    assert 'extern "C" __device__ void __nv_sincos(double, double *, double *);' in source
+    assert "__nv_frexp(" in source and "__nv_sad(1, 4, 3)" in source.replace("(int)(1LL)", "1").replace("(int)(4LL)", "4").replace("(int)(3LL)", "3")
+
+
+@requires_gpu
+def test_libdevice_results():
+    kernel = cuda.jit(libdevice_calls)
+    x = np.linspace(1.0, 10.0, 64)
+    out, ints = np.zeros(64), np.zeros(64, dtype=np.int32)
+    kernel[2, 32](out, ints, x)
+    np.testing.assert_allclose(out, 1.0, rtol=1e-12)
+    np.testing.assert_array_equal(ints, np.frexp(x)[1] + 6)

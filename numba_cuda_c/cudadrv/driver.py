@@ -143,6 +143,12 @@ def _binding():
 driver = _Driver()
 
 
+def _have_nvjitlink():
+    """numba's check for nvJitLink (LTO linking): numba_cuda_c links with the driver's linker, not
+    nvJitLink, so code that needs LTO is told it is not available."""
+    return False
+
+
 def __getattr__(name):
     # numba's driver.binding is NVIDIA's cuda.bindings.driver: imported only when asked for
     if name == "binding":

@@ -431,7 +431,13 @@ class Intrinsics:
         for name in entry.requires:
             self.module.require(name)
         operands = ([receiver] if receiver is not None else []) + args
-        return Value(entry.emit([a.code for a in operands], operands, result), result)
+        codes = [a.code for a in operands]
+        if not entry.statements:
+            return Value(entry.emit(codes, operands, result), result)
+        code = entry.emit(codes, operands, result, self)
+        if isinstance(result, types.Tuple):
+            return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
+        return Value(code, result)
 
     def cuda_call(self, path, node):
         name = path[1:]

@@ -1,5 +1,6 @@
 """The device libraries numba ships, as a table: one entry per function, in one module per family
-(cg.py: cooperative groups; random.py: xoroshiro128+), each with one typing rule and one C rule.
+(cg.py: cooperative groups; random.py: xoroshiro128+; libdevice.py: the __nv_* functions), each with
+one typing rule and one C rule.
 
 An entry is found by its path under `cuda` (("cg", "this_grid")), by the object a kernel names
 (numba_cuda_c.random.xoroshiro128p_uniform_float32, imported into its globals), or by a method of an
@@ -39,8 +40,11 @@ class Intrinsic:
     to refuse the arguments); emit(codes, args, result) -> the C expression. Calling one on the host
     is an error, as numba's are (they are device functions)."""
 
-    def __init__(self, path, typing, emit, requires=(), doc=None):
+    def __init__(self, path, typing, emit, requires=(), doc=None, statements=False):
         self.path, self.typing, self.emit, self.requires = tuple(path), typing, emit, tuple(requires)
+        # statements: emit(codes, args, result, translator) may write statements first (translator.emit)
+        # and, for a tuple result, returns the items' C expressions
+        self.statements = statements
         self.__name__ = self.path[-1]
         self.__qualname__ = ".".join(self.path)
         self.__doc__ = doc
@@ -61,7 +65,7 @@ def lookup(path):
 
 def _load():
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import cg, random  # noqa: F401  (registering)
+        from numba_cuda_c.pyjit.lib import cg, libdevice, random  # noqa: F401  (registering)
 
         _loaded.append(True)
 
