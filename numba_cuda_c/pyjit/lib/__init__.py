@@ -65,7 +65,7 @@ def lookup(path):
 
 def _load():
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import cg, libdevice, random  # noqa: F401  (registering)
+        from numba_cuda_c.pyjit.lib import cg, libdevice, random, warp  # noqa: F401  (registering)
 
         _loaded.append(True)
 

@@ -1,0 +1,89 @@
+"""Warp intrinsics (numba's cuda.shfl_*_sync, all/any/eq/ballot_sync, match_any/all_sync, activemask,
+lanemask_lt): numba's argument checks and result types in CI (NVRTC), results on the GPU."""
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+from gpu import requires_gpu
+from numba_cuda_c import _cuda, float32, float64, int32, int64, uint32
+from numba_cuda_c.pyjit import KernelTypeError
+
+try:
+    _cuda.nvrtc_version()
+    HAS_NVRTC = True
+except cuda.NvrtcError:
+    HAS_NVRTC = False
+needs_nvrtc = pytest.mark.skipif(not HAS_NVRTC, reason="NVRTC is not installed")
+
+
+def warp_sum(values, out):
+    i = cuda.grid(1)
+    v = values[i]
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xFFFFFFFF, v, offset)
+        offset //= 2
+    if cuda.laneid == 0:
+        out[i // 32] = v
+
+
+def votes(pred, out):
+    i = cuda.threadIdx.x
+    out[i, 0] = cuda.all_sync(0xFFFFFFFF, pred[i])
+    out[i, 1] = cuda.any_sync(0xFFFFFFFF, pred[i])
+    out[i, 2] = cuda.eq_sync(0xFFFFFFFF, pred[i])
+    out[i, 3] = cuda.ballot_sync(0xFFFFFFFF, pred[i])
+    out[i, 4] = cuda.match_any_sync(0xFFFFFFFF, pred[i])
+    mask, same = cuda.match_all_sync(0xFFFFFFFF, pred[i])
+    out[i, 5] = mask if same else 0
+    out[i, 6] = cuda.activemask()
+    out[i, 7] = cuda.lanemask_lt()
+    out[i, 8] = cuda.shfl_xor_sync(0xFFFFFFFF, i, 1)
+    out[i, 9] = cuda.shfl_up_sync(0xFFFFFFFF, i, 1)
+
+
+def float_mask(ary, f):
+    ary[0] = cuda.all_sync(f[0], 1)
+
+
+def float_predicate(ary, f):
+    ary[0] = cuda.ballot_sync(0xFFFFFFFF, f[0])
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("t", [int32, int64, float32, float64])
+def test_shuffles_every_type(t):
+    ptx, _ = cuda.compile_ptx(warp_sum, (t[:], t[:]))
+    assert "shfl.sync.down" in ptx
+
+
+@needs_nvrtc
+def test_checks_as_numba():
+    with pytest.raises(KernelTypeError, match="Mask type must be an integer"):
+        cuda.compile_ptx(float_mask, (int32[:], float32[:]))
+    with pytest.raises(KernelTypeError, match="Predicate must be an integer or boolean"):
+        cuda.compile_ptx(float_predicate, (uint32[:], float64[:]))
+    ptx, _ = cuda.compile_ptx(votes, (int32[:], uint32[:, :]))
+    assert "vote.sync" in ptx and "match.all.sync" in ptx
+
+
+@requires_gpu
+def test_results():
+    values = np.arange(128, dtype=np.float64)
+    out = np.zeros(4)
+    cuda.jit(warp_sum)[1, 128](values, out)
+    np.testing.assert_array_equal(out, values.reshape(4, 32).sum(axis=1))
+    pred = np.ones(32, dtype=np.int32)
+    pred[5] = 0
+    got = np.zeros((32, 10), dtype=np.uint32)
+    cuda.jit(votes)[1, 32](pred, got)
+    lanes = np.arange(32)
+    assert (got[:, 0] == 0).all() and (got[:, 1] == 1).all() and (got[:, 2] == 0).all()
+    assert (got[:, 3] == 0xFFFFFFFF & ~(1 << 5)).all()
+    assert got[5, 4] == 1 << 5 and got[0, 4] == 0xFFFFFFFF & ~(1 << 5)
+    assert (got[:, 5] == 0).all()  # not all equal
+    assert (got[:, 6] == 0xFFFFFFFF).all()
+    np.testing.assert_array_equal(got[:, 7], (1 << lanes) - 1)
+    np.testing.assert_array_equal(got[:, 8], lanes ^ 1)
+    np.testing.assert_array_equal(got[1:, 9], lanes[:-1])
