@@ -3,7 +3,8 @@
     python3 benchmarks/bench_kernels.py [--quick]
 
 Each kernel (matrix multiply with shared memory, a block reduction, a 2-D stencil: numba's
-documentation examples, benchmarks/kernels_source.py) runs on the same inputs through both
+documentation examples; a warp-shuffle reduction; Monte Carlo pi with numba's random numbers,
+benchmarks/kernels_source.py; the rows with copies time them too, the same for both) runs on the same inputs through both
 compilers; its time is taken with CUDA events around a batch of launches, median of several
 batches. The results are checked against each other. Ratio above 1: ours is faster.
 """
@@ -20,18 +21,21 @@ import kernels_source  # noqa: E402
 
 
 def load(name):
+    """The library and its random module."""
     if name == "ours":
         import numba_cuda_c as cuda
+        from numba_cuda_c import random
 
-        return cuda
+        return cuda, random
     numpy_module = __import__("numpy")
     numpy_module.row_stack = numpy_module.vstack  # numba-cuda 0.30 under NumPy 2.5
     from numba import cuda
+    from numba.cuda import random
 
-    return cuda
+    return cuda, random
 
 
-def cases(cuda, rng_seed=1):
+def cases(cuda, random, rng_seed=1):
     rng = np.random.default_rng(rng_seed)
     n = 2048
     A = cuda.to_device(rng.random((n, n), dtype=np.float32))
@@ -42,11 +46,29 @@ def cases(cuda, rng_seed=1):
     partial = cuda.device_array(1024, np.float32)
     grid = cuda.to_device(rng.random((4096, 4096), dtype=np.float32))
     out = cuda.to_device(np.zeros((4096, 4096), np.float32))
-    matmul, reduce_sum, stencil = kernels_source.make(cuda)
+    matmul, reduce_sum, stencil, warp_reduce = kernels_source.make(cuda)
+    warp_partial = cuda.to_device(np.zeros(1024, np.float32))
+
+    def warp_reduction():
+        warp_partial.copy_to_device(np.zeros(1024, np.float32))  # the atomics add to it: start from 0 each time
+        warp_reduce[1024, kernels_source.BLOCK](a, warp_partial)
+
+    threads = 1 << 16
+    states = random.create_xoroshiro128p_states(threads, seed=7)
+    hits = cuda.device_array(threads, np.int32)
+    monte_carlo = kernels_source.make_monte_carlo(cuda, random)
+
+    def pi():
+        states.copy_to_device(initial_states)  # the same numbers each launch (the draws advance the states)
+        monte_carlo[threads // 256, 256](states, 256, hits)
+
+    initial_states = states.copy_to_host()
     return [
         ("matmul shared 2048^2", lambda: matmul[(tiles, tiles), (16, 16)](A, B, C), C),
         ("reduction 128 Mi f32", lambda: reduce_sum[1024, kernels_source.BLOCK](a, partial), partial),
         ("stencil 4096^2", lambda: stencil[(256, 256), (16, 16)](grid, out), out),
+        ("warp-shuffle reduction", warp_reduction, warp_partial),
+        ("Monte Carlo pi, 16 Mi", pi, hits),
     ]
 
 
@@ -73,15 +95,17 @@ def main():
     results = {}
     for name in ("ours", "numba"):
         try:
-            cuda = load(name)
+            cuda, random = load(name)
             results[name] = {}
-            for label, launch, output in cases(cuda):
+            for label, launch, output in cases(cuda, random):
                 results[name][label] = (time_ms(cuda, launch, repeat, batch), output.copy_to_host())
         except Exception as exc:  # noqa: BLE001 -- a library missing: its column says why
             results[name] = exc
     print("\nGPU time per launch (ms, median of %d batches of %d; CUDA events)" % (repeat, batch))
     print("%-24s %12s %12s %12s  %s" % ("kernel", "numba_cuda_c", "numba-cuda", "numba/ours", "same result"))
-    for label in ("matmul shared 2048^2", "reduction 128 Mi f32", "stencil 4096^2"):
+    labels = ("matmul shared 2048^2", "reduction 128 Mi f32", "stencil 4096^2", "warp-shuffle reduction",
+              "Monte Carlo pi, 16 Mi")
+    for label in labels:
         cells = []
         for name in ("ours", "numba"):
             r = results[name]

@@ -53,4 +53,39 @@ def make(cuda):
         if 0 < x < a.shape[1] - 1 and 0 < y < a.shape[0] - 1:
             out[y, x] = 0.25 * (a[y - 1, x] + a[y + 1, x] + a[y, x - 1] + a[y, x + 1]) - a[y, x]
 
-    return matmul_shared, reduce_sum, stencil_2d
+    @cuda.jit
+    def warp_reduce_sum(a, partial):
+        # a grid-stride sum per thread, then the warp's sum by shuffles, one atomic per warp
+        i = cuda.grid(1)
+        total = float32(0.0)
+        stride = cuda.gridsize(1)
+        while i < a.size:
+            total += a[i]
+            i += stride
+        offset = 16
+        while offset > 0:
+            total += cuda.shfl_down_sync(0xFFFFFFFF, total, offset)
+            offset //= 2
+        if cuda.laneid == 0:
+            cuda.atomic.add(partial, cuda.blockIdx.x, total)
+
+    return matmul_shared, reduce_sum, stencil_2d, warp_reduce_sum
+
+
+def make_monte_carlo(cuda, random):
+    """Monte Carlo pi: each thread draws `samples` points with its own xoroshiro128+ generator."""
+    float32 = cuda.float32
+
+    @cuda.jit
+    def monte_carlo_pi(states, samples, hits):
+        i = cuda.grid(1)
+        if i < hits.size:
+            inside = 0
+            for _ in range(samples):
+                x = random.xoroshiro128p_uniform_float32(states, i)
+                y = random.xoroshiro128p_uniform_float32(states, i)
+                if x * x + y * y <= float32(1.0):
+                    inside += 1
+            hits[i] = inside
+
+    return monte_carlo_pi
