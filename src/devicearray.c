@@ -304,12 +304,7 @@ static PyObject *DeviceNDArray_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED
 /* _numba_type_: the array's type for signatures (numba's magic attribute); made in Python. */
 static PyObject *DeviceNDArray_get_numba_type(PyObject *op, void *Py_UNUSED(closure))
 {
-    PyObject *helpers = PyImport_ImportModule("numba_cuda_c.cudadrv.devicearray");
-    if (helpers == NULL)
-        return NULL;
-    PyObject *type = PyObject_CallMethod(helpers, "_numba_type_of", "O", op);
-    Py_DECREF(helpers);
-    return type;
+    return call_python_helper("numba_cuda_c.cudadrv.devicearray", "_numba_type_of", op);
 }
 
 /* get_ipc_handle(): Python glue (cudadrv/ipc.py) over _ipc_get_handle. */
@@ -317,12 +312,7 @@ static PyObject *DeviceNDArray_get_ipc_handle(PyObject *op, PyObject *Py_UNUSED(
 {
     if (context_check_alive(state_of(op), ((DeviceArrayObject *)op)->context) < 0)
         return NULL; /* its memory went with its context: a new one may hold another allocation there */
-    PyObject *ipc = PyImport_ImportModule("numba_cuda_c.cudadrv.ipc");
-    if (ipc == NULL)
-        return NULL;
-    PyObject *handle = PyObject_CallMethod(ipc, "get_ipc_handle", "O", op);
-    Py_DECREF(ipc);
-    return handle;
+    return call_python_helper("numba_cuda_c.cudadrv.ipc", "get_ipc_handle", op);
 }
 
 static PyObject *DeviceNDArray_is_c_contiguous(PyObject *op, PyObject *Py_UNUSED(unused))

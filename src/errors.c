@@ -66,6 +66,16 @@ void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, co
     PyErr_Restore(type, value, traceback);
 }
 
+PyObject *call_python_helper(const char *module, const char *function, PyObject *arg)
+{
+    PyObject *helpers = PyImport_ImportModule(module);
+    if (helpers == NULL)
+        return NULL;
+    PyObject *result = arg ? PyObject_CallMethod(helpers, function, "O", arg) : PyObject_CallMethod(helpers, function, NULL);
+    Py_DECREF(helpers);
+    return result;
+}
+
 /* numba's `driver.cuInit` replaced from Python before the driver is first used (numba's tests fake an
  * init failure this way): called once, with 0, before the real cuInit. An exception it raises
  * becomes the driver's init error, in numba's form "Error at driver init: <msg> (<code>)". */

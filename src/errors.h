@@ -59,6 +59,10 @@ int stream_callbacks_pending(void);
 /* Loads the driver on first use (without the GIL); NULL when it is usable, else why not. */
 const char *cu_driver_problem(void);
 
+/* numba_cuda_c's Python glue: module.function(arg) (arg NULL: no argument), the module imported
+ * when first asked for. New reference, or NULL with the error set. */
+PyObject *call_python_helper(const char *module, const char *function, PyObject *arg);
+
 /* Loads the driver on first use; raises CudaSupportError (saying why) where there is none. */
 int cu_require_driver(module_state *st);
 

@@ -334,12 +334,7 @@ static int type_argument(PyObject *arg)
  * array interface (numba_cuda_c/cudadrv/foreign_arguments.py), else None. New reference. */
 static PyObject *foreign_argument(PyObject *arg)
 {
-    PyObject *helpers = PyImport_ImportModule("numba_cuda_c.cudadrv.foreign_arguments");
-    if (helpers == NULL)
-        return NULL;
-    PyObject *device = PyObject_CallMethod(helpers, "as_device_array", "O", arg);
-    Py_DECREF(helpers);
-    return device;
+    return call_python_helper("numba_cuda_c.cudadrv.foreign_arguments", "as_device_array", arg);
 }
 
 /* Phase 1, the arguments that are not of the usual kinds: NumPy scalars, CUDA-array-interface

@@ -12,11 +12,7 @@ static PyObject *library_dirs(module_state *st)
 {
     if (st->library_dirs != NULL)
         return st->library_dirs;
-    PyObject *libraries = PyImport_ImportModule("numba_cuda_c.cudadrv.libraries");
-    if (libraries == NULL)
-        return NULL;
-    PyObject *dirs = PyObject_CallMethod(libraries, "candidate_dirs", NULL);
-    Py_DECREF(libraries);
+    PyObject *dirs = call_python_helper("numba_cuda_c.cudadrv.libraries", "candidate_dirs", NULL);
     if (dirs == NULL)
         return NULL;
     st->library_dirs = PySequence_Tuple(dirs);

@@ -6,15 +6,10 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import requires_gpu
-from numba_cuda_c import _cuda, int32, types
+from gpu import needs_nvrtc, requires_gpu
+from numba_cuda_c import int32, types
 from numba_cuda_c.pyjit.translate import launch_flags_of, translate_kernel
 
-try:
-    _cuda.nvrtc_version()
-    HAS_NVRTC = True
-except cuda.NvrtcError:
-    HAS_NVRTC = False
 
 
 def sequential_rows(M):
@@ -48,7 +43,7 @@ def test_grid_group_methods_are_checked():
         translate_kernel(bad, [types.Array(types.int32, 2, "A")], "k")
 
 
-@pytest.mark.skipif(not HAS_NVRTC, reason="NVRTC is not installed")
+@needs_nvrtc
 def test_grid_sync_compiles():
     ptx, _ = cuda.compile_ptx(sequential_rows, (int32[:, ::1],))
     assert ".entry" in ptx

@@ -7,15 +7,9 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import requires_gpu
-from numba_cuda_c import _cuda, float64
+from gpu import needs_nvrtc, requires_gpu
+from numba_cuda_c import float64
 
-try:
-    _cuda.nvrtc_version()
-    HAS_NVRTC = True
-except cuda.NvrtcError:
-    HAS_NVRTC = False
-needs_nvrtc = pytest.mark.skipif(not HAS_NVRTC, reason="NVRTC is not installed")
 
 
 def double_buffer(a, b, steps):

@@ -5,16 +5,10 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import requires_gpu
-from numba_cuda_c import _cuda, float32, float64, int32, int64, uint32
+from gpu import needs_nvrtc, requires_gpu
+from numba_cuda_c import float32, float64, int32, int64, uint32
 from numba_cuda_c.pyjit import KernelTypeError
 
-try:
-    _cuda.nvrtc_version()
-    HAS_NVRTC = True
-except cuda.NvrtcError:
-    HAS_NVRTC = False
-needs_nvrtc = pytest.mark.skipif(not HAS_NVRTC, reason="NVRTC is not installed")
 
 
 def warp_sum(values, out):
