@@ -376,6 +376,11 @@ def __getattr__(name):
         value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
         globals()[name] = value
         return value
+    if name == "vectorize":  # CUDA ufuncs: element functions compiled by @cuda.jit
+        from numba_cuda_c.vectorize import vectorize
+
+        value = globals()[name] = vectorize
+        return value
     if name in ("reduce", "Reduce"):  # cuda.reduce: a reduction kernel compiled by @cuda.jit
         from numba_cuda_c import reduction
 

@@ -1,0 +1,164 @@
+"""numba's cuda.vectorize: a NumPy-style ufunc whose element function runs on the GPU.
+
+    @cuda.vectorize(["float32(float32, float32)", "float64(float64, float64)"])
+    def add(a, b):
+        return a + b
+
+    add(x, y)                 # host arrays in: a host array out; a device array in: a device array out
+    add(x, y, out=d_out)      # into a device array;  stream=s: on a stream
+
+The element function becomes a device function for each signature; one kernel per signature applies
+it to every element of the broadcast inputs (flattened, contiguous). The signature used is the first
+whose argument types the inputs' dtypes convert to safely (NumPy's rule), as numba picks ufunc loops.
+"""
+
+import numpy as np
+
+BLOCK = 256
+
+
+def _make_kernel(nin, fn):
+    import numba_cuda_c as cuda
+
+    # one template per arity: the translator reads their source
+    if nin == 1:
+
+        def kernel(out, a0):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = fn(a0[i])
+
+    elif nin == 2:
+
+        def kernel(out, a0, a1):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = fn(a0[i], a1[i])
+
+    elif nin == 3:
+
+        def kernel(out, a0, a1, a2):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = fn(a0[i], a1[i], a2[i])
+
+    elif nin == 4:
+
+        def kernel(out, a0, a1, a2, a3):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = fn(a0[i], a1[i], a2[i], a3[i])
+
+    else:
+        raise TypeError("cuda.vectorize takes functions of 1 to 4 arguments, not %d" % nin)
+    return cuda.jit(kernel)
+
+
+class CUDAUFunc:
+    """The ufunc @cuda.vectorize makes: call it on arrays or numbers."""
+
+    def __init__(self, pyfunc, signatures):
+        import numba_cuda_c as cuda
+        from numba_cuda_c import types
+
+        self.py_func = pyfunc
+        self.__name__ = pyfunc.__name__
+        self.__doc__ = pyfunc.__doc__
+        self.nin = pyfunc.__code__.co_argcount
+        self.nout = 1
+        self.types = []  # (argument dtypes, result dtype), in the order given
+        self._device = cuda.jit(device=True)(pyfunc)
+        self._kernel = _make_kernel(self.nin, self._device)
+        for sig in signatures:
+            signature = types.parse_declared_signature(sig)
+            if len(signature.args) != self.nin:
+                raise TypeError("signature %s has %d arguments; %s takes %d" % (sig, len(signature.args), self.__name__, self.nin))
+            self.types.append(([np.dtype(t.dtype) for t in signature.args], np.dtype(signature.return_type.dtype)))
+
+    @property
+    def ntypes(self):
+        return len(self.types)
+
+    def _loop(self, dtypes):
+        for args, result in self.types:
+            if all(np.can_cast(d, a, "safe") for d, a in zip(dtypes, args)):
+                return args, result
+        raise TypeError(
+            "ufunc %s has no loop for the input types (%s); its signatures: %s"
+            % (self.__name__, ", ".join(map(str, dtypes)), "; ".join(
+                "%s(%s)" % (r, ", ".join(map(str, a))) for a, r in self.types))
+        )
+
+    def __call__(self, *args, out=None, stream=0):
+        import numba_cuda_c as cuda
+
+        if len(args) != self.nin:
+            raise TypeError("%s takes %d arguments, %d given" % (self.__name__, self.nin, len(args)))
+        on_device = [cuda.is_cuda_array(a) for a in args]
+        arrays = [cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args, on_device)]
+        loop_args, result = self._loop([a.dtype for a in arrays])
+        shape = np.broadcast_shapes(*[a.shape for a in arrays])
+        size = int(np.prod(shape))
+        inputs = []
+        for array, device, dtype in zip(arrays, on_device, loop_args):
+            if device and array.shape == shape and array.dtype == dtype and array.is_c_contiguous():
+                inputs.append(array.reshape(size) if array.ndim != 1 else array)
+                continue
+            host = array.copy_to_host(stream=stream) if device else array
+            flat = np.ascontiguousarray(np.broadcast_to(host, shape), dtype=dtype).reshape(size)
+            inputs.append(cuda.to_device(flat, stream=stream))
+        if out is not None:
+            if not cuda.is_cuda_array(out):
+                raise TypeError("out must be a device array")
+            if tuple(out.shape) != shape:
+                raise ValueError("out has shape %s, the result %s" % (tuple(out.shape), shape))
+            target = cuda.as_cuda_array(out)
+        else:
+            target = cuda.device_array(shape, dtype=result, stream=stream)
+        if size:
+            flat_out = target.reshape(size) if target.ndim != 1 else target
+            if flat_out.dtype != result or not flat_out.is_c_contiguous():
+                staged = cuda.device_array(size, dtype=result, stream=stream)
+                self._kernel[(size + BLOCK - 1) // BLOCK, BLOCK, stream](staged, *inputs)
+                target.copy_to_device(staged.copy_to_host(stream=stream).astype(target.dtype).reshape(shape), stream=stream)
+            else:
+                self._kernel[(size + BLOCK - 1) // BLOCK, BLOCK, stream](flat_out, *inputs)
+        if out is not None:
+            return out
+        if any(on_device):
+            return target
+        host = target.copy_to_host(stream=stream)
+        if stream not in (0, None):
+            stream.synchronize()
+        return host[()] if host.ndim == 0 else host
+
+    def reduce(self, arr, stream=0):
+        """ufunc.reduce of a 1-d array (numba's): the function folded over the elements, on the GPU."""
+        from numba_cuda_c.reduction import Reduce
+
+        if self.nin != 2:
+            raise TypeError("reduce needs a function of two arguments")
+        if len(arr) == 0:
+            raise ValueError("reduce of an empty array, which has no identity here")
+        if len(arr) == 1:
+            return arr[0]
+        return Reduce(self._device)(arr[1:], init=arr[0], stream=stream)  # arr[0] folded in once
+
+
+def vectorize(signatures=None, target="cuda", **options):
+    """@cuda.vectorize(signatures): numba's decorator, making a CUDAUFunc (target must be 'cuda')."""
+    if callable(signatures) and not isinstance(signatures, (list, tuple, str)):
+        raise TypeError("cuda.vectorize needs signatures: @cuda.vectorize(['float32(float32, float32)'])")
+    if target != "cuda":
+        raise ValueError("numba_cuda_c's vectorize makes CUDA ufuncs: target must be 'cuda', not %r" % target)
+    unknown = set(options) - {"nopython", "cache", "fastmath", "identity"}
+    if unknown:
+        raise KeyError("unknown options: %s" % ", ".join(sorted(unknown)))
+    sigs = [signatures] if isinstance(signatures, str) else list(signatures or ())
+    if not sigs:
+        raise TypeError("cuda.vectorize needs signatures: @cuda.vectorize(['float32(float32, float32)'])")
+
+    def decorate(pyfunc):
+        return CUDAUFunc(pyfunc, sigs)
+
+    return decorate
