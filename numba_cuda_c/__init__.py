@@ -370,16 +370,18 @@ def __getattr__(name):
         value = globals()[name] = importlib.import_module("numba_cuda_c.cudadrv.driver")
         return value
     # the Python-kernel compiler imports NumPy: load it at first use, not with the package
-    if name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "declare_device"):
+    if name in (
+        "jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_for_current_device", "declare_device"
+    ):
         import importlib
 
         value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
         globals()[name] = value
         return value
-    if name == "vectorize":  # CUDA ufuncs: element functions compiled by @cuda.jit
-        from numba_cuda_c.vectorize import vectorize
+    if name in ("vectorize", "guvectorize"):  # CUDA ufuncs: element functions compiled by @cuda.jit
+        from numba_cuda_c import ufunc
 
-        value = globals()[name] = vectorize
+        value = globals()[name] = getattr(ufunc, name)
         return value
     if name in ("reduce", "Reduce"):  # cuda.reduce: a reduction kernel compiled by @cuda.jit
         from numba_cuda_c import reduction

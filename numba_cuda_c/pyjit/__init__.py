@@ -74,8 +74,19 @@ def compile(
     )
 
 
+def compile_for_current_device(
+    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, opt=True, abi="c", output="ptx"
+):
+    """numba-cuda's compile_for_current_device(): compile() for the current device's capability."""
+    return compile(
+        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+        cc=compiler.default_arch(), opt=opt, abi=abi, output=output,
+    )
+
+
 __all__ = [
     "Dispatcher",
+    "compile_for_current_device",
     "ExternFunction",
     "declare_device",
     "KernelTypeError",
