@@ -107,12 +107,17 @@ class CUDAUFunc:
             host = array.copy_to_host(stream=stream) if device else array
             flat = np.ascontiguousarray(np.broadcast_to(host, shape), dtype=dtype).reshape(size)
             inputs.append(cuda.to_device(flat, stream=stream))
+        host_out = None
         if out is not None:
-            if not cuda.is_cuda_array(out):
-                raise TypeError("out must be a device array")
             if tuple(out.shape) != shape:
                 raise ValueError("out has shape %s, the result %s" % (tuple(out.shape), shape))
-            target = cuda.as_cuda_array(out)
+            if cuda.is_cuda_array(out):
+                target = cuda.as_cuda_array(out)
+            else:  # a host array: the result is computed on the device and copied into it
+                host_out = out
+                if not isinstance(out, np.ndarray) or not out.flags.writeable:
+                    raise TypeError("out must be a device array or a writable NumPy array")
+                target = cuda.device_array(shape, dtype=out.dtype, stream=stream)
         else:
             target = cuda.device_array(shape, dtype=result, stream=stream)
         if size:
@@ -123,6 +128,11 @@ class CUDAUFunc:
                 target.copy_to_device(staged.copy_to_host(stream=stream).astype(target.dtype).reshape(shape), stream=stream)
             else:
                 self._kernel[(size + BLOCK - 1) // BLOCK, BLOCK, stream](flat_out, *inputs)
+        if host_out is not None:
+            target.copy_to_host(host_out, stream=stream)
+            if stream not in (0, None):
+                stream.synchronize()
+            return host_out
         if out is not None:
             return out
         if any(on_device):

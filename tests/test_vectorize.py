@@ -62,3 +62,14 @@ def test_reduce():
     data = np.arange(1.0, 1001.0)
     assert ufunc.reduce(data) == data.sum()
     assert ufunc.reduce(cuda.to_device(data[:1])) == 1.0
+
+
+@requires_gpu
+def test_host_out():
+    ufunc = cuda.vectorize(["float32(float32, float32)"])(add)
+    a = np.arange(10, dtype=np.float32)
+    out = np.empty_like(a)
+    assert ufunc(a, a, out=out) is out
+    np.testing.assert_array_equal(out, 2 * a)
+    with pytest.raises(ValueError, match="out has shape"):
+        ufunc(a, a, out=np.empty(3, dtype=np.float32))
