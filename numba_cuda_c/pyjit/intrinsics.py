@@ -596,7 +596,7 @@ class Intrinsics:
         codes = []
         for axis, item in enumerate(items):
             if not typing.is_int(item.type):
-                self.fail(node, "array indices must be integers")
+                self.fail(node, "array indices must be integers, not %s" % item.type)
             code = cast(item, types.int64)
             if item.type.kind == "i" and not (item.const is not None and item.const >= 0):
                 code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)

@@ -84,15 +84,17 @@ class ModuleBuilder:
         self.counter += 1
         return "%s_%d" % (stem, self.counter)
 
-    def device_function(self, pyfunc, argtypes, declared_return=None):
-        """A device function's C name and return type for these argument types, translated once. Its
-        text is placed in the source only if emitted code calls it (place()): the typing passes ask
-        for provisional argument types too, whose variants no one calls."""
-        key = (pyfunc, tuple(argtypes))
+    def device_function(self, pyfunc, argtypes, declared_return=None, constants=None):
+        """A device function's C name and return type for these argument types (and compile-time
+        arguments, by position), translated once. Its text is placed in the source only if emitted
+        code calls it (place()): the typing passes ask for provisional argument types too, whose
+        variants no one calls."""
+        constants = constants or {}
+        key = (pyfunc, tuple(argtypes), tuple(sorted((k, _constant_key(v)) for k, v in constants.items())))
         if key not in self.functions:
             name = self.unique("ncc_dev_" + pyfunc.__name__)
             self.functions[key] = (name, None)  # a recursive call sees this: not supported
-            translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name)
+            translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name, constants=constants)
             translator.declared_return = declared_return
             self.function_text[name] = translator.translate()
             self.function_calls[name] = translator.called
@@ -144,7 +146,7 @@ class ModuleBuilder:
 
 
 class FunctionTranslator(Intrinsics, Indexing):
-    def __init__(self, pyfunc, argtypes, module, device=False, name=None):
+    def __init__(self, pyfunc, argtypes, module, device=False, name=None, constants=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
         self.declared_return = None  # a device function's declared return type: values convert to it
@@ -165,7 +167,10 @@ class FunctionTranslator(Intrinsics, Indexing):
         args = self.node.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
             self.fail(self.node, "kernels take plain positional arguments only")
-        self.params = [a.arg for a in args.args]
+        # compile-time arguments of a device function (types, functions, cuda.atomic.add, literal
+        # numbers and tuples, by position): their names read as those values, with no parameter
+        self.constants = {args.args[k].arg: v for k, v in (constants or {}).items()}
+        self.params = [a.arg for a in args.args if a.arg not in self.constants]
         if len(self.params) != len(self.argtypes):
             self.fail(
                 self.node,
@@ -396,6 +401,12 @@ class FunctionTranslator(Intrinsics, Indexing):
             self.fail(node, "cannot assign to this")
 
     def stmt_If(self, node):
+        known = self.known_condition(node.test)
+        if known is not None:  # a literal, a global or a compile-time argument: numba prunes the other branch
+            self.emit("{")
+            self.nested(node.body if known else node.orelse)
+            self.emit("}")
+            return
         test = self.condition(node.test)
         self.emit("if (%s) {" % test)
         self.nested(node.body)
@@ -533,6 +544,18 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.emit("return %s{%s};" % (self.module.tuple_struct(t), codes))
 
     # -- expressions ----------------------------------------------------------------------------
+    def known_condition(self, node):
+        """The truth of a condition known when compiling (True/False), else None."""
+        if not isinstance(node, (ast.Constant, ast.Name, ast.UnaryOp)):
+            return None
+        try:
+            value = self.expr(node)
+        except _Unknown:
+            return None
+        if value.items is not None or value.code is None or isinstance(value.const, complex):
+            return None
+        return None if value.const is None else bool(value.const)
+
     def condition(self, node):
         value = self.expr(node)
         if value.type == types.boolean:
@@ -571,6 +594,8 @@ class FunctionTranslator(Intrinsics, Indexing):
         return self.load_name(node.id, node)
 
     def load_name(self, name, node):
+        if name in self.constants:
+            return self.constants[name]
         if name in self.vars:
             # Read before any assignment, outside a loop (where an earlier iteration may have
             # assigned it): Python would raise UnboundLocalError, so this is an error, not garbage.
@@ -850,14 +875,16 @@ class FunctionTranslator(Intrinsics, Indexing):
             if not target.device:
                 self.fail(node, "kernels cannot call kernels; mark the callee @cuda.jit(device=True)")
             args = [self.expr(a) for a in node.args]
+            constants = compile_time_arguments(target, args, node, self)
+            args = [a for k, a in enumerate(args) if k not in constants]
             for a in args:
                 if not isinstance(a.type, (types.Scalar, types.Array, types.Record)):
                     self.fail(node, "device functions take numbers, arrays and records")
-            declared = target.declared_signature([a.type for a in args])
+            declared = target.declared_signature([a.type for a in args]) if not constants else None
             if declared is not None:  # numba converts the arguments to the declared types
                 args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]
             name, return_type = self.module.device_function(
-                target.py_func, [a.type for a in args], declared.return_type if declared else None
+                target.py_func, [a.type for a in args], declared.return_type if declared else None, constants
             )
             if self.emitting:
                 self.called.append(name)
@@ -869,6 +896,64 @@ class FunctionTranslator(Intrinsics, Indexing):
                 return Value(type=return_type, items=items)
             return Value(code, None if return_type == types.void else return_type)
         self.fail(node, "cannot call %r in a kernel" % (target,))
+
+
+def _is_compile_time(value):
+    """A value known when compiling: an object (a type, a function, cuda.atomic.add), a literal number,
+    or a tuple of literal numbers."""
+    if value.obj is not None and value.code is None:
+        return True
+    if value.items is not None:
+        return all(_is_compile_time(item) for item in value.items)
+    return value.const is not None and value.code is not None
+
+
+def _constant_key(value):
+    if value.obj is not None and value.code is None:
+        obj = value.obj
+        if isinstance(obj, Namespace):
+            return ("name", obj.path)
+        try:
+            hash(obj)
+            return ("object", obj)
+        except TypeError:
+            return ("id", id(obj))
+    if value.items is not None:
+        return ("tuple",) + tuple(_constant_key(item) for item in value.items)
+    return ("number", str(value.type), value.const)
+
+
+def _stored_names(pyfunc):
+    """The names a function's body assigns (a parameter assigned cannot be a compile-time constant)."""
+    code = pyfunc.__code__
+    names = set()
+    import dis
+
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in ("STORE_FAST", "DELETE_FAST"):
+            names.add(instruction.argval)
+    return names
+
+
+def compile_time_arguments(target, args, node, translator):
+    """{position: Value} of a device function call's arguments that specialise the callee (numba's
+    literal and object arguments): objects always; literal numbers and tuples where the callee has no
+    declared signature and never assigns that parameter."""
+    code = target.py_func.__code__
+    params = code.co_varnames[: code.co_argcount]
+    if len(args) != len(params):
+        translator.fail(node, "%s takes %d arguments, %d given" % (target.py_func.__name__, len(params), len(args)))
+    stored = _stored_names(target.py_func)
+    constants = {}
+    for k, (param, value) in enumerate(zip(params, args)):
+        if not _is_compile_time(value):
+            continue
+        is_object = value.obj is not None and value.code is None
+        if is_object and param in stored:
+            translator.fail(node, "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj))
+        if is_object or (not target.signatures and param not in stored):
+            constants[k] = value
+    return constants
 
 
 def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None):
