@@ -575,8 +575,13 @@ class Intrinsics:
             function, v = "atomicAdd", "-(%s)" % v
         if t.kind == "f" and op not in ("add", "sub", "exch"):
             self.fail(node, "cuda.atomic.%s takes integers" % op)
-        if op in ("inc", "dec") and t != types.uint32:
-            self.fail(node, "cuda.atomic.%s takes uint32 arrays" % op)
+        if op in ("inc", "dec") and t not in (types.uint32, types.uint64, types.int32, types.int64):
+            self.fail(node, "cuda.atomic.%s takes 32- and 64-bit integer arrays" % op)
+        if op in ("inc", "dec") and t != types.uint32:  # CUDA has them for uint32 only: a CAS loop
+            unsigned = "unsigned long long" if t.bits == 64 else "unsigned int"
+            return Value(
+                "ncc_atomic_%s<%s, %s>(&%s, (%s)(%s))" % (op, t.ctype, unsigned, ref, t.ctype, v), t
+            )
         if op == "exch" and t == types.float64:  # atomicExch has no double overload: swap the bits
             return Value(
                 "__longlong_as_double((long long)atomicExch((unsigned long long *)&%s, "

@@ -65,6 +65,25 @@ __device__ void ncc_map(const Array<T, N> &out, F f, const In &...in) {
         *(T *)p = f(ncc_input_at(in, index)...);
     }
 }
+// atomic.inc / atomic.dec on what CUDA's atomicInc/atomicDec do not take (64-bit, signed): a CAS loop
+// with their rules, in the element's own type: inc wraps to 0 past val; dec to val at 0 or above val.
+template <typename T, typename U> __device__ T ncc_atomic_step(T *address, T val, bool up) {
+    union { T t; U u; } old, assumed, next;
+    old.t = *address;
+    do {
+        assumed = old;
+        if (up) next.t = assumed.t >= val ? (T)0 : (T)(assumed.t + 1);
+        else next.t = (assumed.t == 0 || assumed.t > val) ? val : (T)(assumed.t - 1);
+        old.u = atomicCAS((U *)address, assumed.u, next.u);
+    } while (old.u != assumed.u);
+    return old.t;
+}
+template <typename T, typename U> __device__ __forceinline__ T ncc_atomic_inc(T *address, T val) {
+    return ncc_atomic_step<T, U>(address, val, true);
+}
+template <typename T, typename U> __device__ __forceinline__ T ncc_atomic_dec(T *address, T val) {
+    return ncc_atomic_step<T, U>(address, val, false);
+}
 __device__ __forceinline__ long long ncc_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 template <typename T> __device__ __forceinline__ T ncc_floordiv(T a, T b) {
     if (b == 0) return 0;

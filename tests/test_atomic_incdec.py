@@ -1,0 +1,42 @@
+"""cuda.atomic.inc / dec on every 32- and 64-bit integer type numba takes (CUDA has them for uint32
+only; the others are a compare-and-swap loop with the same rules). PTX in CI; results on the GPU against
+a sequential Python model (every thread applies one step, so the order does not change the result)."""
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+from gpu import needs_nvrtc, requires_gpu
+from numba_cuda_c import int32, int64, uint32, uint64
+
+
+def steps(up, down, limit):
+    cuda.atomic.inc(up, 0, limit)
+    cuda.atomic.dec(down, 0, limit)
+
+
+def model(start, count, limit, up):
+    value = start
+    for _ in range(count):
+        if up:
+            value = 0 if value >= limit else value + 1
+        else:
+            value = limit if value == 0 or value > limit else value - 1
+    return value
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("t", [uint32, uint64, int32, int64])
+def test_compiles(t):
+    ptx, _ = cuda.compile_ptx(steps, (t[:], t[:], t))
+    assert ("atom.global.inc" in ptx) == (t == uint32) and "atom" in ptx
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64, np.int32, np.int64])
+def test_results(dtype):
+    kernel = cuda.jit(steps)
+    for start, limit in ((0, 5), (3, 10), (7, 5)):
+        up, down = np.array([start], dtype=dtype), np.array([start], dtype=dtype)
+        kernel[1, 37](up, down, dtype(limit))
+        assert up[0] == model(start, 37, limit, True) and down[0] == model(start, 37, limit, False), (start, limit)
