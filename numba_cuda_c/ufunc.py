@@ -163,7 +163,11 @@ def vectorize(signatures=None, target="cuda", **options):
         raise ValueError("numba_cuda_c's vectorize makes CUDA ufuncs: target must be 'cuda', not %r" % target)
     unknown = set(options) - {"nopython", "cache", "fastmath", "identity"}
     if unknown:
-        raise KeyError("unknown options: %s" % ", ".join(sorted(unknown)))
+        raise KeyError("Unrecognized options: %s" % ", ".join(sorted(unknown)))  # numba's words
+    if "nopython" in options:
+        import warnings
+
+        warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning, stacklevel=2)
     sigs = [signatures] if isinstance(signatures, str) else list(signatures or ())
     if not sigs:
         raise TypeError("cuda.vectorize needs signatures: @cuda.vectorize(['float32(float32, float32)'])")

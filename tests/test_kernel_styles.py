@@ -176,3 +176,37 @@ def test_results_match_python():
     assert out.copy_to_host().tolist() == [6.0 + 4 * i for i in range(8)]
     k[1, 8](out, False)
     assert out.copy_to_host().tolist() == [-6.0] * 8
+
+
+add_lambda = cuda.jit(device=True)(lambda a, b: a + b)
+
+
+def calls_a_lambda(out, x):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = add_lambda(x[i], 1.0)
+
+
+def counts_bits(out, x, y):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = x[i].bit_count() * 100 + y[i].bit_count()
+
+
+@needs_nvrtc
+def test_lambdas_and_bit_counts_compile():
+    ptx, _ = cuda.compile_ptx(calls_a_lambda, (float64[:], float64[:]))
+    assert ".entry" in ptx
+    ptx, _ = cuda.compile_ptx(counts_bits, (cuda.int64[:], cuda.int32[:], cuda.uint8[:]))
+    assert "popc" in ptx
+
+
+@requires_gpu
+def test_lambda_reduce_and_bit_counts():
+    total = cuda.Reduce(lambda a, b: a + b)
+    assert total(np.arange(1.0, 101.0)) == 5050.0
+    x = np.array([0, 1, -1, 255, -256, 2**40], dtype=np.int64)
+    y = np.array([0, 1, 2, 3, 255, 128], dtype=np.uint8)
+    out = np.zeros(6, dtype=np.int64)
+    cuda.jit(counts_bits)[1, 6](out, x, y)
+    np.testing.assert_array_equal(out, [int(a).bit_count() * 100 + int(b).bit_count() for a, b in zip(x, y)])

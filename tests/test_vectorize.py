@@ -73,3 +73,10 @@ def test_host_out():
     np.testing.assert_array_equal(out, 2 * a)
     with pytest.raises(ValueError, match="out has shape"):
         ufunc(a, a, out=np.empty(3, dtype=np.float32))
+
+
+def test_options_as_numba():
+    with pytest.raises(KeyError, match="Unrecognized options"):
+        cuda.vectorize(["f8(f8, f8)"], nonexistent=2)
+    with pytest.warns(RuntimeWarning, match="nopython kwarg for cuda target is redundant"):
+        cuda.vectorize(["f8(f8, f8)"], nopython=True)

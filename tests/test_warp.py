@@ -81,3 +81,28 @@ def test_results():
     np.testing.assert_array_equal(got[:, 7], (1 << lanes) - 1)
     np.testing.assert_array_equal(got[:, 8], lanes ^ 1)
     np.testing.assert_array_equal(got[1:, 9], lanes[:-1])
+
+
+def selects(out, x):
+    i = cuda.grid(1)
+    out[i] = cuda.selp(x[i] > 2, x[i], x[0])
+
+
+@needs_nvrtc
+def test_selp():
+    ptx, _ = cuda.compile_ptx(selects, (int32[:], int32[:]))
+    assert ".entry" in ptx
+
+    def mixed(out, x, y):
+        out[0] = cuda.selp(True, x[0], y[0])
+
+    with pytest.raises(KernelTypeError, match="must have one type"):
+        cuda.compile_ptx(mixed, (int32[:], int32[:], float32[:]))
+
+
+@requires_gpu
+def test_selp_results():
+    x = np.arange(6, dtype=np.int32)
+    out = np.zeros(6, dtype=np.int32)
+    cuda.jit(selects)[1, 6](out, x)
+    np.testing.assert_array_equal(out, np.where(x > 2, x, 0))

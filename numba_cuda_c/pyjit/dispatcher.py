@@ -5,6 +5,7 @@ launches it through the C launch path (a Kernel of src/kernel.c)."""
 import functools
 import os
 import pickle
+import re
 import sys
 import threading
 import weakref
@@ -160,7 +161,7 @@ class Dispatcher:
         source = self._sources.get(argtypes)
         if source is None:
             digest = compiler._sha256(repr(argtypes).encode()).hexdigest()[:12]
-            name = "ncc_%s_%s" % (self.py_func.__name__, digest)
+            name = "ncc_%s_%s" % (re.sub(r"\W", "_", self.py_func.__name__), digest)  # <lambda> too
             externs = []  # the declared device functions it calls (cuda.declare_device)
             captured = []  # the global device arrays it reads by pointer
 

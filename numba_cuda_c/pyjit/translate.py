@@ -11,6 +11,7 @@ import ast
 import cmath
 import inspect
 import math
+import re
 import textwrap
 
 import numpy as np
@@ -92,7 +93,7 @@ class ModuleBuilder:
         constants = constants or {}
         key = (pyfunc, tuple(argtypes), tuple(sorted((k, _constant_key(v)) for k, v in constants.items())))
         if key not in self.functions:
-            name = self.unique("ncc_dev_" + pyfunc.__name__)
+            name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
             self.functions[key] = (name, None)  # a recursive call sees this: not supported
             translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name, constants=constants)
             translator.declared_return = declared_return
@@ -157,8 +158,7 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.filename = inspect.getsourcefile(pyfunc) or "<unknown>"
         self.first_line = pyfunc.__code__.co_firstlineno
         self.source_lines = source.splitlines()
-        tree = ast.parse(source)
-        self.node = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        self.node = _function_node(pyfunc, source, self)
         ascii_locals(self.node)  # ρ, μ_Q: NVRTC takes ASCII identifiers only
         self.globals = dict(pyfunc.__globals__)
         if pyfunc.__closure__:
@@ -720,7 +720,7 @@ class FunctionTranslator(Intrinsics, Indexing):
             if typing.is_complex(t):
                 return Value("(%s).im" % base.code, t.underlying_float)
             return literal(0, typing.as_arith(t))
-        if attr == "conjugate":
+        if attr == "conjugate" or (attr == "bit_count" and typing.is_int(t)):
             return Value(obj=BoundMethod(attr, base))
         self.fail(node, "numbers have no attribute %r in kernels" % attr)
 
@@ -836,6 +836,16 @@ class FunctionTranslator(Intrinsics, Indexing):
             return self.call_library(target, node)
         if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
             return self.ufunc_call(target, node)
+        if isinstance(target, BoundMethod) and target.name == "bit_count":  # x.bit_count(): ones in |x|
+            self.args(node, 0)
+            x = target.value
+            wide = x.type.bits == 64
+            unsigned = "unsigned long long" if wide else "unsigned int"
+            if x.type.kind == "i":  # Python counts the bits of the absolute value
+                operand = "(%s)ncc_abs(%s)" % (unsigned, cast(x, types.int64 if wide else types.int32))
+            else:
+                operand = cast(x, types.uint64 if wide else types.uint32)
+            return Value("(long long)__popc%s(%s)" % ("ll" if wide else "", operand), types.int64)
         if isinstance(target, BoundMethod):  # z.conjugate()
             self.args(node, 0)
             z = target.value
@@ -896,6 +906,37 @@ class FunctionTranslator(Intrinsics, Indexing):
                 return Value(type=return_type, items=items)
             return Value(code, None if return_type == types.void else return_type)
         self.fail(node, "cannot call %r in a kernel" % (target,))
+
+
+def _function_node(pyfunc, source, translator):
+    """The function's definition in its source; a lambda (cuda.Reduce(lambda a, b: a + b)) as the
+    function `def <lambda>(a, b): return a + b`, found on its line by its parameters."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # a lambda inside a call that spans lines: the lines from its own
+        tree = None
+    if pyfunc.__name__ != "<lambda>":
+        if tree is None:
+            raise KernelTypeError("cannot parse the source of %s" % pyfunc.__qualname__)
+        return next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    code = pyfunc.__code__
+    params = list(code.co_varnames[: code.co_argcount])
+    lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)] if tree is not None else []
+    matching = [n for n in lambdas if [a.arg for a in n.args.args] == params]
+    if len(matching) != 1:
+        raise KernelTypeError(
+            "cannot tell which lambda on line %d is %s: define it with def, or put it on a line of its own"
+            % (code.co_firstlineno, pyfunc.__qualname__)
+        )
+    lam = matching[0]
+    body = [ast.Return(value=lam.body, lineno=lam.lineno, col_offset=lam.col_offset)]
+    function = ast.FunctionDef(
+        name="lambda_", args=lam.args, body=body, decorator_list=[], returns=None, type_comment=None,
+        lineno=lam.lineno, col_offset=lam.col_offset,
+    )
+    if hasattr(ast.FunctionDef, "type_params"):
+        function.type_params = []
+    return ast.fix_missing_locations(function)
 
 
 def _is_compile_time(value):

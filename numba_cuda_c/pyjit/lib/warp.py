@@ -130,3 +130,21 @@ Intrinsic(
     lambda codes, args, result: "ncc_lanemask_lt()",
     requires=("lanemask_lt",),
 )
+
+
+
+def _selp_typing(args):
+    _count("selp", args, 3)
+    if not all(isinstance(a.type, types.Scalar) for a in args):
+        raise TypeError("cuda.selp(predicate, a, b) takes numbers")
+    if args[1].type != args[2].type:
+        raise TypeError("cuda.selp: a and b must have one type, not %s and %s" % (args[1].type, args[2].type))
+    return args[1].type
+
+
+Intrinsic(
+    ("selp",),
+    _selp_typing,
+    lambda codes, args, result: "((%s) ? %s : %s)" % (cast(args[0], types.boolean), codes[1], codes[2]),
+    doc="numba's cuda.selp(predicate, a, b): a where the predicate holds, else b (PTX's selp).",
+)
