@@ -9,6 +9,7 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
 from numba_cuda_c import float64
+from numba_cuda_c.pyjit import KernelTypeError
 
 
 
@@ -210,3 +211,33 @@ def test_lambda_reduce_and_bit_counts():
     out = np.zeros(6, dtype=np.int64)
     cuda.jit(counts_bits)[1, 6](out, x, y)
     np.testing.assert_array_equal(out, [int(a).bit_count() * 100 + int(b).bit_count() for a, b in zip(x, y)])
+
+
+GENERATED = """
+def generated(r0, r1, a0, ary, idx):
+    ret = libdevice.sincos(a0)
+    r0[0], r1[0] = ret
+    cuda.atomic.add(ary, idx[cuda.threadIdx.x] % 4, -a0 * 2)
+"""
+
+GENERATED_LOOP = """
+def generated_loop(ary):
+    for i in range(3):
+        ary[i] = i
+"""
+
+
+def test_kernels_made_with_exec_are_rebuilt_from_bytecode():
+    """Code generators (and numba's tests) make kernels with exec: there is no source to read, so
+    straight-line functions are rebuilt from their bytecode; others are refused, saying why."""
+    from numba_cuda_c import libdevice, types
+    from numba_cuda_c.pyjit.translate import translate_kernel
+
+    namespace = {"cuda": cuda, "libdevice": libdevice}
+    exec(GENERATED, namespace)
+    f8 = types.Array(types.float64, 1, "A")
+    source = translate_kernel(namespace["generated"], [f8, f8, types.float64, f8, types.Array(types.int64, 1, "A")], "k")
+    assert "__nv_sincos(" in source and "atomicAdd" in source
+    exec(GENERATED_LOOP, namespace)
+    with pytest.raises(KernelTypeError, match="not straight-line code"):
+        translate_kernel(namespace["generated_loop"], [f8], "k")

@@ -153,12 +153,24 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.declared_return = None  # a device function's declared return type: values convert to it
         try:
             source = textwrap.dedent(inspect.getsource(pyfunc))
-        except (OSError, TypeError) as exc:
-            raise KernelTypeError("cannot read the source of %r: %s" % (pyfunc, exc)) from None
-        self.filename = inspect.getsourcefile(pyfunc) or "<unknown>"
+        except (OSError, TypeError) as exc:  # made with exec from a string: rebuilt from its bytecode
+            source = None
+            why = exc
+        self.filename = (inspect.getsourcefile(pyfunc) if source is not None else None) or pyfunc.__code__.co_filename
         self.first_line = pyfunc.__code__.co_firstlineno
-        self.source_lines = source.splitlines()
-        self.node = _function_node(pyfunc, source, self)
+        self.source_lines = source.splitlines() if source is not None else []
+        if source is not None:
+            self.node = _function_node(pyfunc, source, self)
+        else:
+            from numba_cuda_c.pyjit.bytecode import Unreadable, function_def
+
+            try:
+                self.node = function_def(pyfunc)
+            except Unreadable as unreadable:
+                raise KernelTypeError(
+                    "cannot read the source of %r (%s), and its bytecode is not straight-line code (%s)"
+                    % (pyfunc, why, unreadable)
+                ) from None
         ascii_locals(self.node)  # ρ, μ_Q: NVRTC takes ASCII identifiers only
         self.globals = dict(pyfunc.__globals__)
         if pyfunc.__closure__:
