@@ -40,3 +40,30 @@ def test_results(dtype):
         up, down = np.array([start], dtype=dtype), np.array([start], dtype=dtype)
         kernel[1, 37](up, down, dtype(limit))
         assert up[0] == model(start, 37, limit, True) and down[0] == model(start, 37, limit, False), (start, limit)
+
+
+def maxima(res, vals):
+    i = cuda.threadIdx.x
+    cuda.atomic.max(res, 0, vals[i])
+    cuda.atomic.nanmin(res, 1, vals[i])
+
+
+@needs_nvrtc
+def test_float_max_min_compile():
+    ptx, _ = cuda.compile_ptx(maxima, (cuda.float64[:], cuda.float64[:]))
+    assert "atom.global.cas.b64" in ptx or "atom.cas.b64" in ptx
+
+
+@requires_gpu
+def test_float_max_min_nan_rules_as_numba():
+    """numba's rules: max/min never take a NaN value in and keep a NaN stored; nanmax/nanmin also
+    replace a NaN stored (NaNs ignored)."""
+    kernel = cuda.jit(maxima)
+    vals = np.arange(32, dtype=np.float64)
+    vals[1::2] = np.nan
+    res = np.array([5.0, np.nan])
+    kernel[1, 32](res, vals)
+    assert res[0] == np.nanmax(vals) and res[1] == np.nanmin(vals)
+    res = np.array([np.nan, 3.0])
+    kernel[1, 32](res, np.full(32, np.nan))
+    assert np.isnan(res[0]) and res[1] == 3.0

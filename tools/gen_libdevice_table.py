@@ -29,8 +29,13 @@ def parameters(text):
 def main(header):
     table = {}
     skipping = False
-    for line in open(header):
-        line = line.strip()
+    pending = ""
+    for raw in open(header):
+        line = (pending + " " + raw.strip()).strip() if pending else raw.strip()
+        if line.startswith("__DEVICE__") and not line.endswith(";"):  # a declaration over several lines
+            pending = line
+            continue
+        pending = ""
         if line.startswith("#if CUDA_VERSION >= 9000 && CUDA_VERSION < 9020"):
             skipping = True  # CUDA 9.0's removed SIMD functions
         elif line.startswith("#endif") and skipping:

@@ -327,8 +327,8 @@ __device__ __forceinline__ unsigned int ncc_dynamic_smem_size() {
     return size;
 }
 // Floating-point atomic max/min by compare-and-swap: `replace(current, value)` says when value wins.
-// max/min let a NaN value in and keep a NaN stored (as Python's max would); nanmax/nanmin ignore
-// NaNs unless both are.
+// numba's rules: max/min replace only where the comparison holds, so a NaN value never goes in and a
+// NaN stored stays; nanmax/nanmin also replace a NaN stored (NaNs ignored, as np.nanmax does).
 #define NCC_FLOAT_ATOMIC(name, T, I, TO_I, FROM_I, replace)                                       \
     __device__ __forceinline__ T name(T *address, T value) {                                      \
         I *p = (I *)address;                                                                        \
@@ -342,8 +342,8 @@ __device__ __forceinline__ unsigned int ncc_dynamic_smem_size() {
         return FROM_I(old);                                                                         \
     }
 #define NCC_FLOAT_ATOMICS(T, I, TO_I, FROM_I, suffix)                                                \
-    NCC_FLOAT_ATOMIC(ncc_atomic_max##suffix, T, I, TO_I, FROM_I, value > current || isnan(value))   \
-    NCC_FLOAT_ATOMIC(ncc_atomic_min##suffix, T, I, TO_I, FROM_I, value < current || isnan(value))   \
+    NCC_FLOAT_ATOMIC(ncc_atomic_max##suffix, T, I, TO_I, FROM_I, value > current)                    \
+    NCC_FLOAT_ATOMIC(ncc_atomic_min##suffix, T, I, TO_I, FROM_I, value < current)                    \
     NCC_FLOAT_ATOMIC(ncc_atomic_nanmax##suffix, T, I, TO_I, FROM_I, value > current || isnan(current)) \
     NCC_FLOAT_ATOMIC(ncc_atomic_nanmin##suffix, T, I, TO_I, FROM_I, value < current || isnan(current))
 NCC_FLOAT_ATOMICS(float, int, __float_as_int, __int_as_float, _f32)
