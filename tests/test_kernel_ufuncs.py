@@ -97,3 +97,24 @@ def test_libdevice_results():
     kernel[2, 32](out, ints, x)
     np.testing.assert_allclose(out, 1.0, rtol=1e-12)
     np.testing.assert_array_equal(ints, np.frexp(x)[1] + 6)
+
+
+def complex_parts(z, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = z.real[i] * 10 + z.imag[i]
+        cuda.atomic.add(z.imag, i, 1.0)
+
+
+def test_complex_array_parts_translate():
+    source = translate_kernel(complex_parts, [types.Array(types.complex128, 1, "A"), types.Array(types.float64, 1, "A")], "k")
+    assert "ncc_field_view<double>(v_z, 0LL)" in source and "ncc_field_view<double>(v_z, 8LL)" in source
+
+
+@requires_gpu
+def test_complex_array_parts():
+    z = np.arange(4) + 1j * np.arange(4, 8)
+    out = np.zeros(4)
+    cuda.jit(complex_parts)[1, 4](z, out)
+    np.testing.assert_array_equal(out, np.arange(4) * 10 + np.arange(4, 8))
+    np.testing.assert_array_equal(z.imag, np.arange(4, 8) + 1)

@@ -689,6 +689,10 @@ class FunctionTranslator(Intrinsics, Indexing):
                 )
             if attr == "ndim":
                 return literal(t.ndim, types.int64)
+            if attr in ("real", "imag") and typing.is_complex(t.dtype):  # views of the parts, as NumPy's
+                part = t.dtype.underlying_float
+                offset = 0 if attr == "real" else part.bits // 8
+                return Value("ncc_field_view<%s>(%s, %dLL)" % (part.ctype, base.code, offset), types.Array(part, t.ndim, "A"))
             if isinstance(t.dtype, types.Record) and attr in t.dtype.fields:  # a recarray's field: x.value1
                 field, offset = t.dtype.fields[attr]
                 if not t.dtype.aligned(attr):
