@@ -312,7 +312,8 @@ static PyObject *cuda_array_interface(PyObject *arg)
 }
 
 /* Whether `arg` is a type given as an argument (np.float64, a dtype, numba_cuda_c.int32 or numba's
- * type object): a compile-time constant of a @cuda.jit kernel, which takes it as one unused byte. */
+ * type object, told by the module of its class): a compile-time constant of a @cuda.jit kernel, which
+ * takes it as one unused byte. */
 static int type_argument(PyObject *arg)
 {
     if (PyType_Check(arg) || PyArray_DescrCheck(arg))
@@ -323,7 +324,8 @@ static int type_argument(PyObject *arg)
         return 0;
     }
     const char *name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : NULL;
-    int is_type = name != NULL && (strcmp(name, "numba_cuda_c.types") == 0 || strncmp(name, "numba.", 6) == 0);
+    int is_type = name != NULL && (strcmp(name, "numba_cuda_c.types") == 0 || strncmp(name, "numba.core.types", 16) == 0 ||
+                                   strncmp(name, "numba.cuda.types", 16) == 0);
     if (name == NULL)
         PyErr_Clear();
     Py_DECREF(module);

@@ -17,7 +17,8 @@ from numba_cuda_c import _cuda, compiler, types
 from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 
-_CAPTURES_MARK = "// numba_cuda_c: captures device memory by pointer"  # translate.CAPTURES_DEVICE_MEMORY
+from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
+from numba_cuda_c.pyjit.lib import launch_flags_of
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
@@ -231,8 +232,6 @@ class Dispatcher:
 
     def _compile_and_load(self, argtypes):
         kernel = self._compile_and_load_kernel(argtypes)
-        from numba_cuda_c.pyjit.lib import launch_flags_of  # light: translate.py is not imported for it
-
         if "cooperative" in launch_flags_of(self._sources[argtypes][1]):  # its code syncs the grid
             kernel._set_cooperative(True)
         return kernel

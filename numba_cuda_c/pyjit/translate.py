@@ -9,6 +9,7 @@ KernelTypeError quoting the source line.
 
 import ast
 import cmath
+import functools
 import inspect
 import math
 import re
@@ -57,9 +58,7 @@ BINOPS = {
 COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
-# The first line of a translation that bakes in a global device array's pointer: valid in this process
-# only, so a translation read from the disk cache with it is made again.
-CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
+CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
 
 
 TYPING_PASSES = 20
@@ -413,14 +412,14 @@ class FunctionTranslator(Intrinsics, Indexing):
             self.fail(node, "cannot assign to this")
 
     def stmt_If(self, node):
-        known = self.known_condition(node.test)
-        if known is not None:  # a literal, a global or a compile-time argument: numba prunes the other branch
+        value = self.expr(node.test)
+        if value.const is not None and value.items is None and not isinstance(value.const, complex):
+            # a literal, a global or a compile-time argument: numba prunes the other branch
             self.emit("{")
-            self.nested(node.body if known else node.orelse)
+            self.nested(node.body if value.const else node.orelse)
             self.emit("}")
             return
-        test = self.condition(node.test)
-        self.emit("if (%s) {" % test)
+        self.emit("if (%s) {" % self.truth(value, node.test))
         self.nested(node.body)
         if node.orelse:
             self.emit("} else {")
@@ -556,20 +555,11 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.emit("return %s{%s};" % (self.module.tuple_struct(t), codes))
 
     # -- expressions ----------------------------------------------------------------------------
-    def known_condition(self, node):
-        """The truth of a condition known when compiling (True/False), else None."""
-        if not isinstance(node, (ast.Constant, ast.Name, ast.UnaryOp)):
-            return None
-        try:
-            value = self.expr(node)
-        except _Unknown:
-            return None
-        if value.items is not None or value.code is None or isinstance(value.const, complex):
-            return None
-        return None if value.const is None else bool(value.const)
-
     def condition(self, node):
-        value = self.expr(node)
+        return self.truth(self.expr(node), node)
+
+    def truth(self, value, node):
+        """A translated value as a C condition."""
         if value.type == types.boolean:
             return value.code
         if typing.is_complex(value.type):
@@ -980,16 +970,13 @@ def _constant_key(value):
     return ("number", str(value.type), value.const)
 
 
-def _stored_names(pyfunc):
-    """The names a function's body assigns (a parameter assigned cannot be a compile-time constant)."""
-    code = pyfunc.__code__
-    names = set()
+@functools.lru_cache(maxsize=None)
+def _stored_names(code):
+    """The names a function's code assigns (a parameter assigned cannot be a compile-time constant);
+    asked at every call site in every typing pass, so read once per function."""
     import dis
 
-    for instruction in dis.get_instructions(code):
-        if instruction.opname in ("STORE_FAST", "DELETE_FAST"):
-            names.add(instruction.argval)
-    return names
+    return frozenset(i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_FAST", "DELETE_FAST"))
 
 
 def compile_time_arguments(target, args, node, translator):
@@ -1000,7 +987,7 @@ def compile_time_arguments(target, args, node, translator):
     params = code.co_varnames[: code.co_argcount]
     if len(args) != len(params):
         translator.fail(node, "%s takes %d arguments, %d given" % (target.py_func.__name__, len(params), len(args)))
-    stored = _stored_names(target.py_func)
+    stored = _stored_names(target.py_func.__code__)
     constants = {}
     for k, (param, value) in enumerate(zip(params, args)):
         if not _is_compile_time(value):

@@ -12,6 +12,10 @@ Adding a function is one `Intrinsic(...)` in its family's module."""
 
 TABLE = {}  # path -> Intrinsic
 
+# The first line of a translation that bakes in a global device array's pointer: valid in this process
+# only, so a translation read from the disk cache with it is made again (the dispatcher checks).
+CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
+
 # A translation's first line naming what its launch must do ("// numba_cuda_c launch: cooperative"):
 # written by translate.py, read back by the dispatcher (from the disk cache too) without importing it
 LAUNCH_MARK = "// numba_cuda_c launch: "

@@ -37,13 +37,11 @@ def _entry(name, ret, params):
         converted = iter([cast(a, t) for a, t in zip(args, inputs)])
         if not outputs:
             return "__nv_%s(%s)" % (name, ", ".join(converted))
-        temps = []
-        for t in outputs:  # the output pointers' targets: temporaries, read after the call
-            temps.append(translator.module.unique("out"))
-            translator.emit("%s %s;" % (t.ctype, temps[-1]))
-        call_args = [("&" + temps.pop(0)) if pointer else next(converted) for _c, pointer in params]
-        temps = [a[1:] for a in call_args if a.startswith("&")]
-        call = "__nv_%s(%s)" % (name, ", ".join(call_args))
+        temps = [translator.module.unique("out") for _ in outputs]  # the output pointers' targets
+        for t, temp in zip(outputs, temps):
+            translator.emit("%s %s;" % (t.ctype, temp))
+        pointed = iter(temps)
+        call = "__nv_%s(%s)" % (name, ", ".join("&" + next(pointed) if p else next(converted) for _c, p in params))
         if ret == "void":
             translator.emit(call + ";")
             return temps if len(temps) > 1 else temps[0]
