@@ -16,7 +16,6 @@ import numba_cuda_c
 from numba_cuda_c import _cuda, compiler, types
 from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
-
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
 from numba_cuda_c.pyjit.lib import launch_flags_of
 from numba_cuda_c.pyjit.typing import KernelTypeError

@@ -30,8 +30,7 @@ class Intrinsics:
         if isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp"):
             return True
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        ufunc = name in self.UFUNC_MATH or name in self.UFUNC_OPERATORS
-        return ufunc and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
+        return self.ufunc_supported(name) and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
 
     def args(self, node, count):
         if len(node.args) not in (count if isinstance(count, tuple) else (count,)):
@@ -39,13 +38,16 @@ class Intrinsics:
         return [self.expr(a) for a in node.args]
 
     def math_call(self, name, node):
-        args = self.args(node, 2 if name in MATH_BINARY else 1)
+        return self.math_values(name, self.args(node, 2 if name in MATH_BINARY else 1), node)
+
+    def math_values(self, name, args, node, label="math"):
+        """math.name of translated arguments (NumPy's ufuncs on numbers come here too, as `label`)."""
         for a in args:
             if not typing.is_real(a.type):
                 self.fail(
                     node,
-                    "math.%s takes real numbers%s"
-                    % (name, "; cmath takes complex ones" if typing.is_number(a.type) else ""),
+                    "%s.%s takes real numbers%s"
+                    % (label, name, "; cmath takes complex ones" if typing.is_number(a.type) else ""),
                 )
         if name == "ldexp":  # ldexp(x, i): x's type, i as int32 (numba's signature)
             if not typing.is_int(typing.as_arith(args[1].type)):
@@ -360,12 +362,10 @@ class Intrinsics:
         return Value(temp, t)
 
     # -- NumPy ufuncs: on numbers, and elementwise from arrays into an `out` array (numba's kernels) --
-    UFUNC_MATH = {
-        "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
-        "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "arcsinh": "asinh", "arccosh": "acosh",
-        "arctanh": "atanh", "exp": "exp", "exp2": "exp2", "expm1": "expm1", "log": "log", "log2": "log2",
-        "log10": "log10", "log1p": "log1p", "sqrt": "sqrt", "cbrt": "cbrt", "fabs": "fabs",
-        "arctan2": "atan2", "hypot": "hypot", "power": "pow", "fmod": "fmod", "copysign": "copysign",
+    # NumPy's names of math functions where they differ from the math module's
+    UFUNC_AS_MATH = {
+        "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
+        "arctanh": "atanh", "arctan2": "atan2", "power": "pow",
     }  # fmt: skip
     UFUNC_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/"}
 
@@ -373,7 +373,7 @@ class Intrinsics:
         """np.sin(x) on numbers is math.sin's C; np.sin(x, out) / np.add(a, b, out) on arrays is a loop
         over out's elements (inputs of out's shape, or of size 1 along a dimension: broadcast)."""
         name = ufunc.__name__
-        if name not in self.UFUNC_MATH and name not in self.UFUNC_OPERATORS:
+        if not self.ufunc_supported(name):
             self.fail(node, "NumPy's %s is not supported in kernels" % name)
         args = [self.expr(a) for a in node.args]
         out = [self.expr(k.value) for k in node.keywords if k.arg == "out"]
@@ -405,21 +405,14 @@ class Intrinsics:
         self.emit("ncc_map(%s, %s, %s);" % (target.code, lam, inputs))
         return Value("", None)
 
+    def ufunc_supported(self, name):
+        return name in self.UFUNC_OPERATORS or self.UFUNC_AS_MATH.get(name, name) in MATH_FUNCTIONS
+
     def ufunc_element(self, name, args, node):
-        """One element's value of a ufunc, on numbers."""
+        """One element's value of a ufunc, on numbers: the operator, or the math function."""
         if name in self.UFUNC_OPERATORS:
-            op = self.UFUNC_OPERATORS[name]
-            if name == "divide" or name == "true_divide":
-                return self.binop("/", args[0], args[1], node)
-            return self.binop(op, args[0], args[1], node)
-        for a in args:
-            if not typing.is_real(a.type):
-                self.fail(node, "np.%s in kernels takes real numbers" % name)
-        t = typing.math_result(args[0].type if len(args) == 1 else typing.promote(args[0].type, args[1].type))
-        work = types.float32 if t == types.float16 else t
-        suffix = "f" if work == types.float32 else ""
-        codes = ", ".join(cast(a, work) for a in args)
-        return Value(cast(Value("%s%s(%s)" % (self.UFUNC_MATH[name], suffix, codes), work), t), t)
+            return self.binop(self.UFUNC_OPERATORS[name], args[0], args[1], node)
+        return self.math_values(self.UFUNC_AS_MATH.get(name, name), args, node, label="np")
 
     def call_library(self, entry, node, receiver=None):
         """A call of a library function (pyjit/lib): its typing rule, then its C rule."""
