@@ -462,12 +462,9 @@ static PyObject *Context_get_pending(PyObject *op, void *Py_UNUSED(closure))
     ContextObject *self = (ContextObject *)op;
     deallocation_queue *queue = &self->deallocations;
     size_t max_bytes = queue->max_bytes;
-    if (max_bytes == 0) { /* set at the context's first allocation: before it, what it will be */
-        size_t total = 0;
-        if (CU_CALL(st, cuDeviceTotalMem, (&total, self->device->handle)) < 0)
-            return NULL;
-        max_bytes = (size_t)((double)total * st->max_pending_ratio);
-    }
+    /* set at the context's first allocation: before it, what it will be */
+    if (max_bytes == 0 && memory_queue_byte_limit(st, self, &max_bytes) < 0)
+        return NULL;
     return Py_BuildValue("(nnni)", (Py_ssize_t)queue->count, (Py_ssize_t)queue->bytes, (Py_ssize_t)max_bytes,
                          queue->deferred);
 }

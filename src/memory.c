@@ -70,17 +70,26 @@ static int queue_limits(module_state *st, ContextObject *context)
 {
     if (context->deallocations.max_bytes != 0)
         return 0;
-    size_t total = 0;
+    size_t limit;
     int pushed;
-    if (CU_CALL(st, cuDeviceTotalMem, (&total, context->device->handle)) < 0 ||
-        context_enter(st, context, &pushed) < 0)
+    if (memory_queue_byte_limit(st, context, &limit) < 0 || context_enter(st, context, &pushed) < 0)
         return -1;
     int failed = CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0 ||
                  (st->memory_pool && pool_prepare(st, context) < 0);
     if (context_exit(st, pushed) < 0 || failed)
         return -1;
-    size_t limit = (size_t)((double)total * st->max_pending_ratio);
-    context->deallocations.max_bytes = limit ? limit : 1;
+    context->deallocations.max_bytes = limit;
+    return 0;
+}
+
+int memory_queue_byte_limit(module_state *st, ContextObject *context, size_t *limit)
+{
+    size_t total = 0;
+    if (CU_CALL(st, cuDeviceTotalMem, (&total, context->device->handle)) < 0)
+        return -1;
+    *limit = (size_t)((double)total * st->max_pending_ratio);
+    if (*limit == 0)
+        *limit = 1;
     return 0;
 }
 

@@ -98,6 +98,10 @@ void memory_rescue_restore(module_state *st);                      /* after the 
 void memory_rescue_forget(module_state *st, MemoryObject *memory); /* when the MemoryPointer goes */
 
 int memory_type_init(PyObject *module, module_state *st);
+/* The byte limit of a context's deallocation queue: the ratio (NUMBA_CUDA_MAX_PENDING_DEALLOCS_RATIO)
+ * of the device's memory, at least 1. 0, or -1 with CudaAPIError. */
+int memory_queue_byte_limit(module_state *st, ContextObject *context, size_t *limit);
+
 extern PyMethodDef memory_module_methods[];
 
 #endif
