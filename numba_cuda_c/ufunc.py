@@ -121,13 +121,13 @@ class CUDAUFunc:
         else:
             target = cuda.device_array(shape, dtype=result, stream=stream)
         if size:
-            flat_out = target.reshape(size) if target.ndim != 1 else target
-            if flat_out.dtype != result or not flat_out.is_c_contiguous():
+            launch = self._kernel[(size + BLOCK - 1) // BLOCK, BLOCK, stream]
+            if target.dtype == result and target.is_c_contiguous():
+                launch(target.reshape(size) if target.ndim != 1 else target, *inputs)
+            else:  # an out of another dtype or layout: computed contiguous, converted through the host
                 staged = cuda.device_array(size, dtype=result, stream=stream)
-                self._kernel[(size + BLOCK - 1) // BLOCK, BLOCK, stream](staged, *inputs)
+                launch(staged, *inputs)
                 target.copy_to_device(staged.copy_to_host(stream=stream).astype(target.dtype).reshape(shape), stream=stream)
-            else:
-                self._kernel[(size + BLOCK - 1) // BLOCK, BLOCK, stream](flat_out, *inputs)
         if host_out is not None:
             target.copy_to_host(host_out, stream=stream)
             if stream not in (0, None):
