@@ -34,18 +34,21 @@ void context_free_staging(module_state *st, ContextObject *context)
     staging_ring *ring = context->staging;
     CUcontext popped;
     context->staging_closed = 1;
-    if (ring == NULL)
-        return;
     context->staging = NULL;
-    /* Copies through the ring run without the GIL, each counted in staging_users from before it
-     * releases the GIL until after it takes it back, and holding ring->lock while it copies. */
+    /* Copies through the ring, and a ring being made, run without the GIL, each counted in
+     * staging_users from before it releases the GIL until after it takes it back; copies hold
+     * ring->lock while they run. */
     while (context->staging_users > 0) {
         Py_BEGIN_ALLOW_THREADS
-        pthread_mutex_lock(&ring->lock);
-        pthread_mutex_unlock(&ring->lock);
+        if (ring != NULL) {
+            pthread_mutex_lock(&ring->lock);
+            pthread_mutex_unlock(&ring->lock);
+        }
         sched_yield();
         Py_END_ALLOW_THREADS
     }
+    if (ring == NULL)
+        return;
     /* A context in a sticky error state refuses; its release or reset frees the memory anyway. */
     if (context->handle != NULL && cu.cuCtxPushCurrent(context->handle) == CUDA_SUCCESS) {
         staging_ring_destroy(ring);
@@ -279,9 +282,9 @@ static PyObject *Context_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     CUresult rc;
     if (context_enter(st, (ContextObject *)op, &pushed) < 0)
         return NULL;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuCtxSynchronize();
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuCtxSynchronize") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;

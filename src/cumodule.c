@@ -31,9 +31,9 @@ static CUresult load_image(CUmodule *handle, PyObject *image)
 {
     const char *data = PyBytes_AS_STRING(image);
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuModuleLoadData(handle, data);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     return rc;
 }
 
@@ -122,9 +122,9 @@ static int unload(module_state *st, ContextObject *context, CUmodule handle)
     if (context_enter(st, context, &pushed) < 0)
         return -1;
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a stream callback */
+    CU_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a stream callback */
     rc = cu.cuModuleUnload(handle);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     int failed = context_exit(st, pushed) < 0;
     return cu_check(st, rc, "cuModuleUnload") < 0 || failed ? -1 : 0;
 }

@@ -65,7 +65,7 @@ static void destroy_deferred(module_state *st, ContextObject *context)
     if (context->handle != NULL && context_enter(st, context, &pushed) == 0) {
         CUresult failed_rc = CUDA_SUCCESS;
         const char *failed_function = NULL;
-        Py_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a callback */
+        CU_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a callback */
         for (size_t i = 0; i < count; i++) {
             CUresult rc = handles[i].destroy(handles[i].handle);
             if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
@@ -73,7 +73,7 @@ static void destroy_deferred(module_state *st, ContextObject *context)
                 failed_function = handles[i].function;
             }
         }
-        Py_END_ALLOW_THREADS
+        CU_END_ALLOW_THREADS
         cu_report_unraisable(st, failed_rc, failed_function);
         if (context_exit(st, pushed) < 0)
             PyErr_WriteUnraisable(NULL);
@@ -136,7 +136,7 @@ int memory_flush(module_state *st, ContextObject *context)
     queue->count = queue->capacity = queue->bytes = 0;
     CUresult failed_rc = CUDA_SUCCESS;
     const char *failed_function = NULL;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     for (size_t i = 0; i < count; i++) {
         const char *function;
         CUresult rc = memory_free_now(&items[i], &function);
@@ -145,7 +145,7 @@ int memory_flush(module_state *st, ContextObject *context)
             failed_function = function;
         }
     }
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     PyMem_Free(items);
     cu_report_unraisable(st, failed_rc, failed_function);
     return context_exit(st, pushed);

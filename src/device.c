@@ -130,9 +130,9 @@ ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
     CUcontext handle = NULL;
     CUresult rc;
     /* cuDevicePrimaryCtxRetain creates the context on first use, which takes a while. */
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuDevicePrimaryCtxRetain(&handle, self->handle);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
         return NULL;
     if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
@@ -163,11 +163,13 @@ static int device_release_primary(module_state *st, DeviceObject *self)
     if (context == NULL)
         return 0;
     self->primary_context = NULL;
-    context_free_staging(st, context);
+    context_free_staging(st, context); /* before the gate: its copies hold the gate shared */
+    driver_gate_close();
     context_mark_dead(st, context);
     Py_DECREF(context);
     int status = CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));
     memory_rescue_restore(st);
+    driver_gate_open();
     return status;
 }
 
@@ -187,24 +189,26 @@ static int device_reset_now(module_state *st, DeviceObject *self)
         Py_DECREF(done);
     }
     CUcontext handle = self->primary_context ? self->primary_context->handle : NULL;
+    if (self->primary_context != NULL)
+        context_free_staging(st, self->primary_context); /* before the gate (driver_gate.h) */
+    driver_gate_close(); /* the release and the reset as one step for other threads */
     /* A context in a sticky error state (an illegal address, say) may refuse the release; the
      * reset below destroys it all the same. */
     if (device_release_primary(st, self) < 0)
         PyErr_Clear();
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = cu.cuDevicePrimaryCtxReset(self->handle);
-    Py_END_ALLOW_THREADS
+    /* The GIL goes only while a stream callback (which takes it) could hold the reset up. */
+    CU_UNBLOCKED(rc, cu.cuDevicePrimaryCtxReset(self->handle));
     memory_rescue_restore(st);
-    if (cu_check(st, rc, "cuDevicePrimaryCtxReset") < 0)
-        return -1;
     /* This thread's stack may still hold the old context: take it off, so that the next use makes
      * a fresh one current (after a sticky error such as an illegal address, the old one refuses). */
     CUcontext current = NULL, popped;
-    while (handle != NULL && cu.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == handle)
+    while (rc == CUDA_SUCCESS && handle != NULL && cu.cuCtxGetCurrent(&current) == CUDA_SUCCESS &&
+           current == handle)
         if (cu.cuCtxPopCurrent(&popped) != CUDA_SUCCESS)
             break;
-    return 0;
+    driver_gate_open();
+    return cu_check(st, rc, "cuDevicePrimaryCtxReset");
 }
 
 /* Resets the device; other threads' retains of its primary context wait for the end (they raise

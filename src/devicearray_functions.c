@@ -104,9 +104,9 @@ int cai_wait_stream(module_state *st, PyObject *desc, int sync)
         return context ? stream_call_synchronize(st, context, (CUstream)handle, STREAM_EXTERNAL) : -1;
     }
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamSynchronize((CUstream)handle);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     return cu_check(st, rc, "cuStreamSynchronize");
 }
 

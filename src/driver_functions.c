@@ -55,11 +55,11 @@ static PyObject *module_memset(PyObject *module, PyObject *args)
         context_enter(st, context, &pushed) < 0)
         return NULL;
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuMemsetD8Async((CUdeviceptr)dst, (unsigned char)value, (size_t)size, stream);
     if (rc == CUDA_SUCCESS && sync)
         rc = cu.cuStreamSynchronize(stream);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuMemsetD8Async") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;

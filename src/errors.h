@@ -4,6 +4,7 @@
 #ifndef NUMBA_CUDA_C_ERRORS_H
 #define NUMBA_CUDA_C_ERRORS_H
 
+#include "driver_gate.h"
 #include "module.h"
 
 /* Raises CudaAPIError(code, "Call to <function> results in <CUDA_ERROR_NAME> (<description>)"). Returns -1. */
@@ -39,9 +40,9 @@ int stream_callbacks_pending(void);
 #define CU_UNBLOCKED(rc, call)                                                                               \
     do {                                                                                                     \
         if (stream_callbacks_pending()) {                                                                    \
-            Py_BEGIN_ALLOW_THREADS                                                                           \
+            CU_BEGIN_ALLOW_THREADS                                                                           \
             (rc) = (call);                                                                                   \
-            Py_END_ALLOW_THREADS                                                                             \
+            CU_END_ALLOW_THREADS                                                                             \
         } else {                                                                                             \
             (rc) = (call);                                                                                   \
         }                                                                                                    \

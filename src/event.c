@@ -116,9 +116,9 @@ static PyObject *Event_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     /* An event already reached needs no wait: cuEventQuery is cheaper than a blocking call. */
     if (cu.cuEventQuery(self->handle) == CUDA_SUCCESS)
         Py_RETURN_NONE;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuEventSynchronize(self->handle);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     if (cu_check(st, rc, "cuEventSynchronize") < 0)
         return NULL;
     Py_RETURN_NONE;

@@ -71,9 +71,9 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
         goto error;
     CUfunction handle = NULL;
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
+    CU_BEGIN_ALLOW_THREADS /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
     rc = cu.cuModuleGetFunction(&handle, module->handle, text);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     if (rc == CUDA_ERROR_NOT_FOUND) {
         PyErr_Format(st->CudaAPIError, "no kernel named '%s' in the module (kernels need extern \"C\" to keep "
                                        "their names unmangled)", text);

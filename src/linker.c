@@ -177,9 +177,9 @@ static PyObject *Linker_add_data(PyObject *op, PyObject *args)
     char *buffer = PyBytes_AS_STRING(data);
     size_t size = (size_t)PyBytes_GET_SIZE(data);
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuLinkAddData(self->state, (CUjitInputType)kind, buffer, size, name, 0, NULL, NULL);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     self->busy = 0;
     Py_DECREF(data); /* the list holds it */
     if (cu_check(st, rc, "cuLinkAddData") < 0)
@@ -209,9 +209,9 @@ static PyObject *Linker_add_file(PyObject *op, PyObject *args)
     }
     const char *text = PyBytes_AS_STRING(path);
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuLinkAddFile(self->state, (CUjitInputType)kind, text, 0, NULL, NULL);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     self->busy = 0;
     Py_DECREF(path);
     if (cu_check(st, rc, "cuLinkAddFile") < 0)
@@ -230,9 +230,9 @@ static PyObject *Linker_complete(PyObject *op, PyObject *Py_UNUSED(ignored))
     void *cubin = NULL;
     size_t size = 0;
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuLinkComplete(self->state, &cubin, &size);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     self->busy = 0;
     if (cu_check(st, rc, "cuLinkComplete") < 0)
         return NULL;

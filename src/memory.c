@@ -128,9 +128,9 @@ static int allocate_with_retry(module_state *st, MemoryObject *memory, allocator
         return -1;
     for (int attempt = 0; attempt < 2; attempt++) {
         if (memory->size >= LARGE_ALLOCATION || stream_callbacks_pending()) { /* lock order: errors.h */
-            Py_BEGIN_ALLOW_THREADS
+            CU_BEGIN_ALLOW_THREADS
             rc = allocate(memory, flags);
-            Py_END_ALLOW_THREADS
+            CU_END_ALLOW_THREADS
         } else {
             rc = allocate(memory, flags);
         }
@@ -327,7 +327,7 @@ static PyObject *memory_register(module_state *st, ContextObject *context, PyObj
     if (context_enter(st, context, &pushed) < 0)
         goto error;
     CUresult rc, mapped_rc = CUDA_SUCCESS;
-    Py_BEGIN_ALLOW_THREADS /* page-locking gigabytes takes a while */
+    CU_BEGIN_ALLOW_THREADS /* page-locking gigabytes takes a while */
     rc = registration_acquire(pointer, memory->size, flags, &memory->registration);
     if (rc == CUDA_SUCCESS && mapped) {
         mapped_rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, pointer, 0);
@@ -336,7 +336,7 @@ static PyObject *memory_register(module_state *st, ContextObject *context, PyObj
             memory->registration = NULL;
         }
     }
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuMemHostRegister") < 0 || cu_check(st, mapped_rc, "cuMemHostGetDevicePointer") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         goto error;
@@ -358,9 +358,9 @@ static int memory_unregister(module_state *st, MemoryObject *self)
         failed = 1;
         alive = 0;
     }
-    Py_BEGIN_ALLOW_THREADS /* an unregistration can wait for the device */
+    CU_BEGIN_ALLOW_THREADS /* an unregistration can wait for the device */
     rc = registration_release(self->registration, alive);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     self->registration = NULL;
     if (failed)
         return -1;
@@ -467,9 +467,9 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
     int failed = CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0;
     if (!failed && stream_obj == Py_None) {
         CUresult rc;
-        Py_BEGIN_ALLOW_THREADS
+        CU_BEGIN_ALLOW_THREADS
         rc = cu.cuStreamSynchronize(stream);
-        Py_END_ALLOW_THREADS
+        CU_END_ALLOW_THREADS
         failed = cu_check(st, rc, "cuStreamSynchronize") < 0;
     }
     if (context_exit(st, pushed) < 0 || failed)
@@ -795,9 +795,9 @@ static PyObject *module_ipc_open(PyObject *module, PyObject *args)
     MemoryObject *memory = memory_new(st, context, MEMORY_IPC, 0);
     CUresult rc = CUDA_ERROR_INVALID_VALUE;
     if (memory != NULL) {
-        Py_BEGIN_ALLOW_THREADS
+        CU_BEGIN_ALLOW_THREADS
         rc = cu.cuIpcOpenMemHandle(&memory->device_pointer, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
-        Py_END_ALLOW_THREADS
+        CU_END_ALLOW_THREADS
         CUdeviceptr base;
         if (cu_check(st, rc, "cuIpcOpenMemHandle") < 0 ||
             CU_CALL(st, cuMemGetAddressRange, (&base, &memory->size, memory->device_pointer)) < 0) {

@@ -59,9 +59,9 @@ static int synchronize_for_host(module_state *st, ContextObject *context)
         return 0;
     }
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuCtxSynchronize();
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     if (context_exit(st, pushed) < 0)
         PyErr_Clear();
     return rc == CUDA_SUCCESS;

@@ -159,9 +159,9 @@ static PyObject *Stream_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
      * GIL while a callback is pending: see stream.h). */
     if (!stream_callbacks_pending() && cu.cuStreamQuery(self->handle) == CUDA_SUCCESS)
         return context_exit(st, pushed) < 0 ? NULL : Py_NewRef(Py_None);
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamSynchronize(self->handle);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuStreamSynchronize") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return NULL;
@@ -282,9 +282,9 @@ static PyObject *Stream_add_callback(PyObject *op, PyObject *args, PyObject *kwa
      * stream's lock in a thread that waits for an earlier callback (lock order above). */
     CUresult rc;
     atomic_fetch_add_explicit(&callbacks_pending, 1, memory_order_relaxed);
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamAddCallback(self->handle, stream_callback, data, 0);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuStreamAddCallback") < 0;
     if (failed) {
         atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);

@@ -27,20 +27,26 @@ static staging_ring *context_staging(ContextObject *context)
     if (ring == NULL)
         return NULL;
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    /* counted as a user, so that a release or reset waits for the new ring to be kept or destroyed
+     * (context_free_staging) before it destroys the context */
+    context->staging_users++;
+    CU_BEGIN_ALLOW_THREADS
     rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS, 0); /* 64 MiB pinned: milliseconds */
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     if (rc != CUDA_SUCCESS || context->staging != NULL || context->staging_closed) {
         /* failed, or another thread made one meanwhile, or the context is going */
         if (rc == CUDA_SUCCESS) {
-            Py_BEGIN_ALLOW_THREADS
+            CU_BEGIN_ALLOW_THREADS
             staging_ring_destroy(ring);
-            Py_END_ALLOW_THREADS
+            CU_END_ALLOW_THREADS
         }
         PyMem_RawFree(ring);
-        return context->staging;
+        ring = context->staging;
+    } else {
+        context->staging = ring;
     }
-    return context->staging = ring;
+    context->staging_users--;
+    return ring;
 }
 
 /* Whether host memory is pageable: the driver knows nothing of it (not pinned, registered or managed). */
@@ -72,7 +78,7 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
         ring = context_staging(context);
     if (ring != NULL)
         context->staging_users++; /* the ring stays until this copy is done (context_free_staging) */
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     if (ring != NULL && direction == HOST_TO_DEVICE) {
         rc = staging_copy_to_device(ring, device_dst, host, size, handle);
     } else if (ring != NULL) {
@@ -96,7 +102,7 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
         if (rc == CUDA_SUCCESS && sync && !use_sync_api)
             rc = cu.cuStreamSynchronize(handle);
     }
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     if (ring != NULL)
         context->staging_users--;
     static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
@@ -114,9 +120,9 @@ static int wait_stream(module_state *st, PyObject *stream)
     if (stream_handle_from_object(st, stream, &handle) < 0)
         return -1;
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamSynchronize(handle);
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     return cu_check(st, rc, "cuStreamSynchronize");
 }
 
@@ -386,7 +392,7 @@ static int peer_copy(module_state *st, DeviceArrayObject *self, DeviceArrayObjec
     if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 || context_enter(st, to, &pushed) < 0)
         return -1;
     CUresult rc;
-    Py_BEGIN_ALLOW_THREADS
+    CU_BEGIN_ALLOW_THREADS
     if (sync && handle == NULL)
         rc = cu.cuMemcpyPeer(self->data, to->handle, source->data, from->handle, size);
     else {
@@ -394,7 +400,7 @@ static int peer_copy(module_state *st, DeviceArrayObject *self, DeviceArrayObjec
         if (rc == CUDA_SUCCESS && sync)
             rc = cu.cuStreamSynchronize(handle);
     }
-    Py_END_ALLOW_THREADS
+    CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuMemcpyPeer") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         return -1;
@@ -497,9 +503,9 @@ static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *v
                   : itemsize == 2 ? cu.cuMemsetD16Async(lhs->data, (unsigned short)bits, count, handle)
                                   : cu.cuMemsetD32Async(lhs->data, bits, count, handle);
     if (rc == CUDA_SUCCESS && sync) {
-        Py_BEGIN_ALLOW_THREADS
+        CU_BEGIN_ALLOW_THREADS
         rc = cu.cuStreamSynchronize(handle);
-        Py_END_ALLOW_THREADS
+        CU_END_ALLOW_THREADS
     }
     int failed = cu_check(st, rc, "cuMemsetAsync") < 0;
     if (context_exit(st, pushed) < 0 || failed)

@@ -144,6 +144,10 @@ class Mock:
         """Driver calls made from inside a stream callback (the mock refused them; a real driver may hang)."""
         return self.lib.mock_live(b"callback_violations")
 
+    def destroyed_under_call(self):
+        """Contexts destroyed (release or reset) while a copy or an allocation ran in another thread."""
+        return self.lib.mock_live(b"destroyed_under_call")
+
     def set_params(self, name, sizes, offsets=None):
         """The parameter sizes (and offsets; default: natural alignment) kernel `name` reports; None: the image's."""
         if sizes is None:

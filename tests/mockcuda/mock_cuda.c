@@ -51,6 +51,31 @@ static int entry_index(const char *name)
 static _Thread_local int in_callback;
 static long callback_violations;
 
+/* A context destroyed while a copy or an allocation runs in another thread: undefined in CUDA, at worst
+ * a crash. Counted (and a copy's memory is freed under it here too: its bytes move outside the lock, as a
+ * driver's DMA does). MOCK_CUDA_SLOW_CALLS_US=n: each copy and allocation takes n microseconds more, in
+ * flight, as a real one of 64 MiB takes milliseconds. */
+static long calls_in_flight, destroyed_under_call;
+static long slow_calls_us = -1;
+
+static void in_flight_begin(void) /* the lock held */
+{
+    calls_in_flight++;
+}
+
+static void in_flight_end(void) /* the lock not held */
+{
+    if (slow_calls_us < 0) {
+        const char *text = getenv("MOCK_CUDA_SLOW_CALLS_US");
+        slow_calls_us = text != NULL ? atol(text) : 0;
+    }
+    if (slow_calls_us > 0)
+        nanosleep(&(struct timespec){slow_calls_us / 1000000, slow_calls_us % 1000000 * 1000}, NULL);
+    pthread_mutex_lock(&lock);
+    calls_in_flight--;
+    pthread_mutex_unlock(&lock);
+}
+
 /* MOCK_CUDA_CALLBACKS_BLOCK=1: as a real driver can, every call waits while a stream callback runs
  * (held by the callback thread across the callback), so a caller holding the GIL that the callback
  * needs deadlocks: what the package must never do. */
@@ -270,6 +295,8 @@ static int device_range_ok(CUdeviceptr p, size_t n)
 /* Destroys everything a context owns, as the driver does at release or reset. Lock held. */
 static void ctx_destroy(struct ctx *c)
 {
+    if (calls_in_flight > 0)
+        destroyed_under_call++;
     c->alive = 0;
     c->retains = 0;
     for (size_t i = nallocs; i-- > 0;)
@@ -985,7 +1012,11 @@ static CUresult allocate(enum alloc_kind kind, void **out, size_t size)
             *out = p;
         }
     }
+    if (rc == CUDA_SUCCESS)
+        in_flight_begin();
     pthread_mutex_unlock(&lock);
+    if (rc == CUDA_SUCCESS)
+        in_flight_end();
     return rc;
 }
 
@@ -1211,9 +1242,14 @@ static CUresult copy(const char *name, void *dst, const void *src, size_t n, int
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && (dst == NULL || src == NULL) && n != 0)
         rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS)
+        in_flight_begin();
     pthread_mutex_unlock(&lock);
-    if (rc == CUDA_SUCCESS && n != 0)
-        memmove(dst, src, n);
+    if (rc == CUDA_SUCCESS) {
+        if (n != 0)
+            memmove(dst, src, n);
+        in_flight_end();
+    }
     return rc;
 }
 
@@ -1607,6 +1643,8 @@ EXPORT long mock_live(const char *what)
         n = callbacks_pending;
     if (strcmp(what, "callback_violations") == 0) /* driver calls made from a stream callback */
         n = callback_violations;
+    if (strcmp(what, "destroyed_under_call") == 0) /* contexts destroyed while a copy or allocation ran */
+        n = destroyed_under_call;
     pthread_mutex_unlock(&lock);
     return n;
 }
