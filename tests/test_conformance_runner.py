@@ -186,6 +186,7 @@ def test_comparison_counts_new_known_stale_and_collection_errors(tmp_path):
         {"id": "d/test_a.py::T::test_known", "when": "setup", "outcome": "failed", "message": "no"},
         {"id": "d/test_a.py::T::test_stale", "when": "call", "outcome": "passed", "message": ""},
         {"id": "d/test_a.py::T::test_skip", "when": "setup", "outcome": "skipped", "message": "why"},
+        {"id": "d/test_c.py::T::test_internal", "when": "call", "outcome": "passed", "message": ""},
         {"id": "d/test_b.py", "when": "collect", "outcome": "failed", "message": "ImportError: x"},
     ]
     results.write_text("".join(json.dumps(r) + "\n" for r in lines))
@@ -197,8 +198,10 @@ def test_comparison_counts_new_known_stale_and_collection_errors(tmp_path):
                                          ("pass", "fail", "known", "stale", "skip")]}
     their["d/test_b.py::T::test_one"] = ("passed", "")
     their["d/test_b.py::T::test_two"] = ("failed", "numba-cuda fails too")
-    known = [("d/test_a.py::T::test_known", "by design"), ("d/test_a.py::T::test_stale", "by design")]
+    known = [("d/test_a.py::T::test_known", "by design"), ("d/test_a.py::T::test_stale", "by design"),
+             ("d/test_c.py", "a whole file of numba's internals")]
     rows = {r[0]: r for r in runner.compare(their, ours_outcomes, errors, known)}
+    assert rows["d/test_c.py::T::test_internal"][4] == ""  # a listed file's passing test is not stale
     assert rows["d/test_a.py::T::test_pass"][4] == ""
     assert rows["d/test_a.py::T::test_fail"][4] == "new"
     assert rows["d/test_a.py::T::test_skip"][4] == "new"
@@ -207,7 +210,7 @@ def test_comparison_counts_new_known_stale_and_collection_errors(tmp_path):
     assert rows["d/test_b.py::T::test_one"][2:] == ("failed", "collection failed: ImportError: x", "new")
     assert rows["d/test_b.py::T::test_two"][4] == ""
     table = runner.table(list(rows.values()))
-    assert table[-2].split("|")[1:] == ["                 6 ", "           2 ", "           4 ", "                 1 ",
+    assert table[-2].split("|")[1:] == ["                 6 ", "           3 ", "           4 ", "                 1 ",
                                         "            3"]
 
 

@@ -179,7 +179,9 @@ def compare(theirs, ours, our_errors, known):
         status = ""
         if t in PASSED and o not in PASSED:
             status = "known" if reason else "new"
-        elif o in PASSED and reason:
+        elif o in PASSED and any(pattern == test_id for pattern, _ in known):
+            # only an entry naming this very test is stale: a file or class listed for numba's internals
+            # may hold tests that touch nothing of ours, and pass
             status = "stale"
         rows.append((test_id, t, o, message, status))
     return rows
