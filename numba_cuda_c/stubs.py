@@ -44,4 +44,12 @@ for _name in NAMES:
     globals()[_name] = DeviceName(("cuda", _name))
 del _name
 
-__all__ = ["DeviceName"] + NAMES
+
+
+def literal_unroll(container):
+    """numba's literal_unroll: in a kernel, a loop over it is unrolled (one copy of the body per item,
+    and the items may differ in type, as a tuple of arrays); in Python, the container itself."""
+    return container
+
+
+__all__ = ["DeviceName", "literal_unroll"] + NAMES

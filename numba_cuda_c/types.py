@@ -336,6 +336,8 @@ def _evaluate(text):
     """A signature string's value: a Type, a tuple of them, or a Signature."""
     namespace = dict(SCALARS, void=void, none=void, boolean=boolean, bool_=boolean)
     namespace.update({k: v for k, v in globals().items() if isinstance(v, Type)})
+    # numba's constructors as signatures spell them: 'void(Array(float64, 1, "C"), UniTuple(int32, 3))'
+    namespace.update(Array=Array, Tuple=Tuple, UniTuple=UniTuple, CPointer=CPointer)
     try:
         return eval(text, {"__builtins__": {}}, namespace)  # noqa: S307 -- names are types only
     except Exception as exc:

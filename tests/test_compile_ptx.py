@@ -1356,8 +1356,8 @@ def e_unknown_function(a, n):
     a[0] = helper_not_jitted(n)
 
 
-def e_iterate_array(a, n):
-    for x in a:
+def e_iterate_number(a, n):
+    for x in n:
         a[0] = x
 
 
@@ -1384,12 +1384,6 @@ def e_keyword_call(a, n):
     a[0] = max(a[1], a[2], key=None)
 
 
-k_jitted = cuda.jit(k_vector_add)
-
-
-def e_kernel_calls_kernel(a, n):
-    k_jitted(a, n)
-
 
 def e_lambda(a, n):
     f = lambda x: x  # noqa: E731
@@ -1401,13 +1395,12 @@ def e_lambda(a, n):
     (e_list, "values = [1.0, 2.0]", "List"),
     (e_print, "print(n, a)", "print() in kernels takes strings"),
     (e_unknown_function, "helper_not_jitted(n)", "helper_not_jitted"),
-    (e_iterate_array, "for x in a:", "range"),
+    (e_iterate_number, "for x in n:", "arrays, tuples"),
     (e_kernel_returns, "return n", "return a value"),
     (e_undefined_name, "not_defined_anywhere", "not_defined_anywhere"),
     (e_array_becomes_number, "x = 1.0", "cannot hold"),
     (e_bad_dtype, "cuda.local.array(4, dtype=cuda.Stream)", "dtype"),
     (e_keyword_call, "key=None", "keyword"),
-    (e_kernel_calls_kernel, "k_jitted(a, n)", "device=True"),
     (e_lambda, "f = lambda", "Lambda"),
 ])
 def test_unsupported_construct_names_file_and_line(func, needle, words):

@@ -54,7 +54,8 @@ k = cuda.jit(mod["kernel"])
 k[1, 4](np.ones(3), np.zeros(3))
 (text,) = k.inspect_source().values()
 assert text.startswith("// numba_cuda_c: captures device memory by pointer"), text[:80]
-assert "__constant__ double ncc_const_1[3] = {10.0, 25.0, 5.0};" in text, text
+bits = ", ".join("%dull" % v for v in np.array([10.0, 25.0, 5.0]).view(np.uint64))  # exact, NaN too
+assert "__constant__ unsigned long long ncc_const_1[3] = {%s};" % bits in text, text
 pointer = mod["DEVICE"].device_ctypes_pointer.value
 assert "(float *)0x%xULL, {2LL}, {4LL}" % pointer in text
 assert "__device__ double ncc_dev_logic" in text

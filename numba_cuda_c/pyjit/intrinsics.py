@@ -166,6 +166,8 @@ class Intrinsics:
             re, im = (cast(a, types.float64) for a in args)
             return Value("ncc_complex_of(%s, %s)" % (re, im), types.complex128)
         if name == "len":
+            if len(args) == 1 and args[0].items is not None:
+                return literal(len(args[0].items), types.int64)
             if len(args) != 1 or not isinstance(args[0].type, types.Array):
                 self.fail(node, "len() takes an array")
             return Value("%s.shape[0]" % args[0].code, types.int64)
@@ -304,9 +306,11 @@ class Intrinsics:
         if name is None:
             name = self.module.constants[key] = self.module.unique("ncc_const")
             ctype = scalar.ctype
-            if scalar == types.float16:  # by its bits: __half has no constant initialiser
-                ctype, values = "unsigned short", values.view(np.uint16)
-                items = ", ".join("%du" % v for v in values) or "0"
+            if values.dtype.kind in "fc":  # by their bits: exact, NaN too (__half has no constant initialiser)
+                unit = values.dtype.itemsize // (2 if values.dtype.kind == "c" else 1)
+                ctype, suffix = {2: ("unsigned short", "u"), 4: ("unsigned int", "u"), 8: ("unsigned long long", "ull")}[unit]
+                values = values.view("u%d" % unit)
+                items = ", ".join("%d%s" % (v, suffix) for v in values) or "0"
             else:
                 items = ", ".join(literal(v.item(), scalar).code for v in values) or "{}"
             self.module.pieces.append(
@@ -431,6 +435,21 @@ class Intrinsics:
         if isinstance(result, types.Tuple):
             return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
         return Value(code, result)
+
+    def array_method(self, method, node):
+        """a.sum(), a.max(), ...: numba's array methods without arguments (pyjit/lib/arrays.py)."""
+        from numba_cuda_c.pyjit.lib import arrays
+
+        if node.args or node.keywords:
+            self.fail(node, "%s() on an array in a kernel takes no arguments (no axis)" % method.name)
+        entry = arrays.METHODS[method.name]
+        try:
+            result = entry.typing([method.value])
+        except TypeError as exc:
+            self.fail(node, str(exc))
+        for name in entry.requires:
+            self.module.require(name)
+        return Value(entry.emit([method.value.code], [method.value], result), result)
 
     def cuda_call(self, path, node):
         name = path[1:]

@@ -19,8 +19,10 @@ import numpy as np
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
+from numba_cuda_c.pyjit.lib import arrays as array_lib
 from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
+from numba_cuda_c.pyjit.loops import Loops
 from numba_cuda_c.pyjit.names import ascii_locals
 from numba_cuda_c.pyjit.prelude import PRELUDE
 from numba_cuda_c.pyjit.values import (
@@ -145,7 +147,7 @@ class ModuleBuilder:
         return marks + "#include <cuda_fp16.h>\n" + PRELUDE + libraries + "\n".join(self.pieces)
 
 
-class FunctionTranslator(Intrinsics, Indexing):
+class FunctionTranslator(Intrinsics, Indexing, Loops):
     def __init__(self, pyfunc, argtypes, module, device=False, name=None, constants=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
@@ -197,6 +199,7 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.loop_depth = 0
         self.while_names = []  # the names each enclosing while loop's condition reads
         self.break_flags = []  # per enclosing loop: the flag its breaks set when it has an else, or None
+        self.loop_rewrites = {}  # id(for node) -> its rewrite (loops.py), made once for every pass
 
     # -- errors ---------------------------------------------------------------------------------
     def fail(self, node, message):
@@ -456,17 +459,10 @@ class FunctionTranslator(Intrinsics, Indexing):
         self.emit("}")
         self.loop_else_end(node)
 
-    def stmt_For(self, node):
+    def range_loop(self, node):
         call = node.iter
-        if not (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Name)
-            and call.func.id == "range"
-            and self.globals.get("range", range) is range
-            and 1 <= len(call.args) <= 3
-            and not call.keywords
-        ):
-            self.fail(node, "for loops iterate over range(...) only")
+        if not 1 <= len(call.args) <= 3 or call.keywords:
+            self.fail(node, "range() takes one to three integers")
         if not isinstance(node.target, ast.Name):
             self.fail(node, "the loop variable must be a name")
         bounds = [self.expr(a) for a in call.args]
@@ -636,6 +632,10 @@ class FunctionTranslator(Intrinsics, Indexing):
         if isinstance(obj, tuple) and all(isinstance(v, (int, float, bool, complex)) for v in obj):
             items = [self.python_value(v, node) for v in obj]
             return Value(type=types.Tuple([i.type for i in items]), items=items, const=obj)
+        if isinstance(obj, tuple) and obj:  # of arrays too (numba freezes each), for literal_unroll
+            items = [self.python_value(v, node) for v in obj]
+            if all(i.type is not None for i in items):
+                return Value(type=types.Tuple([i.type for i in items]), items=items)
         import numba_cuda_c
         from numba_cuda_c.stubs import DeviceName
 
@@ -689,6 +689,8 @@ class FunctionTranslator(Intrinsics, Indexing):
                     self.fail(node, "field %r of a packed record is not aligned: it cannot be viewed as an array" % attr)
                 code = "ncc_field_view<%s>(%s, %dLL)" % (field.element_ctype, base.code, offset)
                 return Value(code, types.Array(field, t.ndim, "A"))
+            if attr in array_lib.METHODS:  # a.sum(): called next
+                return Value(obj=BoundMethod(attr, base))
             self.fail(node, "arrays have no attribute %r in kernels" % attr)
         if isinstance(base.obj, Namespace):
             path = base.obj.path
@@ -840,6 +842,10 @@ class FunctionTranslator(Intrinsics, Indexing):
             return self.call_library(entry, node, receiver=target.value)
         if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
             return self.call_library(target, node)
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # a.sum()
+            return self.array_method(target, node)
+        if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
+            return self.call_library(array_lib.OBJECTS[target], node)  # np.sum(a)
         if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
             return self.ufunc_call(target, node)
         if isinstance(target, BoundMethod) and target.name == "bit_count":  # x.bit_count(): ones in |x|
@@ -887,9 +893,7 @@ class FunctionTranslator(Intrinsics, Indexing):
 
         if isinstance(target, ExternFunction):
             return call(self, target, node)
-        if isinstance(target, Dispatcher):
-            if not target.device:
-                self.fail(node, "kernels cannot call kernels; mark the callee @cuda.jit(device=True)")
+        if isinstance(target, Dispatcher):  # device=False too: numba-cuda compiles a kernel called here as a device function
             args = [self.expr(a) for a in node.args]
             constants = compile_time_arguments(target, args, node, self)
             args = [a for k, a in enumerate(args) if k not in constants]

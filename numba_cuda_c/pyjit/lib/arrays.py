@@ -1,0 +1,156 @@
+"""NumPy's whole-array reductions in kernels, as numba supports them: np.sum(a) and a.sum(), prod, min,
+max, mean, var, std, all, any, argmin, argmax, the nan* forms and count_nonzero. Each walks every
+element in C order (any dimensions, any strides) in one thread, with numba's result types: integer sums
+and products in 64 bits, means and variances of integers in float64, NaN propagated by min and max
+(skipped by the nan* forms)."""
+
+import numpy as np
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.lib import Intrinsic, Requirement
+
+Requirement(
+    "array_reductions",
+    r"""// --- whole-array reductions (pyjit/lib/arrays.py) -------------------------------------------
+template <typename T, int N, typename F> __device__ void ncc_each(const Array<T, N> &a, F f) {
+    long long n = 1, index[N] = {};
+    for (int d = 0; d < N; ++d) n *= a.shape[d];
+    for (long long i = 0; i < n; ++i) {
+        f(*ncc_at(a, index), i);
+        for (int d = N - 1; d >= 0; --d) {
+            if (++index[d] < a.shape[d]) break;
+            index[d] = 0;
+        }
+    }
+}
+template <typename T> __device__ __forceinline__ bool ncc_isnan_any(T x) { return x != x; }
+template <typename R, bool SkipNan, typename T, int N> __device__ R ncc_array_sum(const Array<T, N> &a) {
+    R s = R(0);
+    ncc_each(a, [&](T x, long long) { if (!(SkipNan && ncc_isnan_any(x))) s += (R)x; });
+    return s;
+}
+template <typename R, bool SkipNan, typename T, int N> __device__ R ncc_array_prod(const Array<T, N> &a) {
+    R s = R(1);
+    ncc_each(a, [&](T x, long long) { if (!(SkipNan && ncc_isnan_any(x))) s *= (R)x; });
+    return s;
+}
+// min (Max false) or max; SkipNan: nanmin/nanmax (all NaN: NaN); else the first NaN wins, as NumPy's.
+// Arg: the flat index instead of the value.
+template <bool Max, bool SkipNan, bool Arg, typename T, int N> __device__ long long ncc_array_extreme_at(
+        const Array<T, N> &a, T *best) {
+    bool seen = false, nan = false;
+    long long at = 0;
+    ncc_each(a, [&](T x, long long i) {
+        if (nan) return;
+        if (ncc_isnan_any(x)) {
+            if (!SkipNan) { nan = true; *best = x; at = i; }
+            return;
+        }
+        if (!seen || (Max ? x > *best : x < *best)) { *best = x; at = i; seen = true; }
+    });
+    if (!seen && !nan) *best = (T)NCC_NAN;
+    return at;
+}
+template <bool Max, bool SkipNan, typename T, int N> __device__ T ncc_array_extreme(const Array<T, N> &a) {
+    T best = T(0);
+    ncc_array_extreme_at<Max, SkipNan, false>(a, &best);
+    return best;
+}
+template <bool Max, typename T, int N> __device__ long long ncc_array_arg_extreme(const Array<T, N> &a) {
+    T best = T(0);
+    return ncc_array_extreme_at<Max, false, true>(a, &best);
+}
+template <typename R, bool SkipNan, typename T, int N> __device__ R ncc_array_mean(const Array<T, N> &a) {
+    R s = R(0);
+    long long count = 0;
+    ncc_each(a, [&](T x, long long) { if (!(SkipNan && ncc_isnan_any(x))) { s += (R)x; ++count; } });
+    return s / (R)count;
+}
+// numba's var: the mean first, then the mean of squared deviations (ddof 0)
+template <typename R, typename T, int N> __device__ R ncc_array_var(const Array<T, N> &a) {
+    R m = ncc_array_mean<R, false>(a), s = R(0);
+    long long count = 0;
+    ncc_each(a, [&](T x, long long) { R d = (R)x - m; s += d * d; ++count; });
+    return s / (R)count;
+}
+template <bool All, typename T, int N> __device__ bool ncc_array_all_any(const Array<T, N> &a) {
+    bool result = All;
+    ncc_each(a, [&](T x, long long) { if ((x != T(0)) != All) result = !All; });
+    return result;
+}
+template <typename T, int N> __device__ long long ncc_array_count_nonzero(const Array<T, N> &a) {
+    long long count = 0;
+    ncc_each(a, [&](T x, long long) { count += x != T(0); });
+    return count;
+}
+""",
+)
+
+OBJECTS = {}  # NumPy function -> Intrinsic (np.sum)
+METHODS = {}  # array method name -> Intrinsic (a.sum())
+
+
+def _array(name, args):
+    if len(args) != 1 or not isinstance(args[0].type, types.Array):
+        raise TypeError("np.%s in a kernel takes one array (no axis, no out)" % name)
+    dtype = args[0].type.dtype
+    if not isinstance(dtype, types.Scalar) or typing.is_complex(dtype) or dtype == types.float16:
+        raise TypeError("np.%s in a kernel takes arrays of integers, booleans, float32 or float64, not %s" % (name, dtype))
+    return dtype
+
+
+def _accumulated(dtype):
+    """numba's sum and product types: 64-bit integers for integers and booleans."""
+    if dtype == types.boolean or (typing.is_int(dtype) and dtype.kind == "i"):
+        return types.int64
+    if typing.is_int(dtype):
+        return types.uint64
+    return dtype
+
+
+def _fractional(dtype):
+    return dtype if typing.is_float(dtype) else types.float64
+
+
+def _entry(name, result_of, emit, method=True, function=True):
+    def typing_rule(args):
+        return result_of(_array(name, args))
+
+    entry = Intrinsic(("np", name), typing_rule, lambda codes, args, result: emit(codes[0], args[0].type, result),
+                      requires=("array_reductions",))
+    if function and hasattr(np, name):
+        OBJECTS[getattr(np, name)] = entry
+    if method:
+        METHODS[name] = entry
+    return entry
+
+
+def _template(helper, *flags):
+    """emit for `helper<result or flags...>(a)`."""
+
+    def emit(code, array, result):
+        params = [("true" if f else "false") if isinstance(f, bool) else f for f in flags]
+        params = [result.ctype if p == "R" else p for p in params]
+        return "%s<%s>(%s)" % (helper, ", ".join(params), code)
+
+    return emit
+
+
+_entry("sum", _accumulated, _template("ncc_array_sum", "R", False))
+_entry("nansum", _accumulated, _template("ncc_array_sum", "R", True), method=False)
+_entry("prod", _accumulated, _template("ncc_array_prod", "R", False))
+_entry("nanprod", _accumulated, _template("ncc_array_prod", "R", True), method=False)
+for _name, _max, _skip, _method in (("min", False, False, True), ("amin", False, False, False),
+                                    ("max", True, False, True), ("amax", True, False, False),
+                                    ("nanmin", False, True, False), ("nanmax", True, True, False)):
+    _entry(_name, lambda d: d, _template("ncc_array_extreme", _max, _skip), method=_method)
+_entry("argmin", lambda d: types.int64, _template("ncc_array_arg_extreme", False))
+_entry("argmax", lambda d: types.int64, _template("ncc_array_arg_extreme", True))
+_entry("mean", _fractional, _template("ncc_array_mean", "R", False))
+_entry("nanmean", _fractional, _template("ncc_array_mean", "R", True), method=False)
+_entry("var", _fractional, _template("ncc_array_var", "R"))
+_entry("std", _fractional, lambda code, array, result: "sqrt(%s)" % _template("ncc_array_var", "R")(code, array, result))
+_entry("all", lambda d: types.boolean, _template("ncc_array_all_any", True))
+_entry("any", lambda d: types.boolean, _template("ncc_array_all_any", False))
+_entry("count_nonzero", lambda d: types.int64, _template("ncc_array_count_nonzero"), method=False)

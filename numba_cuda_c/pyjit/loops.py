@@ -1,0 +1,197 @@
+"""For loops over more than range(): arrays, tuples, enumerate(), zip() and literal_unroll(), as numba
+iterates them. A mixin of FunctionTranslator (translate.py).
+
+Each is rewritten once into the forms the translator already has, and the rewrite is kept per loop node
+(the translator walks the body several times; the same names every time keep the types settling):
+- over an array or an enumerate/zip/range of them: `for k in range(n):` binding the target to the k-th
+  items first (`x = a[k]`, a view for arrays of two or more dimensions, as numba's iteration);
+- over a tuple (whose items may differ in type, arrays included) or literal_unroll(...): the body once
+  per item, the target renamed in each copy so that it can take each item's type. A break in an
+  unrolled body leaves through a flag (each copy is a `do { } while (0)`, which `continue` ends too).
+"""
+
+import ast
+import copy
+
+from numba_cuda_c import types
+
+
+def _call_of(node, translator):
+    """The object a call node calls (None when it is not a call, or calls something not known now)."""
+    if not isinstance(node, ast.Call):
+        return None
+    try:
+        return translator.expr(node.func).obj
+    except Exception:  # a method or an expression: not one of ours
+        return None
+
+
+def is_literal_unroll(obj):
+    return callable(obj) and getattr(obj, "__name__", None) == "literal_unroll" and "numba" in (
+        getattr(obj, "__module__", None) or ""
+    )
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            return ast.copy_location(ast.Name(id=self.names[node.id], ctx=node.ctx), node)
+        return node
+
+
+def _target_names(target):
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def _bind(target, value, at):
+    """Assignments binding a loop target (a name or nested tuples of names) to `value`, item by item
+    where both are tuples, so that `i, (x, y)` unpacks an (index, (a[k], b[k])) element."""
+    if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+        return [s for t, v in zip(target.elts, value.elts) for s in _bind(t, v, at)]
+    return [ast.copy_location(ast.Assign(targets=[target], value=value), at)]
+
+
+def _located(node, at):
+    return ast.fix_missing_locations(ast.copy_location(node, at))
+
+
+class Loops:
+    def stmt_For(self, node):
+        rewrite = self.loop_rewrites.get(id(node))
+        if rewrite is None:
+            rewrite = self.loop_rewrites[id(node)] = self.rewrite_loop(node)
+        kind, payload = rewrite
+        if kind == "range":
+            self.range_loop(node)
+        elif kind == "indexed":
+            self.block(payload)
+        else:
+            self.unrolled_loop(node, payload)
+
+    # -- the rewrite ------------------------------------------------------------------------------
+    def rewrite_loop(self, node):
+        it = node.iter
+        target = _call_of(it, self)
+        if target is range and self.globals.get("range", range) is range:
+            return ("range", None)
+        if is_literal_unroll(target):
+            if len(it.args) != 1 or it.keywords:
+                self.fail(node, "literal_unroll() takes one tuple")
+            return ("unrolled", self.unrolled_bodies(node, it.args[0]))
+        if target not in (enumerate, zip) and self.iterable_value(it, node).items is not None:
+            return ("unrolled", self.unrolled_bodies(node, it))
+        prelude, held = [], {}
+        length = self.length_of(it, node, prelude, held)
+        counter = self.module.unique("k")
+        element = self.element_of(it, ast.Name(id=counter, ctx=ast.Load()), node, held)
+        body = _bind(node.target, element, node) + list(node.body)
+        loop = ast.For(
+            target=ast.Name(id=counter, ctx=ast.Store()),
+            iter=ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[length], keywords=[]),
+            body=body, orelse=node.orelse, type_comment=None,
+        )
+        return ("indexed", [_located(s, node) for s in prelude + [loop]])
+
+    def iterable_value(self, expr, node):
+        value = self.expr(expr)
+        if value.items is None and not isinstance(value.type, types.Array):
+            self.fail(node, "for loops iterate over range(), arrays, tuples, enumerate(), zip() and literal_unroll()")
+        return value
+
+    def length_of(self, it, node, prelude, held):
+        """An expression for the number of items; an iterable that is an expression (not a name) is
+        evaluated once, into a variable assigned before the loop (`held`, by node, for element_of)."""
+        target = _call_of(it, self)
+        if target is enumerate:
+            if not 1 <= len(it.args) <= 2:
+                self.fail(node, "enumerate() takes an iterable and a start")
+            return self.length_of(it.args[0], node, prelude, held)
+        if target is zip:
+            if not it.args:
+                self.fail(node, "zip() needs an iterable")
+            lengths = [self.length_of(a, node, prelude, held) for a in it.args]
+            return lengths[0] if len(lengths) == 1 else ast.Call(ast.Name(id="min", ctx=ast.Load()), lengths, [])
+        if target is range:
+            start, stop, step = self.range_parts(it, node)
+            if step.value > 0:  # max(0, (stop - start + step - 1) // step)
+                span = ast.BinOp(ast.BinOp(stop, ast.Sub(), start), ast.Add(), ast.Constant(step.value - 1))
+            else:
+                span = ast.BinOp(ast.BinOp(start, ast.Sub(), stop), ast.Add(), ast.Constant(-step.value - 1))
+            count = ast.BinOp(span, ast.FloorDiv(), ast.Constant(abs(step.value)))
+            return ast.Call(ast.Name(id="max", ctx=ast.Load()), [ast.Constant(0), count], [])
+        self.iterable_value(it, node)  # an array or a tuple, else a clear error
+        name = it
+        if not isinstance(it, ast.Name):
+            name = ast.Name(id=self.module.unique("iter"), ctx=ast.Load())
+            prelude.append(ast.Assign(targets=[ast.Name(id=name.id, ctx=ast.Store())], value=it))
+        held[id(it)] = name
+        return ast.Call(ast.Name(id="len", ctx=ast.Load()), [name], [])
+
+    def element_of(self, it, k, node, held):
+        target = _call_of(it, self)
+        if target is enumerate:
+            start = it.args[1] if len(it.args) > 1 else next(
+                (kw.value for kw in it.keywords if kw.arg == "start"), ast.Constant(0)
+            )
+            index = k if isinstance(start, ast.Constant) and start.value == 0 else ast.BinOp(k, ast.Add(), start)
+            return ast.Tuple([index, self.element_of(it.args[0], k, node, held)], ast.Load())
+        if target is zip:
+            return ast.Tuple([self.element_of(a, k, node, held) for a in it.args], ast.Load())
+        if target is range:
+            start, _, step = self.range_parts(it, node)
+            return ast.BinOp(start, ast.Add(), ast.BinOp(k, ast.Mult(), ast.Constant(step.value)))
+        return ast.Subscript(value=held[id(it)], slice=k, ctx=ast.Load())
+
+    def range_parts(self, it, node):
+        args = list(it.args)
+        if not 1 <= len(args) <= 3 or it.keywords:
+            self.fail(node, "range() takes one to three integers")
+        if len(args) == 1:
+            args = [ast.Constant(0)] + args
+        step = args[2] if len(args) == 3 else ast.Constant(1)
+        if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant):
+            step = ast.Constant(-step.operand.value)
+        if not (isinstance(step, ast.Constant) and isinstance(step.value, int) and step.value != 0):
+            self.fail(node, "a range() inside enumerate() or zip() needs a literal step")
+        return args[0], args[1], step
+
+    def unrolled_bodies(self, node, tuple_expr):
+        """One body per item of the tuple, its target renamed: [(bindings + body)]."""
+        value = self.iterable_value(tuple_expr, node)
+        if value.items is None:
+            self.fail(node, "literal_unroll() takes a tuple")
+        names = _target_names(node.target)
+        bodies = []
+        for k in range(len(value.items)):
+            renamed = {n: "%s_u%d" % (n, k) for n in names}
+            item = ast.Subscript(value=copy.deepcopy(tuple_expr), slice=ast.Constant(k), ctx=ast.Load())
+            if isinstance(tuple_expr, ast.Tuple):
+                item = copy.deepcopy(tuple_expr.elts[k])
+            statements = _bind(copy.deepcopy(node.target), item, node) + copy.deepcopy(node.body)
+            bodies.append([_located(_Rename(renamed).visit(s), node) for s in statements])
+        return bodies
+
+    # -- emitting -----------------------------------------------------------------------------------
+    def unrolled_loop(self, node, bodies):
+        flag = self.module.unique("broke")
+        self.emit("{")
+        self.depth += 1
+        self.emit("bool %s = false;" % flag)
+        self.break_flags.append(flag)
+        self.loop_depth += 1
+        for k, body in enumerate(bodies):
+            self.emit("do {" if k == 0 else "if (!%s) do {" % flag)
+            self.nested(body)
+            self.emit("} while (0);")
+        self.loop_depth -= 1
+        self.break_flags.pop()
+        if node.orelse:
+            self.emit("if (!%s) {" % flag)
+            self.nested(node.orelse)
+            self.emit("}")
+        self.depth -= 1
+        self.emit("}")
+
