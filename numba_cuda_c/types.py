@@ -122,11 +122,14 @@ class Record(ElementType):
         if self is None:
             fields = []
             for name, (field_dtype, offset, *_title) in dtype.fields.items():
-                if field_dtype.fields is not None or field_dtype.subdtype is not None:
-                    raise TypeError(
-                        "record field %r (%s) is not supported in kernels: numbers only" % (name, field_dtype)
-                    )
-                fields.append((name, from_dtype(field_dtype), offset))
+                if field_dtype.fields is not None:  # a nested record: a reference into this one
+                    field_type = Record(field_dtype)
+                elif field_dtype.subdtype is not None:  # a nested array (numba's NestedArray): a C-order view
+                    base, shape = field_dtype.subdtype
+                    field_type = NestedArray(from_dtype(base), shape)
+                else:
+                    field_type = from_dtype(field_dtype)
+                fields.append((name, field_type, offset))
             self = cls._interned[dtype] = super().__new__(cls)
             self.dtype, self.size, self.fields = dtype, dtype.itemsize, {n: (t, o) for n, t, o in fields}
             self.name = "Record(%s; %d)" % (", ".join("%s:%s@%d" % f for f in fields), dtype.itemsize)
@@ -136,8 +139,27 @@ class Record(ElementType):
         """Whether a field can be read as its type (its offset and the record's size are multiples
         of its size); otherwise it is read and written byte by byte."""
         t, offset = self.fields[name]
+        if isinstance(t, (Record, NestedArray)):
+            return True  # a reference or a view: its own fields and elements say
         size = t.bits // 8
         return offset % size == 0 and self.size % size == 0
+
+
+class NestedArray(Type):
+    """An array inside a record's field (numba's NestedArray): `shape` elements of `dtype` in C order.
+    In a kernel, r.field is a view of them (an Array of `ndim` dimensions, layout C)."""
+
+    _interned = {}
+
+    def __new__(cls, dtype, shape):
+        shape = tuple(int(n) for n in shape)
+        self = cls._interned.get((dtype, shape))
+        if self is None:
+            self = cls._interned[(dtype, shape)] = super().__new__(cls)
+            self.dtype, self.shape, self.ndim = dtype, shape, len(shape)
+            self.name = "nestedarray(%s, %s)" % (dtype, shape)
+            self.array = Array(dtype, len(shape), "C")
+        return self
 
 
 class NumberClass(Type):

@@ -66,6 +66,7 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
     self->configs = PyDict_New();
     self->weakreflist = NULL;
     self->cooperative = 0;
+    self->carveout = KERNEL_NO_CARVEOUT;
     PyObject_GC_Track(self);
     if (self->configs == NULL || (self->bindings = PyMem_Calloc(1, sizeof *self->bindings)) == NULL)
         goto error;
@@ -109,6 +110,9 @@ CUfunction kernel_rebind(module_state *st, KernelObject *self, ContextObject *co
         if (module == NULL || context_enter(st, context, &pushed) < 0)
             return NULL;
         int failed = CU_CALL(st, cuModuleGetFunction, (&handle, module, text)) < 0;
+        if (!failed && self->carveout != KERNEL_NO_CARVEOUT) /* the same preference in every context */
+            failed = CU_CALL(st, cuFuncSetAttribute,
+                             (handle, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, self->carveout)) < 0;
         if (context_exit(st, pushed) < 0 || failed)
             return NULL;
         for (entry = self->bindings; entry != NULL; entry = entry->next) /* the GIL was released */
@@ -379,11 +383,41 @@ static PyObject *Kernel_get_cooperative(PyObject *op, void *Py_UNUSED(closure))
     return PyBool_FromLong(((KernelObject *)op)->cooperative);
 }
 
+/* _set_shared_memory_carveout(percent): the shared memory / L1 split preferred for this kernel, -1 to
+ * 100 (numba's shared_memory_carveout): set on its function in every context it is loaded in. */
+static PyObject *Kernel_set_shared_memory_carveout(PyObject *op, PyObject *value)
+{
+    module_state *st = state_of(op);
+    KernelObject *self = (KernelObject *)op;
+    long carveout = PyLong_AsLong(value);
+    if (carveout == -1 && PyErr_Occurred())
+        return NULL;
+    if (carveout < -1 || carveout > 100) {
+        PyErr_SetString(PyExc_ValueError, "Carveout must be between -1 and 100");
+        return NULL;
+    }
+    for (context_entry *entry = self->bindings; entry != NULL; entry = entry->next) {
+        int pushed;
+        if (entry->context->handle == NULL)
+            continue; /* reset: its function went with it */
+        if (context_enter(st, entry->context, &pushed) < 0)
+            return NULL;
+        int failed = CU_CALL(st, cuFuncSetAttribute, ((CUfunction)entry->handle,
+                                                      CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, (int)carveout)) < 0;
+        if (context_exit(st, pushed) < 0 || failed)
+            return NULL;
+    }
+    self->carveout = (int)carveout;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Kernel_methods[] = {
     {"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))Kernel_max_cooperative_grid_blocks,
      METH_VARARGS | METH_KEYWORDS,
      "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks a cooperative launch can have here."},
     {"_set_cooperative", Kernel_set_cooperative, METH_O, "Launch with cuLaunchCooperativeKernel (grid syncs)."},
+    {"set_shared_memory_carveout", Kernel_set_shared_memory_carveout, METH_O,
+     "set_shared_memory_carveout(percent): the shared memory / L1 split preferred, -1 (default) to 100."},
     ATTRIBUTE_METHOD(get_regs_per_thread, "Registers each thread uses."),
     ATTRIBUTE_METHOD(get_shared_mem_per_block, "Static shared memory per block, in bytes."),
     ATTRIBUTE_METHOD(get_local_mem_per_thread, "Local memory per thread, in bytes."),

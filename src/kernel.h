@@ -52,7 +52,10 @@ typedef struct {
     PyObject *configs; /* dict: launch key -> LaunchConfig */
     PyObject *weakreflist;
     int cooperative; /* launched with cuLaunchCooperativeKernel (its code syncs the grid) */
+    int carveout;    /* preferred shared memory carveout (%, -1: the device's default), or KERNEL_NO_CARVEOUT */
 } KernelObject;
+
+#define KERNEL_NO_CARVEOUT (-2)
 
 typedef struct {
     PyObject_HEAD

@@ -1666,10 +1666,13 @@ def test_record_fields_read_as_their_alignment_allows(dtype, load):
     assert load in body
 
 
-def test_records_with_nested_fields_are_refused():
-    nested = np.dtype([("x", np.float32, (3,))])
-    with pytest.raises(TypeError, match="record field 'x'"):
-        types.from_dtype(nested)
+def test_records_with_nested_fields_type_as_numba_s():
+    nested = types.from_dtype(np.dtype([("x", np.float32, (3,)), ("r", [("y", np.int8)])]))
+    x, offset = nested.fields["x"]
+    assert isinstance(x, types.NestedArray) and x.shape == (3,) and x.dtype == types.float32 and offset == 0
+    assert isinstance(nested.fields["r"][0], types.Record)
+    with pytest.raises(TypeError):
+        types.from_dtype(np.dtype([("s", "U3")]))  # text has no device type
 
 
 def fp16_intrinsics(a, n):

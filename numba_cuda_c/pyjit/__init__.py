@@ -1,6 +1,7 @@
 """The Python-kernel compiler: @cuda.jit and compile_ptx."""
 
 import os
+import re
 
 from numba_cuda_c import _cuda, compiler, types
 from numba_cuda_c.pyjit.dispatcher import Dispatcher, jit, normalise, nvrtc_options, typeof
@@ -28,22 +29,31 @@ def _parse_cc(text, variable):
 
 
 def compile_ptx(
-    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c"
+    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c",
+    forceinline=False, launch_bounds=None,
 ):
     """Compile a Python function to PTX for the given argument types; no GPU needed.
 
     Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
+    launch_bounds: a kernel's, as @cuda.jit takes them. forceinline is accepted: a device function
+    compiled alone is emitted whole (the kernels that call it inline it where @cuda.jit asks).
     """
+    from numba_cuda_c.pyjit.dispatcher import _check_options
+
+    checked = {"launch_bounds": launch_bounds} if launch_bounds is not None else {}
+    _check_options(checked)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a @cuda.jit dispatcher compiles its Python function
     from numba_cuda_c.pyjit.translate import translate_device, translate_kernel
 
     sig = types.parse_signature(args)
     argtypes = normalise(sig.args)
     externs = []  # declared device functions called: defined elsewhere, so the code is relocatable
+    name = re.sub(r"\W", "_", pyfunc.__name__)  # a C identifier: <lambda> too
     if device:
-        source, resty = translate_device(pyfunc, argtypes, pyfunc.__name__, externs)
+        source, resty = translate_device(pyfunc, argtypes, name, externs)
     else:
-        source, resty = translate_kernel(pyfunc, argtypes, pyfunc.__name__, externs), types.void
+        bounds = checked.get("launch_bounds")
+        source, resty = translate_kernel(pyfunc, argtypes, name, externs, launch_bounds=bounds), types.void
     options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)
     if device or externs:
         options.append("-rdc=true")  # keep the device function, which nothing in the module calls
@@ -64,13 +74,15 @@ def compile_ptx_for_current_device(
 
 
 def compile(
-    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c", output="ptx"
+    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c", output="ptx",
+    forceinline=False, launch_bounds=None,
 ):
     """numba-cuda's compile(): PTX (output='ptx') and the return type."""
     if output != "ptx":
         raise NotImplementedError("compile(output=%r): only 'ptx' is supported" % output)
     return compile_ptx(
-        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt
+        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt,
+        forceinline=forceinline, launch_bounds=launch_bounds,
     )
 
 

@@ -63,8 +63,8 @@ def typeof(value):
         return _scalar_of_dtype(value.dtype)
     if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):
         return types.Array(_array_dtype(value.dtype), value.ndim, "A")
-    if isinstance(value, np.void):
-        raise TypeError("a NumPy record goes to a kernel in device memory: pass cuda.to_device(record)")
+    if isinstance(value, np.void):  # copied to the device for the launch, and back (_with_records)
+        return _scalar_of_dtype(value.dtype)
     if isinstance(value, np.generic):
         return _scalar_of_dtype(value.dtype)
     cai = getattr(value, "__cuda_array_interface__", None)
@@ -111,6 +111,25 @@ def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=Non
     if max_registers:
         options.append("--maxrregcount=%d" % int(max_registers))
     return options
+
+
+def _with_records(launch, positions, stream):
+    """The launch for NumPy records among the arguments, as numba passes them: each copied to the
+    device first and back into the record after (a record read from an array is a view of it, so the
+    array sees the kernel's writes), on the launch's stream."""
+
+    def launch_with_records(*args):
+        args = list(args)
+        copies = []
+        for k in positions:
+            host = args[k]
+            args[k] = _cuda.to_device(host, stream=stream)
+            copies.append((args[k], host))
+        launch(*args)
+        for device, host in copies:
+            device.copy_to_host(host, stream=stream)
+
+    return launch_with_records
 
 
 def _launch_key(key):
@@ -169,7 +188,9 @@ class Dispatcher:
                 from numba_cuda_c.pyjit.translate import translate_kernel  # ast and inspect: only when needed
 
                 del externs[:], captured[:]
-                return translate_kernel(self.py_func, argtypes, name, externs, captured)
+                return translate_kernel(
+                    self.py_func, argtypes, name, externs, captured, launch_bounds=self.options.get("launch_bounds")
+                )
 
             key = self._cache_key(argtypes)
             text = translate() if key is None else compiler.cached_text(key, translate)
@@ -233,6 +254,9 @@ class Dispatcher:
         kernel = self._compile_and_load_kernel(argtypes)
         if "cooperative" in launch_flags_of(self._sources[argtypes][1]):  # its code syncs the grid
             kernel._set_cooperative(True)
+        carveout = self.options.get("shared_memory_carveout")
+        if carveout is not None:
+            kernel.set_shared_memory_carveout(_CARVEOUTS.get(str(carveout).lower(), carveout))
         return kernel
 
     def _compile_and_load_kernel(self, argtypes):
@@ -323,7 +347,8 @@ class Dispatcher:
                     config = configs[argtypes] = self._declared_launch(argtypes, key)
                 else:
                     config = configs[argtypes] = self._kernel(argtypes)[key]
-            return config
+            records = [k for k, a in enumerate(args) if isinstance(a, np.void)]
+            return _with_records(config, records, key[2] if len(key) > 2 else 0) if records else config
 
         return specialise
 
@@ -457,12 +482,48 @@ class Dispatcher:
         return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)
 
 
-def jit(func_or_sig=None, device=False, **options):
-    """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
-    debug, lineinfo, fastmath, opt, max_registers, cache, inline."""
-    unknown = set(options) - {"debug", "lineinfo", "fastmath", "opt", "max_registers", "cache", "inline", "link"}
+_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}  # numba's names for shared_memory_carveout
+JIT_OPTIONS = frozenset(
+    "debug lineinfo fastmath opt max_registers cache inline forceinline link lto launch_bounds "
+    "shared_memory_carveout".split()
+)
+
+
+def _check_options(options):
+    """numba's checks of @cuda.jit's options, at decoration."""
+    unknown = set(options) - JIT_OPTIONS
     if unknown:
         raise TypeError("unknown @jit options: %s" % ", ".join(sorted(unknown)))
+    carveout = options.get("shared_memory_carveout")
+    if isinstance(carveout, str):
+        if carveout.lower() not in _CARVEOUTS:
+            raise ValueError(
+                "Invalid carveout value: %s. Must be -1 to 100 or one of %s" % (carveout, list(_CARVEOUTS))
+            )
+    elif isinstance(carveout, int) and not isinstance(carveout, bool):
+        if not -1 <= carveout <= 100:
+            raise ValueError("Carveout must be between -1 and 100")
+    elif carveout is not None:
+        raise TypeError("shared_memory_carveout must be str or int, got %s" % type(carveout).__name__)
+    bounds = options.get("launch_bounds")
+    if bounds is not None:
+        bounds = (bounds,) if isinstance(bounds, int) else tuple(bounds)
+        if len(bounds) > 3:
+            raise ValueError(
+                "Got %d launch bounds: %s. A maximum of three are supported: "
+                "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)" % (len(bounds), bounds)
+            )
+        if not bounds or not all(isinstance(b, int) and b > 0 for b in bounds):
+            raise ValueError("launch_bounds are positive integers: %r" % (options["launch_bounds"],))
+        options["launch_bounds"] = bounds
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
+    debug, lineinfo, fastmath, opt, max_registers, cache, inline, forceinline (device functions
+    __forceinline__), link, lto (accepted: a kernel and its device functions are one NVRTC program, so
+    they are optimised together already), launch_bounds (__launch_bounds__) and shared_memory_carveout."""
+    _check_options(options)
     if (
         callable(func_or_sig)
         and not isinstance(func_or_sig, (types.Type, types.Signature))

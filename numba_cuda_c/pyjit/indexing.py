@@ -115,14 +115,29 @@ class Indexing:
         return field_type, "(%s + %d)" % (record.code, offset), t.aligned(name)
 
     def field_value(self, record, name, node):
-        """A field's value: read in place (an lvalue where the field is aligned)."""
+        """A field's value: read in place (an lvalue where the field is aligned); a nested record is a
+        reference into this one, a nested array a C-order view of its elements."""
         field_type, address, aligned = self.field(record, name, node)
+        if isinstance(field_type, types.Record):
+            return Value(address, field_type)
+        if isinstance(field_type, types.NestedArray):
+            t, strides, step = field_type.array, [], field_type.dtype.bits // 8
+            for n in reversed(field_type.shape):
+                strides.insert(0, step)
+                step *= n
+            code = "(%s{(%s *)%s, {%s}, {%s}})" % (
+                c_array_type(t), field_type.dtype.element_ctype, address,
+                ", ".join("%dLL" % n for n in field_type.shape), ", ".join("%dLL" % s for s in strides),
+            )
+            return Value(code, t)
         if aligned:
             return Value("(*(%s *)%s)" % (field_type.ctype, address), field_type)
         return Value("ncc_load_bytes<%s>(%s)" % (field_type.ctype, address), field_type)
 
     def store_field(self, record, name, value, node):
         field_type, address, aligned = self.field(record, name, node)
+        if isinstance(field_type, (types.Record, types.NestedArray)):
+            self.fail(node, "a record's field %r holds a %s: assign its items" % (name, "record" if isinstance(field_type, types.Record) else "array"))
         code = cast(value, field_type)
         if aligned:
             self.emit("(*(%s *)%s) = %s;" % (field_type.ctype, address, code))

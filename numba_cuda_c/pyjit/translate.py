@@ -86,18 +86,19 @@ class ModuleBuilder:
         self.counter += 1
         return "%s_%d" % (stem, self.counter)
 
-    def device_function(self, pyfunc, argtypes, declared_return=None, constants=None):
+    def device_function(self, pyfunc, argtypes, declared_return=None, constants=None, forceinline=False):
         """A device function's C name and return type for these argument types (and compile-time
         arguments, by position), translated once. Its text is placed in the source only if emitted
         code calls it (place()): the typing passes ask for provisional argument types too, whose
         variants no one calls."""
         constants = constants or {}
-        key = (pyfunc, tuple(argtypes), tuple(sorted((k, _constant_key(v)) for k, v in constants.items())))
+        key = (pyfunc, tuple(argtypes), tuple(sorted((k, _constant_key(v)) for k, v in constants.items())), forceinline)
         if key not in self.functions:
             name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
             self.functions[key] = (name, None)  # a recursive call sees this: not supported
             translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name, constants=constants)
             translator.declared_return = declared_return
+            translator.forceinline = forceinline
             self.function_text[name] = translator.translate()
             self.function_calls[name] = translator.called
             self.functions[key] = (name, translator.return_type)
@@ -200,6 +201,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
         self.while_names = []  # the names each enclosing while loop's condition reads
         self.break_flags = []  # per enclosing loop: the flag its breaks set when it has an else, or None
         self.loop_rewrites = {}  # id(for node) -> its rewrite (loops.py), made once for every pass
+        self.launch_bounds = ()  # a kernel's __launch_bounds__ (numba's launch_bounds option)
+        self.forceinline = False  # a device function's __forceinline__
 
     # -- errors ---------------------------------------------------------------------------------
     def fail(self, node, message):
@@ -251,8 +254,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
                 ret = self.module.tuple_struct(self.return_type)
             else:
                 ret = "void" if self.return_type == types.void else self.return_type.ctype
-            return "__device__ %s %s(%s) {\n" % (ret, self.name, ", ".join(params))
-        return 'extern "C" __global__ void %s(%s) {\n' % (self.name, ", ".join(params))
+            inline = "__forceinline__ " if self.forceinline else ""
+            return "__device__ %s%s %s(%s) {\n" % (inline, ret, self.name, ", ".join(params))
+        qualifier = "__launch_bounds__(%s) " % ", ".join(map(str, self.launch_bounds)) if self.launch_bounds else ""
+        return 'extern "C" __global__ void %s%s(%s) {\n' % (qualifier, self.name, ", ".join(params))
 
     def declarations(self):
         out = []
@@ -685,6 +690,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
                 return Value("ncc_field_view<%s>(%s, %dLL)" % (part.ctype, base.code, offset), types.Array(part, t.ndim, "A"))
             if isinstance(t.dtype, types.Record) and attr in t.dtype.fields:  # a recarray's field: x.value1
                 field, offset = t.dtype.fields[attr]
+                if not isinstance(field, types.Scalar):
+                    self.fail(node, "field %r holds a %s: index the array first (x[i].%s)" % (attr, field, attr))
                 if not t.dtype.aligned(attr):
                     self.fail(node, "field %r of a packed record is not aligned: it cannot be viewed as an array" % attr)
                 code = "ncc_field_view<%s>(%s, %dLL)" % (field.element_ctype, base.code, offset)
@@ -904,7 +911,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
             if declared is not None:  # numba converts the arguments to the declared types
                 args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]
             name, return_type = self.module.device_function(
-                target.py_func, [a.type for a in args], declared.return_type if declared else None, constants
+                target.py_func, [a.type for a in args], declared.return_type if declared else None, constants,
+                forceinline=bool(target.options.get("forceinline")) or target.options.get("inline") == "always",
             )
             if self.emitting:
                 self.called.append(name)
@@ -1004,12 +1012,14 @@ def compile_time_arguments(target, args, node, translator):
     return constants
 
 
-def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None):
+def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
-    device arrays it reads by pointer (the kernel must keep them alive)."""
+    device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's
+    (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
     module = ModuleBuilder()
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
+    translator.launch_bounds = tuple(launch_bounds or ())
     text = translator.translate()
     module.place(translator.called)
     module.pieces.append(text)

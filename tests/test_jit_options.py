@@ -1,0 +1,86 @@
+"""@cuda.jit's options beyond the compile flags, as numba takes them: launch_bounds (__launch_bounds__,
+checked in the PTX and by the launch), shared_memory_carveout (numba's names and range, set on the
+function in each context), forceinline and lto. Checks and PTX in CI; launches on the GPU."""
+
+import re
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+from gpu import needs_nvrtc, requires_gpu
+
+
+def add_one(x):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] = i + 1
+
+
+def nothing():
+    pass
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("bounds, present, absent", [
+    (128, [r"\.maxntid\s+128"], [".minnctapersm", ".maxclusterrank"]),
+    ((128,), [r"\.maxntid\s+128"], [".minnctapersm", ".maxclusterrank"]),
+    ((128, 2), [r"\.minnctapersm\s+2"], [".maxclusterrank"]),
+    ((128, 2, 4), [r"\.minnctapersm\s+2", r"\.maxclusterrank\s+4"], []),
+])
+def test_launch_bounds_reach_the_ptx(bounds, present, absent):
+    ptx, _ = cuda.compile_ptx(nothing, "void()", launch_bounds=bounds, cc=(9, 0))
+    for pattern in present:
+        assert re.search(pattern, ptx), pattern
+    for text in absent:
+        assert text not in ptx
+
+
+@pytest.mark.parametrize("options, error, words", [
+    (dict(launch_bounds=(128, 2, 4, 8)), ValueError, "Got 4 launch bounds:"),
+    (dict(launch_bounds=(0,)), ValueError, "positive"),
+    (dict(shared_memory_carveout=150), ValueError, "must be between -1 and 100"),
+    (dict(shared_memory_carveout=-2), ValueError, "must be between -1 and 100"),
+    (dict(shared_memory_carveout="InvalidOption"), ValueError, "Invalid carveout value"),
+    (dict(shared_memory_carveout=0.5), TypeError, "must be str or int"),
+    (dict(no_such_option=1), TypeError, "unknown @jit options: no_such_option"),
+])
+def test_bad_options_are_refused_at_decoration(options, error, words):
+    with pytest.raises(error, match=words):
+        cuda.jit(**options)(add_one)
+    with pytest.raises(error, match=words):
+        cuda.jit("void(int32[:])", **options)(add_one)
+
+
+@needs_nvrtc
+def test_forceinline_and_lto_are_accepted():
+    helper = cuda.jit(device=True, forceinline=True)(lambda x: x * 2)
+
+    def kernel(a):
+        a[0] = helper(a[0])
+
+    dispatcher = cuda.jit(lto=True)(kernel)
+    source = dispatcher.inspect_source("void(float64[::1])")
+    assert "__device__ __forceinline__ double" in source
+    ptx, _ = cuda.compile(lambda x: x + 1, "float64(float64)", device=True, forceinline=True, cc=(9, 0))
+    assert ".func" in ptx
+
+
+@requires_gpu
+def test_a_launch_over_the_bound_fails_and_one_within_runs():
+    f = cuda.jit(launch_bounds=128)(nothing)
+    f[1, 128]()
+    cuda.synchronize()
+    with pytest.raises(cuda.CudaAPIError, match="CUDA_ERROR_INVALID_VALUE"):
+        f[1, 256]()
+
+
+@requires_gpu
+@pytest.mark.parametrize("carveout", ["MaxL1", "MaxShared", "default", 0, 50, 100, -1])
+def test_kernels_with_a_carveout_run(carveout):
+    x = np.zeros(10, dtype=np.int32)
+    for kernel in (cuda.jit(shared_memory_carveout=carveout)(add_one),
+                   cuda.jit("void(int32[:])", shared_memory_carveout=carveout)(add_one)):
+        d = cuda.to_device(x)
+        kernel[1, 10](d)
+        np.testing.assert_array_equal(d.copy_to_host(), np.arange(1, 11))

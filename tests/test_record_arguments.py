@@ -1,0 +1,59 @@
+"""NumPy records in kernels as numba takes them: a record (np.void, np.record) passed straight to a kernel
+is copied to the device and back (a record read from an array is a view of it: the array sees the
+kernel's writes); nested records and nested arrays in fields read and write in place. Translation in
+CI; results on the GPU."""
+
+import numpy as np
+
+import numba_cuda_c as cuda
+from gpu import needs_nvrtc, requires_gpu
+from numba_cuda_c import types
+
+INNER = np.dtype([("x", np.int16), ("y", np.float32)])
+REC = np.dtype([("a", np.int32), ("d", np.uint8, (3,)), ("m", np.float64, (2, 2)), ("n", INNER)], align=True)
+
+
+def set_fields(r, value):
+    r.a = value
+    r.n.x = value + 1
+    for i in range(3):
+        r.d[i] = i + value
+    r.m[1, 0] = 0.5 * value
+
+
+def read_fields(arr, out):
+    for i in range(arr.size):
+        r = arr[i]
+        out[i] = r.a + r.n.y + r.d.sum() + r.m[1, 1]
+
+
+@needs_nvrtc
+def test_nested_records_and_arrays_translate():
+    cuda.compile_ptx(set_fields, (types.from_dtype(REC), types.int64))
+    cuda.compile_ptx(read_fields, (types.from_dtype(REC)[:], types.float64[:]))
+
+
+@requires_gpu
+def test_a_record_passed_to_a_kernel_comes_back_changed():
+    arr = np.zeros(3, dtype=REC)
+    kernel = cuda.jit(set_fields)
+    kernel[1, 1](arr[1], 4)  # a view of arr[1]
+    assert arr[1]["a"] == 4 and arr[1]["n"]["x"] == 5
+    assert list(arr[1]["d"]) == [4, 5, 6] and arr[1]["m"][1, 0] == 2.0
+    assert arr[0]["a"] == 0 and arr[2]["a"] == 0  # the others untouched
+    record = np.rec.array(np.zeros(1, dtype=REC))[0]  # np.record
+    kernel[1, 1](record, 7)
+    assert record["a"] == 7
+
+
+@requires_gpu
+def test_nested_fields_read_on_the_gpu():
+    arr = np.zeros(2, dtype=REC)
+    arr["a"] = [1, 2]
+    arr["n"]["y"] = [0.5, 1.5]
+    arr["d"] = [[1, 2, 3], [4, 5, 6]]
+    arr["m"][:, 1, 1] = [10.0, 20.0]
+    out = np.zeros(2)
+    cuda.jit(read_fields)[1, 1](arr, out)
+    expected = arr["a"] + arr["n"]["y"] + arr["d"].sum(axis=1) + arr["m"][:, 1, 1]
+    np.testing.assert_allclose(out, expected)
