@@ -72,8 +72,16 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
         return NULL;
     unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
     if (threads > (unsigned long long)kernel->max_threads_per_block) {
-        PyErr_Format(PyExc_ValueError, "blockdim %R asks for %llu threads; %S allows at most %d per block", blockdim,
-                     threads, kernel->name, kernel->max_threads_per_block);
+        /* what the launch would say (numba raises it from there), with the reason, before any launch */
+        PyObject *error = PyObject_CallFunction(
+            st->CudaAPIError, "iN", (int)CUDA_ERROR_INVALID_VALUE,
+            PyUnicode_FromFormat("Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE: blockdim %R asks for "
+                                 "%llu threads; %S allows at most %d per block",
+                                 blockdim, threads, kernel->name, kernel->max_threads_per_block));
+        if (error != NULL) {
+            PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+            Py_DECREF(error);
+        }
         return NULL;
     }
     if (stream_handle_from_object(st, stream ? stream : Py_None, &handle) < 0)

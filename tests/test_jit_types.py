@@ -448,8 +448,6 @@ def test_record_errors():
         whole.inspect_source((cuda.types.from_dtype(ALIGNED)[:],))
     with pytest.raises(KernelTypeError, match="no field 'nothing'"):
         missing[1, 1](d)
-    with pytest.raises(TypeError, match="pass cuda.to_device"):
-        record_fields[1, 1](d, np.zeros(1, ALIGNED)[0], cuda.device_array(2))
 
 
 @cuda.jit
