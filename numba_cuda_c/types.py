@@ -286,6 +286,13 @@ short, ushort = int16, uint16
 intc, uintc = int32, uint32
 int_, long_, longlong, ssize_t = int64, int64, int64, int64
 uint, ulong, ulonglong, size_t = uint64, uint64, uint64, uint64
+# numba's sets of number types, which programs test types against (`if ty in types.signed_domain`)
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = real_domain | integer_domain | complex_domain
 
 SCALARS = {
     t.name: t

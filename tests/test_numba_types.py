@@ -189,3 +189,28 @@ def test_signature_strings_take_numbas_c_style_aliases():
     assert [str(a) for a in sig.args] == [
         str(t) for t in (float64[:], float32, int32, uint8[:, :], uint64, int8, int64)
     ]
+
+
+def test_numba_s_number_domains():
+    from numba_cuda_c import types as t
+
+    assert t.int32 in t.signed_domain and t.uint8 in t.unsigned_domain and t.uint8 not in t.signed_domain
+    assert t.integer_domain == t.signed_domain | t.unsigned_domain
+    assert t.float32 in t.real_domain and t.complex64 in t.complex_domain and t.float16 not in t.number_domain
+    assert len(t.number_domain) == 12
+
+
+def test_like_arrays_take_numpy_s_strides_from_device_arrays_and_views():
+    import numpy as np
+
+    from numba_cuda_c import _like_strides
+
+    class DeviceLike:  # what the *_like functions read of a device array: flags are a dict there
+        def __init__(self, a):
+            self.flags = {"C_CONTIGUOUS": a.flags.c_contiguous, "F_CONTIGUOUS": a.flags.f_contiguous}
+            self.ndim, self.shape, self.strides, self.dtype = a.ndim, a.shape, a.strides, a.dtype
+
+    for a in (np.zeros((4, 6))[:, ::2], np.zeros((4, 6), order="F")[::2],
+              np.zeros((3, 4, 5)).transpose(1, 0, 2)[:, :, ::2], np.zeros((4, 6), order="F")):
+        for like in (a, DeviceLike(a)):
+            assert _like_strides(like) == np.empty_like(a).strides
