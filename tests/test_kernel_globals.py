@@ -102,3 +102,40 @@ def test_global_device_array_is_read_by_pointer():
     prices.copy_to_device(np.array([1.0, 2.0, 3.0], dtype=np.float32))
     kernel[1, 32](out)
     np.testing.assert_array_equal(out.copy_to_host(), [1.0, 2.0, 3.0])
+
+
+def test_a_global_with_the_interface_on_the_object_is_captured(mock_driver):
+    """numba's testing ForeignArray sets __cuda_array_interface__ on the instance: read through a device
+    function, it is captured by pointer as a device array is."""
+    out = run_mock(r"""
+import runpy, tempfile, textwrap, os
+path = os.path.join(tempfile.mkdtemp(), "foreign_mod.py")
+open(path, "w").write(textwrap.dedent('''
+    import numba_cuda_c as cuda
+
+    class Foreign:
+        def __init__(self, arr):
+            self._arr = arr
+            self.__cuda_array_interface__ = arr.__cuda_array_interface__
+
+    def make(global_array):
+        @cuda.jit(device=True)
+        def read_global(idx):
+            return global_array[idx]
+
+        @cuda.jit
+        def kernel(output):
+            i = cuda.grid(1)
+            if i < output.size:
+                output[i] = read_global(i)
+        return kernel
+'''))
+mod = runpy.run_path(path)
+d = cuda.to_device(np.arange(5, dtype=np.float32))
+k = mod["make"](mod["Foreign"](d))
+k[1, 8](cuda.device_array(5, np.float32))
+(text,) = k.inspect_source().values()
+assert "(float *)0x%xULL" % d.device_ctypes_pointer.value in text, text
+print("ok")
+""")
+    assert out.strip().endswith("ok")

@@ -118,3 +118,30 @@ def test_complex_array_parts():
     cuda.jit(complex_parts)[1, 4](z, out)
     np.testing.assert_array_equal(out, np.arange(4) * 10 + np.arange(4, 8))
     np.testing.assert_array_equal(z.imag, np.arange(4, 8) + 1)
+
+
+def assign_views(m, v, out):
+    m[1:, 0] = v[0]  # a number into a view
+    m[:, 1] = v[:3]  # an array into a view
+    lm = cuda.local.array(4, dtype=m.dtype)  # the dtype of an argument
+    lm[0] = m[1, 0]
+    out[0] = lm[0]
+
+
+def test_assignment_into_views_translates():
+    cuda.compile_ptx(assign_views, "void(float64[:, :], int32[::1], float64[::1])")
+    with pytest.raises(KernelTypeError, match="2-dimensional"):
+        cuda.compile_ptx(assign_views, "void(float64[:, :, :], int32[::1], float64[::1])")
+
+
+@requires_gpu
+def test_assignment_into_views_on_the_gpu():
+    m = np.zeros((3, 2))
+    v = np.array([4, 5, 6, 7], dtype=np.int32)
+    out = np.zeros(1)
+    cuda.jit(assign_views)[1, 1](m, v, out)
+    expected = np.zeros((3, 2))
+    expected[1:, 0] = v[0]
+    expected[:, 1] = v[:3]
+    np.testing.assert_array_equal(m, expected)
+    assert out[0] == 4

@@ -57,3 +57,29 @@ def test_nested_fields_read_on_the_gpu():
     cuda.jit(read_fields)[1, 1](arr, out)
     expected = arr["a"] + arr["n"]["y"] + arr["d"].sum(axis=1) + arr["m"][:, 1, 1]
     np.testing.assert_allclose(out, expected)
+
+
+def copy_records(arr, src, values, i, j):
+    arr[i] = arr[j]  # a whole record, as numba copies it
+    arr[i].n = arr[j].n  # a nested record
+    arr[j].d = values  # a nested array from an array
+    arr[j].m = 1.5  # every element of a nested array
+    src[0] = arr[i]
+
+
+@needs_nvrtc
+def test_whole_records_and_nested_arrays_assign():
+    t = types.from_dtype(REC)
+    cuda.compile_ptx(copy_records, (t[:], t[:], types.uint8[:], types.int64, types.int64))
+    with __import__("pytest").raises(cuda.pyjit.KernelTypeError, match="is assigned a"):
+        cuda.compile_ptx(copy_records, (t[:], types.from_dtype(INNER)[:], types.uint8[:], types.int64, types.int64))
+
+
+@requires_gpu
+def test_whole_records_and_nested_arrays_assign_on_the_gpu():
+    arr = np.zeros(3, dtype=REC)
+    arr[2]["a"], arr[2]["n"]["y"] = 9, 2.5
+    src = np.zeros(1, dtype=REC)
+    cuda.jit(copy_records)[1, 1](arr, src, np.array([7, 8, 9], dtype=np.uint8), 0, 2)
+    assert arr[0]["a"] == 9 and arr[0]["n"]["y"] == 2.5 and src[0]["a"] == 9
+    assert list(arr[2]["d"]) == [7, 8, 9] and (arr[2]["m"] == 1.5).all()

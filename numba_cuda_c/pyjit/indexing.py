@@ -93,6 +93,35 @@ class Indexing:
         codes = [self.index_code(base, axis, i, node) for axis, i in enumerate(indices)]
         return self.element_ref(base, codes), base.type.dtype
 
+    def is_view_subscript(self, base, node):
+        """Whether a[...] names a view (a slice among the indices, or fewer indices than dimensions)."""
+        entries = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return any(isinstance(e, ast.Slice) for e in entries) or len(entries) < base.type.ndim
+
+    def assign_into_array(self, target, value, node):
+        """target[...] = value: an array of the target's dimensions (size-1 dimensions broadcast) or a
+        number, converted to the target's dtype element by element (numba's setitem of a view)."""
+        dtype = target.type.dtype
+        if not isinstance(dtype, types.Scalar):
+            self.fail(node, "only arrays of numbers can be assigned to as a whole")
+        if isinstance(value.type, types.Array):
+            if value.type.ndim != target.type.ndim:
+                self.fail(node, "cannot assign a %d-dimensional array to a %d-dimensional one"
+                          % (value.type.ndim, target.type.ndim))
+            source, element = value.code, value.type.dtype
+        elif isinstance(value.type, types.Scalar):
+            source, element = "ncc_scalar_input(%s)" % value.code, value.type
+        else:
+            self.fail(node, "an array is assigned an array or a number")
+        body = "return %s;" % cast(Value("e0", element), dtype)
+        self.emit("ncc_map(%s, [=](%s e0) { %s }, %s);" % (target.code, element.ctype, body, source))
+
+    def assign_record(self, address, record_type, value, node):
+        """a[i] = r, r.inner = s: the record's bytes, as numba copies a record."""
+        if value.type != record_type:
+            self.fail(node, "a record of %s is assigned a %s" % (record_type, value.type))
+        self.emit("memcpy(%s, %s, %d);" % (address, value.code, record_type.size))
+
     def element_ref(self, base, codes):
         """An lvalue of the element; for a record, a reference (its first byte's address)."""
         offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes))
@@ -136,8 +165,12 @@ class Indexing:
 
     def store_field(self, record, name, value, node):
         field_type, address, aligned = self.field(record, name, node)
-        if isinstance(field_type, (types.Record, types.NestedArray)):
-            self.fail(node, "a record's field %r holds a %s: assign its items" % (name, "record" if isinstance(field_type, types.Record) else "array"))
+        if isinstance(field_type, types.Record):
+            self.assign_record(address, field_type, value, node)
+            return
+        if isinstance(field_type, types.NestedArray):  # r.j = b: element by element, broadcast as NumPy
+            self.assign_into_array(self.field_value(record, name, node), value, node)
+            return
         code = cast(value, field_type)
         if aligned:
             self.emit("(*(%s *)%s) = %s;" % (field_type.ctype, address, code))

@@ -368,9 +368,14 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
             self.vars[name] = typing.unify(self.vars.get(name), value.type)
             self.emit("v_%s = %s;" % (name, cast(value, self.vars[name])))
         elif isinstance(target, ast.Subscript):
-            ref, dtype = self.element(target)
+            base = self.expr(target.value)
+            if isinstance(base.type, types.Array) and self.is_view_subscript(base, target):
+                self.assign_into_array(self.expr(target), value, node)  # a[:, j] = b, a[1:] = 0
+                return
+            ref, dtype = self.element(target, base)
             if isinstance(dtype, types.Record):
-                self.fail(node, "a whole record cannot be assigned: assign its fields")
+                self.assign_record(ref, dtype, value, node)
+                return
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
             self.fail(node, "cannot assign to this")
@@ -650,7 +655,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
             return Value(obj=Namespace(obj.path))
         if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc":  # numba captures its values now
             return self.constant_array_of(obj, node, "global array")
-        if isinstance(obj, numba_cuda_c.DeviceNDArray) or hasattr(type(obj), "__cuda_array_interface__"):
+        if isinstance(obj, numba_cuda_c.DeviceNDArray) or _has_cuda_array_interface(obj):
             return self.captured_device_array(obj, node)
         if type(obj).__name__ == "CPUDispatcher" and callable(getattr(obj, "py_func", None)):
             # a @numba.jit function, which numba-cuda lets kernels call: its Python, as a device function
@@ -684,6 +689,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
                 )
             if attr == "ndim":
                 return literal(t.ndim, types.int64)
+            if attr == "dtype":  # a compile-time type: cuda.local.array(n, dtype=a.dtype), a.dtype.type(0)
+                return Value(obj=t.dtype)
             if attr in ("real", "imag") and typing.is_complex(t.dtype):  # views of the parts, as NumPy's
                 part = t.dtype.underlying_float
                 offset = 0 if attr == "real" else part.bits // 8
@@ -955,6 +962,17 @@ def _function_node(pyfunc, source, translator):
     if hasattr(ast.FunctionDef, "type_params"):
         function.type_params = []
     return ast.fix_missing_locations(function)
+
+
+def _has_cuda_array_interface(obj):
+    """Whether a global is a CUDA array (the interface on its class, or set on the object itself as
+    numba's testing ForeignArray does); modules, functions and types are not."""
+    if isinstance(obj, (type, types.Type)) or inspect.ismodule(obj) or callable(obj):
+        return hasattr(type(obj), "__cuda_array_interface__")
+    try:
+        return isinstance(getattr(obj, "__cuda_array_interface__", None), dict)
+    except Exception:  # a property that raises: not usable
+        return False
 
 
 def _is_compile_time(value):
