@@ -136,7 +136,9 @@ def test_only_the_device_functions_called_are_emitted():
     from numba_cuda_c.pyjit.translate import translate_kernel
 
     source = translate_kernel(widening_accumulator, [types.Array(types.float64, 1, "A")], "k")
-    definitions = [line for line in source.splitlines() if line.startswith("__device__") and "twice" in line]
+    definitions = [
+        line for line in source.splitlines() if line.startswith("__device__") and "twice" in line and line.endswith("{")
+    ]
     assert len(definitions) == 1 and "double v_v" in definitions[0], definitions
 
 

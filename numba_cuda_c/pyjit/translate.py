@@ -78,6 +78,7 @@ class ModuleBuilder:
         self.function_text = {}  # device function C name -> its definition
         self.function_calls = {}  # device function C name -> the device functions its code calls
         self.placed = set()
+        self.translating = {}  # key -> the FunctionTranslator of a device function being translated
         self.requirements = {}  # name -> lib.Requirement, in the order first needed
         self.pieces = []
         self.counter = 0
@@ -95,17 +96,38 @@ class ModuleBuilder:
         key = (pyfunc, tuple(argtypes), tuple(sorted((k, _constant_key(v)) for k, v in constants.items())), forceinline)
         if key not in self.functions:
             name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
-            self.functions[key] = (name, None)  # a recursive call sees this: not supported
+            self.functions[key] = (name, None)  # being translated: a recursive call sees this
             translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name, constants=constants)
             translator.declared_return = declared_return
             translator.forceinline = forceinline
-            self.function_text[name] = translator.translate()
+            self.translating[key] = translator
+            try:
+                self.function_text[name] = translator.translate()
+            except BaseException:
+                del self.functions[key]
+                raise
+            finally:
+                del self.translating[key]
             self.function_calls[name] = translator.called
             self.functions[key] = (name, translator.return_type)
         name, return_type = self.functions[key]
         if return_type is None:
-            raise KernelTypeError("recursive device function %s is not supported" % pyfunc.__name__)
+            return name, self.recursive_return_type(key, pyfunc)
         return name, return_type
+
+    def recursive_return_type(self, key, pyfunc):
+        """A recursive call's return type, as numba infers it: the declared one, else what the paths
+        that return without recursing give (a typing pass skips the call until one has)."""
+        translator = self.translating[key]
+        if translator.declared_return is not None:
+            return translator.declared_return
+        if translator.return_type is not None:
+            return translator.return_type
+        if translator.emitting:
+            raise KernelTypeError(
+                "cannot type infer runaway recursion: every path of %s calls itself before it returns" % pyfunc.__name__
+            )
+        raise _Unknown(pyfunc.__name__)
 
     def place(self, called):
         """Puts the definitions of the device functions `called`, and of those they call, in the
@@ -113,8 +135,10 @@ class ModuleBuilder:
         for name in called:
             if name not in self.placed:
                 self.placed.add(name)
+                text = self.function_text[name]
+                self.pieces.append(text[: text.index("{")].rstrip() + ";\n")  # declared first: recursion
                 self.place(self.function_calls[name])
-                self.pieces.append(self.function_text[name])
+                self.pieces.append(text)
 
     def extern(self, declared):
         """The C name of the wrapper that calls a declared device function, declared once (extern.py)."""
@@ -622,6 +646,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
 
         if hasattr(builtins, name):
             return Value(obj=getattr(builtins, name))
+        if name == self.pyfunc.__name__:  # itself, recursively, while its decorator compiles it (a signature given)
+            from numba_cuda_c.pyjit.dispatcher import Dispatcher
+
+            return Value(obj=Dispatcher(self.pyfunc, device=True))
         if not self.emitting:
             raise _Unknown(name)
         self.fail(node, "name %r is not defined" % name)
