@@ -259,11 +259,14 @@ class Dispatcher:
             kernel.set_shared_memory_carveout(_CARVEOUTS.get(str(carveout).lower(), carveout))
         return kernel
 
-    def _compile_and_load_kernel(self, argtypes):
-        name, source = self._source(argtypes)
-        options = nvrtc_options(
+    def _nvrtc_options(self):
+        return nvrtc_options(
             **{k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")}
         )
+
+    def _compile_and_load_kernel(self, argtypes):
+        name, source = self._source(argtypes)
+        options = self._nvrtc_options()
         links = self._links[argtypes]
         disk_cache = bool(self.options.get("cache"))
         if links is None:
@@ -427,14 +430,28 @@ class Dispatcher:
         """The PTX: for one signature, or a dict for every compiled one."""
 
         def ptx(t):
+            if self.device:  # the device function alone, as compile_ptx(device=True) makes it
+                from numba_cuda_c.pyjit import compile_ptx
+
+                flags = {k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "opt")}
+                return compile_ptx(self.py_func, t, device=True, cc=compiler.default_arch(), **flags)[0]
             name, source = self._source(t)
             relocatable = ["-rdc=true"] if self._links.get(t) is not None else []
             return compiler.compile_image(
-                source, nvrtc_options() + relocatable, name=self.py_func.__name__ + ".cu", ptx=True, disk_cache=False
+                source, self._nvrtc_options() + relocatable, name=self.py_func.__name__ + ".cu", ptx=True,
+                disk_cache=False,
             ).decode()
 
-        found = {t: ptx(t) for t in self._pick(signature)}
+        picked = self._pick(signature)
+        if signature is None and self.device:
+            picked = [s.args for s in self.signatures]
+        found = {t: ptx(t) for t in picked}
         return found if signature is None else found.popitem()[1]
+
+    def inspect_lto_ptx(self, signature=None):
+        """numba's PTX after link-time optimisation: a kernel and its device functions are one NVRTC
+        program here, so this is inspect_asm's PTX."""
+        return self.inspect_asm(signature)
 
     def _attribute(self, method, signature):
         found = {t: getattr(self._kernel(t), method)() for t in self._pick(signature)}

@@ -888,6 +888,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
             return self.array_method(target, node)
         if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
             return self.call_library(array_lib.OBJECTS[target], node)  # np.sum(a)
+        if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
+            rewritten = _operator_as_expression(target, node)  # operator.add(a, b) is a + b
+            if rewritten is not None:
+                return self.expr(rewritten)
         if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
             return self.ufunc_call(target, node)
         if isinstance(target, BoundMethod) and target.name == "bit_count":  # x.bit_count(): ones in |x|
@@ -990,6 +994,35 @@ def _function_node(pyfunc, source, translator):
     if hasattr(ast.FunctionDef, "type_params"):
         function.type_params = []
     return ast.fix_missing_locations(function)
+
+
+_OPERATOR_BINARY = {
+    "add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div, "floordiv": ast.FloorDiv,
+    "mod": ast.Mod, "pow": ast.Pow, "and_": ast.BitAnd, "or_": ast.BitOr, "xor": ast.BitXor,
+    "lshift": ast.LShift, "rshift": ast.RShift,
+}  # fmt: skip
+_OPERATOR_COMPARE = {"lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE, "eq": ast.Eq, "ne": ast.NotEq}
+_OPERATOR_UNARY = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "inv": ast.Invert, "not_": ast.Not}
+
+
+def _operator_as_expression(function, node):
+    """operator.add(a, b) (or iadd, which on numbers makes a new value too) as the expression a + b;
+    None for the operator functions that are not arithmetic, comparisons or unary operators."""
+    name = function.__name__
+    if name.startswith("i") and name[1:] in _OPERATOR_BINARY:
+        name = name[1:]
+    args = node.args
+    if name in _OPERATOR_BINARY and len(args) == 2:
+        expression = ast.BinOp(left=args[0], op=_OPERATOR_BINARY[name](), right=args[1])
+    elif name in _OPERATOR_COMPARE and len(args) == 2:
+        expression = ast.Compare(left=args[0], ops=[_OPERATOR_COMPARE[name]()], comparators=[args[1]])
+    elif name in _OPERATOR_UNARY and len(args) == 1:
+        expression = ast.UnaryOp(op=_OPERATOR_UNARY[name](), operand=args[0])
+    elif name == "abs" and len(args) == 1:
+        expression = ast.Call(func=ast.Name(id="abs", ctx=ast.Load()), args=list(args), keywords=[])
+    else:
+        return None
+    return ast.fix_missing_locations(ast.copy_location(expression, node))
 
 
 def _has_cuda_array_interface(obj):

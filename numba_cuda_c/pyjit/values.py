@@ -136,8 +136,9 @@ MATH_FUNCTIONS = {
     "remainder": "remainder",
     "exp2": "exp2",
     "cbrt": "cbrt",
+    "nextafter": "nextafter",
 }
-MATH_BINARY = ("atan2", "pow", "hypot", "copysign", "fmod", "remainder", "ldexp")
+MATH_BINARY = ("atan2", "pow", "hypot", "copysign", "fmod", "remainder", "ldexp", "nextafter")
 CMATH_FUNCTIONS = {
     name: "ncc_c" + name
     for name in (
