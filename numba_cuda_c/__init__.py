@@ -390,10 +390,10 @@ def __getattr__(name):
         value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
         globals()[name] = value
         return value
-    if name in ("vectorize", "guvectorize"):  # CUDA ufuncs: element functions compiled by @cuda.jit
-        from numba_cuda_c import ufunc
+    if name in ("vectorize", "guvectorize"):  # CUDA (generalized) ufuncs: functions compiled by @cuda.jit
+        from numba_cuda_c import gufunc, ufunc
 
-        value = globals()[name] = getattr(ufunc, name)
+        value = globals()[name] = getattr(gufunc if name == "guvectorize" else ufunc, name)
         return value
     if name in ("reduce", "Reduce"):  # cuda.reduce: a reduction kernel compiled by @cuda.jit
         from numba_cuda_c import reduction

@@ -177,8 +177,3 @@ def vectorize(signatures=None, target="cuda", **options):
 
     return decorate
 
-
-def guvectorize(signatures, layout, target="cuda", **options):
-    """numba's cuda.guvectorize: generalized ufuncs are not supported yet; the decorator says so when
-    used (importing the name works, as code that imports both vectorize and guvectorize expects)."""
-    raise NotImplementedError("cuda.guvectorize (generalized ufuncs) is not supported by numba_cuda_c yet")

@@ -35,6 +35,9 @@ def test_conversions():
     assert _converts(types.int64, types.CPointer(types.uint8)) and _caster(types.int64, types.CPointer(types.uint8)) is None
     assert _converts(types.int64, types.float32) and _caster(types.int64, types.float32) is np.float32
     assert not _converts(types.complex128, types.float64)
+    to_int32 = _caster(types.int64, types.int32)  # Python ints wrap, as numba's ctypes packing does
+    assert to_int32(0x80000000) == np.int32(-(2**31)) and to_int32(0xFFFFFFFF) == -1 and to_int32(5) == 5
+    assert _caster(types.int64, types.uint8)(-1) == 255 and type(to_int32(1)) is np.int32
     assert not _converts(types.Array(types.float32, 1, "A"), types.Array(types.float64, 1, "A"))
 
 

@@ -645,5 +645,16 @@ def _caster(actual, declared):
     if actual == declared or isinstance(declared, types.CPointer):
         return None
     if isinstance(declared, types.Scalar):
-        return declared.dtype.type
+        convert = declared.dtype.type
+        if declared.kind in "iu":  # a Python int wraps into a declared integer, as numba's ctypes packing does
+
+            def wrapping(value, bits=declared.bits, signed=declared.kind == "i"):
+                if isinstance(value, int) and not isinstance(value, bool):
+                    value &= (1 << bits) - 1
+                    if signed and value >> (bits - 1):
+                        value -= 1 << bits
+                return convert(value)
+
+            return wrapping
+        return convert
     return None
