@@ -19,6 +19,8 @@ import re
 
 import numpy as np
 
+from numba_cuda_c.ufunc import accepts
+
 BLOCK = 128
 _LAYOUT = re.compile(r"^\s*(\(.*?\)(?:\s*,\s*\(.*?\))*)\s*->\s*(\(.*?\)(?:\s*,\s*\(.*?\))*)\s*$")
 _SUPPORTED_OPTIONS = {"nopython", "cache", "fastmath", "target", "writable_args", "is_dynamic"}
@@ -130,9 +132,9 @@ class CUDAGUFunc:
             kernel = self._kernels[modes] = _make_kernel(self._device, modes)
         return kernel
 
-    def _loop(self, dtypes):
+    def _loop(self, dtypes, values):
         for loop in self.loops:
-            if all(np.can_cast(d, a, "safe") for d, a in zip(dtypes, loop.dtypes)):
+            if all(accepts(v, d, a) for v, d, a in zip(values, dtypes, loop.dtypes)):
                 return loop
         raise TypeError("gufunc %s has no loop for the input types (%s)" % (self.__name__, ", ".join(map(str, dtypes))))
 
@@ -154,7 +156,7 @@ class CUDAGUFunc:
                 raise ValueError("%s has %d outputs, out gives %d" % (self.__name__, self.nout, len(outputs)))
         on_device = [cuda.is_cuda_array(a) for a in args[:nin]]
         inputs = [cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args[:nin], on_device)]
-        loop = self._loop([a.dtype for a in inputs])
+        loop = self._loop([a.dtype for a in inputs], args[:nin])
         sizes, loop_shapes = {}, []
         for k, (array, core) in enumerate(zip(inputs, self.input_cores)):
             loop_shapes.append(self._bind(sizes, array.shape, core, k))

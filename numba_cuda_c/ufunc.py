@@ -17,6 +17,16 @@ import numpy as np
 BLOCK = 256
 
 
+def accepts(value, dtype, loop_dtype):
+    """Whether a loop takes an argument: its dtype casts safely to the loop's (NumPy's rule), except
+    that a Python number is weak (NumPy 2's rule): an int fits any integer or floating loop, a float
+    any floating one."""
+    kinds = {bool: "biufc", int: "iufc", float: "fc", complex: "c"}.get(type(value))
+    if kinds is not None:
+        return loop_dtype.kind in kinds
+    return np.can_cast(dtype, loop_dtype, "safe")
+
+
 def _make_kernel(nin, fn):
     import numba_cuda_c as cuda
 
@@ -79,9 +89,9 @@ class CUDAUFunc:
     def ntypes(self):
         return len(self.types)
 
-    def _loop(self, dtypes):
+    def _loop(self, dtypes, values=()):
         for args, result in self.types:
-            if all(np.can_cast(d, a, "safe") for d, a in zip(dtypes, args)):
+            if all(accepts(v, d, a) for v, d, a in zip(values or [None] * len(dtypes), dtypes, args)):
                 return args, result
         raise TypeError(
             "ufunc %s has no loop for the input types (%s); its signatures: %s"
@@ -96,7 +106,7 @@ class CUDAUFunc:
             raise TypeError("%s takes %d arguments, %d given" % (self.__name__, self.nin, len(args)))
         on_device = [cuda.is_cuda_array(a) for a in args]
         arrays = [cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args, on_device)]
-        loop_args, result = self._loop([a.dtype for a in arrays])
+        loop_args, result = self._loop([a.dtype for a in arrays], args)
         shape = np.broadcast_shapes(*[a.shape for a in arrays])
         size = int(np.prod(shape))
         inputs = []

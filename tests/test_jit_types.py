@@ -444,7 +444,7 @@ def test_record_errors():
         a[0].nothing = 1
 
     d = cuda.to_device(np.zeros(2, ALIGNED))
-    with pytest.raises(KernelTypeError, match="a whole record cannot be assigned"):
+    with pytest.raises(KernelTypeError, match="is assigned a float64"):
         whole.inspect_source((cuda.types.from_dtype(ALIGNED)[:],))
     with pytest.raises(KernelTypeError, match="no field 'nothing'"):
         missing[1, 1](d)
