@@ -67,6 +67,7 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
     self->weakreflist = NULL;
     self->cooperative = 0;
     self->carveout = KERNEL_NO_CARVEOUT;
+    self->min_stack = 0;
     PyObject_GC_Track(self);
     if (self->configs == NULL || (self->bindings = PyMem_Calloc(1, sizeof *self->bindings)) == NULL)
         goto error;
@@ -96,6 +97,18 @@ error:
     return NULL;
 }
 
+/* The current context's per-thread stack raised to at least `bytes` (never lowered: other kernels may
+ * need what it has). */
+static int ensure_stack(module_state *st, size_t bytes)
+{
+    size_t current = 0;
+    if (cu.cuCtxGetLimit == NULL || cu.cuCtxSetLimit == NULL)
+        return 0; /* an old driver: the default stack, as before */
+    if (CU_CALL(st, cuCtxGetLimit, (&current, CU_LIMIT_STACK_SIZE)) < 0)
+        return -1;
+    return current >= bytes ? 0 : CU_CALL(st, cuCtxSetLimit, (CU_LIMIT_STACK_SIZE, bytes));
+}
+
 CUfunction kernel_rebind(module_state *st, KernelObject *self, ContextObject *context)
 {
     context_entry *entry;
@@ -113,6 +126,8 @@ CUfunction kernel_rebind(module_state *st, KernelObject *self, ContextObject *co
         if (!failed && self->carveout != KERNEL_NO_CARVEOUT) /* the same preference in every context */
             failed = CU_CALL(st, cuFuncSetAttribute,
                              (handle, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, self->carveout)) < 0;
+        if (!failed && self->min_stack)
+            failed = ensure_stack(st, self->min_stack) < 0;
         if (context_exit(st, pushed) < 0 || failed)
             return NULL;
         for (entry = self->bindings; entry != NULL; entry = entry->next) /* the GIL was released */
@@ -411,11 +426,36 @@ static PyObject *Kernel_set_shared_memory_carveout(PyObject *op, PyObject *value
     Py_RETURN_NONE;
 }
 
+/* _set_min_stack_size(bytes): the per-thread stack this kernel needs (recursive device functions, whose
+ * depth ptxas cannot bound); each context it is loaded in gets at least that much. */
+static PyObject *Kernel_set_min_stack_size(PyObject *op, PyObject *value)
+{
+    module_state *st = state_of(op);
+    KernelObject *self = (KernelObject *)op;
+    size_t bytes = PyLong_AsSize_t(value);
+    if (bytes == (size_t)-1 && PyErr_Occurred())
+        return NULL;
+    for (context_entry *entry = self->bindings; entry != NULL; entry = entry->next) {
+        int pushed;
+        if (entry->context->handle == NULL)
+            continue;
+        if (context_enter(st, entry->context, &pushed) < 0)
+            return NULL;
+        int failed = ensure_stack(st, bytes) < 0;
+        if (context_exit(st, pushed) < 0 || failed)
+            return NULL;
+    }
+    self->min_stack = bytes;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Kernel_methods[] = {
     {"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))Kernel_max_cooperative_grid_blocks,
      METH_VARARGS | METH_KEYWORDS,
      "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks a cooperative launch can have here."},
     {"_set_cooperative", Kernel_set_cooperative, METH_O, "Launch with cuLaunchCooperativeKernel (grid syncs)."},
+    {"_set_min_stack_size", Kernel_set_min_stack_size, METH_O,
+     "_set_min_stack_size(bytes): every context it runs in gives each thread at least this much stack."},
     {"set_shared_memory_carveout", Kernel_set_shared_memory_carveout, METH_O,
      "set_shared_memory_carveout(percent): the shared memory / L1 split preferred, -1 (default) to 100."},
     ATTRIBUTE_METHOD(get_regs_per_thread, "Registers each thread uses."),

@@ -53,6 +53,7 @@ typedef struct {
     PyObject *weakreflist;
     int cooperative; /* launched with cuLaunchCooperativeKernel (its code syncs the grid) */
     int carveout;    /* preferred shared memory carveout (%, -1: the device's default), or KERNEL_NO_CARVEOUT */
+    size_t min_stack; /* per-thread stack its contexts must give it (recursion: ptxas cannot size it), or 0 */
 } KernelObject;
 
 #define KERNEL_NO_CARVEOUT (-2)

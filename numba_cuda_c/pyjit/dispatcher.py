@@ -254,6 +254,8 @@ class Dispatcher:
         kernel = self._compile_and_load_kernel(argtypes)
         if "cooperative" in launch_flags_of(self._sources[argtypes][1]):  # its code syncs the grid
             kernel._set_cooperative(True)
+        if "deep_stack" in launch_flags_of(self._sources[argtypes][1]):  # recursive device functions
+            kernel._set_min_stack_size(RECURSION_STACK_BYTES)
         carveout = self.options.get("shared_memory_carveout")
         if carveout is not None:
             kernel.set_shared_memory_carveout(_CARVEOUTS.get(str(carveout).lower(), carveout))
@@ -499,6 +501,10 @@ class Dispatcher:
         return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)
 
 
+# The per-thread stack a kernel with recursive device functions gets (the context's default is 1 KiB: a
+# few dozen frames). The driver reserves it for every thread that can be resident (about 2 GiB at 8 KiB
+# on an H100), so only such kernels raise it, and never lower it again.
+RECURSION_STACK_BYTES = 8192
 _CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}  # numba's names for shared_memory_carveout
 JIT_OPTIONS = frozenset(
     "debug lineinfo fastmath opt max_registers cache inline forceinline link lto launch_bounds "

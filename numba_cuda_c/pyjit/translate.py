@@ -61,6 +61,9 @@ COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=="
 
 
 CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
+# Recursive device functions: ptxas cannot bound their stack, and the context's default (1 KiB a thread)
+# holds only a few frames; the launch flag makes the dispatcher raise the kernel's contexts' stack.
+lib.Requirement("recursion", "", launch=("deep_stack",))
 
 
 TYPING_PASSES = 20
@@ -118,6 +121,7 @@ class ModuleBuilder:
     def recursive_return_type(self, key, pyfunc):
         """A recursive call's return type, as numba infers it: the declared one, else what the paths
         that return without recursing give (a typing pass skips the call until one has)."""
+        self.require("recursion")  # its launch needs a deeper stack than ptxas can size
         translator = self.translating[key]
         if translator.declared_return is not None:
             return translator.declared_return

@@ -297,6 +297,7 @@
     X(CU_FUNC_ATTRIBUTE_BINARY_VERSION, 6) \
     X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8) \
     X(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 9) \
+    X(CU_LIMIT_STACK_SIZE, 0) \
     X(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 4) \
     X(CU_JIT_MAX_REGISTERS, 0) \
     X(CU_JIT_INFO_LOG_BUFFER, 3) \
@@ -435,7 +436,9 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuLinkDestroy, cuLinkDestroy) \
     X(cuLibraryGetModule, cuLibraryGetModule) \
     X(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel) \
-    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor)
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor) \
+    X(cuCtxGetLimit, cuCtxGetLimit) \
+    X(cuCtxSetLimit, cuCtxSetLimit)
 
 /* Prototypes, one function-pointer type per entry point. */
 typedef CUresult (*PFN_cuInit)(unsigned int Flags);
@@ -520,6 +523,8 @@ typedef CUresult (*PFN_cuMemAllocAsync)(CUdeviceptr *dptr, size_t bytesize, CUst
 typedef CUresult (*PFN_cuMemFreeAsync)(CUdeviceptr dptr, CUstream hStream);
 typedef CUresult (*PFN_cuDeviceGetDefaultMemPool)(CUmemoryPool *pool_out, CUdevice dev);
 typedef CUresult (*PFN_cuMemPoolSetAttribute)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
+typedef CUresult (*PFN_cuCtxGetLimit)(size_t *value, int limit);
+typedef CUresult (*PFN_cuCtxSetLimit)(int limit, size_t value);
 typedef CUresult (*PFN_cuFuncGetParamInfo)(CUfunction func, size_t paramIndex, size_t *paramOffset,
                                            size_t *paramSize);
 typedef CUresult (*PFN_cuLinkCreate)(unsigned int numOptions, CUjit_option *options, void **optionValues,

@@ -1520,6 +1520,37 @@ EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, C
     return CUDA_SUCCESS;
 }
 
+/* The context's per-thread stack limit (the only limit the package sets): one value, as it only checks
+ * that recursive kernels raise it. */
+static size_t stack_limit = 1024;
+
+EXPORT CUresult cuCtxGetLimit(size_t *value, int limit)
+{
+    FAULT("cuCtxGetLimit");
+    if (value == NULL || limit != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    CUresult rc = live_current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+    *value = stack_limit;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+EXPORT CUresult cuCtxSetLimit(int limit, size_t value)
+{
+    FAULT("cuCtxSetLimit");
+    if (limit != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    CUresult rc = live_current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+    if (rc == CUDA_SUCCESS)
+        stack_limit = value;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+EXPORT long mock_stack_limit(void) { return (long)stack_limit; }
+
 EXPORT CUresult cuFuncSetAttribute(CUfunction h, CUfunction_attribute attribute, int value)
 {
     FAULT("cuFuncSetAttribute");
