@@ -326,6 +326,7 @@ enum { CU_FLAG_VALUES(CU_ENUM_ENTRY) };
 #undef CU_ATTRIBUTE_ENTRY
 typedef int CUpointer_attribute;
 typedef int CUfunction_attribute;
+typedef int CUlimit;
 typedef int CUjit_option;
 typedef int CUjitInputType;
 typedef struct CUlinkState_st *CUlinkState;
@@ -523,8 +524,8 @@ typedef CUresult (*PFN_cuMemAllocAsync)(CUdeviceptr *dptr, size_t bytesize, CUst
 typedef CUresult (*PFN_cuMemFreeAsync)(CUdeviceptr dptr, CUstream hStream);
 typedef CUresult (*PFN_cuDeviceGetDefaultMemPool)(CUmemoryPool *pool_out, CUdevice dev);
 typedef CUresult (*PFN_cuMemPoolSetAttribute)(CUmemoryPool pool, CUmemPool_attribute attr, void *value);
-typedef CUresult (*PFN_cuCtxGetLimit)(size_t *value, int limit);
-typedef CUresult (*PFN_cuCtxSetLimit)(int limit, size_t value);
+typedef CUresult (*PFN_cuCtxGetLimit)(size_t *pvalue, CUlimit limit);
+typedef CUresult (*PFN_cuCtxSetLimit)(CUlimit limit, size_t value);
 typedef CUresult (*PFN_cuFuncGetParamInfo)(CUfunction func, size_t paramIndex, size_t *paramOffset,
                                            size_t *paramSize);
 typedef CUresult (*PFN_cuLinkCreate)(unsigned int numOptions, CUjit_option *options, void **optionValues,

@@ -1524,7 +1524,7 @@ EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, C
  * that recursive kernels raise it. */
 static size_t stack_limit = 1024;
 
-EXPORT CUresult cuCtxGetLimit(size_t *value, int limit)
+EXPORT CUresult cuCtxGetLimit(size_t *value, CUlimit limit)
 {
     FAULT("cuCtxGetLimit");
     if (value == NULL || limit != 0)
@@ -1536,7 +1536,7 @@ EXPORT CUresult cuCtxGetLimit(size_t *value, int limit)
     return rc;
 }
 
-EXPORT CUresult cuCtxSetLimit(int limit, size_t value)
+EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
 {
     FAULT("cuCtxSetLimit");
     if (limit != 0)
