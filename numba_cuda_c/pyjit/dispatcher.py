@@ -2,6 +2,7 @@
 types, translates it (translate.py), compiles it with NVRTC (compiler.py, with its caches) and
 launches it through the C launch path (a Kernel of src/kernel.c)."""
 
+import enum
 import functools
 import os
 import pickle
@@ -65,6 +66,8 @@ def typeof(value):
         return types.Array(_array_dtype(value.dtype), value.ndim, "A")
     if isinstance(value, np.void):  # copied to the device for the launch, and back (_with_records)
         return _scalar_of_dtype(value.dtype)
+    if isinstance(value, enum.Enum) and isinstance(value.value, (int, float)):  # its value (_with_records)
+        return typeof(value.value)
     if isinstance(value, np.generic):
         return _scalar_of_dtype(value.dtype)
     cai = getattr(value, "__cuda_array_interface__", None)
@@ -114,15 +117,18 @@ def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=Non
 
 
 def _with_records(launch, positions, stream):
-    """The launch for NumPy records among the arguments, as numba passes them: each copied to the
-    device first and back into the record after (a record read from an array is a view of it, so the
-    array sees the kernel's writes), on the launch's stream."""
+    """The launch for NumPy records (and enum members) among the arguments, as numba passes them: each
+    record copied to the device first and back into it after (a record read from an array is a view of
+    it, so the array sees the kernel's writes), on the launch's stream; an enum member as its value."""
 
     def launch_with_records(*args):
         args = list(args)
         copies = []
         for k in positions:
             host = args[k]
+            if isinstance(host, enum.Enum):  # an enum member goes as its value
+                args[k] = host.value
+                continue
             args[k] = _cuda.to_device(host, stream=stream)
             copies.append((args[k], host))
         launch(*args)
@@ -352,7 +358,7 @@ class Dispatcher:
                     config = configs[argtypes] = self._declared_launch(argtypes, key)
                 else:
                     config = configs[argtypes] = self._kernel(argtypes)[key]
-            records = [k for k, a in enumerate(args) if isinstance(a, np.void)]
+            records = [k for k, a in enumerate(args) if isinstance(a, (np.void, enum.Enum))]
             return _with_records(config, records, key[2] if len(key) > 2 else 0) if records else config
 
         return specialise

@@ -5,6 +5,7 @@ emit().
 """
 
 import ast
+import enum
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
@@ -14,6 +15,11 @@ from numba_cuda_c.pyjit.values import Value, c_array_type, cast
 class Indexing:
     def expr_Subscript(self, node):
         base = self.expr(node.value)
+        if isinstance(base.obj, enum.EnumMeta) and isinstance(node.slice, ast.Constant):  # Color["red"]
+            try:
+                return self.python_value(base.obj[node.slice.value], node)
+            except KeyError:
+                self.fail(node, "%s has no member %r" % (base.obj.__name__, node.slice.value))
         if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i])
             return self.tuple_item(base, self.expr(node.slice), node)
         if isinstance(base.type, types.Record):  # r["x"]

@@ -23,6 +23,8 @@ from numba_cuda_c.pyjit.values import (
     literal,
 )
 
+CACHE_HINTS = ("ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt")  # CUDA's __ldcg, ...
+
 
 class Intrinsics:
     def keywords_allowed(self, node):
@@ -523,7 +525,26 @@ class Intrinsics:
                 return Value("__brev%s(%s)" % ("ll" if wide else "", cast(a, t)), t)
             operand = "(long long)(%s)" % a.code if wide else "(int)(%s)" % a.code
             return Value("__%s%s(%s)" % (name[0], "ll" if wide else "", operand), types.int32)
+        if len(name) == 1 and name[0] in CACHE_HINTS:
+            return self.cache_hint(name[0], node)
         self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))
+
+    def cache_hint(self, name, node):
+        """cuda.ldcg(a, i) and cuda.stcg(a, i, value) (a an array, i an index or a tuple of them, or a
+        pointer and an offset): CUDA's __ldcg/__stcg, a load or store with that cache policy."""
+        store = name.startswith("st")
+        args = self.args(node, 3 if store else 2)
+        base, index = args[0], args[1]
+        if not isinstance(base.type, (types.Array, types.CPointer)):
+            self.fail(node, "cuda.%s takes an array or a pointer first" % name)
+        indices = index.items if index.items is not None else [index]
+        ref, dtype = self.element(node, base, indices)
+        if not isinstance(dtype, types.Scalar) or dtype == types.boolean or typing.is_complex(dtype):
+            self.fail(node, "cuda.%s loads and stores integers and floats, not %s" % (name, dtype))
+        if store:
+            self.emit("__%s(&%s, %s);" % (name, ref, cast(args[2], dtype)))
+            return Value("", None)
+        return Value("__%s(&%s)" % (name, ref), dtype)
 
     ATOMIC_CTYPES = {
         "int32": "int",

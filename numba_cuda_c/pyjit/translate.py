@@ -9,6 +9,7 @@ KernelTypeError quoting the source line.
 
 import ast
 import cmath
+import enum
 import functools
 import inspect
 import math
@@ -57,7 +58,9 @@ BINOPS = {
     ast.LShift: "<<",
     ast.RShift: ">>",
 }
-COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+# `is` between numbers (enum members, `flag is True`) compares values, as numba's literal types do
+COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "==",
+            ast.IsNot: "!="}
 
 
 CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
@@ -660,6 +663,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
 
     def python_value(self, obj, node):
         """A global: a number becomes a constant; modules, functions and types stay objects."""
+        if isinstance(obj, enum.Enum) and isinstance(obj.value, (int, float)):  # Color.red: its value, as numba
+            return self.python_value(obj.value, node)
         if isinstance(obj, bool):
             return literal(obj, types.boolean)
         if isinstance(obj, int):

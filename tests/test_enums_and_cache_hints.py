@@ -1,0 +1,68 @@
+"""Enum members in kernels as numba takes them (globals, Color["red"], arguments, `is` comparing values,
+IntEnum coercing to integers), and the cache-hinted loads and stores (cuda.ldcg, cuda.stwt, ...).
+Translation in CI; an enum argument's packing on the mock driver; results on the GPU."""
+
+import re
+
+import numpy as np
+import pytest
+
+import enum_kernels as ek
+import numba_cuda_c as cuda
+from gpu import needs_nvrtc, requires_gpu
+from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+
+
+@needs_nvrtc
+def test_enum_kernels_translate():
+    cuda.compile_ptx(ek.f, "void(int64, int64, boolean[::1])")
+    cuda.compile_ptx(ek.g, "void(boolean[::1])")
+    cuda.compile_ptx(ek.h, "void(int64, int32[::1])")
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "int64", "float16", "float32", "float64"])
+def test_cache_hints_reach_the_ptx(dtype):
+    ptx, _ = cuda.compile_ptx(ek.cache_hints, "void(%s[::1], %s[::1])" % (dtype, dtype), cc=(9, 0))
+    for op in ("ld.global.cs.", "ld.global.cg.", "ld.global.ca.", "st.global.wt."):
+        assert re.search(re.escape(op) + r"[bsuf]\d+", ptx), op
+
+
+def test_an_enum_argument_goes_as_its_value(mock_driver):
+    out = run_mock(r"""
+import sys; sys.path.insert(0, %r)
+import enum_kernels as ek
+k = cuda.jit(ek.f)
+k[1, 1](ek.Color.green, ek.Shape.square, np.zeros(4, np.bool_))
+params = mock.launch()["params"]
+assert params[0] == (2).to_bytes(8, "little") and params[1] == (2).to_bytes(8, "little"), params
+print("ok")
+""" % __import__("os").path.dirname(__file__))
+    assert out.strip().endswith("ok")
+
+
+@requires_gpu
+def test_enums_on_the_gpu_match_python():
+    kernel = cuda.jit(ek.f)
+    for a, b in [(ek.Color.red, ek.Color.green), (ek.Shape.circle, ek.Shape.circle)]:
+        got, expected = np.zeros(4, np.bool_), np.zeros(4, np.bool_)
+        kernel[1, 1](a, b, got)
+        ek.f(a, b, expected)
+        np.testing.assert_array_equal(got, expected)
+    got = np.zeros(2, np.bool_)
+    cuda.jit(ek.g)[1, 1](got)
+    assert not got.any()
+    for x in (300, 450, 550):
+        got, expected = np.zeros(1, np.int32), np.zeros(1, np.int32)
+        cuda.jit(ek.h)[1, 1](x, got)
+        ek.h(x, expected)
+        assert got[0] == expected[0]
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64, np.float16, np.float32, np.float64])
+def test_cache_hints_on_the_gpu(dtype):
+    x = np.arange(5).astype(dtype)
+    r = np.zeros_like(x)
+    cuda.jit(ek.cache_hints)[1, 1](r, x)
+    np.testing.assert_array_equal(r, (x + x + x).astype(dtype))
