@@ -449,11 +449,38 @@ static PyObject *Kernel_set_min_stack_size(PyObject *op, PyObject *value)
     Py_RETURN_NONE;
 }
 
+/* _global(name) -> (device pointer, size): a __device__ variable of the kernel's module in the current
+ * context (extern "C" names), e.g. the exception record of kernels compiled with debug=True. */
+static PyObject *Kernel_global(PyObject *op, PyObject *name)
+{
+    module_state *st = state_of(op);
+    KernelObject *self = (KernelObject *)op;
+    const char *text = PyUnicode_AsUTF8(name);
+    if (text == NULL)
+        return NULL;
+    if (cu.cuModuleGetGlobal == NULL) {
+        PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuModuleGetGlobal");
+        return NULL;
+    }
+    ContextObject *context = context_current(st);
+    CUmodule module = context ? module_handle_in(st, self->module, context) : NULL;
+    int pushed;
+    if (module == NULL || context_enter(st, context, &pushed) < 0)
+        return NULL;
+    CUdeviceptr pointer = 0;
+    size_t size = 0;
+    int failed = CU_CALL(st, cuModuleGetGlobal, (&pointer, &size, module, text)) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    return Py_BuildValue("(Kn)", (unsigned long long)pointer, (Py_ssize_t)size);
+}
+
 static PyMethodDef Kernel_methods[] = {
     {"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))Kernel_max_cooperative_grid_blocks,
      METH_VARARGS | METH_KEYWORDS,
      "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks a cooperative launch can have here."},
     {"_set_cooperative", Kernel_set_cooperative, METH_O, "Launch with cuLaunchCooperativeKernel (grid syncs)."},
+    {"_global", Kernel_global, METH_O, "_global(name) -> (pointer, size): a __device__ variable in the current context."},
     {"_set_min_stack_size", Kernel_set_min_stack_size, METH_O,
      "_set_min_stack_size(bytes): every context it runs in gives each thread at least this much stack."},
     {"set_shared_memory_carveout", Kernel_set_shared_memory_carveout, METH_O,

@@ -195,7 +195,8 @@ class Dispatcher:
 
                 del externs[:], captured[:]
                 return translate_kernel(
-                    self.py_func, argtypes, name, externs, captured, launch_bounds=self.options.get("launch_bounds")
+                    self.py_func, argtypes, name, externs, captured, launch_bounds=self.options.get("launch_bounds"),
+                    debug=bool(self.options.get("debug")),
                 )
 
             key = self._cache_key(argtypes)
@@ -357,11 +358,29 @@ class Dispatcher:
                 if self._sigs and not self.device:  # numba: given signatures, nothing else is compiled
                     config = configs[argtypes] = self._declared_launch(argtypes, key)
                 else:
-                    config = configs[argtypes] = self._kernel(argtypes)[key]
+                    config = configs[argtypes] = self._checked(self._kernel(argtypes)[key], argtypes)
             records = [k for k, a in enumerate(args) if isinstance(a, (np.void, enum.Enum))]
             return _with_records(config, records, key[2] if len(key) > 2 else 0) if records else config
 
         return specialise
+
+    def _checked(self, launch, argtypes):
+        """With debug=True, a kernel that can raise: each launch is followed by a check of what it
+        recorded, raised here as numba does (pyjit/exceptions.py)."""
+        if not self.options.get("debug"):
+            return launch
+        from numba_cuda_c.pyjit import exceptions
+
+        table = exceptions.table_of(self._sources[argtypes][1])
+        if not table:
+            return launch
+        kernel = self._kernels[argtypes]
+
+        def launch_and_check(*args):
+            launch(*args)
+            exceptions.check(kernel, table)
+
+        return launch_and_check
 
     def _declared_launch(self, argtypes, key):
         """The launch for arguments of these types among the kernels compiled from the declared
@@ -370,10 +389,10 @@ class Dispatcher:
         numbers first, so the packed bytes are the declared type's."""
         actual = normalise(argtypes)
         if actual in self._kernels:
-            return self._kernels[actual][key]
+            return self._checked(self._kernels[actual][key], actual)
         for declared in self._kernels:
             if len(declared) == len(actual) and all(_converts(a, d) for a, d in zip(actual, declared)):
-                launch = self._kernels[declared][key]
+                launch = self._checked(self._kernels[declared][key], declared)
                 casts = [_caster(a, d) for a, d in zip(actual, declared)]
 
                 def converting_launch(*args):

@@ -49,7 +49,7 @@ class Indexing:
         if not all(item.type == item_type and isinstance(item_type, types.Scalar) for item in base.items):
             self.fail(node, "a tuple of mixed types is indexed by constants only")
         k = self.module.unique("k")
-        self.emit("long long %s = ncc_wrap(%s, %dLL);" % (k, cast(index, types.int64), n))
+        self.emit("long long %s = %s;" % (k, self.checked_tuple_index(cast(index, types.int64), n)))
         code = base.items[-1].code
         for position in range(n - 2, -1, -1):
             code = "(%s == %d ? %s : %s)" % (k, position, base.items[position].code, code)

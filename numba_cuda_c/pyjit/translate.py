@@ -21,6 +21,7 @@ import numpy as np
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.lib import arrays as array_lib
+from numba_cuda_c.pyjit.exceptions import Raising, raise_lines
 from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.loops import Loops
@@ -85,6 +86,8 @@ class ModuleBuilder:
         self.function_calls = {}  # device function C name -> the device functions its code calls
         self.placed = set()
         self.translating = {}  # key -> the FunctionTranslator of a device function being translated
+        self.debug = False  # debug=True: exceptions are recorded and raised on the host (exceptions.py)
+        self.raises = []  # (exception class, args) a raise can record, code k at index k - 1
         self.requirements = {}  # name -> lib.Requirement, in the order first needed
         self.pieces = []
         self.counter = 0
@@ -175,11 +178,12 @@ class ModuleBuilder:
         flags = self.launch_flags()
         if flags:  # read back by the dispatcher (launch_flags_of), from the disk cache too
             marks += LAUNCH_MARK + " ".join(flags) + "\n"
+        marks += raise_lines(self.raises)  # and the exceptions it can raise (exceptions.table_of)
         libraries = "".join(r.code for r in self.requirements.values())
         return marks + "#include <cuda_fp16.h>\n" + PRELUDE + libraries + "\n".join(self.pieces)
 
 
-class FunctionTranslator(Intrinsics, Indexing, Loops):
+class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def __init__(self, pyfunc, argtypes, module, device=False, name=None, constants=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
@@ -844,7 +848,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
         try:
             if op == "/":
                 t = typing.true_divide(left.type, right.type)
-                return Value("(%s / %s)" % (cast(left, t), cast(right, t)), t)
+                return Value("(%s / %s)" % (cast(left, t), self.checked_divisor(cast(right, t), t)), t)
             if op in ("&", "|", "^", "<<", ">>"):
                 t = (typing.bitwise if op in "&|^" else typing.shift)(left.type, right.type)
                 return Value("(%s %s %s)" % (cast(left, t), op, cast(right, t)), t)
@@ -855,6 +859,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops):
         except KernelTypeError as exc:
             self.fail(node, str(exc))
         a, b = cast(left, t), cast(right, t)
+        if op in ("//", "%") and not typing.is_complex(t):
+            b = self.checked_divisor(b, t)  # debug=True: ZeroDivisionError, as numba's Python error model
         if op == "**" and typing.is_complex(t):
             return Value("ncc_cpow(%s, %s)" % (a, b), t)
         if op == "//":
@@ -1100,12 +1106,13 @@ def compile_time_arguments(target, args, node, translator):
     return constants
 
 
-def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None):
+def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None, debug=False):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
     device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's
     (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
     module = ModuleBuilder()
+    module.debug = debug
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
     translator.launch_bounds = tuple(launch_bounds or ())
     text = translator.translate()

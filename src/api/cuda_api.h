@@ -439,7 +439,8 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel) \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor) \
     X(cuCtxGetLimit, cuCtxGetLimit) \
-    X(cuCtxSetLimit, cuCtxSetLimit)
+    X(cuCtxSetLimit, cuCtxSetLimit) \
+    X(cuModuleGetGlobal, cuModuleGetGlobal_v2)
 
 /* Prototypes, one function-pointer type per entry point. */
 typedef CUresult (*PFN_cuInit)(unsigned int Flags);
@@ -538,6 +539,7 @@ typedef CUresult (*PFN_cuLinkAddFile)(CUlinkState state, CUjitInputType type, co
 typedef CUresult (*PFN_cuLinkComplete)(CUlinkState state, void **cubinOut, size_t *sizeOut);
 typedef CUresult (*PFN_cuLinkDestroy)(CUlinkState state);
 typedef CUresult (*PFN_cuLibraryGetModule)(CUmodule *pMod, CUlibrary library);
+typedef CUresult (*PFN_cuModuleGetGlobal)(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
 typedef CUresult (*PFN_cuLaunchCooperativeKernel)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
                                                    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                                    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,

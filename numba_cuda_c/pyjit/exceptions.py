@@ -1,0 +1,155 @@
+"""Exceptions raised in kernels, as numba handles them: `raise ValueError("msg")` ends the thread; with
+debug=True the first one raised is recorded on the device (which exception, which thread) and raised on
+the host after the launch, with numba's "tid=[..] ctaid=[..]: msg". In debug mode a division by zero
+raises ZeroDivisionError and a tuple index out of range IndexError, as numba's Python error model does.
+
+The translation lists the exceptions it can raise as comment lines (RAISE_MARK), so that a kernel read
+from the disk cache knows them too; classes are found again by module and name."""
+
+import ast
+import importlib
+
+from numba_cuda_c.pyjit import lib
+
+RAISE_MARK = "// numba_cuda_c raise "
+RECORD = "ncc_exception"  # extern "C" __device__ unsigned int[7]: code (1-based), thread and block indices
+
+lib.Requirement(
+    "exceptions",
+    r"""// --- exceptions raised in kernels (pyjit/exceptions.py) ---------------------------------------
+extern "C" __device__ unsigned int ncc_exception[7];
+__device__ unsigned int ncc_exception[7] = {0};
+// the first exception raised wins; the thread ends (as numba's kernel returns)
+__device__ __noinline__ void ncc_raise(unsigned int code) {
+    if (atomicCAS(&ncc_exception[0], 0u, code) == 0u) {
+        ncc_exception[1] = threadIdx.x; ncc_exception[2] = threadIdx.y; ncc_exception[3] = threadIdx.z;
+        ncc_exception[4] = blockIdx.x; ncc_exception[5] = blockIdx.y; ncc_exception[6] = blockIdx.z;
+        __threadfence_system();
+    }
+    asm volatile("exit;");
+}
+template <typename T> __device__ __forceinline__ T ncc_checked_divisor(T d, unsigned int code) {
+    if (d == T(0)) ncc_raise(code);
+    return d;
+}
+__device__ __forceinline__ long long ncc_checked_index(long long i, long long n, unsigned int code) {
+    if (i < -n || i >= n) ncc_raise(code);
+    return i < 0 ? i + n : i;
+}
+""",
+)
+lib.Requirement("thread_exit", '__device__ __forceinline__ void ncc_exit() { asm volatile("exit;"); }\n')
+
+_LIVE = {}  # (module, qualname) -> class, for classes this process translated (local ones too)
+
+
+class Raising:
+    """A mixin of FunctionTranslator: the raise statement and the debug-mode checks."""
+
+    def stmt_Raise(self, node):
+        if node.exc is None:
+            self.fail(node, "a bare raise (re-raise) is not supported in kernels")
+        exc, args = node.exc, ()
+        if isinstance(exc, ast.Call):
+            if exc.keywords:
+                self.fail(node, "exceptions in kernels take positional constants")
+            args = tuple(self.constant_argument(a, node) for a in exc.args)
+            exc = exc.func
+        cls = self.expr(exc).obj
+        if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+            self.fail(node, "kernels raise exception classes (raise ValueError('why')), not %r" % (cls,))
+        self.emit(self.raise_code(cls, args) + ";")
+
+    def constant_argument(self, node, at):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool)):
+            return node.value
+        value = self.expr(node)
+        if value.const is None or value.items is not None:
+            self.fail(at, "an exception's arguments in a kernel are constants")
+        return value.const
+
+    def raise_code(self, cls, args):
+        """The C statement that raises: recorded (debug) and the thread ends."""
+        if not self.module.debug:
+            self.module.require("thread_exit")
+            return "ncc_exit()"
+        return "ncc_raise(%du)" % self.exception_code(cls, args)
+
+    def exception_code(self, cls, args):
+        self.module.require("exceptions")
+        entry = (cls, args)
+        if entry not in self.module.raises:
+            self.module.raises.append(entry)
+            _LIVE[(cls.__module__, cls.__qualname__)] = cls
+        return self.module.raises.index(entry) + 1
+
+    def checked_divisor(self, code, t):
+        """In debug mode, a divisor that raises ZeroDivisionError when zero (numba's Python error model)."""
+        if not self.module.debug:
+            return code
+        return "ncc_checked_divisor<%s>(%s, %du)" % (t.ctype, code, self.exception_code(ZeroDivisionError, ("division by zero",)))
+
+    def checked_tuple_index(self, code, n):
+        """In debug mode, a tuple index checked (IndexError); else wrapped as numba does without checks."""
+        if not self.module.debug:
+            return "ncc_wrap(%s, %dLL)" % (code, n)
+        return "ncc_checked_index(%s, %dLL, %du)" % (code, n, self.exception_code(IndexError, ("tuple index out of range",)))
+
+
+def raise_lines(raises):
+    """The translation's record of its exceptions: one comment line each."""
+    return "".join(
+        "%s%d %s %s %r\n" % (RAISE_MARK, k, cls.__module__, cls.__qualname__, args)
+        for k, (cls, args) in enumerate(raises, 1)
+    )
+
+
+def table_of(source):
+    """{code: (class, args)} from a translation's lines (RAISE_MARK); {} when it raises nothing."""
+    table = {}
+    for line in source.splitlines():
+        if not line.startswith(RAISE_MARK):
+            if table:
+                break
+            continue
+        number, module, qualname, args = line[len(RAISE_MARK):].split(" ", 3)
+        table[int(number)] = (_class(module, qualname), ast.literal_eval(args))
+    return table
+
+
+def _class(module, qualname):
+    cls = _LIVE.get((module, qualname))
+    if cls is not None:
+        return cls
+    try:
+        value = importlib.import_module(module)
+        for part in qualname.split("."):
+            value = getattr(value, part)
+        return value
+    except (ImportError, AttributeError):
+        return type(qualname.rsplit(".", 1)[-1], (Exception,), {"__module__": module})  # a stand-in, same name
+
+
+def check(kernel, table):
+    """After a launch of a debug kernel that can raise: synchronise, and raise what the device recorded
+    (the record is cleared first, so the next launch starts clean)."""
+    import numpy as np
+
+    import numba_cuda_c as cuda
+
+    pointer, size = kernel._global(RECORD)
+    record = cuda.from_cuda_array_interface(
+        {"data": (pointer, False), "shape": (size // 4,), "typestr": "<u4", "version": 3}, owner=kernel
+    )
+    values = record.copy_to_host()  # synchronous: after the kernel
+    if values[0] == 0:
+        return
+    record.copy_to_device(np.zeros_like(values))
+    cls, args = table.get(int(values[0]), (RuntimeError, ("an exception the kernel raised",)))
+    where = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]" % tuple(int(v) for v in values[1:7])
+    message = where + (": " + ", ".join(map(str, args)) if args else "")
+    try:
+        error = cls(message)
+    except Exception:  # an exception class that takes other arguments
+        error = cls(*args)
+    raise error

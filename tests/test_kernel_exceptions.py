@@ -1,0 +1,109 @@
+"""Exceptions in kernels, as numba has them: a raise ends the thread; with debug=True the first one is
+raised on the host after the launch ("tid=[..] ctaid=[..]: msg"), a division by zero is a
+ZeroDivisionError and a tuple index out of range an IndexError. Translation in CI, the host's check of a
+record on the mock driver, the whole on the GPU."""
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+import raising_kernels as rk
+from gpu import needs_nvrtc, requires_gpu
+from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+from numba_cuda_c.pyjit import KernelTypeError, exceptions
+from numba_cuda_c.pyjit.translate import translate_kernel
+from numba_cuda_c import types
+
+A = types.Array(types.float64, 1, "A")
+
+
+def test_the_translation_lists_its_exceptions():
+    source = translate_kernel(rk.my_raise, [types.int64, A], "k", debug=True)
+    table = exceptions.table_of(source)
+    assert table == {1: (rk.MyError, ("thread three", 42))}, table
+    assert "ncc_raise(1u)" in source
+    plain = translate_kernel(rk.my_raise, [types.int64, A], "k")  # no debug: the thread just ends
+    assert exceptions.table_of(plain) == {} and "ncc_exit()" in plain
+    divide = translate_kernel(rk.divide, [A, A, A], "k", debug=True)
+    assert exceptions.table_of(divide)[1] == (ZeroDivisionError, ("division by zero",))
+    assert "ncc_checked_divisor" not in translate_kernel(rk.divide, [A, A, A], "k")
+    index = translate_kernel(rk.tuple_index, [types.Array(types.int64, 1, "A")], "k", debug=True)
+    assert exceptions.table_of(index)[1] == (IndexError, ("tuple index out of range",))
+
+
+@needs_nvrtc
+def test_raising_kernels_compile():
+    for debug in (False, True):
+        ptx, _ = cuda.compile_ptx(rk.via_device_function, "void(float64[::1], float64[::1])", debug=debug)
+        assert "exit;" in ptx
+
+
+def test_what_cannot_be_raised_says_why(tmp_path):
+    path = tmp_path / "bad_raise.py"
+    path.write_text("def k(a, n):\n    raise 42\n\ndef j(a, n):\n    raise ValueError(a)\n")
+    import runpy
+
+    functions = runpy.run_path(str(path))
+    with pytest.raises(KernelTypeError, match="exception classes"):
+        cuda.compile_ptx(functions["k"], "void(float64[::1], int64)")
+    with pytest.raises(KernelTypeError, match="constants"):
+        cuda.compile_ptx(functions["j"], "void(float64[::1], int64)")
+
+
+def test_the_host_raises_what_the_device_recorded(mock_driver):
+    out = run_mock(r"""
+import sys; sys.path.insert(0, %r)
+import raising_kernels as rk
+from numba_cuda_c.pyjit import exceptions
+record = cuda.to_device(np.array([2, 3, 0, 0, 1, 0, 0], dtype=np.uint32))
+
+class FakeKernel:  # what check() asks of a kernel: where its record is
+    def _global(self, name):
+        assert name == "ncc_exception"
+        return record.device_ctypes_pointer.value, 28
+
+table = {1: (ValueError, ("a",)), 2: (rk.MyError, ("thread three", 42))}
+try:
+    exceptions.check(FakeKernel(), table)
+except rk.MyError as e:
+    assert str(e) == "tid=[3, 0, 0] ctaid=[1, 0, 0]: thread three, 42", str(e)
+else:
+    raise AssertionError("nothing raised")
+assert not record.copy_to_host().any()  # cleared for the next launch
+exceptions.check(FakeKernel(), table)  # nothing recorded: nothing raised
+print("ok")
+""" % __import__("os").path.dirname(__file__))
+    assert out.strip().endswith("ok")
+
+
+@requires_gpu
+def test_user_exceptions_on_the_gpu():
+    out = np.zeros(1)
+    kernel = cuda.jit(debug=True, opt=False)(rk.user_raise)
+    kernel[1, 1](False, out)
+    assert out[0] == 2
+    with pytest.raises(ValueError, match="bad value"):
+        kernel[1, 1](True, out)
+    assert out[0] == 1  # the thread ended at the raise
+    kernel[1, 1](False, out)  # the record was cleared: the next launch is clean
+    mine = cuda.jit(debug=True)(rk.my_raise)
+    with pytest.raises(rk.MyError, match=r"tid=\[3, 0, 0\] ctaid=\[0, 0, 0\]: thread three, 42"):
+        mine[1, 8](1, np.zeros(8))
+    quiet = np.zeros(8)
+    cuda.jit(rk.my_raise)[1, 8](1, quiet)  # no debug: thread 3 ended, nothing raised
+    assert quiet[3] == 0 and quiet[4] == 4
+
+
+@requires_gpu
+def test_implicit_exceptions_in_debug_mode_on_the_gpu():
+    r, x, y = np.zeros(2), np.zeros(1), np.ones(1)
+    cuda.jit(rk.divide)[1, 1](r, x, y)
+    assert np.isinf(r[0]) and r[1] == 1  # no debug: inf, and on
+    r[:] = 0
+    with pytest.raises(ZeroDivisionError):
+        cuda.jit(debug=True, opt=False)(rk.divide)[1, 1](r, x, y)
+    assert r[0] == 0 and r[1] == 0  # stopped at the division
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        cuda.jit(debug=True, opt=False)(rk.tuple_index)[1, 3](np.array([0, 1]))
+    with pytest.raises(ValueError, match="negative"):
+        cuda.jit(debug=True)(rk.via_device_function)[1, 4](np.array([1.0, -1.0]), np.zeros(2))
