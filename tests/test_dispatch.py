@@ -8,6 +8,7 @@ import weakref
 import numpy as np
 import pytest
 
+from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 from numba_cuda_c import _cuda
 
 
@@ -87,3 +88,28 @@ def test_tuples_are_typed_in_python_each_time():
     dispatch((1, 2.0))
     dispatch((1, 2.0))
     assert len(recorder.calls) == 2 and len(dispatch.configs) == 0
+
+
+def test_specialize_takes_types_and_caches_per_types(mock_driver):
+    out = run_mock(r"""
+import runpy, tempfile, os
+path = os.path.join(tempfile.mkdtemp(), "spec_mod.py")
+open(path, "w").write("def f(x, y):\n    pass\n")
+f = cuda.jit(runpy.run_path(path)["f"])
+assert len(f.specializations) == 0
+a = f.specialize(cuda.float32[:], cuda.float32[:])
+c = f.specialize(cuda.float32[::1], cuda.float32[::1])
+assert len(f.specializations) == 2 and a is not c
+assert f.specialize(cuda.float32[::1], cuda.float32[::1]) is c
+try:
+    c.specialize(cuda.float32[::1], cuda.float32[::1])
+except RuntimeError as e:
+    assert "Dispatcher already specialized" in str(e)
+else:
+    raise AssertionError("a specialized dispatcher specialized again")
+f[1, 1](np.zeros(3, np.float32), np.zeros(3, np.float32))
+regs = f.get_regs_per_thread()  # keyed by signature, found with any layout's types, as numba's
+assert regs[(cuda.float32[::1], cuda.float32[::1])] == regs[(cuda.float32[:], cuda.float32[:])]
+print("ok")
+""")
+    assert out.strip().endswith("ok")

@@ -158,6 +158,7 @@ class Dispatcher:
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
         self._sigs = list(sigs) if sigs else None  # as given: a pickled dispatcher is made again from them
+        self.specializations = {}  # argument types -> the Dispatcher specialize() made for them
         self._kernels = {}  # argument types -> Kernel
         self._compile_lock = threading.RLock()
         self._sources = {}  # argument types -> CUDA C
@@ -420,12 +421,16 @@ class Dispatcher:
 
     def specialize(self, *args):
         """A dispatcher fixed to the types of these arguments."""
-        argtypes = tuple(map(typeof, args))
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
-        specialised = Dispatcher(self.py_func, device=self.device, **self.options)
-        specialised._kernel(argtypes)
-        specialised._specialized = True
+        # values, or types themselves (numba's f.specialize(float32[::1]) takes either)
+        argtypes = tuple(a if isinstance(a, types.Type) else typeof(a) for a in args)
+        specialised = self.specializations.get(argtypes)  # one per types as given (layouts too), as numba
+        if specialised is None:
+            specialised = Dispatcher(self.py_func, device=self.device, **self.options)
+            specialised._kernel(normalise(argtypes))
+            specialised._specialized = True
+            self.specializations[argtypes] = specialised
         return specialised
 
     @property
@@ -481,7 +486,7 @@ class Dispatcher:
         return self.inspect_asm(signature)
 
     def _attribute(self, method, signature):
-        found = {t: getattr(self._kernel(t), method)() for t in self._pick(signature)}
+        found = _Overloads({t: getattr(self._kernel(t), method)() for t in self._pick(signature)})
         return found if signature is None and not self._specialized else found.popitem()[1]
 
     def get_regs_per_thread(self, signature=None):
