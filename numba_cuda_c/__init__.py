@@ -65,6 +65,7 @@ from numba_cuda_c.types import (  # noqa: F401
 
 # every type name numba.cuda exports (double, float_, intp, b1, f4, ...), as numba.cuda does
 globals().update({_k: _v for _k, _v in vars(types).items() if isinstance(_v, types.Type) and not _k.startswith("_")})
+from numba_cuda_c.args import In, InOut, Out  # noqa: F401,E402
 from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401,E402
 from numba_cuda_c.cudadrv import devicearray as _devicearray
 from numba_cuda_c.cudadrv.emm import (  # noqa: F401

@@ -113,3 +113,35 @@ assert regs[(cuda.float32[::1], cuda.float32[::1])] == regs[(cuda.float32[:], cu
 print("ok")
 """)
     assert out.strip().endswith("ok")
+
+
+def test_argument_hints_and_extensions(mock_driver):
+    """cuda.In copies to the device only, cuda.Out back only, cuda.InOut both; numba's extensions see each
+    argument first (here turning every host array into cuda.In)."""
+    out = run_mock(r"""
+import runpy, tempfile, os
+path = os.path.join(tempfile.mkdtemp(), "hint_mod.py")
+open(path, "w").write("def f(a):\n    a[0] = 3\n")
+f = cuda.jit(runpy.run_path(path)["f"])
+host = np.arange(4.0)
+
+def copies():
+    return mock.calls("cuMemcpyHtoD") + mock.calls("cuMemcpyHtoDAsync"), mock.calls("cuMemcpyDtoH") + mock.calls("cuMemcpyDtoHAsync")
+
+for hint, expected in [(cuda.In, (1, 0)), (cuda.Out, (0, 1)), (cuda.InOut, (1, 1))]:
+    f[1, 1](host)  # compiled and loaded: only the hint's copies are counted below
+    mock.reset()
+    f[1, 1](hint(host))
+    assert copies() == expected, (hint.__name__, copies())
+
+class DefaultIn:
+    def prepare_args(self, ty, val, **kwargs):
+        return ty, cuda.args.wrap_arg(val, default=cuda.In)
+
+f.extensions.append(DefaultIn())
+mock.reset()
+f[1, 1](host)
+assert copies() == (1, 0), copies()
+print("ok")
+""")
+    assert out.strip().endswith("ok")

@@ -15,6 +15,7 @@ import numpy as np
 
 import numba_cuda_c
 from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c.args import as_hint
 from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
@@ -64,9 +65,9 @@ def typeof(value):
         return _scalar_of_dtype(value.dtype)
     if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):
         return types.Array(_array_dtype(value.dtype), value.ndim, "A")
-    if isinstance(value, np.void):  # copied to the device for the launch, and back (_with_records)
+    if isinstance(value, np.void):  # copied to the device for the launch, and back (_with_conversions)
         return _scalar_of_dtype(value.dtype)
-    if isinstance(value, enum.Enum) and isinstance(value.value, (int, float)):  # its value (_with_records)
+    if isinstance(value, enum.Enum) and isinstance(value.value, (int, float)):  # its value (_with_conversions)
         return typeof(value.value)
     if isinstance(value, np.generic):
         return _scalar_of_dtype(value.dtype)
@@ -79,6 +80,9 @@ def typeof(value):
     device = foreign_arguments.as_device_array(value)  # cuda.core Buffer, StridedMemoryView, DLPack
     if device is not None:
         return types.Array(_array_dtype(device.dtype), device.ndim, "A")
+    hint = as_hint(value)  # cuda.In(x), cuda.Out(x), cuda.InOut(x): x's type (_with_conversions)
+    if hint is not None:
+        return typeof(hint.value)
     raise TypeError("cannot pass a %s to a kernel" % type(value).__name__)
 
 
@@ -116,26 +120,33 @@ def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=Non
     return options
 
 
-def _with_records(launch, positions, stream):
-    """The launch for NumPy records (and enum members) among the arguments, as numba passes them: each
-    record copied to the device first and back into it after (a record read from an array is a view of
-    it, so the array sees the kernel's writes), on the launch's stream; an enum member as its value."""
+def _needs_conversion(value):
+    return isinstance(value, (np.void, enum.Enum)) or as_hint(value) is not None
 
-    def launch_with_records(*args):
+
+def _with_conversions(launch, positions, stream):
+    """The launch for arguments the C launcher does not take as they are, passed as numba passes them:
+    a NumPy record copied to the device first and back into it after (a record read from an array is a
+    view of it, so the array sees the kernel's writes), an enum member as its value, cuda.In/Out/InOut
+    copying one way or both; on the launch's stream."""
+
+    def launch_with_conversions(*args):
         args = list(args)
-        copies = []
+        after = []  # what runs once the kernel is launched: copies back
         for k in positions:
-            host = args[k]
-            if isinstance(host, enum.Enum):  # an enum member goes as its value
-                args[k] = host.value
-                continue
-            args[k] = _cuda.to_device(host, stream=stream)
-            copies.append((args[k], host))
+            value = args[k]
+            if isinstance(value, enum.Enum):
+                args[k] = value.value
+            elif isinstance(value, np.void):
+                device = args[k] = _cuda.to_device(value, stream=stream)
+                after.append(functools.partial(device.copy_to_host, value, stream=stream))
+            else:
+                args[k] = as_hint(value).to_device(after, stream=stream)
         launch(*args)
-        for device, host in copies:
-            device.copy_to_host(host, stream=stream)
+        for step in after:
+            step()
 
-    return launch_with_records
+    return launch_with_conversions
 
 
 def _launch_key(key):
@@ -159,6 +170,9 @@ class Dispatcher:
         self.__wrapped__ = py_func
         self._sigs = list(sigs) if sigs else None  # as given: a pickled dispatcher is made again from them
         self.specializations = {}  # argument types -> the Dispatcher specialize() made for them
+        # numba's extensions: objects whose prepare_args(ty, val, stream=, retr=) -> (ty, val) see each
+        # argument before the launch (libraries wrap arguments this way); retr gets what runs after it
+        self.extensions = []
         self._kernels = {}  # argument types -> Kernel
         self._compile_lock = threading.RLock()
         self._sources = {}  # argument types -> CUDA C
@@ -333,6 +347,29 @@ class Dispatcher:
         return (_rebuild_launch, (self, key))
 
     def __getitem__(self, key):
+        try:  # the hot path: a launch configuration seen before
+            launcher = self._launchers.get(key)
+        except TypeError:  # dims given as lists: _launcher keys them as tuples
+            launcher = None
+        if launcher is None:
+            launcher = self._launcher(key)
+        if self.extensions:
+            return functools.partial(self._launch_extended, launcher, key[2] if len(key) > 2 else 0)
+        return launcher
+
+    def _launch_extended(self, launcher, stream, *args):
+        retr = []
+        prepared = []
+        for value in args:
+            argtype = typeof(value)
+            for extension in self.extensions:
+                argtype, value = extension.prepare_args(argtype, value, stream=stream, retr=retr)
+            prepared.append(value)
+        launcher(*prepared)
+        for step in retr:
+            step()
+
+    def _launcher(self, key):
         if self.device:
             raise TypeError("a device function is called from kernels, not launched")
         try:
@@ -360,8 +397,8 @@ class Dispatcher:
                     config = configs[argtypes] = self._declared_launch(argtypes, key)
                 else:
                     config = configs[argtypes] = self._checked(self._kernel(argtypes)[key], argtypes)
-            records = [k for k, a in enumerate(args) if isinstance(a, (np.void, enum.Enum))]
-            return _with_records(config, records, key[2] if len(key) > 2 else 0) if records else config
+            converted = [k for k, a in enumerate(args) if _needs_conversion(a)]
+            return _with_conversions(config, converted, key[2] if len(key) > 2 else 0) if converted else config
 
         return specialise
 

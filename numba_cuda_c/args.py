@@ -1,0 +1,61 @@
+"""numba's kernel argument hints: cuda.In(x) copies a host array to the device only, cuda.Out(x) copies
+it back only (the device array starts uninitialised), cuda.InOut(x) both (what a plain host array
+gets). Device arrays pass through untouched. numba's own hint objects (numba.cuda.args, used by
+libraries) are read the same way, by their class's name and value."""
+
+
+class ArgHint:
+    copy_in = True
+    copy_out = True
+
+    def __init__(self, value):
+        self.value = value
+
+    def to_device(self, retr, stream=0):
+        """The device array the kernel gets; `retr` receives what to do after the launch (a copy back)."""
+        import numpy as np
+
+        import numba_cuda_c as cuda
+
+        if cuda.is_cuda_array(self.value):
+            return cuda.as_cuda_array(self.value)
+        host = np.asarray(self.value)
+        if self.copy_in:
+            device = cuda.to_device(host, stream=stream)
+        else:
+            device = cuda.device_array_like(host, stream=stream)
+        if self.copy_out:
+            retr.append(lambda: device.copy_to_host(host, stream=stream))
+        else:
+            retr.append(lambda: device)  # alive until the launch is done
+        return device
+
+
+class In(ArgHint):
+    copy_out = False
+
+
+class Out(ArgHint):
+    copy_in = False
+
+
+class InOut(ArgHint):
+    pass
+
+
+def wrap_arg(value, default=InOut):
+    """numba's wrap_arg: a hint as it is, anything else in `default`."""
+    return value if as_hint(value) is not None else default(value)
+
+
+HINTS = {"In": In, "Out": Out, "InOut": InOut}
+
+
+def as_hint(value):
+    """Ours, or numba's own hint (matched by class name and module) as ours; None for anything else."""
+    if isinstance(value, ArgHint):
+        return value
+    cls = type(value)
+    if cls.__name__ in HINTS and cls.__module__.startswith("numba.") and hasattr(value, "value"):
+        return HINTS[cls.__name__](value.value)
+    return None
