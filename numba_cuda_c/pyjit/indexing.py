@@ -99,11 +99,6 @@ class Indexing:
         codes = [self.index_code(base, axis, i, node) for axis, i in enumerate(indices)]
         return self.element_ref(base, codes), base.type.dtype
 
-    def is_view_subscript(self, base, node):
-        """Whether a[...] names a view (a slice among the indices, or fewer indices than dimensions)."""
-        entries = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        return any(isinstance(e, ast.Slice) for e in entries) or len(entries) < base.type.ndim
-
     def assign_into_array(self, target, value, node):
         """target[...] = value: an array of the target's dimensions (size-1 dimensions broadcast) or a
         number, converted to the target's dtype element by element (numba's setitem of a view)."""

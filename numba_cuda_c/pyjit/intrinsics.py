@@ -412,13 +412,25 @@ class Intrinsics:
         return Value("", None)
 
     def ufunc_supported(self, name):
-        return name in self.UFUNC_OPERATORS or self.UFUNC_AS_MATH.get(name, name) in MATH_FUNCTIONS
+        return (
+            name in self.UFUNC_OPERATORS
+            or name in ("invert", "bitwise_not")
+            or self.UFUNC_AS_MATH.get(name, name) in MATH_FUNCTIONS
+        )
 
     def ufunc_element(self, name, args, node):
-        """One element's value of a ufunc, on numbers: the operator, or the math function."""
+        """One element's value of a ufunc, on numbers: the operator, or the math function (cmath's for
+        complex numbers, as NumPy's loops)."""
         if name in self.UFUNC_OPERATORS:
             return self.binop(self.UFUNC_OPERATORS[name], args[0], args[1], node)
-        return self.math_values(self.UFUNC_AS_MATH.get(name, name), args, node, label="np")
+        if name in ("invert", "bitwise_not"):
+            return Value("(~%s)" % cast(args[0], typing.as_arith(args[0].type)), typing.as_arith(args[0].type)) \
+                if args[0].type != types.boolean else Value("(!%s)" % args[0].code, types.boolean)
+        math_name = self.UFUNC_AS_MATH.get(name, name)
+        if len(args) == 1 and typing.is_complex(args[0].type) and math_name in CMATH_FUNCTIONS:
+            t = typing.cmath_result(args[0].type)
+            return Value("%s(%s)" % (CMATH_FUNCTIONS[math_name], cast(args[0], t)), t)
+        return self.math_values(math_name, args, node, label="np")
 
     def call_library(self, entry, node, receiver=None):
         """A call of a library function (pyjit/lib): its typing rule, then its C rule."""

@@ -404,10 +404,13 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             self.emit("v_%s = %s;" % (name, cast(value, self.vars[name])))
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
-            if isinstance(base.type, types.Array) and self.is_view_subscript(base, target):
-                self.assign_into_array(self.expr(target), value, node)  # a[:, j] = b, a[1:] = 0
+            indices = self.indices(target) if isinstance(base.type, types.Array) else None  # evaluated once
+            if indices is not None and (
+                len(indices) < base.type.ndim or any(isinstance(i, ast.Slice) for i in indices)
+            ):
+                self.assign_into_array(self.view(base, indices, target), value, node)  # a[:, j] = b, a[1:] = 0
                 return
-            ref, dtype = self.element(target, base)
+            ref, dtype = self.element(target, base, indices)
             if isinstance(dtype, types.Record):
                 self.assign_record(ref, dtype, value, node)
                 return
@@ -822,6 +825,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def expr_Compare(self, node):
         parts, left = [], self.expr(node.left)
         for op_node, right_node in zip(node.ops, node.comparators):
+            if isinstance(op_node, (ast.In, ast.NotIn)):  # x in (1, 2): x == 1 || x == 2
+                parts.append(self.membership(left, right_node, isinstance(op_node, ast.NotIn), node))
+                left = None
+                continue
             op = COMPARES.get(type(op_node))
             if op is None:
                 self.fail(node, "unsupported comparison")
@@ -834,6 +841,20 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
             left = right
         return Value("(" + " && ".join(parts) + ")", types.boolean)
+
+    def membership(self, left, right_node, negated, node):
+        """`x in t` for a tuple t of numbers (numba's tuple containment): any item equal."""
+        items = self.expr(right_node).items
+        if items is None or left is None or not isinstance(left.type, types.Scalar):
+            self.fail(node, "`in` takes a number and a tuple of numbers in kernels")
+        tests = []
+        for item in items:
+            if not isinstance(item.type, types.Scalar):
+                self.fail(node, "`in` takes a tuple of numbers in kernels")
+            t = typing.unify(left.type, item.type)
+            tests.append("(%s == %s)" % (cast(left, t), cast(item, t)))
+        found = "(" + (" || ".join(tests) or "false") + ")"
+        return "(!%s)" % found if negated else found
 
     def expr_BinOp(self, node):
         op = BINOPS.get(type(node.op))
@@ -903,6 +924,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return self.array_method(target, node)
         if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
             return self.call_library(array_lib.OBJECTS[target], node)  # np.sum(a)
+        if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
+            return self.expr(ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node))
         if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
             rewritten = _operator_as_expression(target, node)  # operator.add(a, b) is a + b
             if rewritten is not None:

@@ -1,0 +1,23 @@
+"""Kernels for tests/test_kernel_misc.py (the translator reads their source here)."""
+
+import numpy as np
+
+import numba_cuda_c as cuda
+
+
+def cas_2d(res, old):
+    gid = cuda.grid(2)  # a tuple of indices in a variable
+    if gid[0] < res.shape[0] and gid[1] < res.shape[1]:
+        old[gid] = cuda.atomic.cas(res, gid, 0, 7)
+
+
+def builtins_and_membership(r, x, y):
+    r[0] = pow(x[0], y[0])
+    r[1] = 1 if x[0] in (1.0, 2.0) else 0
+    r[2] = 1 if x[0] not in (3, 4) else 0
+    r[3] = np.invert(np.int32(5))
+
+
+def complex_ufuncs(c, out):
+    out[0] = np.sin(c[0])
+    out[1] = np.log(c[1])

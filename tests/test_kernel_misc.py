@@ -1,0 +1,36 @@
+"""Smaller parts of numba's kernel language: a tuple of indices held in a variable (old[gid] with gid =
+cuda.grid(2)), pow(), `in` on a tuple of numbers, np.invert, NumPy's math ufuncs on complex numbers
+(cmath's functions). Translation in CI; results on the GPU."""
+
+import cmath
+
+import numpy as np
+
+import misc_kernels as mk
+import numba_cuda_c as cuda
+from gpu import needs_nvrtc, requires_gpu
+
+
+@needs_nvrtc
+def test_misc_kernels_translate():
+    cuda.compile_ptx(mk.cas_2d, "void(int32[:, :], int32[:, :])")
+    cuda.compile_ptx(mk.builtins_and_membership, "void(float64[::1], float64[::1], float64[::1])")
+    cuda.compile_ptx(mk.complex_ufuncs, "void(complex128[::1], complex128[::1])")
+
+
+@requires_gpu
+def test_misc_kernels_on_the_gpu():
+    res, old = np.zeros((4, 3), np.int32), np.ones((4, 3), np.int32)
+    res[1, 2] = 5
+    cuda.jit(mk.cas_2d)[(1, 1), (4, 3)](res, old)
+    expected_old = np.zeros((4, 3), np.int32)
+    expected_old[1, 2] = 5
+    np.testing.assert_array_equal(old, expected_old)
+    assert res[1, 2] == 5 and res[0, 0] == 7
+    r = np.zeros(4)
+    cuda.jit(mk.builtins_and_membership)[1, 1](r, np.array([2.0]), np.array([3.0]))
+    np.testing.assert_array_equal(r, [8.0, 1.0, 1.0, float(~np.int32(5))])
+    c = np.array([1 + 2j, 3 - 1j])
+    out = np.zeros(2, np.complex128)
+    cuda.jit(mk.complex_ufuncs)[1, 1](c, out)
+    np.testing.assert_allclose(out, [cmath.sin(c[0]), cmath.log(c[1])])
