@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 from gpu import requires_gpu
+from reset_race import scenario
 
 pytestmark = requires_gpu
 
@@ -136,53 +137,8 @@ def test_first_use_of_the_device_list_from_many_threads():
 
 
 def test_reset_and_close_while_threads_copy_large_pageable_arrays():
-    out = run_bounded(
-        """
-        n = 16 << 20  # 64 MiB of float32: the staging ring's size range
-        stop, bad, errors, done = threading.Event(), [], [], [0]
-        clear = (cuda.CudaDriverError, cuda.CudaAPIError, cuda.CudaSupportError)
-
-        def worker(t):
-            host = np.arange(n, dtype=np.float32) + t
-            while not stop.is_set():
-                try:
-                    d = cuda.to_device(host)
-                    back = d.copy_to_host()
-                    again = np.empty_like(host)
-                    d.copy_to_host(again)
-                except clear as error:  # the context went under it: fine, if it says so
-                    if not str(error):
-                        errors.append("an exception without a message: %r" % (error,))
-                    continue
-                except Exception as error:
-                    errors.append("thread %d: %r" % (t, error))
-                    return
-                if not (np.array_equal(back, host) and np.array_equal(again, host)):
-                    bad.append(t)
-                    return
-                done[0] += 1
-
-        threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
-        for t in threads: t.start()
-        import time
-        for i in range(12):
-            time.sleep(0.25)
-            if i % 2:
-                cuda.close()
-            else:
-                cuda.get_current_device().reset()
-        time.sleep(0.5)
-        stop.set()
-        for t in threads: t.join()
-        assert not bad, "wrong data in threads %s" % bad
-        assert not errors, errors
-        # and the device works afterwards
-        h = np.arange(n, dtype=np.float32)
-        assert np.array_equal(cuda.to_device(h).copy_to_host(), h)
-        print("ok", done[0])
-        """,
-        limit=240,
-    )
+    # 64 MiB of float32: the staging ring's size range
+    out = run_bounded(scenario(n=16 << 20, rounds=12, pause=0.25, settle=0.5), limit=240)
     assert out.startswith("ok ")
 
 
