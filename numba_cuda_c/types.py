@@ -7,9 +7,14 @@ array type: float32[:] (1-d, any layout), float32[:, ::1] (2-d, C-contiguous), f
 
 
 class Type:
-    """Base of every type."""
+    """Base of every type. Subclassed as numba's is (class MyType(types.Type): super().__init__(name=...)):
+    such a type has a name, and no device form of its own."""
 
     name = "?"
+
+    def __init__(self, *args, name=None, **kwargs):
+        if name is not None:
+            self.name = name
 
     def __repr__(self):
         return self.name

@@ -257,3 +257,17 @@ def test_collect_only_points_each_run_at_its_target():
     ).stdout
     assert ", 0 names pointing elsewhere than numba_cuda_c" in out
     assert ", 0 names pointing elsewhere than numba.cuda" in out
+
+
+def test_a_module_defining_numba_extensions_keeps_numba_s_types():
+    """numba's register_model takes numba's types only: in a file that imports the extension API, `types`
+    is that API's vocabulary; `cuda` still moves."""
+    source = (
+        "from numba.cuda import types\nfrom numba import cuda, int32\n"
+        "from numba.cuda.extending import register_model, models\n"
+    )
+    out = rewrite.rewrite_source(source, "numba_cuda_c")
+    assert "from numba.cuda import types" in out and "from numba import cuda, int32" not in out
+    assert "import numba_cuda_c as cuda" in out and "int32" in out
+    plain = rewrite.rewrite_source("from numba.cuda import types\n", "numba_cuda_c")
+    assert plain.strip() == "from numba_cuda_c import types"

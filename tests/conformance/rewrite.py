@@ -86,12 +86,35 @@ def _rewrite_import(node, target):
     return out if changed else None
 
 
-def _rewrite_from(node, target, local_packages):
-    """`from ... import ...`: statements to replace it with, or None to keep it."""
+# Modules of numba's extension API: a file that imports one defines numba types and data models (numba's
+# register_model asserts its types subclass numba's), so there `types` is that API's vocabulary and stays numba's.
+EXTENSION_MODULES = frozenset(["numba.extending", "numba.cuda.extending", "numba.core.extending",
+                               "numba.cuda.models", "numba.core.datamodel", "numba.cuda.datamodel"])
+
+
+def _defines_numba_extensions(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "") in EXTENSION_MODULES:
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "numba.cuda" and any(
+            a.name in ("extending", "models", "datamodel") for a in node.names
+        ):
+            return True
+    return False
+
+
+def _rewrite_from(node, target, local_packages, keep_types=False):
+    """`from ... import ...`: statements to replace it with, or None to keep it. keep_types: `types` (and
+    numba's type names) stay numba's (a module defining numba extensions)."""
     if node.level:
         return None
     module = node.module or ""
     parts = module.split(".")
+    if keep_types and (
+        module in ("numba.types", "numba.core.types", "numba.cuda.types")
+        or (module in ("numba", "numba.core", "numba.cuda") and all(a.name in NUMBA_TYPE_NAMES for a in node.names))
+    ):
+        return None
     moved, kept = [], []  # (module, alias)
     cuda_aliases = []
 
@@ -164,11 +187,12 @@ def rewrite_source(source, target, local_packages=()):
     for line in data.splitlines(keepends=True):
         line_starts.append(line_starts[-1] + len(line))
     edits = []
+    keep_types = _defines_numba_extensions(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             stmts = _rewrite_import(node, target)
         elif isinstance(node, ast.ImportFrom):
-            stmts = _rewrite_from(node, target, frozenset(local_packages))
+            stmts = _rewrite_from(node, target, frozenset(local_packages), keep_types)
         else:
             continue
         if stmts is None:
