@@ -21,3 +21,16 @@ def builtins_and_membership(r, x, y):
 def complex_ufuncs(c, out):
     out[0] = np.sin(c[0])
     out[1] = np.log(c[1])
+
+
+def string_dtypes(x):
+    s = cuda.shared.array(10, dtype="int32")
+    lm = cuda.local.array(3, "float64")
+    lm[0] = x[0]
+    s[0] = lm[0]
+    x[0] = s[0]
+
+
+def bad_string_dtype(x):
+    s = cuda.shared.array(10, dtype="int33")
+    s[0] = x[0]

@@ -5,10 +5,12 @@ cuda.grid(2)), pow(), `in` on a tuple of numbers, np.invert, NumPy's math ufuncs
 import cmath
 
 import numpy as np
+import pytest
 
 import misc_kernels as mk
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
+from numba_cuda_c.pyjit import KernelTypeError
 
 
 @needs_nvrtc
@@ -34,3 +36,10 @@ def test_misc_kernels_on_the_gpu():
     out = np.zeros(2, np.complex128)
     cuda.jit(mk.complex_ufuncs)[1, 1](c, out)
     np.testing.assert_allclose(out, [cmath.sin(c[0]), cmath.log(c[1])])
+
+
+@needs_nvrtc
+def test_dtypes_named_by_strings():
+    cuda.compile_ptx(mk.string_dtypes, "void(int32[::1])")
+    with pytest.raises(KernelTypeError, match="Invalid NumPy dtype specified: 'int33'"):
+        cuda.compile_ptx(mk.bad_string_dtype, "void(int32[::1])")

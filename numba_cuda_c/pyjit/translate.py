@@ -634,6 +634,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return literal(value, types.complex128)
         if value is None:
             return Value(obj=None)
+        if isinstance(value, str):  # a compile-time object: a dtype's name (dtype="int32"), a record's field
+            return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
 
     def expr_Name(self, node):

@@ -91,6 +91,13 @@ def dtype_of(obj):
     """A dtype argument (numba type, NumPy type or dtype, string) as a scalar type."""
     if isinstance(obj, types.Scalar):
         return obj
+    if isinstance(obj, str):
+        import numpy as np
+
+        try:
+            obj = np.dtype(obj)
+        except TypeError:
+            raise KernelTypeError("Invalid NumPy dtype specified: %r" % (obj,)) from None
     try:
         if types.is_numba_type(obj):  # numba.float32
             return types.from_numba(obj)
