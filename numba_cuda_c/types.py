@@ -237,6 +237,21 @@ class Tuple(Type):
         return hash(self.items)
 
 
+def flattens(t):
+    """Whether a tuple argument goes to a kernel as its leaves, each a parameter of its own (arrays in it,
+    nested tuples, or none: numba flattens tuples so); a tuple of numbers goes as one struct."""
+    return isinstance(t, Tuple) and (not t.items or any(not isinstance(item, Scalar) for item in t.items))
+
+
+def tuple_leaves(t, path):
+    """(path, type) of each leaf of a tuple type, depth first: path_0, path_1_0, ..."""
+    for k, item in enumerate(t.items):
+        if isinstance(item, Tuple):
+            yield from tuple_leaves(item, "%s_%d" % (path, k))
+        else:
+            yield "%s_%d" % (path, k), item
+
+
 class UniTuple(Tuple):
     """numba's UniTuple(dtype, count): `count` items of one type (equal to the Tuple of them)."""
 

@@ -56,10 +56,10 @@ def typeof(value):
     t = _SCALAR_OF_PYTHON.get(cls)
     if t is not None:
         return t
-    if cls is tuple:  # numbers, passed by value as a struct
+    if isinstance(value, tuple):  # numbers: one struct; with arrays or tuples in it: flattened (_flattening)
         items = tuple(typeof(item) for item in value)
-        if not all(isinstance(item, types.Scalar) for item in items):
-            raise TypeError("tuples passed to kernels hold numbers only")
+        if not all(isinstance(item, (types.Scalar, types.Array, types.Tuple)) for item in items):
+            raise TypeError("tuples passed to kernels hold numbers, arrays and tuples of them")
         return types.Tuple(items)
     if cls is _DeviceRecord:  # a record in device memory: passed by reference
         return _scalar_of_dtype(value.dtype)
@@ -120,8 +120,40 @@ def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=Non
     return options
 
 
+def _leaves(value):
+    for item in value:
+        if isinstance(item, tuple):
+            yield from _leaves(item)
+        else:
+            yield item
+
+
+def _flattening(launch, positions):
+    """The launch for tuples holding arrays (or tuples), which the kernel takes as their leaves, one
+    parameter each (types.flattens): the C launcher then copies host arrays in and out as it does any."""
+
+    def launch_flattened(*args):
+        flat = []
+        for k, value in enumerate(args):
+            if k in positions:
+                flat.extend(_leaves(value))
+            else:
+                flat.append(value)
+        return launch(*flat)
+
+    return launch_flattened
+
+
 def _needs_conversion(value):
-    return isinstance(value, (np.void, enum.Enum)) or as_hint(value) is not None
+    return (
+        isinstance(value, (np.void, enum.Enum))
+        or (isinstance(value, tuple) and type(value) is not tuple)  # a namedtuple: as the tuple it is
+        or as_hint(value) is not None
+    )
+
+
+def _plain_tuple(value):
+    return tuple(_plain_tuple(v) if isinstance(v, tuple) else v for v in value)
 
 
 def _with_conversions(launch, positions, stream):
@@ -137,6 +169,8 @@ def _with_conversions(launch, positions, stream):
             value = args[k]
             if isinstance(value, enum.Enum):
                 args[k] = value.value
+            elif isinstance(value, tuple):
+                args[k] = _plain_tuple(value)
             elif isinstance(value, np.void):
                 device = args[k] = _cuda.to_device(value, stream=stream)
                 after.append(functools.partial(device.copy_to_host, value, stream=stream))
@@ -397,6 +431,9 @@ class Dispatcher:
                     config = configs[argtypes] = self._declared_launch(argtypes, key)
                 else:
                     config = configs[argtypes] = self._checked(self._kernel(argtypes)[key], argtypes)
+            flat = [k for k, t in enumerate(argtypes) if types.flattens(t)]
+            if flat:
+                config = _flattening(config, flat)
             converted = [k for k, a in enumerate(args) if _needs_conversion(a)]
             return _with_conversions(config, converted, key[2] if len(key) > 2 else 0) if converted else config
 

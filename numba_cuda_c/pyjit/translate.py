@@ -279,6 +279,12 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def header(self):
         params = []
         for name, t in zip(self.params, self.argtypes):
+            if types.flattens(t) and not self.device:  # its leaves, each a parameter (the launch flattens it)
+                params.extend(
+                    "%s tv_%s" % (c_array_type(leaf) if isinstance(leaf, types.Array) else leaf.ctype, path)
+                    for path, leaf in types.tuple_leaves(t, name)
+                )
+                continue
             if isinstance(t, types.Tuple):  # a struct by value, copied into the tuple's variables
                 params.append("%s p_%s" % (self.module.tuple_struct(t), name))
                 continue
@@ -297,6 +303,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def declarations(self):
         out = []
         for name, t in self.vars.items():
+            if name in self.params and types.flattens(t) and not self.device:
+                continue  # its leaves are parameters
             if isinstance(t, types.Tuple):  # a tuple variable is one C variable per item
                 for k, item in enumerate(t.items):
                     value = "p_%s.f%d" % (name, k) if name in self.params else "{}"
@@ -362,21 +370,31 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
 
     def assign(self, target, value_node, node):
         if isinstance(target, ast.Tuple):
-            value = self.expr(value_node)
-            if value.items is None or len(value.items) != len(target.elts):
-                self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
-            # through temporaries, so that a, b = b, a swaps
-            temps = []
-            for item in value.items:
-                temp = self.module.unique("t")
-                if item.type is None or isinstance(item.type, (types.Array, types.Tuple)):
-                    self.fail(node, "only numbers can be unpacked")
-                self.emit("%s %s = %s;" % (item.type.ctype, temp, item.code))
-                temps.append(Value(temp, item.type))
-            for element, temp in zip(target.elts, temps):
-                self.store(element, temp, node)
+            self.unpack(target, self.expr(value_node), node)
             return
         self.store(target, self.expr(value_node), node)
+
+    def unpack(self, target, value, node):
+        """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
+        tuples item by item."""
+        if value.items is None or len(value.items) != len(target.elts):
+            self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
+        temps = []
+        for item in value.items:
+            if item.items is not None:
+                temps.append(item)
+                continue
+            if not isinstance(item.type, (types.Scalar, types.Array)):
+                self.fail(node, "only numbers, arrays and tuples of them can be unpacked")
+            temp = self.module.unique("t")
+            ctype = c_array_type(item.type) if isinstance(item.type, types.Array) else item.type.ctype
+            self.emit("%s %s = %s;" % (ctype, temp, item.code))
+            temps.append(Value(temp, item.type))
+        for element, temp in zip(target.elts, temps):
+            if isinstance(element, ast.Tuple):
+                self.unpack(element, temp, node)
+            else:
+                self.store(element, temp, node)
 
     def store(self, target, value, node):
         field = self.field_target(target)
@@ -653,8 +671,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
                 return Value(obj=t.instance_type)
             if isinstance(t, types.Tuple):
-                items = [Value("tv_%s_%d" % (name, k), item) for k, item in enumerate(t.items)]
-                return Value(type=t, items=items)
+                return _tuple_value(name, t)
             return Value("v_%s" % name, t)
         if name in self.globals:
             return self.python_value(self.globals[name], node)
@@ -1063,6 +1080,15 @@ def _operator_as_expression(function, node):
     else:
         return None
     return ast.fix_missing_locations(ast.copy_location(expression, node))
+
+
+def _tuple_value(path, t):
+    """A tuple variable's Value: an item per C variable tv_<path>_<k>, nested tuples as nested Values."""
+    items = []
+    for k, item in enumerate(t.items):
+        sub = "%s_%d" % (path, k)
+        items.append(_tuple_value(sub, item) if isinstance(item, types.Tuple) else Value("tv_" + sub, item))
+    return Value(type=t, items=items)
 
 
 def _has_cuda_array_interface(obj):
