@@ -34,3 +34,17 @@ def string_dtypes(x):
 def bad_string_dtype(x):
     s = cuda.shared.array(10, dtype="int33")
     s[0] = x[0]
+
+
+REC = np.dtype([("a", np.int32), ("b", np.float64)], align=True)
+
+
+def record_arrays_in_shared_and_local_memory(out):
+    sh = cuda.shared.array(4, dtype=REC)
+    lo = cuda.local.array(2, REC)
+    i = cuda.threadIdx.x
+    sh[i].a = i
+    sh[i].b = i * 0.5
+    lo[0] = sh[i]
+    cuda.syncthreads()
+    out[i] = lo[0].a + lo[0].b + sh[3 - i].a

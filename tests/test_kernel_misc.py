@@ -43,3 +43,20 @@ def test_dtypes_named_by_strings():
     cuda.compile_ptx(mk.string_dtypes, "void(int32[::1])")
     with pytest.raises(KernelTypeError, match="Invalid NumPy dtype specified: 'int33'"):
         cuda.compile_ptx(mk.bad_string_dtype, "void(int32[::1])")
+
+
+@needs_nvrtc
+def test_record_arrays_in_shared_and_local_memory_translate():
+    from numba_cuda_c.pyjit.translate import translate_kernel
+    from numba_cuda_c import types
+
+    source = translate_kernel(mk.record_arrays_in_shared_and_local_memory, [types.float64[::1]], "k")
+    assert "__shared__ __align__(16) unsigned char" in source and "[64];" in source  # 4 records of 16 bytes
+    cuda.compile_ptx(mk.record_arrays_in_shared_and_local_memory, "void(float64[::1])")
+
+
+@requires_gpu
+def test_record_arrays_in_shared_and_local_memory_on_the_gpu():
+    out = np.zeros(4)
+    cuda.jit(mk.record_arrays_in_shared_and_local_memory)[1, 4](out)
+    np.testing.assert_array_equal(out, [i + i * 0.5 + (3 - i) for i in range(4)])

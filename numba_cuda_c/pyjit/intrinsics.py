@@ -245,26 +245,32 @@ class Intrinsics:
         shape = self.constant_shape(shape_node)
         dtype = self.expr(dtype_node)
         scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
-        if not isinstance(scalar, types.Scalar):
-            self.fail(node, "%s arrays hold numbers, not %s" % (space, scalar))
+        if not isinstance(scalar, (types.Scalar, types.Record)):
+            self.fail(node, "%s arrays hold numbers or records, not %s" % (space, scalar))
         count = 1
         for n in shape:
             count *= n
-        strides, step = [], scalar.bits // 8
+        # a record is its bytes (element_ctype unsigned char), aligned as its widest field may need
+        itemsize = scalar.size if isinstance(scalar, types.Record) else scalar.bits // 8
+        strides, step = [], itemsize
         for n in reversed(shape):
             strides.insert(0, step)
             step *= max(n, 1)
         t = types.Array(scalar, len(shape), "C")
         storage = self.module.unique("storage")
         shape_codes = ["%dLL" % n for n in shape]
+        element = scalar.element_ctype
         if space == "shared" and count == 0:  # dynamic shared memory: sized at launch
             self.emit("extern __shared__ unsigned char ncc_dynamic_shared[];")
-            data = "(%s *)ncc_dynamic_shared" % scalar.ctype
+            data = "(%s *)ncc_dynamic_shared" % element
             if len(shape) == 1:  # as numba: its length is the launch's dynamic shared size / itemsize
-                shape_codes = ["((long long)(ncc_dynamic_smem_size() / %dU))" % (scalar.bits // 8)]
+                shape_codes = ["((long long)(ncc_dynamic_smem_size() / %dU))" % itemsize]
         else:
             qualifier = "__shared__ " if space == "shared" else ""
-            self.hoist("%s%s %s[%d];" % (qualifier, scalar.ctype, storage, max(count, 1)))
+            if isinstance(scalar, types.Record):
+                qualifier += "__align__(16) "
+            units = max(count, 1) * (itemsize if isinstance(scalar, types.Record) else 1)
+            self.hoist("%s%s %s[%d];" % (qualifier, element, storage, units))
             data = storage
         temp = self.module.unique(space)
         self.emit(
