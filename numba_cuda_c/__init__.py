@@ -384,7 +384,8 @@ def __getattr__(name):
         return value
     # the Python-kernel compiler imports NumPy: load it at first use, not with the package
     if name in (
-        "jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_for_current_device", "declare_device"
+        "jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_all", "compile_for_current_device",
+        "declare_device",
     ):
         import importlib
 

@@ -84,3 +84,23 @@ def test_kernels_with_a_carveout_run(carveout):
         d = cuda.to_device(x)
         kernel[1, 10](d)
         np.testing.assert_array_equal(d.copy_to_host(), np.arange(1, 11))
+
+
+@needs_nvrtc
+def test_compile_all_returns_the_ptx_and_what_it_links(tmp_path):
+    source = tmp_path / "add.cu"
+    source.write_text('extern "C" __device__ int add_cu(int *ret, int a, int b) { *ret = a + b; return 0; }\n')
+    add_cu = cuda.declare_device("add_cu", "int32(int32, int32)", link=[str(source)])
+    kernel = tmp_path / "ca_kernel.py"
+    kernel.write_text("def k(r, x):\n    r[0] = add_cu(x[0], 2)\n")
+    import runpy
+
+    k = runpy.run_path(str(kernel), init_globals={"add_cu": add_cu})["k"]
+    codes, resty = cuda.compile_all(k, "void(int32[::1], int32[::1])", device=False, output="ptx", cc=(9, 0))
+    assert len(codes) == 2 and ".visible .entry" in codes[0] and "add_cu" in codes[1] and resty == cuda.void
+    codes, resty = cuda.compile_all(lambda x, y: x + y, "float32(float32, float32)", output="ptx", cc=(9, 0))
+    assert len(codes) == 1 and ".func" in codes[0] and resty == cuda.float32
+    with pytest.raises(NotImplementedError, match="LTO-IR"):
+        cuda.compile_all(add_one, "void(int32[::1])")  # numba's default output is LTO-IR
+    with pytest.raises(ValueError, match="forced inlining"):
+        cuda.compile_all(add_one, "void(int32[::1])", output="ptx", forceinline=True)

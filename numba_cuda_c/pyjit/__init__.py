@@ -38,6 +38,12 @@ def compile_ptx(
     launch_bounds: a kernel's, as @cuda.jit takes them. forceinline is accepted: a device function
     compiled alone is emitted whole (the kernels that call it inline it where @cuda.jit asks).
     """
+    ptx, resty, _externs = _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds)
+    return ptx, resty
+
+
+def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds):
+    """compile_ptx's work: (ptx, return type, the declared device functions it calls)."""
     from numba_cuda_c.pyjit.dispatcher import _check_options
 
     checked = {"launch_bounds": launch_bounds} if launch_bounds is not None else {}
@@ -60,7 +66,45 @@ def compile_ptx(
     ptx = compiler.compile_image(
         source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu", ptx=True
     )
-    return ptx.decode(), resty
+    return ptx.decode(), resty, externs
+
+
+def compile_all(
+    pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi="c",
+    abi_info=None, output="ltoir", forceinline=False, launch_bounds=None,
+):
+    """numba-cuda's compile_all(): the PTX of the function, then what it links (the link= option's files
+    and the declared device functions'): CUDA C sources compiled to PTX by NVRTC, other kinds as they are.
+    Returns (codes, return type). output='ltoir' (numba's default) is NVVM's format, which NVRTC-compiled
+    CUDA C does not produce here: it raises NotImplementedError saying so; pass output='ptx'."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % output)
+    if forceinline and output != "ltoir":
+        raise ValueError("Can only designate forced inlining in LTO-IR")
+    if output == "ltoir":
+        raise NotImplementedError(
+            "compile_all(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. "
+            "Use output='ptx'"
+        )
+    from numba_cuda_c.cudadrv import linker
+    from numba_cuda_c.cudadrv.linkable_code import LinkableCode
+    from numba_cuda_c.pyjit.extern import links_of
+
+    cc = tuple(cc or _default_cc())
+    ptx, resty, externs = _compile(
+        pyfunc, sig, bool(debug), lineinfo, device, fastmath, cc, opt is not False, launch_bounds
+    )
+    link = getattr(pyfunc, "options", {}).get("link") or ()
+    link = [link] if isinstance(link, (str, os.PathLike)) else list(link)
+    codes = [ptx]
+    for item in link + [i for i in links_of(externs) if i not in link]:
+        code = item if isinstance(item, LinkableCode) else LinkableCode.from_path_or_obj(item)
+        if getattr(code, "kind", None) == "cu":
+            data = code.data.decode("utf8") if isinstance(code.data, (bytes, bytearray)) else code.data
+            codes.append(linker.compile_cu(data, code.name or "<cu>", cc).decode())
+        else:
+            codes.append(item)
+    return codes, resty
 
 
 def compile_ptx_for_current_device(
@@ -98,6 +142,7 @@ def compile_for_current_device(
 
 __all__ = [
     "Dispatcher",
+    "compile_all",
     "compile_for_current_device",
     "ExternFunction",
     "declare_device",
