@@ -104,3 +104,18 @@ def test_compile_all_returns_the_ptx_and_what_it_links(tmp_path):
         cuda.compile_all(add_one, "void(int32[::1])")  # numba's default output is LTO-IR
     with pytest.raises(ValueError, match="forced inlining"):
         cuda.compile_all(add_one, "void(int32[::1])", output="ptx", forceinline=True)
+
+
+@needs_nvrtc
+def test_compile_of_a_device_function_keeps_its_declared_return_type_and_name():
+    def add(x, y):
+        return x + y
+
+    for sig, returned in [(cuda.int32(cuda.int32, cuda.int32), cuda.int32), ("int16(int16, int16)", cuda.int16),
+                          ((cuda.float32, cuda.float32), cuda.float32)]:
+        ptx, resty = cuda.compile_ptx(add, sig, device=True, cc=(9, 0))
+        assert resty == returned, (sig, resty)
+    ptx, _ = cuda.compile(add, "int32(int32, int32)", device=True, cc=(9, 0), abi_info={"abi_name": "_Z4funcii"})
+    assert re.search(r"\.visible\s+\.func\s+\(\.param\s+\.b32\s+func_retval0\)\s+_Z4funcii\(", ptx)
+    with pytest.raises(NotImplementedError, match="Unsupported output type: illegal"):
+        cuda.compile(add, "int32(int32, int32)", device=True, output="illegal")

@@ -30,19 +30,21 @@ def _parse_cc(text, variable):
 
 def compile_ptx(
     pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c",
-    forceinline=False, launch_bounds=None,
+    abi_info=None, forceinline=False, launch_bounds=None,
 ):
     """Compile a Python function to PTX for the given argument types; no GPU needed.
 
     Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
-    launch_bounds: a kernel's, as @cuda.jit takes them. forceinline is accepted: a device function
-    compiled alone is emitted whole (the kernels that call it inline it where @cuda.jit asks).
+    A device function given a return type (int32(int32, int32)) returns that type, its values converted,
+    as numba's. abi_info={"abi_name": "name"}: the device function's symbol. launch_bounds: a kernel's, as
+    @cuda.jit takes them. forceinline is accepted: a device function compiled alone is emitted whole (the
+    kernels that call it inline it where @cuda.jit asks).
     """
-    ptx, resty, _externs = _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds)
+    ptx, resty, _externs = _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info)
     return ptx, resty
 
 
-def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds):
+def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info=None):
     """compile_ptx's work: (ptx, return type, the declared device functions it calls)."""
     from numba_cuda_c.pyjit.dispatcher import _check_options
 
@@ -55,8 +57,11 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     argtypes = normalise(sig.args)
     externs = []  # declared device functions called: defined elsewhere, so the code is relocatable
     name = re.sub(r"\W", "_", pyfunc.__name__)  # a C identifier: <lambda> too
+    if abi_info and abi_info.get("abi_name"):
+        name = abi_info["abi_name"]
     if device:
-        source, resty = translate_device(pyfunc, argtypes, name, externs)
+        declared = sig.return_type if sig.return_type not in (None, types.void) else None
+        source, resty = translate_device(pyfunc, argtypes, name, externs, declared_return=declared)
     else:
         bounds = checked.get("launch_bounds")
         source, resty = translate_kernel(pyfunc, argtypes, name, externs, launch_bounds=bounds), types.void
@@ -92,7 +97,7 @@ def compile_all(
 
     cc = tuple(cc or _default_cc())
     ptx, resty, externs = _compile(
-        pyfunc, sig, bool(debug), lineinfo, device, fastmath, cc, opt is not False, launch_bounds
+        pyfunc, sig, bool(debug), lineinfo, device, fastmath, cc, opt is not False, launch_bounds, abi_info
     )
     link = getattr(pyfunc, "options", {}).get("link") or ()
     link = [link] if isinstance(link, (str, os.PathLike)) else list(link)
@@ -118,15 +123,19 @@ def compile_ptx_for_current_device(
 
 
 def compile(
-    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c", output="ptx",
-    forceinline=False, launch_bounds=None,
+    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c", abi_info=None,
+    output="ptx", forceinline=False, launch_bounds=None,
 ):
-    """numba-cuda's compile(): PTX (output='ptx') and the return type."""
-    if output != "ptx":
-        raise NotImplementedError("compile(output=%r): only 'ptx' is supported" % output)
+    """numba-cuda's compile(): PTX (output='ptx') and the return type; LTO-IR is NVVM's format, not made here."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % output)
+    if output == "ltoir":
+        raise NotImplementedError(
+            "compile(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. Use output='ptx'"
+        )
     return compile_ptx(
         pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt,
-        forceinline=forceinline, launch_bounds=launch_bounds,
+        abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds,
     )
 
 

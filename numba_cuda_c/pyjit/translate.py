@@ -1176,10 +1176,12 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch
     return module.source()
 
 
-def translate_device(pyfunc, argtypes, name, externs=None):
-    """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type."""
+def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None):
+    """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type (the
+    declared one, where given: values convert to it)."""
     module = ModuleBuilder()
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
+    translator.declared_return = declared_return
     text = translator.translate()
     module.place(translator.called)
     module.pieces.append('extern "C" ' + text)
