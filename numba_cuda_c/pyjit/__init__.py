@@ -61,10 +61,15 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
         name = abi_info["abi_name"]
     if device:
         declared = sig.return_type if sig.return_type not in (None, types.void) else None
-        source, resty = translate_device(pyfunc, argtypes, name, externs, declared_return=declared)
+        source, resty = translate_device(
+            pyfunc, argtypes, name, externs, declared_return=declared, lineinfo=bool(lineinfo or debug)
+        )
     else:
         bounds = checked.get("launch_bounds")
-        source, resty = translate_kernel(pyfunc, argtypes, name, externs, launch_bounds=bounds), types.void
+        source = translate_kernel(
+            pyfunc, argtypes, name, externs, launch_bounds=bounds, debug=bool(debug), lineinfo=bool(lineinfo)
+        )
+        resty = types.void
     options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)
     if device or externs:
         options.append("-rdc=true")  # keep the device function, which nothing in the module calls

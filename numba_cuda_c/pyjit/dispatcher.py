@@ -245,7 +245,7 @@ class Dispatcher:
                 del externs[:], captured[:]
                 return translate_kernel(
                     self.py_func, argtypes, name, externs, captured, launch_bounds=self.options.get("launch_bounds"),
-                    debug=bool(self.options.get("debug")),
+                    debug=bool(self.options.get("debug")), lineinfo=bool(self.options.get("lineinfo")),
                 )
 
             key = self._cache_key(argtypes)

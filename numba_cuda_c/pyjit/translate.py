@@ -87,6 +87,7 @@ class ModuleBuilder:
         self.placed = set()
         self.translating = {}  # key -> the FunctionTranslator of a device function being translated
         self.debug = False  # debug=True: exceptions are recorded and raised on the host (exceptions.py)
+        self.lineinfo = False  # lineinfo or debug: #line directives map the C to the Python source's lines
         self.raises = []  # (exception class, args) a raise can record, code k at index k - 1
         self.requirements = {}  # name -> lib.Requirement, in the order first needed
         self.pieces = []
@@ -274,7 +275,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         self.block(self.node.body)
         if self.device and self.return_type is None:
             self.return_type = types.void
-        return self.header() + self.declarations() + "".join(self.hoisted) + "\n".join(self.lines) + "\n}\n"
+        start = self.line_directive(1) + "\n" if self.module.lineinfo else ""
+        return start + self.header() + self.declarations() + "".join(self.hoisted) + "\n".join(self.lines) + "\n}\n"
 
     def header(self):
         params = []
@@ -343,7 +345,15 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 self.fail(statement, "cannot translate this: %s" % exc)
 
     # -- statements -----------------------------------------------------------------------------
+    def line_directive(self, lineno):
+        """`#line` to the Python source (lineinfo/debug): NVRTC's line table, then profilers and debuggers,
+        name the kernel's file and lines."""
+        filename = (self.filename or "<kernel>").replace("\\", "\\\\").replace('"', '\\"')
+        return '#line %d "%s"' % (self.first_line + lineno - 1, filename)
+
     def statement(self, node):
+        if self.emitting and self.module.lineinfo and hasattr(node, "lineno"):
+            self.lines.append(self.line_directive(node.lineno))
         method = getattr(self, "stmt_" + type(node).__name__, None)
         if method is None:
             self.fail(node, "unsupported statement (%s)" % type(node).__name__)
@@ -1157,13 +1167,15 @@ def compile_time_arguments(target, args, node, translator):
     return constants
 
 
-def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None, debug=False):
+def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None, debug=False,
+                     lineinfo=False):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
     device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's
     (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
     module = ModuleBuilder()
     module.debug = debug
+    module.lineinfo = lineinfo or debug
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
     translator.launch_bounds = tuple(launch_bounds or ())
     text = translator.translate()
@@ -1176,15 +1188,17 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch
     return module.source()
 
 
-def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None):
+def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None, lineinfo=False):
     """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type (the
     declared one, where given: values convert to it)."""
     module = ModuleBuilder()
+    module.lineinfo = lineinfo
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
     translator.declared_return = declared_return
     text = translator.translate()
     module.place(translator.called)
-    module.pieces.append('extern "C" ' + text)
+    directive, _, rest = text.partition("\n") if text.startswith("#line") else ("", "", text)
+    module.pieces.append((directive + "\n" if directive else "") + 'extern "C" ' + rest)
     if externs is not None:
         externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
     return module.source(), translator.return_type
