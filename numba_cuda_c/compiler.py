@@ -147,7 +147,9 @@ def compile_image(source, options=(), arch=None, name=None, ptx=False, disk_cach
         if arch is None:
             arch = default_arch()
             ptx = ptx or arch != requested[1:]  # the device is newer than NVRTC: the driver finishes the job
-        target = ("compute_%d%d" if ptx else "sm_%d%d") % tuple(arch)
+        # (9, 0, "a"): an architecture-specific target, sm_90a (numba's cc with a suffix)
+        suffix = str(arch[2]) if len(arch) > 2 else ""
+        target = ("compute_%d%d" if ptx else "sm_%d%d") % tuple(arch[:2]) + suffix
         image, _log = _cuda.nvrtc_compile(source, name, ["-arch=" + target] + includes + options, ptx)
         if disk_cache:
             _write_entry(path, image)

@@ -119,3 +119,21 @@ def test_compile_of_a_device_function_keeps_its_declared_return_type_and_name():
     assert re.search(r"\.visible\s+\.func\s+\(\.param\s+\.b32\s+func_retval0\)\s+_Z4funcii\(", ptx)
     with pytest.raises(NotImplementedError, match="Unsupported output type: illegal"):
         cuda.compile(add, "int32(int32, int32)", device=True, output="illegal")
+
+
+@needs_nvrtc
+def test_nanosleep_arch_specific_targets_and_void_kernels():
+    def use_nanosleep(x):
+        cuda.nanosleep(32)
+        cuda.nanosleep(x)
+
+    ptx, _ = cuda.compile_ptx(use_nanosleep, (cuda.uint32,), cc=(9, 0))
+    assert ptx.count("nanosleep.u32") == 2
+    ptx, _ = cuda.compile_ptx(nothing, (), cc=(9, 0, "a"))  # numba's architecture-specific cc
+    assert ".target sm_90a" in ptx
+
+    def returns(x, y):
+        return x[0] + y[0]
+
+    with pytest.raises(TypeError, match="must have void return type"):
+        cuda.compile_ptx(returns, (cuda.uint32[::1], cuda.uint32[::1]))

@@ -501,6 +501,11 @@ class Intrinsics:
         if name in simple:
             self.args(node, 0)
             return Value(simple[name], None)
+        if name == ("nanosleep",):  # sleep about ns nanoseconds (sm_70+), numba's cuda.nanosleep
+            (ns,) = self.args(node, 1)
+            if not typing.is_int(ns.type):
+                self.fail(node, "cuda.nanosleep takes an integer number of nanoseconds")
+            return Value("__nanosleep(%s)" % cast(ns, types.uint32), None)
         if name == ("syncwarp",):
             args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
             mask = cast(args[0], types.uint32) if args else "0xffffffffu"

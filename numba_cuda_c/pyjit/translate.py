@@ -593,7 +593,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def stmt_Return(self, node):
         if not self.device:
             if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
-                self.fail(node, "a kernel cannot return a value")
+                self.fail(node, "a kernel cannot return a value: kernels must have void return type")
             self.emit("return;")
             return
         if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
