@@ -145,3 +145,44 @@ def test_assignment_into_views_on_the_gpu():
     expected[:, 1] = v[:3]
     np.testing.assert_array_equal(m, expected)
     assert out[0] == 4
+
+
+MORE_BINARY = ["less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
+               "logical_xor", "minimum", "maximum", "fmin", "fmax", "floor_divide", "remainder"]
+MORE_UNARY = ["logical_not", "negative", "positive", "absolute", "square", "reciprocal", "radians", "degrees",
+              "deg2rad", "rad2deg"]
+
+
+def more_ufunc_kernel(name, binary):
+    ufunc = getattr(np, name)
+    if binary:
+        def kernel(r, x, y):
+            for i in range(r.size):
+                r[i] = ufunc(x[i], y[i])
+    else:
+        def kernel(r, x, y):
+            for i in range(r.size):
+                r[i] = ufunc(x[i])
+    return kernel
+
+
+@pytest.mark.parametrize("name", MORE_BINARY + MORE_UNARY)
+def test_more_ufuncs_translate(name):
+    kernel = more_ufunc_kernel(name, name in MORE_BINARY)
+    for t in ("float32", "float64"):
+        cuda.compile_ptx(kernel, "void(float64[::1], %s[::1], %s[::1])" % (t, t))
+    with pytest.raises(KernelTypeError):
+        cuda.compile_ptx(more_ufunc_kernel("less", True), "void(float64[::1], complex128[::1], complex128[::1])")
+
+
+@requires_gpu
+@pytest.mark.parametrize("name", MORE_BINARY + MORE_UNARY)
+def test_more_ufuncs_on_the_gpu_match_numpy(name):
+    x = np.array([1.5, -2.0, np.nan, 0.0, 3.0, -0.5])
+    y = np.array([2.0, -2.0, 1.0, np.nan, -4.0, 0.25])
+    binary = name in MORE_BINARY
+    r = np.zeros(6)
+    cuda.jit(more_ufunc_kernel(name, binary))[1, 1](r, x, y)
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(x, y) if binary else getattr(np, name)(x)
+    np.testing.assert_allclose(r, expected.astype(np.float64), equal_nan=True)

@@ -379,7 +379,17 @@ class Intrinsics:
         "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
         "arctanh": "atanh", "arctan2": "atan2", "power": "pow",
     }  # fmt: skip
-    UFUNC_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/"}
+    UFUNC_OPERATORS = {
+        "add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/", "floor_divide": "//",
+        "remainder": "%", "mod": "%", "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
+        "left_shift": "<<", "right_shift": ">>",
+    }  # fmt: skip
+    UFUNC_COMPARES = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=", "equal": "==",
+                      "not_equal": "!="}
+    # the rest, element by element in ufunc_other
+    UFUNC_OTHERS = ("logical_and", "logical_or", "logical_xor", "logical_not", "minimum", "maximum", "fmin", "fmax",
+                    "negative", "positive", "absolute", "square", "reciprocal", "radians", "deg2rad", "degrees",
+                    "rad2deg")
 
     def ufunc_call(self, ufunc, node):
         """np.sin(x) on numbers is math.sin's C; np.sin(x, out) / np.add(a, b, out) on arrays is a loop
@@ -420,6 +430,8 @@ class Intrinsics:
     def ufunc_supported(self, name):
         return (
             name in self.UFUNC_OPERATORS
+            or name in self.UFUNC_COMPARES
+            or name in self.UFUNC_OTHERS
             or name in ("invert", "bitwise_not")
             or self.UFUNC_AS_MATH.get(name, name) in MATH_FUNCTIONS
         )
@@ -429,6 +441,8 @@ class Intrinsics:
         complex numbers, as NumPy's loops)."""
         if name in self.UFUNC_OPERATORS:
             return self.binop(self.UFUNC_OPERATORS[name], args[0], args[1], node)
+        if name in self.UFUNC_COMPARES or name in self.UFUNC_OTHERS:
+            return self.ufunc_other(name, args, node)
         if name in ("invert", "bitwise_not"):
             return Value("(~%s)" % cast(args[0], typing.as_arith(args[0].type)), typing.as_arith(args[0].type)) \
                 if args[0].type != types.boolean else Value("(!%s)" % args[0].code, types.boolean)
@@ -437,6 +451,46 @@ class Intrinsics:
             t = typing.cmath_result(args[0].type)
             return Value("%s(%s)" % (CMATH_FUNCTIONS[math_name], cast(args[0], t)), t)
         return self.math_values(math_name, args, node, label="np")
+
+    def ufunc_other(self, name, args, node):
+        """Comparisons, logical operations, minimum/maximum (NaN propagated; fmin/fmax skip it), and the
+        small arithmetic ufuncs, on numbers, with NumPy's results."""
+        for a in args:
+            if not isinstance(a.type, types.Scalar) or (typing.is_complex(a.type) and name not in ("equal", "not_equal")):
+                self.fail(node, "np.%s in a kernel takes real numbers" % name)
+        if name in self.UFUNC_COMPARES:
+            t = typing.unify(args[0].type, args[1].type)
+            return Value("(%s %s %s)" % (cast(args[0], t), self.UFUNC_COMPARES[name], cast(args[1], t)), types.boolean)
+        if name.startswith("logical_"):
+            truths = [self.truth(a, node) for a in args]
+            code = {"logical_and": "(%s && %s)", "logical_or": "(%s || %s)", "logical_xor": "(%s != %s)",
+                    "logical_not": "(!%s)"}[name] % tuple(truths)
+            return Value(code, types.boolean)
+        a = args[0]
+        if name in ("minimum", "maximum", "fmin", "fmax"):
+            t = typing.unify(a.type, args[1].type)
+            x, y = cast(a, t), cast(args[1], t)
+            pick = "((%s) %s (%s) ? (%s) : (%s))" % (x, "<" if name in ("minimum", "fmin") else ">", y, x, y)
+            if typing.is_float(t) and name in ("minimum", "maximum"):  # NumPy's: a NaN wins
+                pick = "((%s) != (%s) ? (%s) : ((%s) != (%s) ? (%s) : %s))" % (x, x, x, y, y, y, pick)
+            elif typing.is_float(t):  # fmin/fmax: a NaN loses
+                pick = "((%s) != (%s) ? (%s) : ((%s) != (%s) ? (%s) : %s))" % (x, x, y, y, y, x, pick)
+            return Value(pick, t)
+        if name == "positive":
+            return a
+        if name == "negative":
+            t = typing.unary("-", a.type)
+            return Value("(-%s)" % cast(a, t), t)
+        if name == "absolute":
+            return self.math_values("fabs", [a], node, label="np") if typing.is_float(a.type) else (
+                a if a.type.kind in "ub" else Value("ncc_abs<%s>(%s)" % (a.type.ctype, a.code), a.type))
+        if name == "square":
+            return self.binop("*", a, a, node)
+        t = typing.math_result(a.type)  # reciprocal and the angle conversions: floats, a's width
+        if name == "reciprocal":
+            return Value("(%s / %s)" % (cast(literal(1, t), t), cast(a, t)), t)
+        factor = math.pi / 180 if name in ("radians", "deg2rad") else 180 / math.pi
+        return Value("(%s * %s)" % (cast(a, t), cast(literal(factor, t), t)), t)
 
     def call_library(self, entry, node, receiver=None):
         """A call of a library function (pyjit/lib): its typing rule, then its C rule."""
