@@ -48,3 +48,14 @@ def record_arrays_in_shared_and_local_memory(out):
     lo[0] = sh[i]
     cuda.syncthreads()
     out[i] = lo[0].a + lo[0].b + sh[3 - i].a
+
+
+G = 4
+
+
+def computed_shapes(r):
+    s = cuda.shared.array(shape=[G, 2 * G], dtype=np.float32)  # a list, and a product of constants
+    lm = cuda.local.array([3], np.int32)
+    s[0, 0] = 1
+    lm[0] = 2
+    r[0] = s[0, 0] + lm[0] + s.shape[1] + (G * G - 1) // 2

@@ -60,3 +60,20 @@ def test_record_arrays_in_shared_and_local_memory_on_the_gpu():
     out = np.zeros(4)
     cuda.jit(mk.record_arrays_in_shared_and_local_memory)[1, 4](out)
     np.testing.assert_array_equal(out, [i + i * 0.5 + (3 - i) for i in range(4)])
+
+
+@needs_nvrtc
+def test_array_shapes_from_lists_and_constant_arithmetic():
+    from numba_cuda_c.pyjit.translate import translate_kernel
+    from numba_cuda_c import types
+
+    source = translate_kernel(mk.computed_shapes, [types.float64[::1]], "k")
+    assert "[32];" in source and "7LL" in source  # 4 x 8 floats; (16 - 1) // 2 folded
+    cuda.compile_ptx(mk.computed_shapes, "void(float64[::1])")
+
+
+@requires_gpu
+def test_array_shapes_from_lists_on_the_gpu():
+    r = np.zeros(1)
+    cuda.jit(mk.computed_shapes)[1, 1](r)
+    assert r[0] == 1 + 2 + 8 + 7

@@ -227,6 +227,8 @@ class Intrinsics:
         return Value(cast(a, types.boolean), types.boolean)
 
     def constant_shape(self, node):
+        if isinstance(node, ast.List):  # shape=[N, M]: as the tuple
+            node = ast.copy_location(ast.Tuple(elts=node.elts, ctx=ast.Load()), node)
         value = self.expr(node)
         shape = value.const
         if isinstance(shape, int):

@@ -892,7 +892,9 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         left, right = self.expr(node.left), self.expr(node.right)
         if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
             self.fail(node, "arithmetic works on numbers, not %s and %s" % (left.type, right.type))
-        return self.binop(op, left, right, node)
+        result = self.binop(op, left, right, node)
+        folded = _fold_integers(op, left, right, result)  # 2 * N stays a constant (array shapes, ranges)
+        return folded if folded is not None else result
 
     def binop(self, op, left, right, node, wraps=True):
         try:
@@ -1090,6 +1092,25 @@ def _operator_as_expression(function, node):
     else:
         return None
     return ast.fix_missing_locations(ast.copy_location(expression, node))
+
+
+_INTEGER_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+                "//": lambda a, b: a // b, "%": lambda a, b: a % b, "&": lambda a, b: a & b,
+                "|": lambda a, b: a | b, "^": lambda a, b: a ^ b}
+
+
+def _fold_integers(op, left, right, result):
+    """The literal of an operation on two integer constants (Python's semantics are numba's here: // and %
+    floor), where it fits the result type; None otherwise."""
+    a, b = left.const, right.const
+    if op not in _INTEGER_OPS or not (type(a) is int and type(b) is int) or not typing.is_int(result.type):
+        return None
+    if op in ("//", "%") and b == 0:
+        return None
+    value = _INTEGER_OPS[op](a, b)
+    bits, signed = result.type.bits, result.type.kind == "i"
+    low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
+    return literal(value, result.type) if low <= value < high else None
 
 
 def _tuple_value(path, t):
