@@ -109,6 +109,31 @@ static int ensure_stack(module_state *st, size_t bytes)
     return current >= bytes ? 0 : CU_CALL(st, cuCtxSetLimit, (CU_LIMIT_STACK_SIZE, bytes));
 }
 
+/* The kernel's settings (carveout, stack) on its function in the current context. */
+static int apply_settings(module_state *st, KernelObject *self, CUfunction handle)
+{
+    if (self->carveout != KERNEL_NO_CARVEOUT &&
+        CU_CALL(st, cuFuncSetAttribute, (handle, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, self->carveout)) < 0)
+        return -1;
+    return self->min_stack ? ensure_stack(st, self->min_stack) : 0;
+}
+
+/* The settings on its function in every live context it is loaded in (a new one gets them in kernel_rebind). */
+static int apply_settings_everywhere(module_state *st, KernelObject *self)
+{
+    for (context_entry *entry = self->bindings; entry != NULL; entry = entry->next) {
+        int pushed;
+        if (entry->context->handle == NULL)
+            continue; /* reset: its function went with it */
+        if (context_enter(st, entry->context, &pushed) < 0)
+            return -1;
+        int failed = apply_settings(st, self, (CUfunction)entry->handle) < 0;
+        if (context_exit(st, pushed) < 0 || failed)
+            return -1;
+    }
+    return 0;
+}
+
 CUfunction kernel_rebind(module_state *st, KernelObject *self, ContextObject *context)
 {
     context_entry *entry;
@@ -122,12 +147,8 @@ CUfunction kernel_rebind(module_state *st, KernelObject *self, ContextObject *co
         int pushed;
         if (module == NULL || context_enter(st, context, &pushed) < 0)
             return NULL;
-        int failed = CU_CALL(st, cuModuleGetFunction, (&handle, module, text)) < 0;
-        if (!failed && self->carveout != KERNEL_NO_CARVEOUT) /* the same preference in every context */
-            failed = CU_CALL(st, cuFuncSetAttribute,
-                             (handle, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, self->carveout)) < 0;
-        if (!failed && self->min_stack)
-            failed = ensure_stack(st, self->min_stack) < 0;
+        int failed = CU_CALL(st, cuModuleGetFunction, (&handle, module, text)) < 0 ||
+                     apply_settings(st, self, handle) < 0; /* the same settings in every context */
         if (context_exit(st, pushed) < 0 || failed)
             return NULL;
         for (entry = self->bindings; entry != NULL; entry = entry->next) /* the GIL was released */
@@ -411,18 +432,12 @@ static PyObject *Kernel_set_shared_memory_carveout(PyObject *op, PyObject *value
         PyErr_SetString(PyExc_ValueError, "Carveout must be between -1 and 100");
         return NULL;
     }
-    for (context_entry *entry = self->bindings; entry != NULL; entry = entry->next) {
-        int pushed;
-        if (entry->context->handle == NULL)
-            continue; /* reset: its function went with it */
-        if (context_enter(st, entry->context, &pushed) < 0)
-            return NULL;
-        int failed = CU_CALL(st, cuFuncSetAttribute, ((CUfunction)entry->handle,
-                                                      CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, (int)carveout)) < 0;
-        if (context_exit(st, pushed) < 0 || failed)
-            return NULL;
-    }
+    int previous = self->carveout;
     self->carveout = (int)carveout;
+    if (apply_settings_everywhere(st, self) < 0) {
+        self->carveout = previous;
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -435,17 +450,12 @@ static PyObject *Kernel_set_min_stack_size(PyObject *op, PyObject *value)
     size_t bytes = PyLong_AsSize_t(value);
     if (bytes == (size_t)-1 && PyErr_Occurred())
         return NULL;
-    for (context_entry *entry = self->bindings; entry != NULL; entry = entry->next) {
-        int pushed;
-        if (entry->context->handle == NULL)
-            continue;
-        if (context_enter(st, entry->context, &pushed) < 0)
-            return NULL;
-        int failed = ensure_stack(st, bytes) < 0;
-        if (context_exit(st, pushed) < 0 || failed)
-            return NULL;
-    }
+    size_t previous = self->min_stack;
     self->min_stack = bytes;
+    if (apply_settings_everywhere(st, self) < 0) {
+        self->min_stack = previous;
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
