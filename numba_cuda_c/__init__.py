@@ -229,23 +229,8 @@ def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_
 
 
 def _like_strides(ary):
-    """The strides of a new contiguous array like `ary` (a NumPy or a device array), as numba and NumPy's
-    empty_like choose them: a contiguous array's own; else packed in the order of ary's strides."""
-    flags = getattr(ary, "flags", None)
-    if flags is None:
-        return None
-    if flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"]:
-        return ary.strides
-    if ary.ndim <= 1:
-        return None
-    import numpy
-
-    strides, step = [0] * ary.ndim, numpy.dtype(ary.dtype).itemsize
-    outer_first = sorted(range(ary.ndim), key=lambda k: abs(ary.strides[k]), reverse=True)  # stable: ties in order
-    for axis in reversed(outer_first):
-        strides[axis] = step
-        step *= ary.shape[axis]
-    return tuple(strides)
+    """The strides of a new contiguous array like `ary` (NumPy or device array): device_array_like's."""
+    return _cuda._strides_like(ary)
 
 
 def _free_all(locks):

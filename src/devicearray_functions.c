@@ -30,26 +30,22 @@ static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject 
     return (PyObject *)array;
 }
 
-/* device_array_like(ary, stream=0): the shape and dtype of `ary`, contiguous in the order of its
- * strides (numba's _contiguous_strides_like_array). */
-static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyObject *kwargs)
+/* The layout of a new contiguous array like `ary` (numba's _contiguous_strides_like_array, NumPy's
+ * empty_like): its shape and dtype, strides packed in the order of its strides' sizes. 0 with
+ * layout->dtype a new reference, or -1 with an error. */
+static int layout_like(PyObject *ary, array_layout *layout)
 {
-    static char *keywords[] = {"ary", "stream", NULL};
-    module_state *st = state_of_module(module);
-    PyObject *ary, *stream = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device_array_like", keywords, &ary, &stream))
-        return NULL;
     if (numpy_require() < 0)
-        return NULL;
+        return -1;
     PyObject *shape_obj = PyObject_GetAttrString(ary, "shape");
     PyObject *dtype_obj = shape_obj ? PyObject_GetAttrString(ary, "dtype") : NULL;
     PyObject *strides_obj = dtype_obj ? PyObject_GetAttrString(ary, "strides") : NULL;
-    PyObject *result = NULL;
-    array_layout layout, like;
-    if (strides_obj != NULL && layout_parse(shape_obj, dtype_obj, Py_None, Py_None, &layout) == 0) {
-        int n = layout.ndim;
+    int status = -1;
+    array_layout like;
+    if (strides_obj != NULL && layout_parse(shape_obj, dtype_obj, Py_None, Py_None, layout) == 0) {
+        int n = layout->ndim;
         if (strides_obj != Py_None && layout_parse_shape(strides_obj, like.strides, "strides") == n) {
-            /* axes ordered by decreasing |stride|; contiguous strides in that order */
+            /* axes ordered by decreasing |stride| (a stable sort: ties keep their order) */
             int axes[NPY_MAXDIMS];
             for (int i = 0; i < n; i++)
                 axes[i] = i;
@@ -62,20 +58,55 @@ static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyOb
                     axes[j] = axes[j - 1];
                     axes[j - 1] = swap;
                 }
-            npy_intp step = PyDataType_ELSIZE(layout.dtype);
+            npy_intp step = PyDataType_ELSIZE(layout->dtype);
             for (int k = n - 1; k >= 0; k--) {
-                layout.strides[axes[k]] = step;
-                step *= layout.shape[axes[k]] > 0 ? layout.shape[axes[k]] : 1;
+                layout->strides[axes[k]] = step;
+                step *= layout->shape[axes[k]] > 0 ? layout->shape[axes[k]] : 1;
             }
         }
-        PyErr_Clear();
-        result = (PyObject *)devicearray_allocate(st, st->DeviceNDArrayType, n, layout.shape, layout.strides, 'C', layout.dtype, stream);
-        Py_DECREF(layout.dtype);
+        PyErr_Clear(); /* no strides: C order, as layout_parse made them */
+        status = 0;
     }
     Py_XDECREF(shape_obj);
     Py_XDECREF(dtype_obj);
     Py_XDECREF(strides_obj);
+    return status;
+}
+
+/* device_array_like(ary, stream=0): the shape and dtype of `ary`, contiguous in the order of its
+ * strides (layout_like). */
+static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *ary, *stream = Py_None;
+    array_layout layout;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device_array_like", keywords, &ary, &stream) ||
+        layout_like(ary, &layout) < 0)
+        return NULL;
+    PyObject *result = (PyObject *)devicearray_allocate(st, st->DeviceNDArrayType, layout.ndim, layout.shape,
+                                                        layout.strides, 'C', layout.dtype, stream);
+    Py_DECREF(layout.dtype);
     return result;
+}
+
+/* _strides_like(ary): the strides device_array_like gives, for the pinned and mapped *_like. */
+static PyObject *module_strides_like(PyObject *Py_UNUSED(module), PyObject *ary)
+{
+    array_layout layout;
+    if (layout_like(ary, &layout) < 0)
+        return NULL;
+    Py_DECREF(layout.dtype);
+    PyObject *strides = PyTuple_New(layout.ndim);
+    for (int i = 0; strides != NULL && i < layout.ndim; i++) {
+        PyObject *item = PyLong_FromSsize_t(layout.strides[i]);
+        if (item == NULL) {
+            Py_CLEAR(strides);
+            break;
+        }
+        PyTuple_SET_ITEM(strides, i, item);
+    }
+    return strides;
 }
 
 static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj)
@@ -224,6 +255,7 @@ PyMethodDef devicearray_module_methods[] = {
      "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0): an uninitialised device array."},
     {"device_array_like", (PyCFunction)(void (*)(void))module_device_array_like, METH_VARARGS | METH_KEYWORDS,
      "device_array_like(ary, stream=0): a device array with the shape, dtype and layout of ary."},
+    {"_strides_like", module_strides_like, METH_O, "_strides_like(ary): device_array_like's strides for ary."},
     {"is_cuda_array", module_is_cuda_array, METH_O, "True if obj has __cuda_array_interface__."},
     {"as_cuda_array", (PyCFunction)(void (*)(void))module_as_cuda_array, METH_VARARGS | METH_KEYWORDS,
      "as_cuda_array(obj, sync=True): a DeviceNDArray view of a CUDA-array-interface object, without a copy."},
