@@ -14,12 +14,11 @@ core dimensions, a number for an argument declared as a scalar, or a one-element
 argument whose core is "()" (an output written as out[0]).
 """
 
-import linecache
 import re
 
 import numpy as np
 
-from numba_cuda_c.ufunc import accepts
+from numba_cuda_c.ufunc import accepts, jit_from_source
 
 BLOCK = 128
 _LAYOUT = re.compile(r"^\s*(\(.*?\)(?:\s*,\s*\(.*?\))*)\s*->\s*(\(.*?\)(?:\s*,\s*\(.*?\))*)\s*$")
@@ -52,16 +51,9 @@ def _kernel_source(modes):
 
 
 def _make_kernel(fn, modes):
-    """The kernel for these argument modes, its source registered with linecache (the translator reads
-    a kernel's source) under a name of its own."""
-    import numba_cuda_c as cuda
-
-    source = _kernel_source(modes)
+    """The kernel for these argument modes (jit_from_source)."""
     filename = "<numba_cuda_c gufunc kernel %s>" % "-".join(modes)
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {"cuda": cuda, "fn": fn}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 -- our own template, above
-    return cuda.jit(namespace["gufunc_kernel"])
+    return jit_from_source(_kernel_source(modes), "gufunc_kernel", filename, {"fn": fn})
 
 
 class _Loop:

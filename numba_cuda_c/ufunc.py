@@ -27,41 +27,30 @@ def accepts(value, dtype, loop_dtype):
     return np.can_cast(dtype, loop_dtype, "safe")
 
 
-def _make_kernel(nin, fn):
+def jit_from_source(source, name, filename, namespace):
+    """@cuda.jit of the function `name` that `source` defines (a template of ours), its source registered
+    with linecache under `filename` (the translator reads a kernel's source), run in `namespace`."""
+    import linecache
+
     import numba_cuda_c as cuda
 
-    # one template per arity: the translator reads their source
-    if nin == 1:
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = dict(namespace, cuda=cuda)
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 -- our own templates
+    return cuda.jit(namespace[name])
 
-        def kernel(out, a0):
-            i = cuda.grid(1)
-            if i < out.size:
-                out[i] = fn(a0[i])
 
-    elif nin == 2:
-
-        def kernel(out, a0, a1):
-            i = cuda.grid(1)
-            if i < out.size:
-                out[i] = fn(a0[i], a1[i])
-
-    elif nin == 3:
-
-        def kernel(out, a0, a1, a2):
-            i = cuda.grid(1)
-            if i < out.size:
-                out[i] = fn(a0[i], a1[i], a2[i])
-
-    elif nin == 4:
-
-        def kernel(out, a0, a1, a2, a3):
-            i = cuda.grid(1)
-            if i < out.size:
-                out[i] = fn(a0[i], a1[i], a2[i], a3[i])
-
-    else:
-        raise TypeError("cuda.vectorize takes functions of 1 to 4 arguments, not %d" % nin)
-    return cuda.jit(kernel)
+def _make_kernel(nin, fn):
+    """The kernel applying `fn` to element i of each of nin inputs, into out[i]."""
+    names = ", ".join("a%d" % k for k in range(nin))
+    items = ", ".join("a%d[i]" % k for k in range(nin))
+    source = (
+        "def ufunc_kernel(out, %s):\n"
+        "    i = cuda.grid(1)\n"
+        "    if i < out.size:\n"
+        "        out[i] = fn(%s)\n" % (names, items)
+    )
+    return jit_from_source(source, "ufunc_kernel", "<numba_cuda_c ufunc kernel %d>" % nin, {"fn": fn})
 
 
 class CUDAUFunc:
