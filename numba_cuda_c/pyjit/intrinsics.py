@@ -465,7 +465,7 @@ class Intrinsics:
             return Value("(%s %s %s)" % (cast(args[0], t), self.UFUNC_COMPARES[name], cast(args[1], t)), types.boolean)
         if name.startswith("logical_"):
             truths = [self.truth(a, node) for a in args]
-            code = {"logical_and": "(%s && %s)", "logical_or": "(%s || %s)", "logical_xor": "(%s != %s)",
+            code = {"logical_and": "(%s && %s)", "logical_or": "(%s || %s)", "logical_xor": "(!(%s) != !(%s))",
                     "logical_not": "(!%s)"}[name] % tuple(truths)
             return Value(code, types.boolean)
         a = args[0]
