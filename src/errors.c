@@ -15,26 +15,85 @@ const char *cu_result_name(CUresult rc)
     return "CUDA_ERROR_UNRECOGNISED";
 }
 
-static PyObject *make_api_error(module_state *st, CUresult rc, const char *function)
+/* "Call to <function> results in <CUDA_ERROR_NAME> (<description>)": numba's message. */
+PyObject *cu_error_message(CUresult rc, const char *function)
 {
     const char *description = NULL;
     if (cu.cuGetErrorString == NULL || cu.cuGetErrorString(rc, &description) != CUDA_SUCCESS || !description)
         description = "no description";
-    PyObject *msg = PyUnicode_FromFormat("Call to %s results in %s (%s)", function, cu_result_name(rc), description);
-    if (msg == NULL)
-        return NULL;
-    PyObject *error = PyObject_CallFunction(st->CudaAPIError, "iN", (int)rc, msg);
-    return error;
+    return PyUnicode_FromFormat("Call to %s results in %s (%s)", function, cu_result_name(rc), description);
 }
 
-int cu_raise(module_state *st, CUresult rc, const char *function)
+/* numba-cuda 0.30 launches kernels through cuda.core and compiles CUDA C through cuda.core's NVRTC
+ * program, so programs written for it catch cuda.core's CUDAError (a launch) and NVRTCError (a compile).
+ * Where such a program has cuda.core's error module loaded (it must, to name those classes), the error
+ * we raise there derives from both our class and theirs: a type made once per pair. Error paths only:
+ * one sys.modules lookup; nothing is imported. Returns a new reference to the type to raise. */
+static PyObject *with_cuda_core_class(module_state *st, PyObject *ours, const char *theirs_name)
 {
-    PyObject *error = make_api_error(st, rc, function);
+    PyObject *name = PyUnicode_FromString("cuda.core._utils.cuda_utils");
+    PyObject *module = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    PyObject *theirs = module ? PyObject_GetAttrString(module, theirs_name) : NULL;
+    Py_XDECREF(module);
+    if (theirs == NULL || !PyType_Check(theirs) ||
+        !PyType_IsSubtype((PyTypeObject *)theirs, (PyTypeObject *)PyExc_Exception)) {
+        PyErr_Clear(); /* not loaded, or not what we expect: ours alone */
+        Py_XDECREF(theirs);
+        return Py_NewRef(ours);
+    }
+    if (st->cuda_core_twins == NULL && (st->cuda_core_twins = PyDict_New()) == NULL)
+        goto fail;
+    PyObject *known = PyDict_GetItemWithError(st->cuda_core_twins, ours); /* borrowed: (theirs, twin) */
+    if (known != NULL && PyTuple_GET_ITEM(known, 0) == theirs) {
+        Py_DECREF(theirs);
+        return Py_NewRef(PyTuple_GET_ITEM(known, 1));
+    }
+    if (PyErr_Occurred())
+        goto fail;
+    const char *dot = strrchr(((PyTypeObject *)ours)->tp_name, '.');
+    PyObject *twin = PyObject_CallFunction((PyObject *)&PyType_Type, "s(OO){ss}",
+                                           dot ? dot + 1 : ((PyTypeObject *)ours)->tp_name, ours, theirs,
+                                           "__module__", "numba_cuda_c");
+    PyObject *entry = twin ? PyTuple_Pack(2, theirs, twin) : NULL;
+    if (entry == NULL || PyDict_SetItem(st->cuda_core_twins, ours, entry) < 0) {
+        Py_XDECREF(entry);
+        Py_XDECREF(twin);
+        goto fail;
+    }
+    Py_DECREF(entry);
+    Py_DECREF(theirs);
+    return twin;
+fail:
+    PyErr_Clear(); /* the error being raised matters more than the class it would also have been */
+    Py_DECREF(theirs);
+    return Py_NewRef(ours);
+}
+
+/* Raises type(code, msg) (msg stolen; NULL: an error is already set). Returns -1. */
+static int raise_api_error_of(PyObject *type, CUresult rc, PyObject *msg)
+{
+    if (msg == NULL)
+        return -1;
+    PyObject *error = PyObject_CallFunction(type, "iN", (int)rc, msg);
     if (error != NULL) {
         PyErr_SetObject((PyObject *)Py_TYPE(error), error);
         Py_DECREF(error);
     }
     return -1;
+}
+
+int cu_raise_launch(module_state *st, CUresult rc, PyObject *msg)
+{
+    PyObject *type = with_cuda_core_class(st, st->CudaAPIError, "CUDAError");
+    raise_api_error_of(type, rc, msg);
+    Py_DECREF(type);
+    return -1;
+}
+
+int cu_raise(module_state *st, CUresult rc, const char *function)
+{
+    return raise_api_error_of(st->CudaAPIError, rc, cu_error_message(rc, function));
 }
 
 void cu_report_unraisable(module_state *st, CUresult rc, const char *function)
@@ -141,10 +200,12 @@ int cu_require_driver(module_state *st)
 int nvrtc_raise(module_state *st, nvrtcResult rc, const char *function, const char *log)
 {
     const char *text = nvrtc.nvrtcGetErrorString ? nvrtc.nvrtcGetErrorString(rc) : "unknown NVRTC error";
+    PyObject *type = with_cuda_core_class(st, st->NvrtcError, "NVRTCError");
     if (log != NULL && log[0] != '\0')
-        PyErr_Format(st->NvrtcError, "%s failed with %s:\n%s", function, text, log);
+        PyErr_Format(type, "%s failed with %s:\n%s", function, text, log);
     else
-        PyErr_Format(st->NvrtcError, "%s failed with %s", function, text);
+        PyErr_Format(type, "%s failed with %s", function, text);
+    Py_DECREF(type);
     return -1;
 }
 

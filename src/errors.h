@@ -10,6 +10,14 @@
 /* Raises CudaAPIError(code, "Call to <function> results in <CUDA_ERROR_NAME> (<description>)"). Returns -1. */
 int cu_raise(module_state *st, CUresult rc, const char *function);
 
+/* numba's message for a failed call: "Call to <function> results in <CUDA_ERROR_NAME> (<description>)". */
+PyObject *cu_error_message(CUresult rc, const char *function);
+
+/* A failed launch: CudaAPIError(code, msg) (msg stolen; NULL: an error is already set), also an
+ * instance of cuda.core's CUDAError where the program has loaded cuda.core (numba-cuda launches
+ * through it). Returns -1. NVRTC errors likewise derive from cuda.core's NVRTCError there. */
+int cu_raise_launch(module_state *st, CUresult rc, PyObject *msg);
+
 /* Where a failure cannot be raised (a cleanup after another error, a driver callback): reports
  * a failed call to sys.unraisablehook, keeping whatever exception is in flight. */
 void cu_report_unraisable(module_state *st, CUresult rc, const char *function);

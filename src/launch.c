@@ -73,15 +73,10 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
     unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
     if (threads > (unsigned long long)kernel->max_threads_per_block) {
         /* what the launch would say (numba raises it from there), with the reason, before any launch */
-        PyObject *error = PyObject_CallFunction(
-            st->CudaAPIError, "iN", (int)CUDA_ERROR_INVALID_VALUE,
-            PyUnicode_FromFormat("Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE: blockdim %R asks for "
-                                 "%llu threads; %S allows at most %d per block",
-                                 blockdim, threads, kernel->name, kernel->max_threads_per_block));
-        if (error != NULL) {
-            PyErr_SetObject((PyObject *)Py_TYPE(error), error);
-            Py_DECREF(error);
-        }
+        cu_raise_launch(st, CUDA_ERROR_INVALID_VALUE,
+                        PyUnicode_FromFormat("Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE: blockdim %R "
+                                             "asks for %llu threads; %S allows at most %d per block",
+                                             blockdim, threads, kernel->name, kernel->max_threads_per_block));
         return NULL;
     }
     if (stream_handle_from_object(st, stream ? stream : Py_None, &handle) < 0)
@@ -542,7 +537,7 @@ static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextOb
     if (rc != CUDA_SUCCESS) {
         if (pushed)
             cu.cuCtxPopCurrent(&current); /* best effort: the launch's error is the one raised */
-        return cu_check(st, rc, what);
+        return cu_raise_launch(st, rc, cu_error_message(rc, what));
     }
     return context_exit(st, pushed);
 }
