@@ -2,4 +2,20 @@
 
 from numba_cuda_c._cuda import CudaAPIError, CudaDriverError, CudaSupportError, NvrtcError
 
-__all__ = ["CudaAPIError", "CudaDriverError", "CudaSupportError", "NvrtcError"]
+__all__ = ["CudaAPIError", "CudaDriverError", "CudaSupportError", "NvrtcError", "NvvmError", "NvvmSupportError",
+           "NvvmWarning"]
+
+
+class NvvmError(Exception):
+    """A libNVVM call failed (cudadrv.nvvm); .status is its nvvmResult."""
+
+    def __str__(self):
+        return "\n".join(map(str, self.args))
+
+
+class NvvmSupportError(ImportError):
+    """libNVVM cannot be found or loaded."""
+
+
+class NvvmWarning(Warning):
+    """libNVVM's log from a compilation that succeeded."""

@@ -1,4 +1,4 @@
-"""Where the CUDA toolkit libraries (NVRTC, the runtime) are looked for, in order.
+"""Where the CUDA toolkit libraries (NVRTC, the runtime, libNVVM and libdevice) are looked for, in order.
 
 CUDA_HOME / CUDA_PATH, the active conda prefix, NVIDIA's pip wheels in site-packages,
 /usr/local/cuda, then (in C) the dynamic loader's own path. Asked once, by src/nvrtc.c.
@@ -59,3 +59,33 @@ def include_dirs():
             if os.path.isdir(os.path.join(cccl, "cuda", "std")):
                 found.append(cccl)
     return found
+
+
+def _toolkit_roots():
+    """Folders that may hold a toolkit's nvvm/ folder, best first (the order of candidate_dirs)."""
+    roots = [os.environ.get(var) for var in ("CUDA_HOME", "CUDA_PATH", "CONDA_PREFIX")]
+    for base in _site_dirs():
+        roots += [os.path.join(base, "nvidia", sub) for sub in ("cu13", "cu12", "cuda_nvcc")]
+    roots.append("/usr/local/cuda")
+    return [root for root in roots if root]
+
+
+def nvvm_dirs():
+    """Directories that may hold libnvvm, existing ones only, best first: a toolkit's nvvm/lib64, and the library
+    directories of candidate_dirs() (CUDA 13's wheels, and toolkits assembled from them, keep it beside NVRTC)."""
+    found = []
+    for root in _toolkit_roots():
+        for sub in ("lib64", "lib"):
+            path = os.path.join(root, "nvvm", sub)
+            if os.path.isdir(path) and path not in found:
+                found.append(path)
+    return found + [path for path in candidate_dirs() if path not in found]
+
+
+def libdevice_path():
+    """libdevice.10.bc of the first toolkit that has one, or None."""
+    for root in _toolkit_roots():
+        path = os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc")
+        if os.path.isfile(path):
+            return path
+    return None

@@ -4,12 +4,17 @@
 from numba_cuda_c import _cuda
 from numba_cuda_c.cudadrv.error import NvrtcError
 
-__all__ = ["NvrtcError", "get_arch_option", "get_supported_ccs"]
+__all__ = ["NvrtcError", "get_arch_option", "get_lowest_supported_cc", "get_supported_ccs"]
 
 
 def get_supported_ccs():
     """The compute capabilities this NVRTC compiles for, ascending: [(7, 5), (8, 0), ...]."""
     return sorted(_cuda.nvrtc_supported_archs())
+
+
+def get_lowest_supported_cc():
+    """The oldest compute capability this NVRTC compiles for."""
+    return min(get_supported_ccs())
 
 
 def get_arch_option(major, minor):
