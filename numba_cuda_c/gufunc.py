@@ -128,6 +128,11 @@ class CUDAGUFunc:
         for loop in self.loops:
             if all(accepts(v, d, a) for v, d, a in zip(values, dtypes, loop.dtypes)):
                 return loop
+        # numba's fallback: the first loop whose types cast safely to the inputs' (a narrowing: host inputs are
+        # converted to the loop's types; device inputs cannot be, and raise in _device_input)
+        for loop in self.loops:
+            if all(np.can_cast(a, d) for d, a in zip(dtypes, loop.dtypes)):
+                return loop
         raise TypeError("gufunc %s has no loop for the input types (%s)" % (self.__name__, ", ".join(map(str, dtypes))))
 
     def __call__(self, *args, out=None, stream=0):
@@ -152,7 +157,7 @@ class CUDAGUFunc:
         sizes, loop_shapes = {}, []
         for k, (array, core) in enumerate(zip(inputs, self.input_cores)):
             loop_shapes.append(self._bind(sizes, array.shape, core, k))
-        loop_shape = np.broadcast_shapes(*loop_shapes) if loop_shapes else ()
+        loop_shape = _loop_shape(loop_shapes)
         output_shapes = []
         for k, core in enumerate(self.output_cores):
             missing = [d for d in core if d not in sizes]
@@ -223,13 +228,31 @@ class CUDAGUFunc:
         core_shape = tuple(array.shape[len(array.shape) - len(core):]) if core else ()
         full = loop_shape + core_shape
         flat = (count,) + core_shape
-        if device and tuple(array.shape) == full and array.dtype == dtype and array.is_c_contiguous():
+        if device and array.dtype != dtype:
+            raise TypeError("compatible signature is possible by casting but %s does not support .astype()"
+                            % type(array))
+        if device and tuple(array.shape) == full and array.is_c_contiguous():
             return array.reshape(*flat)
         host = array.copy_to_host(stream=stream) if device else array
         if device and stream not in (0, None):
             stream.synchronize()
+        if int(np.prod(host.shape[:host.ndim - len(core_shape)])) == 1:  # one element of the loop: for every one
+            host = host.reshape(core_shape)
         staged = np.ascontiguousarray(np.broadcast_to(host, full), dtype=dtype).reshape(flat)
         return cuda.to_device(staged, stream=stream)
+
+
+def _loop_shape(shapes):
+    """The loop dimensions of a call from its inputs' (their dimensions outside the core): numba's rule, the
+    largest (the first of those of one size) where every other is the same or one element; otherwise NumPy's
+    broadcasting of them (which numba refuses)."""
+    if not shapes:
+        return ()
+    sizes = [int(np.prod(s)) for s in shapes]
+    largest = tuple(shapes[sizes.index(max(sizes))])
+    if all(tuple(s) == largest or size == 1 and len(s) <= 1 for s, size in zip(shapes, sizes)):
+        return largest
+    return tuple(np.broadcast_shapes(*shapes))
 
 
 def guvectorize(signatures, layout, target="cuda", **options):

@@ -72,6 +72,17 @@ def test_user_facing_imports_move_to_the_target(line, expected_ours, expected_th
     assert theirs(line) == expected_theirs
 
 
+def test_numbas_vectorize_moves_only_where_a_file_uses_it_for_cuda_alone():
+    cuda_only = ("from numba import cuda, vectorize as v\n"
+                 "f = v(['f8(f8)'], target='cuda')(abs)\ng = partial(v, target='cuda')\n")
+    assert rewrite.rewrite_source(cuda_only, "numba_cuda_c").splitlines()[0] == (
+        "import numba_cuda_c as cuda; from numba_cuda_c import vectorize as v")
+    assert rewrite.rewrite_source(cuda_only, "numba.cuda").splitlines()[0] == (
+        "import numba.cuda as cuda; from numba.cuda import vectorize as v")
+    also_cpu = "from numba import vectorize\n@vectorize\ndef f(x):\n    return x\nvectorize(['f8(f8)'], target='cuda')\n"
+    assert rewrite.rewrite_source(also_cpu, "numba_cuda_c").splitlines()[0] == "from numba import vectorize"
+
+
 @pytest.mark.parametrize(
     "line",
     [

@@ -50,8 +50,15 @@ given = np.zeros(4, np.int32), np.zeros(4)
 assert gk.copy_and_scale(np.arange(4, dtype=np.int32), *given)[0] is given[0]
 r = gk.dot(np.ones((6, 3)), np.ones((6, 3)))
 assert r.shape == (6,), r.shape
+b3, _ = gk.copy_and_scale(np.arange(4))  # numba's fallback: int64 from the host into int32's loop
+assert b3.dtype == np.int32 and b3.shape == (4,)
+# numba's loop dimensions: the largest outer shape, one-element ones pinned ((,) and (1,) make ())
+assert np.shape(gk.dot(np.ones(3), np.ones((1, 3)))) == ()
+assert gk.dot(np.ones((2, 1, 3)), np.ones((4, 3))).shape == (2, 4)  # otherwise NumPy's broadcasting
 for call, error, words in [
-    (lambda: gk.copy_and_scale(np.arange(4)), TypeError, "no loop"),  # int64 does not cast safely to int32
+    (lambda: gk.copy_and_scale(np.array(["a", "b"])), TypeError, "no loop"),  # str and int32 cast neither way
+    # numba's fallback takes int64 into int32's loop from the host, but cannot convert a device array
+    (lambda: gk.copy_and_scale(cuda.to_device(np.arange(4))), TypeError, "does not support .astype()"),
     (lambda: gk.dot(np.ones(3)), TypeError, "gufunc accepts 2 positional arguments, or 3 positional arguments"),
     (lambda: gk.dot(np.ones(3), np.ones(3), np.ones(1), out=np.ones(1)), ValueError,
      "cannot specify argument 'out' as both positional and keyword"),

@@ -51,6 +51,32 @@ NUMBA_TYPE_NAMES = frozenset(
 )
 
 
+# `from numba import X` names that make CUDA ufuncs with target="cuda" (numba's documented way to write them);
+# numba.cuda and the target both export them, taking target="cuda". They move only in a file that uses them for
+# CUDA alone (every use names target="cuda"): elsewhere numba's CPU ufuncs are the tests' references.
+NUMBA_UFUNC_NAMES = frozenset(["vectorize", "guvectorize"])
+
+
+def _names_used_for_cuda_only(tree):
+    """The names bound by `from numba import vectorize/guvectorize [as X]` whose every use is a call, or a
+    functools.partial of it, with target="cuda"."""
+    bound = {(a.asname or a.name) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             and node.module == "numba" and not node.level for a in node.names if a.name in NUMBA_UFUNC_NAMES}
+    cuda_uses, uses = {}, {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in bound:
+            uses[node.id] = uses.get(node.id, 0) + 1
+        if isinstance(node, ast.Call):
+            names_cuda = any(k.arg == "target" and isinstance(k.value, ast.Constant) and k.value.value == "cuda"
+                             for k in node.keywords)
+            callee = node.func
+            if isinstance(callee, ast.Name) and callee.id == "partial" and node.args:
+                callee = node.args[0]
+            if names_cuda and isinstance(callee, ast.Name) and callee.id in bound:
+                cuda_uses[callee.id] = cuda_uses.get(callee.id, 0) + 1
+    return frozenset(name for name in bound if uses.get(name) and cuda_uses.get(name) == uses[name])
+
+
 def _alias(a):
     return a.name if a.asname is None else "%s as %s" % (a.name, a.asname)
 
@@ -103,9 +129,10 @@ def _defines_numba_extensions(tree):
     return False
 
 
-def _rewrite_from(node, target, local_packages, keep_types=False):
+def _rewrite_from(node, target, local_packages, keep_types=False, cuda_ufuncs=frozenset()):
     """`from ... import ...`: statements to replace it with, or None to keep it. keep_types: `types` (and
-    numba's type names) stay numba's (a module defining numba extensions)."""
+    numba's type names) stay numba's (a module defining numba extensions). cuda_ufuncs: the local names of
+    numba's vectorize/guvectorize that this file uses for CUDA only (they move)."""
     if node.level:
         return None
     module = node.module or ""
@@ -122,7 +149,7 @@ def _rewrite_from(node, target, local_packages, keep_types=False):
         for a in node.names:
             if a.name == "cuda":
                 cuda_aliases.append(a)
-            elif a.name in NUMBA_TYPE_NAMES:
+            elif a.name in NUMBA_TYPE_NAMES or (a.name in NUMBA_UFUNC_NAMES and (a.asname or a.name) in cuda_ufuncs):
                 moved.append((target, a))
             else:
                 kept.append((module, a))
@@ -188,11 +215,12 @@ def rewrite_source(source, target, local_packages=()):
         line_starts.append(line_starts[-1] + len(line))
     edits = []
     keep_types = _defines_numba_extensions(tree)
+    cuda_ufuncs = _names_used_for_cuda_only(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             stmts = _rewrite_import(node, target)
         elif isinstance(node, ast.ImportFrom):
-            stmts = _rewrite_from(node, target, frozenset(local_packages), keep_types)
+            stmts = _rewrite_from(node, target, frozenset(local_packages), keep_types, cuda_ufuncs)
         else:
             continue
         if stmts is None:
