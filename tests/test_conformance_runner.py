@@ -65,6 +65,11 @@ def theirs(line, local=()):
          "from cuda_testing import CUDATestCase, skip_on_cudasim"),
         ("from numba.cuda.compiler import compile_ptx", "from numba_cuda_c import compile_ptx",
          "from numba.cuda import compile_ptx"),
+        ("from numba.cuda.np import numpy_support", "from numba_cuda_c.np import numpy_support",
+         "from numba.cuda.np import numpy_support"),
+        ("from numba.cuda.np.numpy_support import from_dtype, carray",
+         "from numba_cuda_c.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import carray",
+         "from numba.cuda.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import carray"),
     ],
 )
 def test_user_facing_imports_move_to_the_target(line, expected_ours, expected_theirs):
@@ -91,7 +96,6 @@ def test_numbas_vectorize_moves_only_where_a_file_uses_it_for_cuda_alone():
         "from numba.cuda.core.errors import TypingError",
         "from numba.core.errors import TypingError",
         "from numba.cuda.tests.support import captured_stdout, override_config",
-        "from numba.cuda.np import numpy_support",
         "from numba.cuda.compiler import run_frontend",
         "from numba import njit",
         "import numba",

@@ -42,6 +42,13 @@ PUBLIC_REEXPORTS = {
     "device_init": frozenset(["is_available", "cuda_error"]),
 }
 
+# numba.cuda modules of which a part is user-facing: the names given move to the same module under the target
+# (`from numba.cuda.np import numpy_support` -> `from numba_cuda_c.np import numpy_support`); others stay numba's.
+PARTLY_USER_MODULES = {
+    "numba.cuda.np": frozenset(["numpy_support"]),
+    "numba.cuda.np.numpy_support": frozenset(["from_dtype", "as_dtype", "numpy_version"]),
+}
+
 # `from numba import X` names that are numba's scalar types (and the `types` module): users who also use numba on
 # the CPU give these as signatures and dtypes; they move to the target.
 NUMBA_TYPE_NAMES = frozenset(
@@ -169,6 +176,12 @@ def _rewrite_from(node, target, local_packages, keep_types=False, cuda_ufuncs=fr
                 kept.append((module, a))
             else:
                 moved.append((target, a))
+    elif module in PARTLY_USER_MODULES:
+        for a in node.names:
+            if a.name in PARTLY_USER_MODULES[module]:
+                moved.append((target + module[len("numba.cuda"):], a))
+            else:
+                kept.append((module, a))
     elif parts[:2] == ["numba", "cuda"] and len(parts) > 2:
         sub, rest = parts[2], ".".join(parts[2:])
         if sub == "testing" and len(parts) == 3:

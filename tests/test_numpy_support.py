@@ -1,0 +1,32 @@
+"""numba_cuda_c.np.numpy_support (numba.cuda.np.numpy_support): our types to NumPy dtypes and back."""
+
+import numpy as np
+import pytest
+
+from numba_cuda_c import types
+from numba_cuda_c.np import numpy_support
+
+
+@pytest.mark.parametrize("name", ["bool_", "int8", "uint16", "int32", "int64", "float16", "float32", "float64",
+                                  "complex64", "complex128"])
+def test_scalars_round_trip(name):
+    t = getattr(types, name)
+    dtype = numpy_support.as_dtype(t)
+    assert dtype == np.dtype("bool" if name == "bool_" else name)
+    assert numpy_support.from_dtype(dtype) is t
+
+
+def test_records_nested_arrays_and_type_values():
+    rec = np.dtype([("a", np.int32), ("b", np.float64, (2, 3))])
+    record = numpy_support.from_dtype(rec)
+    assert isinstance(record, types.Record) and numpy_support.as_dtype(record) == rec
+    nested = record.fields["b"][0]
+    assert numpy_support.as_dtype(nested) == np.dtype((np.float64, (2, 3)))
+    assert numpy_support.as_dtype(types.NumberClass(types.float32)) == np.float32
+    assert numpy_support.numpy_version == tuple(int(p) for p in np.__version__.split(".")[:2])
+
+
+def test_types_without_a_dtype_raise_numbas_error():
+    for t in (types.float32[:], types.UniTuple(types.int32, 2)):
+        with pytest.raises(NotImplementedError, match="cannot be represented as a NumPy dtype"):
+            numpy_support.as_dtype(t)
