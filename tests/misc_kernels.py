@@ -1,5 +1,7 @@
 """Kernels for tests/test_kernel_misc.py (the translator reads their source here)."""
 
+import cmath
+
 import numpy as np
 
 import numba_cuda_c as cuda
@@ -59,3 +61,15 @@ def computed_shapes(r):
     s[0, 0] = 1
     lm[0] = 2
     r[0] = s[0, 0] + lm[0] + s.shape[1] + (G * G - 1) // 2
+
+
+def starred_arguments(r, z, x):
+    # f(*t): a tuple's items as arguments, the tuple evaluated once
+    for i in range(r.size):
+        r[i] = complex(*cmath.polar(z[i]))
+        pair = (x[i], x[i] * 2.0 - 3.0)
+        x[i] = max(*pair) + min(1.0, *pair)
+
+
+def starred_number(a):
+    a[0] = max(*a[0])  # a number is not a tuple

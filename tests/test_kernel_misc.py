@@ -77,3 +77,21 @@ def test_array_shapes_from_lists_on_the_gpu():
     r = np.zeros(1)
     cuda.jit(mk.computed_shapes)[1, 1](r)
     assert r[0] == 1 + 2 + 8 + 7
+
+
+@needs_nvrtc
+def test_starred_arguments_translate():
+    cuda.compile_ptx(mk.starred_arguments, "void(complex128[::1], complex128[::1], float64[::1])")
+    with pytest.raises(KernelTypeError, match=r"\*args in a kernel takes a tuple"):
+        cuda.compile_ptx(mk.starred_number, "void(float64[::1])")
+
+
+@requires_gpu
+def test_starred_arguments_on_the_gpu():
+    z = np.array([1 + 2j, -3 + 0.5j, 0.25 - 1j])
+    x = np.array([0.5, 4.0, -2.0])
+    r = np.zeros(3, np.complex128)
+    expected_x = np.maximum(x, 2 * x - 3) + np.minimum(1.0, np.minimum(x, 2 * x - 3))
+    cuda.jit(mk.starred_arguments)[1, 1](r, z, x)
+    np.testing.assert_allclose(r, z, rtol=1e-14)
+    np.testing.assert_allclose(x, expected_x)

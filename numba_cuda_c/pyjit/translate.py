@@ -384,6 +384,23 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return
         self.store(target, self.expr(value_node), node)
 
+    def spread_starred(self, node):
+        """f(a, *t): the call with t's items as arguments, t evaluated once (into variables named after
+        the call's place, the same in every pass)."""
+        args = []
+        for position, arg in enumerate(node.args):
+            if not isinstance(arg, ast.Starred):
+                args.append(arg)
+                continue
+            value = self.expr(arg.value)
+            if value.items is None:
+                self.fail(node, "*args in a kernel takes a tuple")
+            for k, item in enumerate(value.items):
+                name = ast.Name(id="starred_%d_%d_%d_%d" % (node.lineno, node.col_offset, position, k), ctx=ast.Store())
+                self.store(ast.copy_location(name, arg), item, node)
+                args.append(ast.copy_location(ast.Name(id=name.id, ctx=ast.Load()), arg))
+        return ast.copy_location(ast.Call(func=node.func, args=args, keywords=node.keywords), node)
+
     def unpack(self, target, value, node):
         """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
         tuples item by item."""
@@ -936,6 +953,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
 
     # -- calls ----------------------------------------------------------------------------------
     def expr_Call(self, node):
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            node = self.spread_starred(node)
         if node.keywords and not self.keywords_allowed(node):
             self.fail(node, "keyword arguments are not supported here")
         func = self.expr(node.func)
