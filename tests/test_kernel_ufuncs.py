@@ -171,8 +171,52 @@ def test_more_ufuncs_translate(name):
     kernel = more_ufunc_kernel(name, name in MORE_BINARY)
     for t in ("float32", "float64"):
         cuda.compile_ptx(kernel, "void(float64[::1], %s[::1], %s[::1])" % (t, t))
-    with pytest.raises(KernelTypeError):
-        cuda.compile_ptx(more_ufunc_kernel("less", True), "void(float64[::1], complex128[::1], complex128[::1])")
+    with pytest.raises(KernelTypeError, match="takes real numbers"):
+        cuda.compile_ptx(more_ufunc_kernel("degrees", False), "void(float64[::1], complex128[::1], complex128[::1])")
+
+
+COMPLEX_BINARY = ["less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
+                  "logical_or", "logical_xor", "minimum", "maximum", "fmin", "fmax"]
+COMPLEX_UNARY = ["logical_not", "negative", "positive", "absolute", "square", "reciprocal", "log2"]
+
+
+def complex_ufunc_kernel(name, binary):
+    ufunc = getattr(np, name)
+    if binary:
+        def kernel(r, x, y):
+            for i in range(r.size):
+                r[i] = ufunc(x[i], y[i])
+    else:
+        def kernel(r, x, y):
+            for i in range(r.size):
+                r[i] = ufunc(x[i])
+    return kernel
+
+
+def complex_result_dtype(name, binary):
+    x = np.array([1 + 1j])
+    return (getattr(np, name)(x, x) if binary else getattr(np, name)(x)).dtype
+
+
+@pytest.mark.parametrize("name", COMPLEX_BINARY + COMPLEX_UNARY)
+def test_ufuncs_on_complex_translate(name):
+    binary = name in COMPLEX_BINARY
+    result = complex_result_dtype(name, binary)
+    cuda.compile_ptx(complex_ufunc_kernel(name, binary), "void(%s[::1], complex128[::1], complex128[::1])" % result)
+
+
+@requires_gpu
+@pytest.mark.parametrize("name", COMPLEX_BINARY + COMPLEX_UNARY)
+def test_ufuncs_on_complex_on_the_gpu_match_numpy(name):
+    # ties in the real part, NaN parts, zeros: NumPy's order and NaN rules
+    x = np.array([1 + 2j, 1 + 3j, complex(np.nan, 1), 2 + 0j, 0j, -1 - 1j, complex(1, np.nan), 4 - 2j])
+    y = np.array([1 + 3j, 1 + 2j, 2 + 2j, complex(np.nan, 0), 0j, -1 + 1j, 1 + 1j, 4 - 2j])
+    binary = name in COMPLEX_BINARY
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(x, y) if binary else getattr(np, name)(x)
+    r = np.zeros(len(x), expected.dtype)
+    cuda.jit(complex_ufunc_kernel(name, binary))[1, 1](r, x, y)
+    np.testing.assert_allclose(r, expected, rtol=1e-14, equal_nan=True)
 
 
 @requires_gpu

@@ -393,6 +393,8 @@ class Intrinsics:
                     "negative", "positive", "absolute", "square", "reciprocal", "radians", "deg2rad", "degrees",
                     "rad2deg")
 
+    UFUNC_REAL_ONLY = ("radians", "deg2rad", "degrees", "rad2deg", "floor_divide", "remainder")  # as NumPy's loops
+
     def ufunc_call(self, ufunc, node):
         """np.sin(x) on numbers is math.sin's C; np.sin(x, out) / np.add(a, b, out) on arrays is a loop
         over out's elements (inputs of out's shape, or of size 1 along a dimension: broadcast)."""
@@ -449,20 +451,26 @@ class Intrinsics:
             return Value("(~%s)" % cast(args[0], typing.as_arith(args[0].type)), typing.as_arith(args[0].type)) \
                 if args[0].type != types.boolean else Value("(!%s)" % args[0].code, types.boolean)
         math_name = self.UFUNC_AS_MATH.get(name, name)
-        if len(args) == 1 and typing.is_complex(args[0].type) and math_name in CMATH_FUNCTIONS:
+        if len(args) == 1 and typing.is_complex(args[0].type) and (math_name in CMATH_FUNCTIONS or name == "log2"):
             t = typing.cmath_result(args[0].type)
-            return Value("%s(%s)" % (CMATH_FUNCTIONS[math_name], cast(args[0], t)), t)
+            function = "ncc_clog2" if name == "log2" else CMATH_FUNCTIONS[math_name]
+            return Value("%s(%s)" % (function, cast(args[0], t)), t)
         return self.math_values(math_name, args, node, label="np")
 
     def ufunc_other(self, name, args, node):
         """Comparisons, logical operations, minimum/maximum (NaN propagated; fmin/fmax skip it), and the
         small arithmetic ufuncs, on numbers, with NumPy's results."""
         for a in args:
-            if not isinstance(a.type, types.Scalar) or (typing.is_complex(a.type) and name not in ("equal", "not_equal")):
+            if not isinstance(a.type, types.Scalar) or (typing.is_complex(a.type) and name in self.UFUNC_REAL_ONLY):
                 self.fail(node, "np.%s in a kernel takes real numbers" % name)
         if name in self.UFUNC_COMPARES:
             t = typing.unify(args[0].type, args[1].type)
-            return Value("(%s %s %s)" % (cast(args[0], t), self.UFUNC_COMPARES[name], cast(args[1], t)), types.boolean)
+            x, y = cast(args[0], t), cast(args[1], t)
+            if typing.is_complex(t) and name not in ("equal", "not_equal"):  # NumPy's order: real part first
+                code = {"less": "ncc_clt(%s, %s)", "less_equal": "ncc_cle(%s, %s)", "greater": "ncc_clt(%s, %s)",
+                        "greater_equal": "ncc_cle(%s, %s)"}[name]
+                return Value(code % ((x, y) if name.startswith("less") else (y, x)), types.boolean)
+            return Value("(%s %s %s)" % (x, self.UFUNC_COMPARES[name], y), types.boolean)
         if name.startswith("logical_"):
             truths = [self.truth(a, node) for a in args]
             code = {"logical_and": "(%s && %s)", "logical_or": "(%s || %s)", "logical_xor": "(!(%s) != !(%s))",
@@ -472,6 +480,8 @@ class Intrinsics:
         if name in ("minimum", "maximum", "fmin", "fmax"):
             t = typing.unify(a.type, args[1].type)
             x, y = cast(a, t), cast(args[1], t)
+            if typing.is_complex(t):
+                return Value("ncc_c%s(%s, %s)" % (name, x, y), t)
             pick = "((%s) %s (%s) ? (%s) : (%s))" % (x, "<" if name in ("minimum", "fmin") else ">", y, x, y)
             if typing.is_float(t) and name in ("minimum", "maximum"):  # NumPy's: a NaN wins
                 pick = "((%s) != (%s) ? (%s) : ((%s) != (%s) ? (%s) : %s))" % (x, x, x, y, y, y, pick)
@@ -483,11 +493,16 @@ class Intrinsics:
         if name == "negative":
             t = typing.unary("-", a.type)
             return Value("(-%s)" % cast(a, t), t)
+        if name == "absolute" and typing.is_complex(a.type):
+            t = typing.cmath_result(a.type).underlying_float
+            return Value("ncc_cabs(%s)" % cast(a, typing.cmath_result(a.type)), t)
         if name == "absolute":
             return self.math_values("fabs", [a], node, label="np") if typing.is_float(a.type) else (
                 a if a.type.kind in "ub" else Value("ncc_abs<%s>(%s)" % (a.type.ctype, a.code), a.type))
         if name == "square":
             return self.binop("*", a, a, node)
+        if name == "reciprocal" and typing.is_complex(a.type):
+            return Value("(ncc_complex_of<%s>(1, 0) / %s)" % (a.type.underlying_float.ctype, a.code), a.type)
         t = typing.math_result(a.type)  # reciprocal and the angle conversions: floats, a's width
         if name == "reciprocal":
             return Value("(%s / %s)" % (cast(literal(1, t), t), cast(a, t)), t)

@@ -259,6 +259,31 @@ template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_clog10(ncc_c
     const T ln10 = (T)2.302585092994045684;
     return {l.re / ln10, l.im / ln10};
 }
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_clog2(ncc_complex<T> z) {
+    ncc_complex<T> l = ncc_clog(z);
+    const T ln2 = (T)0.693147180559945309417;
+    return {l.re / ln2, l.im / ln2};
+}
+// NumPy's order of complex numbers (its CLT/CLE): by real part, then imaginary part; a NaN part compares false
+template <typename T> __device__ __forceinline__ bool ncc_clt(ncc_complex<T> a, ncc_complex<T> b) {
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im < b.im);
+}
+template <typename T> __device__ __forceinline__ bool ncc_cle(ncc_complex<T> a, ncc_complex<T> b) {
+    return (a.re < b.re && a.im == a.im && b.im == b.im) || (a.re == b.re && a.im <= b.im);
+}
+// np.maximum/np.minimum: a NaN wins (the first one); np.fmax/np.fmin: a NaN loses
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cmaximum(ncc_complex<T> a, ncc_complex<T> b) {
+    return ncc_cisnan(a) || ncc_cle(b, a) ? a : b;
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cminimum(ncc_complex<T> a, ncc_complex<T> b) {
+    return ncc_cisnan(a) || ncc_cle(a, b) ? a : b;
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cfmax(ncc_complex<T> a, ncc_complex<T> b) {
+    return ncc_cisnan(b) || ncc_cle(b, a) ? a : b;
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cfmin(ncc_complex<T> a, ncc_complex<T> b) {
+    return ncc_cisnan(b) || ncc_cle(a, b) ? a : b;
+}
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csqrt(ncc_complex<T> z) {
     if (z.re == 0 && z.im == 0) return {(T)0, z.im};
     T t = sqrt((fabs(z.re) + hypot(z.re, z.im)) / 2);
