@@ -1316,7 +1316,7 @@ def test_jit_options():
     kernel = cuda.jit(k_vector_add)
     with pytest.raises(ValueError):
         kernel(np.zeros(4, np.float32), 4)  # no launch configuration
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Can't create ForAll with negative task count"):  # numba's words
         kernel.forall(-1)
     assert "k_vector_add" in repr(kernel)
 

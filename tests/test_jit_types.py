@@ -354,6 +354,26 @@ def test_frexp_modf_ldexp_remainder_round_digits_as_python(rng):
     np.testing.assert_allclose(got[:, 6], [round(v * 1000, -2) for v in x], rtol=1e-15)
 
 
+@cuda.jit
+def round_digits(out32, x32, out64, x64, digits):
+    for i in range(x32.size):
+        out32[i] = round(x32[i], digits[i])
+        out64[i] = round(x64[i], digits[i])
+
+
+def test_round_digits_works_in_double_precision_as_numba():
+    # float32 0.3425 is 0.34250000119...: 343 in double (numba's and Python's answer), a tie (342) in float32;
+    # past 22 digits the power of ten is split in two; past 1e308 it overflows
+    x32 = np.array([0.3425, 2.675, 1.5, -0.125, 7.0], np.float32)
+    x64 = np.array([0.12345678987654321 * 10e-15, 2.675, 1e300, -0.125, 12345.0])
+    digits = np.array([3, 2, 25, -400, -1], np.int64)
+    out32, out64 = np.zeros(5, np.float32), np.zeros(5)
+    round_digits[1, 1](out32, x32, out64, x64, digits)
+    np.testing.assert_array_equal(out32, [np.float32(round(float(v), int(d))) for v, d in zip(x32, digits)])
+    np.testing.assert_array_equal(out64, [round(float(v), int(d)) for v, d in zip(x64, digits)])
+    assert np.signbit(out32[3]) and np.signbit(out64[3])
+
+
 # ---------------------------------------------------------------------------------------------
 # print and assert
 # ---------------------------------------------------------------------------------------------

@@ -95,3 +95,26 @@ def test_starred_arguments_on_the_gpu():
     cuda.jit(mk.starred_arguments)[1, 1](r, z, x)
     np.testing.assert_allclose(r, z, rtol=1e-14)
     np.testing.assert_allclose(x, expected_x)
+
+
+@needs_nvrtc
+def test_type_errors_are_numbas_typingerror_where_numbas_errors_are_loaded(monkeypatch):
+    import sys
+    import types as pytypes
+
+    errors = pytypes.ModuleType("numba.core.errors")
+    exec("class NumbaError(Exception):\n    pass\nclass TypingError(NumbaError):\n    pass\n", errors.__dict__)
+    monkeypatch.delitem(sys.modules, "numba.cuda.core.errors", raising=False)
+    monkeypatch.delitem(sys.modules, "numba.core.errors", raising=False)
+    with pytest.raises(KernelTypeError) as plain:
+        cuda.compile_ptx(mk.starred_number, "void(float64[::1])")
+    assert type(plain.value) is KernelTypeError
+
+    monkeypatch.setitem(sys.modules, "numba.core.errors", errors)
+    with pytest.raises(errors.TypingError, match=r"\*args in a kernel takes a tuple") as info:
+        cuda.compile_ptx(mk.starred_number, "void(float64[::1])")
+    assert isinstance(info.value, KernelTypeError) and isinstance(info.value, TypeError)
+    assert str(info.value) == str(plain.value) and info.value.msg == str(plain.value)
+    with pytest.raises(errors.TypingError) as again:  # the class is made once
+        cuda.jit("void(float64[::1])")(mk.starred_number)
+    assert type(again.value) is type(info.value)

@@ -489,7 +489,7 @@ class Dispatcher:
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launch configuration covering ntasks threads (at most tpb per block; 128 by default)."""
         if ntasks < 0:
-            raise ValueError("ntasks must be non-negative")
+            raise ValueError("Can't create ForAll with negative task count")
         tpb = tpb or 128
         return self[max(1, (ntasks + tpb - 1) // tpb), tpb, stream, sharedmem]
 

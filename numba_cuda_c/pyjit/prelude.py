@@ -122,19 +122,24 @@ __device__ __forceinline__ float ncc_fmodf(float a, float b) {
     }
 NCC_FFLOORDIV(ncc_ffloordiv, double, fmod, floor, copysign)
 NCC_FFLOORDIV(ncc_ffloordiv_f32, float, fmodf, floorf, copysignf)
-// round(x, ndigits) as numba: scale by a power of ten, round half to even, scale back; x itself
-// where the scaling overflows
-template <typename T> __device__ T ncc_round_digits(T x, long long digits) {
-    if (!isfinite(x)) return x;
+// round(x, ndigits) as numba (CPython's fallback double_round): in double precision whatever x's type,
+// scale by a power of ten (split in two past 1e22, so that neither overflows), round half to even, scale
+// back; x itself where the scaled value overflows, a signed zero where the power of ten does
+template <typename T> __device__ T ncc_round_digits(T value, long long digits) {
+    double x = (double)value, pow1, pow2 = 1.0, y;
+    if (!isfinite(x)) return value;
     if (digits >= 0) {
-        if (digits > 22) return x;
-        T scale = (T)pow(10.0, (double)digits), y = x * scale;
-        if (isinf(y)) return x;
-        return rint(y) / scale;  // rint: to nearest, ties to even
+        pow1 = pow(10.0, (double)(digits > 22 ? digits - 22 : digits));
+        if (digits > 22) pow2 = 1e22;
+        y = (x * pow1) * pow2;
+        if (isinf(y)) return value;
+    } else {
+        pow1 = pow(10.0, (double)-digits);
+        if (isinf(pow1)) return (T)(0.0 * x);
+        y = x / pow1;
     }
-    if (digits < -22) return (T)0 * x;
-    T scale = (T)pow(10.0, (double)-digits);
-    return rint(x / scale) * scale;
+    double z = rint(y);  // to nearest, ties to even
+    return (T)(digits >= 0 ? (z / pow2) / pow1 : z * pow1);
 }
 template <typename T> __device__ __forceinline__ T ncc_abs(T x) { return x < 0 ? (T)-x : x; }
 template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {

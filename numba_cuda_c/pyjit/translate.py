@@ -1207,6 +1207,17 @@ def compile_time_arguments(target, args, node, translator):
     return constants
 
 
+def _translated(translator):
+    """translator.translate(); a KernelTypeError also numba's TypingError where numba's errors are loaded."""
+    try:
+        return translator.translate()
+    except KernelTypeError as error:
+        converted = typing.numba_compatible(error)
+        if converted is error:
+            raise
+        raise converted from None
+
+
 def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None, debug=False,
                      lineinfo=False):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
@@ -1218,7 +1229,7 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch
     module.lineinfo = lineinfo or debug
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
     translator.launch_bounds = tuple(launch_bounds or ())
-    text = translator.translate()
+    text = _translated(translator)
     module.place(translator.called)
     module.pieces.append(text)
     if externs is not None:
@@ -1235,7 +1246,7 @@ def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None,
     module.lineinfo = lineinfo
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
     translator.declared_return = declared_return
-    text = translator.translate()
+    text = _translated(translator)
     module.place(translator.called)
     directive, _, rest = text.partition("\n") if text.startswith("#line") else ("", "", text)
     module.pieces.append((directive + "\n" if directive else "") + 'extern "C" ' + rest)
