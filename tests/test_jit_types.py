@@ -523,3 +523,30 @@ def test_tuples_as_kernel_arguments(rng):
         tuple_arguments[1, 1](out, (1, (2, 3)), triple, (True, 1j, np.int8(1)))
     with pytest.raises(TypeError, match="cannot pass a str to a kernel"):
         tuple_arguments[1, 1](out, (1, "text"), triple, (True, 1j, np.int8(1)))
+
+
+def powers_and_rounding(x32, x64, n, out32, out64, rounded32, rounded64):
+    for i in range(x64.size):
+        out32[i] = x32[i] ** n[i]
+        out64[i] = x64[i] ** n[i]
+        rounded32[i] = round(x32[i], n[i])
+        rounded64[i] = round(x64[i], n[i])
+
+
+def test_float_int_powers_and_rounding_bit_for_bit_as_numba_cuda(rng):
+    # numba computes float ** int by repeated squaring and round(x, n) in double precision: the same bits here
+    numba_cuda = pytest.importorskip("numba.cuda")
+    if not numba_cuda.is_available():
+        pytest.skip("numba-cuda sees no GPU")
+    size = 4096
+    x64 = np.concatenate([rng.uniform(-3, 3, size - 6), [2.675, 0.3425, 1e300, -0.125, 0.5, np.nan]])
+    x32 = x64.astype(np.float32)
+    n = rng.integers(-30, 30, size)
+    n[-6:] = [2, 3, 25, -400, 0, 3]
+    results = {}
+    for name, jit in (("ours", cuda.jit), ("numba", numba_cuda.jit)):
+        outs = [np.zeros(size, np.float32), np.zeros(size), np.zeros(size, np.float32), np.zeros(size)]
+        jit(powers_and_rounding)[1, 1](x32, x64, n, *outs)
+        results[name] = outs
+    for ours, theirs in zip(results["ours"], results["numba"]):
+        np.testing.assert_array_equal(ours, theirs)

@@ -122,6 +122,19 @@ __device__ __forceinline__ float ncc_fmodf(float a, float b) {
     }
 NCC_FFLOORDIV(ncc_ffloordiv, double, fmod, floor, copysign)
 NCC_FFLOORDIV(ncc_ffloordiv_f32, float, fmodf, floorf, copysignf)
+// float ** int as numba: by repeated squaring (pow past 65536), the inverse for a negative exponent
+template <typename T> __device__ T ncc_fpowi(T a, long long b) {
+    bool invert = b < 0;
+    unsigned long long e = invert ? 0ull - (unsigned long long)b : (unsigned long long)b;
+    if (e > 0x10000) return pow(a, (T)b);
+    T r = 1;
+    while (e) {
+        if (e & 1) r *= a;
+        e >>= 1;
+        a *= a;
+    }
+    return invert ? (T)1 / r : r;
+}
 // round(x, ndigits) as numba (CPython's fallback double_round): in double precision whatever x's type,
 // scale by a power of ten (split in two past 1e22, so that neither overflows), round half to even, scale
 // back; x itself where the scaled value overflows, a signed zero where the power of ten does
@@ -129,12 +142,12 @@ template <typename T> __device__ T ncc_round_digits(T value, long long digits) {
     double x = (double)value, pow1, pow2 = 1.0, y;
     if (!isfinite(x)) return value;
     if (digits >= 0) {
-        pow1 = pow(10.0, (double)(digits > 22 ? digits - 22 : digits));
+        pow1 = ncc_fpowi(10.0, digits > 22 ? digits - 22 : digits);
         if (digits > 22) pow2 = 1e22;
         y = (x * pow1) * pow2;
         if (isinf(y)) return value;
     } else {
-        pow1 = pow(10.0, (double)-digits);
+        pow1 = ncc_fpowi(10.0, -digits);
         if (isinf(pow1)) return (T)(0.0 * x);
         y = x / pow1;
     }

@@ -945,6 +945,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 return Value("ncc_powi<%d>(%s)" % (right.const, a), t)  # x**2 as x*x, as LLVM does for numba
             if typing.is_int(t):
                 return Value("ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b), t)
+            if typing.is_float(t) and typing.is_int(typing.as_arith(right.type)):  # numba's int_power: squaring
+                return Value("ncc_fpowi<%s>(%s, (long long)(%s))" % (t.ctype, a, right.code), t)
             return Value("%s(%s, %s)" % ("powf" if t == types.float32 else "pow", a, b), t)
         if typing.is_int(t) and t.kind == "i" and wraps:  # signed overflow wraps, as in numba
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
