@@ -281,7 +281,8 @@ static PyObject *Kernel_launch(PyObject *op, PyObject *args, PyObject *kwargs)
 
 static PyObject *Kernel_call(PyObject *op, PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwargs))
 {
-    PyErr_Format(PyExc_ValueError, "kernel %S needs a launch configuration: kernel[griddim, blockdim](*args)",
+    PyErr_Format(PyExc_ValueError,
+                 "launch configuration was not specified for kernel %S. Use the syntax: kernel[griddim, blockdim](*args)",
                  ((KernelObject *)op)->name);
     return NULL;
 }

@@ -19,6 +19,15 @@
 
 #define NATURAL_PARAMS_MAX 256
 
+/* The dimensions as numba shows them in its errors: a list ([2.0], [1, 2, 3, 4]). */
+static void raise_dims_error(PyObject *type, const char *format, const char *what, PyObject *dims)
+{
+    PyObject *shown = (PyTuple_Check(dims) || PyList_Check(dims)) ? PySequence_List(dims) : Py_BuildValue("[O]", dims);
+    if (shown != NULL)
+        PyErr_Format(type, format, what, shown);
+    Py_XDECREF(shown);
+}
+
 int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3])
 {
     PyObject *items[3] = {NULL, NULL, NULL};
@@ -30,7 +39,7 @@ int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3])
     if (PyTuple_Check(dims) || PyList_Check(dims)) {
         n = PySequence_Fast_GET_SIZE(dims);
         if (n < 1 || n > 3) {
-            PyErr_Format(PyExc_ValueError, "%s must be a sequence of 1, 2 or 3 integers, got %R", what, dims);
+            raise_dims_error(PyExc_ValueError, "%s must be a sequence of 1, 2 or 3 integers, got %R", what, dims);
             return -1;
         }
         for (Py_ssize_t i = 0; i < n; i++)
@@ -44,14 +53,14 @@ int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3])
             continue;
         }
         if (!PyIndex_Check(items[i])) {
-            PyErr_Format(PyExc_TypeError, "%s must be a sequence of integers, got %R", what, dims);
+            raise_dims_error(PyExc_TypeError, "%s must be a sequence of integers, got %R", what, dims);
             return -1;
         }
         Py_ssize_t value = PyNumber_AsSsize_t(items[i], PyExc_OverflowError);
         if (value == -1 && PyErr_Occurred())
             return -1;
         if (value <= 0 || (unsigned long long)value > 0xffffffffULL) {
-            PyErr_Format(PyExc_ValueError, "%s must hold positive sizes, got %R", what, dims);
+            raise_dims_error(PyExc_ValueError, "%s must hold positive sizes, got %R", what, dims);
             return -1;
         }
         out[i] = (unsigned int)value;

@@ -11,6 +11,19 @@ def fib_declared(n):
     return fib_declared(n - 1) + fib_declared(n - 2)
 
 
+def make_fib_closure():
+    @cuda.jit("i8(i8)", device=True)  # compiled before `fib_closure` (a closure cell) is bound
+    def fib_closure(n):
+        if n < 2:
+            return n
+        return fib_closure(n - 1) + fib_closure(n - 2)
+
+    return fib_closure
+
+
+fib_closure = make_fib_closure()
+
+
 @cuda.jit(device=True)
 def fib_inferred(n):
     if n < 2:
@@ -50,6 +63,7 @@ def kernel(r, x, y):
     r[1] = fib_inferred(x[0])
     r[2] = type_change_self(x[0], y[0])
     r[3] = is_even(x[0])
+    r[4] = fib_closure(x[0])
 
 
 def runaway_kernel(r):

@@ -1699,3 +1699,15 @@ def test_ldexp_refuses_a_float_exponent():
     with pytest.raises(KernelTypeError, match="math.ldexp\\(x, i\\) takes an integer exponent"):
         cuda.compile_ptx(ldexp_float_exponent, SIG)
 
+
+
+def test_launch_configuration_errors_in_numbas_words():
+    kernel = cuda.jit(k_vector_add)
+    with pytest.raises(ValueError, match=r"griddim must be a sequence of 1, 2 or 3 integers, got \[1, 2, 3, 4\]"):
+        kernel[(1, 2, 3, 4), (5, 6)]
+    with pytest.raises(TypeError, match=r"griddim must be a sequence of integers, got \[2\.0\]"):
+        kernel[2.0, 3]
+    with pytest.raises(TypeError, match=r"blockdim must be a sequence of integers, got \[2, 3\.0\]"):
+        kernel[2, (2, 3.0)]
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        kernel(np.zeros(4, np.float32), 4)

@@ -38,11 +38,11 @@ def test_runaway_recursion_is_refused():
 
 @requires_gpu
 def test_recursive_device_functions_on_the_gpu():
-    r = np.zeros(4)
+    r = np.zeros(5)
     x = np.array([10])
     y = np.array([0.125])
     cuda.jit(rk.kernel)[1, 1](r, x, y)
-    np.testing.assert_allclose(r, [fib(10), fib(10), type_change(10, 0.125), 1.0])
+    np.testing.assert_allclose(r, [fib(10), fib(10), type_change(10, 0.125), 1.0, fib(10)])
 
 
 def test_a_recursive_kernel_raises_its_context_s_stack(mock_driver):

@@ -483,7 +483,8 @@ class Dispatcher:
         if self.device:
             raise TypeError("device function %s can only be called from a kernel" % self.__name__)
         raise ValueError(
-            "kernel %s needs a launch configuration: %s[griddim, blockdim](*args)" % (self.__name__, self.__name__)
+            "launch configuration was not specified for kernel %s. Use the syntax: %s[griddim, blockdim](*args)"
+            % (self.__name__, self.__name__)
         )
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):

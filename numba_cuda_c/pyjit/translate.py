@@ -213,7 +213,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         self.globals = dict(pyfunc.__globals__)
         if pyfunc.__closure__:
             for var, cell in zip(pyfunc.__code__.co_freevars, pyfunc.__closure__):
-                self.globals[var] = cell.cell_contents
+                try:
+                    self.globals[var] = cell.cell_contents
+                except ValueError:  # empty: the function itself, while its decorator compiles it (recursion)
+                    self.globals.pop(var, None)
         args = self.node.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
             self.fail(self.node, "kernels take plain positional arguments only")
