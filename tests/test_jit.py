@@ -1410,3 +1410,15 @@ def test_cache_true_serves_a_new_process_from_disk(tmp_path):
     assert "translated: True nvrtc: True" in first
     again = run_python(CACHED_RUN.format(directory=str(tmp_path)), **env)
     assert "translated: False nvrtc: False" in again  # neither the translator nor NVRTC: all from disk
+
+
+def test_signatures_lists_what_was_compiled():
+    def fill(a):
+        a[0] = 1
+
+    kernel = cuda.jit(fill)
+    assert kernel.signatures == []
+    kernel[1, 1](np.zeros(1))
+    kernel[1, 1](np.zeros((2, 2), np.int32))
+    assert kernel.signatures == [(cuda.float64[::1],), (cuda.int32[:, ::1],)]
+    assert ".entry" in kernel.inspect_asm(kernel.signatures[0])

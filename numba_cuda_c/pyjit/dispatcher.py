@@ -213,12 +213,17 @@ class Dispatcher:
         self._captured = {}  # argument types -> the global device arrays its kernel reads by pointer
         self._launchers = {}
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
-        self.signatures = []  # a device function's declared signatures: calls convert to them
+        self._declared = []  # a device function's declared signatures: calls convert to them
         for sig in sigs or ():
             self.compile(sig)
         # numba's rule: a kernel given a signature (not a list of them) or made by specialize() is
         # specialised, and its attributes (get_regs_per_thread() ...) are numbers, not dicts by signature
         self._specialized = False
+
+    @property
+    def signatures(self):
+        """numba's: the argument types of each compiled kernel (or declared device function), in order."""
+        return [s.args for s in self._declared] if self.device else list(self._kernels)
 
     def compile(self, sig):
         signature = types.parse_signature(sig)
@@ -227,7 +232,7 @@ class Dispatcher:
             from numba_cuda_c.pyjit import compile_ptx
 
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
-            self.signatures.append(types.Signature(signature.return_type, argtypes))
+            self._declared.append(types.Signature(signature.return_type, argtypes))
             return None
         return self._kernel(argtypes)
 
@@ -551,7 +556,7 @@ class Dispatcher:
 
         picked = self._pick(signature)
         if signature is None and self.device:
-            picked = [s.args for s in self.signatures]
+            picked = [s.args for s in self._declared]
         found = {t: ptx(t) for t in picked}
         return found if signature is None else found.popitem()[1]
 
@@ -583,10 +588,10 @@ class Dispatcher:
         """The declared signature a device-function call with these argument types uses: the first
         of the same arity whose arrays match exactly and whose numbers the arguments convert to.
         None where no signature was declared (the call is then typed from its arguments)."""
-        if not self.signatures:
+        if not self._declared:
             return None
         argtypes = normalise(argtypes)
-        for signature in self.signatures:
+        for signature in self._declared:
             if len(signature.args) == len(argtypes) and all(
                 have == want
                 or (
@@ -599,7 +604,7 @@ class Dispatcher:
                 return signature
         raise KernelTypeError(
             "no declared signature of %s takes (%s): it has %s"
-            % (self.__name__, ", ".join(map(str, argtypes)), ", ".join(map(str, self.signatures)))
+            % (self.__name__, ", ".join(map(str, argtypes)), ", ".join(map(str, self._declared)))
         )
 
     def __repr__(self):

@@ -1207,7 +1207,7 @@ def compile_time_arguments(target, args, node, translator):
         is_object = value.obj is not None and value.code is None
         if is_object and param in stored:
             translator.fail(node, "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj))
-        if is_object or (not target.signatures and param not in stored):
+        if is_object or (not target._declared and param not in stored):
             constants[k] = value
     return constants
 
