@@ -1633,7 +1633,7 @@ def wrong_call_third(a, n):
 
 def test_declared_device_signatures_convert_arguments_and_results():
     assert returned_constant(call_third) == (float(np.float32(1 / 3)), types.float32)
-    with pytest.raises(KernelTypeError, match=r"no declared signature of third_as_float32 takes \(float32\[:\]\)"):
+    with pytest.raises(KernelTypeError, match=r"third_as_float32 with parameters \(float32\[:\]\): no declared signature"):
         cuda.compile_ptx(wrong_call_third, SIG)
 
 

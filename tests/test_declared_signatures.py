@@ -8,7 +8,8 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import requires_gpu
 from numba_cuda_c import _cuda, types
-from numba_cuda_c.pyjit.dispatcher import _caster, _converts
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.dispatcher import _argument_kinds, _caster
 from numba_cuda_c.pyjit.translate import translate_kernel
 
 
@@ -32,13 +33,51 @@ def test_pointer_parameters_translate():
 
 
 def test_conversions():
-    assert _converts(types.int64, types.CPointer(types.uint8)) and _caster(types.int64, types.CPointer(types.uint8)) is None
-    assert _converts(types.int64, types.float32) and _caster(types.int64, types.float32) is np.float32
-    assert not _converts(types.complex128, types.float64)
+    pointer = types.CPointer(types.uint8)
+    assert _argument_kinds((types.int64,), (pointer,)) == [typing.UNSAFE] and _caster(types.int64, pointer) is None
+    assert _argument_kinds((types.int64,), (types.float32,)) == [typing.UNSAFE]
+    assert _caster(types.int64, types.float32) is np.float32
+    assert _argument_kinds((types.complex128,), (types.float64,)) == [None]  # no complex to real, as numba
     to_int32 = _caster(types.int64, types.int32)  # Python ints wrap, as numba's ctypes packing does
     assert to_int32(0x80000000) == np.int32(-(2**31)) and to_int32(0xFFFFFFFF) == -1 and to_int32(5) == 5
     assert _caster(types.int64, types.uint8)(-1) == 255 and type(to_int32(1)) is np.int32
-    assert not _converts(types.Array(types.float32, 1, "A"), types.Array(types.float64, 1, "A"))
+    assert _argument_kinds((types.Array(types.float32, 1, "A"),), (types.Array(types.float64, 1, "A"),)) == [None]
+
+
+def test_numbas_conversion_kinds():
+    kinds = {(a, b): typing.conversion(getattr(types, a), getattr(types, b)) for a, b in [
+        ("int8", "int64"), ("int32", "float64"), ("int64", "float64"), ("int64", "float32"), ("float32", "float64"),
+        ("float64", "float32"), ("uint32", "int64"), ("uint64", "int64"), ("int32", "complex128"),
+        ("complex128", "complex64"), ("complex64", "float32"), ("boolean", "float64")]}
+    assert kinds == {
+        ("int8", "int64"): typing.PROMOTE, ("int32", "float64"): typing.SAFE, ("int64", "float64"): typing.SAFE,
+        ("int64", "float32"): typing.UNSAFE, ("float32", "float64"): typing.PROMOTE,
+        ("float64", "float32"): typing.UNSAFE, ("uint32", "int64"): typing.SAFE, ("uint64", "int64"): typing.UNSAFE,
+        ("int32", "complex128"): typing.SAFE, ("complex128", "complex64"): typing.UNSAFE,
+        ("complex64", "float32"): None, ("boolean", "float64"): typing.SAFE,
+    }
+
+
+def test_the_least_costly_declared_signature_is_chosen():
+    f32, f64, i64 = types.float32, types.float64, types.int64
+
+    def best(candidates, args):
+        return typing.best_signatures(candidates, lambda c: _argument_kinds(args, c))
+
+    assert best([(f32, f32), (f64, f64)], (i64, f64)) == [(f64, f64)]  # int64 -> float64 is safe, -> float32 not
+    assert best([(f32, f32), (f64, f64)], (f32, f32)) == [(f32, f32)]
+    assert best([(f32, f64), (f64, f32), (i64, i64)], (f64, f64)) == [(f32, f64), (f64, f32)]  # ambiguous
+    assert best([(i64, i64)], (types.complex128, types.complex128)) == []
+
+
+def test_device_functions_take_their_least_costly_declaration():
+    both = cuda.jit(["(float32, float32)", "(float64, float64)"], device=True)(lambda x, y: x + y)
+    assert both.declared_signature((types.int64, types.float64)).args == (types.float64, types.float64)
+    assert both.declared_signature((types.float32, types.float32)).args == (types.float32, types.float32)
+    ambiguous = cuda.jit(["(float32, float64)", "(float64, float32)"], device=True)(lambda x, y: x + y)
+    assert ambiguous.declared_signature((types.float64, types.float64)).args == (types.float32, types.float64)
+    with pytest.raises(cuda.pyjit.KernelTypeError, match=r"Invalid use of type .* with parameters \(complex128"):
+        both.declared_signature((types.complex128, types.complex128))
 
 
 @requires_gpu

@@ -20,6 +20,7 @@ from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
 from numba_cuda_c.pyjit.lib import launch_flags_of
+from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
@@ -464,21 +465,30 @@ class Dispatcher:
 
     def _declared_launch(self, argtypes, key):
         """The launch for arguments of these types among the kernels compiled from the declared
-        signatures, as numba chooses: the exact match, else the first the arguments convert to (Python
-        numbers to the declared number types, an int to a pointer); the converting launch casts the
-        numbers first, so the packed bytes are the declared type's."""
+        signatures, as numba chooses: the one whose conversions cost least (numba's rating; two equally
+        good ones are ambiguous); the converting launch casts the numbers first (Python numbers to the
+        declared number types, an int to a pointer), so the packed bytes are the declared type's."""
         actual = normalise(argtypes)
         if actual in self._kernels:
             return self._checked(self._kernels[actual][key], actual)
-        for declared in self._kernels:
-            if len(declared) == len(actual) and all(_converts(a, d) for a, d in zip(actual, declared)):
-                launch = self._checked(self._kernels[declared][key], declared)
-                casts = [_caster(a, d) for a, d in zip(actual, declared)]
+        best = typing.best_signatures(
+            self._kernels, lambda declared: _argument_kinds(actual, declared) if len(declared) == len(actual) else None
+        )
+        if len(best) > 1:
+            raise TypeError(
+                "Ambiguous overloading for %r (%s):\n%s"
+                % (self.py_func, ", ".join(map(typing.numba_repr, actual)),
+                   "\n".join("(%s) -> none" % ", ".join(map(typing.numba_repr, d)) for d in best[:2]))
+            )
+        if best:
+            declared = best[0]
+            launch = self._checked(self._kernels[declared][key], declared)
+            casts = [_caster(a, d) for a, d in zip(actual, declared)]
 
-                def converting_launch(*args):
-                    return launch(*[c(v) if c else v for c, v in zip(casts, args)])
+            def converting_launch(*args):
+                return launch(*[c(v) if c else v for c, v in zip(casts, args)])
 
-                return converting_launch
+            return converting_launch
         raise TypeError(
             "No matching definition for argument type(s) %s (the kernel was compiled for %s)"
             % (", ".join(map(str, argtypes)), "; ".join("(%s)" % ", ".join(map(str, d)) for d in self._kernels))
@@ -585,26 +595,21 @@ class Dispatcher:
         return self._attribute("get_const_mem_size", signature)
 
     def declared_signature(self, argtypes):
-        """The declared signature a device-function call with these argument types uses: the first
-        of the same arity whose arrays match exactly and whose numbers the arguments convert to.
+        """The declared signature a device-function call with these argument types uses: the one whose
+        conversions cost least (numba's rating; of equally good ones the first, as numba's typing picks).
         None where no signature was declared (the call is then typed from its arguments)."""
         if not self._declared:
             return None
         argtypes = normalise(argtypes)
-        for signature in self._declared:
-            if len(signature.args) == len(argtypes) and all(
-                have == want
-                or (
-                    isinstance(have, types.Scalar)
-                    and isinstance(want, types.Scalar)
-                    and (want.kind == "c" or have.kind != "c")
-                )
-                for have, want in zip(argtypes, signature.args)
-            ):
-                return signature
+        best = typing.best_signatures(
+            [s.args for s in self._declared],
+            lambda declared: _argument_kinds(argtypes, declared) if len(declared) == len(argtypes) else None,
+        )
+        if best:
+            return next(s for s in self._declared if s.args == best[0])
         raise KernelTypeError(
-            "no declared signature of %s takes (%s): it has %s"
-            % (self.__name__, ", ".join(map(str, argtypes)), ", ".join(map(str, self._declared)))
+            "Invalid use of type device function %s with parameters (%s): no declared signature takes them "
+            "(declared: %s)" % (self.__name__, ", ".join(map(str, argtypes)), ", ".join(map(str, self._declared)))
         )
 
     def __repr__(self):
@@ -745,15 +750,16 @@ class _Overloads(dict):
         return self[key] if key in self else default
 
 
-def _converts(actual, declared):
-    """Whether an argument typed `actual` may be passed for a parameter `declared` (numba's conversions)."""
-    if actual == declared:
-        return True
-    if isinstance(declared, types.CPointer):
-        return isinstance(actual, types.Scalar) and actual.kind in "iu"
-    if isinstance(declared, types.Scalar) and isinstance(actual, types.Scalar):
-        return not (actual.kind == "c" and declared.kind != "c")  # no complex to real, as numba
-    return False
+def _argument_kinds(actual, declared):
+    """numba's conversion kind of each argument (typing.EXACT ... UNSAFE; None: not passed that way): numbers
+    by numba's rules, an int for a pointer unsafely, anything else only as itself."""
+    kinds = []
+    for a, d in zip(actual, declared):
+        if isinstance(d, types.CPointer):
+            kinds.append(typing.EXACT if a == d else typing.UNSAFE if isinstance(a, types.Scalar) and a.kind in "iu" else None)
+        else:
+            kinds.append(typing.conversion(a, d))
+    return kinds
 
 
 def _caster(actual, declared):

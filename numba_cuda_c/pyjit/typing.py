@@ -199,3 +199,74 @@ def absolute(t):
     if not is_number(t):
         raise KernelTypeError("abs() takes a number, not %s" % t)
     return types.int8 if t == types.boolean else t
+
+
+# -- choosing among declared signatures ---------------------------------------------------------------------
+# numba's conversion kinds between numbers (its typeconv rules), from best to worst: what passing one type where
+# another is declared costs. A kernel or device function declared with several signatures takes the one whose
+# conversions cost least (numba's rating: fewest unsafe, then safe, then promoting conversions).
+EXACT, PROMOTE, SAFE, UNSAFE = 0, 1, 2, 3
+
+_CAST_EDGES = (  # (from, to, kind from -> to, kind to -> from; None: no conversion that way)
+    ("bool", "int8", SAFE, UNSAFE), ("bool", "uint8", SAFE, UNSAFE),
+    ("int8", "int16", PROMOTE, UNSAFE), ("uint8", "uint16", PROMOTE, UNSAFE),
+    ("int16", "int32", PROMOTE, UNSAFE), ("uint16", "uint32", PROMOTE, UNSAFE),
+    ("int32", "int64", PROMOTE, UNSAFE), ("uint32", "uint64", PROMOTE, UNSAFE),
+    ("uint8", "int16", SAFE, UNSAFE), ("uint16", "int32", SAFE, UNSAFE), ("uint32", "int64", SAFE, UNSAFE),
+    ("int16", "float32", SAFE, UNSAFE), ("int32", "float64", SAFE, UNSAFE), ("int32", "float32", UNSAFE, UNSAFE),
+    ("int64", "float64", SAFE, UNSAFE), ("uint64", "float64", SAFE, UNSAFE),
+    ("float16", "float32", PROMOTE, UNSAFE), ("float32", "float64", PROMOTE, UNSAFE),
+    ("float32", "complex64", SAFE, None), ("float64", "complex128", SAFE, None),
+    ("complex64", "complex128", PROMOTE, UNSAFE),
+)  # fmt: skip
+_conversions = {}  # (from name, to name) -> kind: the best path, a path costing its worst step
+
+
+def _conversion_table():
+    if not _conversions:
+        names = sorted({n for edge in _CAST_EDGES for n in edge[:2]})
+        best = {(a, a): EXACT for a in names}
+        for a, b, there, back in _CAST_EDGES:
+            best[(a, b)] = min(best.get((a, b), UNSAFE + 1), there)
+            if back is not None:
+                best[(b, a)] = min(best.get((b, a), UNSAFE + 1), back)
+        for k in names:  # Floyd-Warshall on (min over paths of the max over steps)
+            for i in names:
+                for j in names:
+                    if (i, k) in best and (k, j) in best:
+                        step = max(best[(i, k)], best[(k, j)])
+                        if step < best.get((i, j), UNSAFE + 1):
+                            best[(i, j)] = step
+        _conversions.update(best)
+    return _conversions
+
+
+def conversion(have, want):
+    """The kind of conversion from the number type `have` to `want` (EXACT ... UNSAFE), None where numba allows
+    none (complex to real, anything that is not a number)."""
+    if have == want:
+        return EXACT
+    if not (isinstance(have, types.Scalar) and isinstance(want, types.Scalar)):
+        return None
+    return _conversion_table().get((have.name, want.name))
+
+
+def best_signatures(candidates, kinds_of):
+    """The candidates (argument type tuples) of least conversion cost, in their order; kinds_of(candidate) gives
+    each argument's conversion kind (None: the candidate does not take the arguments)."""
+    rated = []
+    for candidate in candidates:
+        kinds = kinds_of(candidate)
+        if kinds is not None and None not in kinds:
+            rated.append(((kinds.count(UNSAFE), kinds.count(SAFE), kinds.count(PROMOTE)), candidate))
+    if not rated:
+        return []
+    least = min(rating for rating, _ in rated)
+    return [candidate for rating, candidate in rated if rating == least]
+
+
+def numba_repr(t):
+    """A type as numba's messages write it: Array(float64, 1, 'C', False, aligned=True), float32, ..."""
+    if isinstance(t, types.Array):
+        return "Array(%s, %d, '%s', False, aligned=True)" % (numba_repr(t.dtype), t.ndim, t.layout)
+    return str(t)
