@@ -243,3 +243,28 @@ def test_kernels_made_with_exec_are_rebuilt_from_bytecode():
     exec(GENERATED_LOOP, namespace)
     with pytest.raises(KernelTypeError, match="not straight-line code"):
         translate_kernel(namespace["generated_loop"], [f8], "k")
+
+
+TUPLE_RETURNING_LIBDEVICE = [  # name, argument types, result types
+    ("sincos", ["float64"], ["float64", "float64"]), ("sincosf", ["float32"], ["float32", "float32"]),
+    ("sincospi", ["float64"], ["float64", "float64"]), ("sincospif", ["float32"], ["float32", "float32"]),
+    ("fast_sincosf", ["float32"], ["float32", "float32"]), ("frexp", ["float64"], ["float64", "int32"]),
+    ("frexpf", ["float32"], ["float32", "int32"]), ("modf", ["float64"], ["float64", "float64"]),
+    ("modff", ["float32"], ["float32", "float32"]), ("remquo", ["float64", "float64"], ["float64", "int32"]),
+    ("remquof", ["float32", "float32"], ["float32", "int32"]),
+]  # fmt: skip
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("name, args, results", TUPLE_RETURNING_LIBDEVICE)
+def test_libdevice_functions_returning_tuples_compile(name, args, results):
+    # numba's libdevice functions with pointer outputs return tuples: (r0, r1) = libdevice.frexp(x)
+    from numba_cuda_c import libdevice, types
+
+    params = ", ".join("a%d" % k for k in range(len(args)))
+    code = "def generated(r0, r1, %s):\n    ret = libdevice.%s(%s)\n    r0[0], r1[0] = ret\n" % (params, name, params)
+    namespace = {"libdevice": libdevice}
+    exec(code, namespace)
+    signature = [getattr(types, r)[::1] for r in results] + [getattr(types, a) for a in args]
+    ptx, _ = cuda.compile_ptx(namespace["generated"], signature)
+    assert "ld.param" in ptx and "st.global" in ptx
