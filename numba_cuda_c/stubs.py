@@ -40,6 +40,13 @@ NAMES = (
     "cg fp16 libdevice ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt"
 ).split()
 
+# CUDA's vector types, made in kernels: cuda.float32x4(x, y, z, w), and their C aliases (cuda.float4, ...)
+VECTOR_NAMES = ["%s%sx%d" % (kind, bits, n) for kind, sizes in (("int", (8, 16, 32, 64)), ("uint", (8, 16, 32, 64)),
+                ("float", (32, 64))) for bits in sizes for n in (1, 2, 3, 4)] + [
+    "%s%d" % (c, n) for c in ("char", "short", "int", "long", "longlong", "uchar", "ushort", "uint", "ulong",
+                             "ulonglong", "float", "double") for n in (1, 2, 3, 4)]
+NAMES = NAMES + VECTOR_NAMES
+
 for _name in NAMES:
     globals()[_name] = DeviceName(("cuda", _name))
 del _name

@@ -335,6 +335,42 @@ SCALARS = {
 }
 
 
+class VectorType(Type):
+    """One of CUDA's vector types (numba's float32x4, int8x2, ...): `count` numbers of a `base` type, read as
+    .x .y .z .w; made in kernels by cuda.float32x4(...) (or an alias, cuda.float4). Its C type is CUDA's
+    (float4, longlong2, ...). Interned by name."""
+
+    _interned = {}
+
+    def __new__(cls, base, count):
+        name = "%sx%d" % (base.name, count)
+        self = cls._interned.get(name)
+        if self is None:
+            self = cls._interned[name] = super().__new__(cls)
+            self.name, self.base, self.count = name, base, count
+            self.ctype = "%s%d" % (_VECTOR_C_NAMES[base.name], count)
+            self.attr_names = ("x", "y", "z", "w")[:count]
+        return self
+
+
+# CUDA's names of the vector types' elements (vector_types.h): char1 ... double4
+_VECTOR_C_NAMES = {"int8": "char", "int16": "short", "int32": "int", "int64": "longlong", "uint8": "uchar",
+                   "uint16": "ushort", "uint32": "uint", "uint64": "ulonglong", "float32": "float",
+                   "float64": "double"}  # fmt: skip
+# numba's names: float32x4 ..., and the C aliases it also gives them (float4, double2, long3, ...)
+VECTOR_TYPES = {}
+for _base, _c_name in _VECTOR_C_NAMES.items():
+    for _count in (1, 2, 3, 4):
+        _vector = VectorType(globals()[_base], _count)
+        VECTOR_TYPES[_vector.name] = _vector
+        VECTOR_TYPES["%s%d" % (_c_name, _count)] = _vector
+        if _c_name == "longlong":
+            VECTOR_TYPES["long%d" % _count] = _vector
+        if _c_name == "ulonglong":
+            VECTOR_TYPES["ulong%d" % _count] = _vector
+del _base, _c_name, _count, _vector
+
+
 def from_dtype(dtype):
     """The type of a NumPy dtype (or anything np.dtype() takes): a scalar, or a Record."""
     import numpy as np

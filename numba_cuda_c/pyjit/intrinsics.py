@@ -158,6 +158,10 @@ class Intrinsics:
                 self.fail(node, "print() in kernels takes no keyword arguments")
             return self.print_call(node)
         args = [self.expr(a) for a in node.args]
+        if name == "tuple":  # tuple(t) of a tuple: t itself
+            if len(args) != 1 or args[0].items is None:
+                self.fail(node, "tuple() in kernels takes a tuple")
+            return args[0]
         if name == "complex":
             if not 1 <= len(args) <= 2 or not all(typing.is_number(a.type) for a in args):
                 self.fail(node, "complex() takes one or two numbers here")
@@ -431,6 +435,27 @@ class Intrinsics:
         self.emit("ncc_map(%s, %s, %s);" % (target.code, lam, inputs))
         return Value("", None)
 
+    def make_vector(self, vector, node):
+        """cuda.float32x4(...): numbers and vectors of the same base type, their elements in order, as many as the
+        vector holds (numba's constructors: float32x3(float32x2(a, b), c), float32x2(float32x1(a), b), ...)."""
+        if node.keywords:
+            self.fail(node, "cuda.%s takes its elements by position" % vector.name)
+        elements = []
+        for arg in (self.expr(a) for a in node.args):
+            if isinstance(arg.type, types.VectorType):
+                if arg.type.base != vector.base:
+                    self.fail(node, "cuda.%s takes %s vectors, not %s" % (vector.name, vector.base, arg.type))
+                temp = self.module.unique("vec")  # evaluated once, read element by element
+                self.emit("%s %s = %s;" % (arg.type.ctype, temp, arg.code))
+                elements += [Value("%s.%s" % (temp, a), vector.base) for a in arg.type.attr_names]
+            elif isinstance(arg.type, types.Scalar) and not typing.is_complex(arg.type):
+                elements.append(arg)
+            else:
+                self.fail(node, "cuda.%s takes numbers and %s vectors" % (vector.name, vector.base))
+        if len(elements) != vector.count:
+            self.fail(node, "cuda.%s takes %d elements, %d given" % (vector.name, vector.count, len(elements)))
+        return Value("make_%s(%s)" % (vector.ctype, ", ".join(cast(e, vector.base) for e in elements)), vector)
+
     def ufunc_supported(self, name):
         return (
             name in self.UFUNC_OPERATORS
@@ -547,6 +572,8 @@ class Intrinsics:
         entry = lib.lookup(name)
         if entry is not None:
             return self.call_library(entry, node)
+        if len(name) == 1 and name[0] in types.VECTOR_TYPES:
+            return self.make_vector(types.VECTOR_TYPES[name[0]], node)
         if name == ("grid",) or name == ("gridsize",):
             (n,) = self.args(node, 1)
             if n.const not in (1, 2, 3):

@@ -166,7 +166,8 @@ class Loops:
         names = _target_names(node.target)
         bodies = []
         for k in range(len(value.items)):
-            renamed = {n: "%s_u%d" % (n, k) for n in names}
+            # named after the loop's place and the item: another loop may bind the same name to other types
+            renamed = {n: "%s_u%d_%d_%d" % (n, node.lineno, node.col_offset, k) for n in names}
             item = ast.Subscript(value=copy.deepcopy(tuple_expr), slice=ast.Constant(k), ctx=ast.Load())
             if isinstance(tuple_expr, ast.Tuple):
                 item = copy.deepcopy(tuple_expr.elts[k])

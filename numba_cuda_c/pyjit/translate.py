@@ -755,6 +755,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             from numba_cuda_c.pyjit.dispatcher import Dispatcher
 
             return Value(obj=Dispatcher(obj.py_func, device=True))
+        if isinstance(obj, type) and obj.__module__ == "numba.cuda.stubs" and obj.__name__ in types.VECTOR_TYPES:
+            return Value(obj=Namespace(("cuda", obj.__name__)))  # numba's own stub of a vector type, by name
         if types.is_numba_type(obj):  # from numba import float32: ours, by name
             try:
                 return Value(obj=types.from_numba(obj))
@@ -767,6 +769,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         attr = node.attr
         if isinstance(base.type, types.Opaque):  # g.sync: a library method, called next
             return Value(obj=BoundMethod(attr, base))
+        if isinstance(base.type, types.VectorType):  # v.x, v.y, v.z, v.w
+            if attr not in base.type.attr_names:
+                self.fail(node, "%s has the elements %s" % (base.type, ", ".join(base.type.attr_names)))
+            return Value("(%s).%s" % (base.code, attr), base.type.base)
         if isinstance(base.type, types.Array):
             t = base.type
             if attr == "shape":
@@ -1020,6 +1026,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             builtins.bool,
             builtins.complex,
             builtins.print,
+            builtins.tuple,
         ):
             return self.builtin_call(target.__name__, node)
         if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
