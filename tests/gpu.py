@@ -23,3 +23,15 @@ def _nvrtc_missing():
 
 # `needs_nvrtc`: skips a test where NVRTC (which compiles kernels, no GPU needed) cannot be loaded
 needs_nvrtc = pytest.mark.skipif(_nvrtc_missing() is not None, reason=_nvrtc_missing() or "")
+
+
+def numba_cuda_or_skip():
+    """numba-cuda itself, for tests that compare with it: skipped where it is not installed or sees no GPU."""
+    import numpy as np
+
+    if not hasattr(np, "row_stack"):  # numba-cuda 0.30 imports it; NumPy 2.5 removed it
+        np.row_stack = np.vstack
+    numba_cuda = pytest.importorskip("numba.cuda")
+    if not numba_cuda.is_available():
+        pytest.skip("numba-cuda sees no GPU")
+    return numba_cuda

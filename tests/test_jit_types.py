@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import requires_gpu
+from gpu import numba_cuda_or_skip, requires_gpu
 from numba_cuda_c.pyjit import KernelTypeError
 
 pytestmark = requires_gpu
@@ -363,9 +363,10 @@ def round_digits(out32, x32, out64, x64, digits):
 
 def test_round_digits_works_in_double_precision_as_numba():
     # float32 0.3425 is 0.34250000119...: 343 in double (numba's and Python's answer), a tie (342) in float32;
-    # past 22 digits the power of ten is split in two; past 1e308 it overflows
-    x32 = np.array([0.3425, 2.675, 1.5, -0.125, 7.0], np.float32)
-    x64 = np.array([0.12345678987654321 * 10e-15, 2.675, 1e300, -0.125, 12345.0])
+    # past 22 digits the power of ten is split in two; past 1e308 it overflows. (Where x * 10**n rounds to a tie
+    # in double, 2.675 * 100 == 267.5, numba's algorithm and ours give 2.68 where Python's exact one gives 2.67.)
+    x32 = np.array([0.3425, 2.6749, 1.5, -0.125, 7.0], np.float32)
+    x64 = np.array([0.12345678987654321 * 10e-15, 2.6749, 1e300, -0.125, 12345.0])
     digits = np.array([3, 2, 25, -400, -1], np.int64)
     out32, out64 = np.zeros(5, np.float32), np.zeros(5)
     round_digits[1, 1](out32, x32, out64, x64, digits)
@@ -535,14 +536,12 @@ def powers_and_rounding(x32, x64, n, out32, out64, rounded32, rounded64):
 
 def test_float_int_powers_and_rounding_bit_for_bit_as_numba_cuda(rng):
     # numba computes float ** int by repeated squaring and round(x, n) in double precision: the same bits here
-    numba_cuda = pytest.importorskip("numba.cuda")
-    if not numba_cuda.is_available():
-        pytest.skip("numba-cuda sees no GPU")
+    numba_cuda = numba_cuda_or_skip()
     size = 4096
-    x64 = np.concatenate([rng.uniform(-3, 3, size - 6), [2.675, 0.3425, 1e300, -0.125, 0.5, np.nan]])
+    x64 = np.concatenate([rng.uniform(-3, 3, size - 6), [2.675, 0.3425, 1e300, -0.125, 0.5, np.nan]])  # 2.675: a tie
     x32 = x64.astype(np.float32)
     n = rng.integers(-30, 30, size)
-    n[-6:] = [2, 3, 25, -400, 0, 3]
+    n[-6:] = [2, 3, 25, -30, 0, 3]  # (past 10**308 numba's rounding gives NaN, ours Python's signed zero)
     results = {}
     for name, jit in (("ours", cuda.jit), ("numba", numba_cuda.jit)):
         outs = [np.zeros(size, np.float32), np.zeros(size), np.zeros(size, np.float32), np.zeros(size)]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import requires_gpu
+from gpu import numba_cuda_or_skip, requires_gpu
 from numba_cuda_c import random as rnd
 from numba_cuda_c.random import (
     create_xoroshiro128p_states,
@@ -107,10 +107,8 @@ def test_states_and_draws_on_the_gpu(seed, start):
 
 @requires_gpu
 def test_same_numbers_as_numba_cuda():
-    numba_cuda = pytest.importorskip("numba.cuda")
+    numba_cuda = numba_cuda_or_skip()
     nrandom = pytest.importorskip("numba.cuda.random")
-    if not numba_cuda.is_available():
-        pytest.skip("numba-cuda sees no GPU")
     n = 256
 
     @numba_cuda.jit
