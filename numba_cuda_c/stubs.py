@@ -40,17 +40,22 @@ NAMES = (
     "cg fp16 libdevice ldca ldcg ldcs ldlu ldcv stcg stcs stwb stwt"
 ).split()
 
-# CUDA's vector types, made in kernels: cuda.float32x4(x, y, z, w), and their C aliases (cuda.float4, ...)
-VECTOR_NAMES = ["%s%sx%d" % (kind, bits, n) for kind, sizes in (("int", (8, 16, 32, 64)), ("uint", (8, 16, 32, 64)),
-                ("float", (32, 64))) for bits in sizes for n in (1, 2, 3, 4)] + [
-    "%s%d" % (c, n) for c in ("char", "short", "int", "long", "longlong", "uchar", "ushort", "uint", "ulong",
-                             "ulonglong", "float", "double") for n in (1, 2, 3, 4)]
-NAMES = NAMES + VECTOR_NAMES
-
 for _name in NAMES:
     globals()[_name] = DeviceName(("cuda", _name))
 del _name
 
+# CUDA's vector types, made in kernels: cuda.float32x4(x, y, z, w); their C aliases are the same objects, as in
+# numba (cuda.float4 is cuda.float32x4, cuda.long2 is cuda.int64x2)
+from numba_cuda_c.types import VECTOR_TYPES as _VECTOR_TYPES  # noqa: E402
+
+VECTOR_NAMES = list(_VECTOR_TYPES)
+for _name, _vector in _VECTOR_TYPES.items():
+    if _name == _vector.name:
+        globals()[_name] = DeviceName(("cuda", _name))
+for _name, _vector in _VECTOR_TYPES.items():
+    globals()[_name] = globals()[_vector.name]
+del _name, _vector
+NAMES = NAMES + VECTOR_NAMES
 
 
 def literal_unroll(container):

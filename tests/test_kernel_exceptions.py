@@ -107,3 +107,17 @@ def test_implicit_exceptions_in_debug_mode_on_the_gpu():
         cuda.jit(debug=True, opt=False)(rk.tuple_index)[1, 3](np.array([0, 1]))
     with pytest.raises(ValueError, match="negative"):
         cuda.jit(debug=True)(rk.via_device_function)[1, 4](np.array([1.0, -1.0]), np.zeros(2))
+
+
+def divides(r, x, y, i, j):
+    r[0] = x / y
+    r[1] = i // j
+
+
+def test_fastmath_leaves_float_division_unchecked():
+    # numba: with debug=True a division by zero raises ZeroDivisionError, except a float one under fastmath
+    argtypes = [types.float64[::1], types.float32, types.float32, types.int64, types.int64]
+    checked = translate_kernel(divides, argtypes, "k", debug=True)
+    fast = translate_kernel(divides, argtypes, "k", debug=True, fastmath=True)
+    assert checked.count("ncc_checked_divisor<") == 2
+    assert fast.count("ncc_checked_divisor<") == 1 and "ncc_checked_divisor<long long>" in fast

@@ -21,6 +21,7 @@ def test_every_name_numba_gives_exists():
                 vector = types.VECTOR_TYPES[name]
                 assert vector.base is getattr(types, "%s%d" % (prefix, b)) and vector.count == n
     assert types.VECTOR_TYPES["float4"] is types.VECTOR_TYPES["float32x4"]
+    assert cuda.float4 is cuda.float32x4 and cuda.long2 is cuda.int64x2 and cuda.ulonglong1 is cuda.uint64x1
     assert types.VECTOR_TYPES["double2"].ctype == "double2" and types.VECTOR_TYPES["long3"].ctype == "longlong3"
     with pytest.raises(RuntimeError, match="can only be called inside a kernel"):
         cuda.float32x2(1, 2)

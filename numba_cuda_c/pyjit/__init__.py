@@ -67,7 +67,8 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     else:
         bounds = checked.get("launch_bounds")
         source = translate_kernel(
-            pyfunc, argtypes, name, externs, launch_bounds=bounds, debug=bool(debug), lineinfo=bool(lineinfo)
+            pyfunc, argtypes, name, externs, launch_bounds=bounds, debug=bool(debug), lineinfo=bool(lineinfo),
+            fastmath=bool(fastmath),
         )
         resty = types.void
     options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)

@@ -252,6 +252,7 @@ class Dispatcher:
                 return translate_kernel(
                     self.py_func, argtypes, name, externs, captured, launch_bounds=self.options.get("launch_bounds"),
                     debug=bool(self.options.get("debug")), lineinfo=bool(self.options.get("lineinfo")),
+                    fastmath=bool(self.options.get("fastmath")),
                 )
 
             key = self._cache_key(argtypes)

@@ -84,8 +84,9 @@ class Raising:
         return self.module.raises.index(entry) + 1
 
     def checked_divisor(self, code, t):
-        """In debug mode, a divisor that raises ZeroDivisionError when zero (numba's Python error model)."""
-        if not self.module.debug:
+        """In debug mode, a divisor that raises ZeroDivisionError when zero (numba's Python error model); with
+        fastmath, float division is left unchecked, as numba does."""
+        if not self.module.debug or (self.module.fastmath and t.kind == "f"):
             return code
         return "ncc_checked_divisor<%s>(%s, %du)" % (t.ctype, code, self.exception_code(ZeroDivisionError, ("division by zero",)))
 

@@ -87,6 +87,7 @@ class ModuleBuilder:
         self.placed = set()
         self.translating = {}  # key -> the FunctionTranslator of a device function being translated
         self.debug = False  # debug=True: exceptions are recorded and raised on the host (exceptions.py)
+        self.fastmath = False  # fastmath=True: float division by zero is not checked, even with debug
         self.lineinfo = False  # lineinfo or debug: #line directives map the C to the Python source's lines
         self.raises = []  # (exception class, args) a raise can record, code k at index k - 1
         self.requirements = {}  # name -> lib.Requirement, in the order first needed
@@ -1231,13 +1232,14 @@ def _translated(translator):
 
 
 def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None, debug=False,
-                     lineinfo=False):
+                     lineinfo=False, fastmath=False):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
     device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's
     (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
     module = ModuleBuilder()
     module.debug = debug
+    module.fastmath = fastmath
     module.lineinfo = lineinfo or debug
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
     translator.launch_bounds = tuple(launch_bounds or ())
