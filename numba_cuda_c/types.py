@@ -65,6 +65,9 @@ class Scalar(ElementType):
         self.name, self.kind, self.bits, self.ctype = name, kind, bits, ctype
         self.element_ctype = ctype  # what an array of it holds
 
+    def __reduce__(self):  # pickled by name: the same interned object where it is unpickled
+        return (_named, (self.name,))
+
     @property
     def underlying_float(self):
         """A complex number's parts: float32 for complex64, float64 for complex128."""
@@ -99,6 +102,9 @@ class Array(Type):
             self.dtype, self.ndim, self.layout = dtype, ndim, layout
             self.name = "%s[%s]" % (dtype.name, ", ".join(_layout_slices(ndim, layout)))
         return self
+
+    def __reduce__(self):
+        return (Array, (self.dtype, self.ndim, self.layout))
 
 
 def _layout_slices(ndim, layout):
@@ -140,6 +146,9 @@ class Record(ElementType):
             self.name = "Record(%s; %d)" % (", ".join("%s:%s@%d" % f for f in fields), dtype.itemsize)
         return self
 
+    def __reduce__(self):
+        return (Record, (self.dtype,))
+
     def aligned(self, name):
         """Whether a field can be read as its type (its offset and the record's size are multiples
         of its size); otherwise it is read and written byte by byte."""
@@ -166,6 +175,9 @@ class NestedArray(Type):
             self.array = Array(dtype, len(shape), "C")
         return self
 
+    def __reduce__(self):
+        return (NestedArray, (self.dtype, self.shape))
+
 
 class NumberClass(Type):
     """A type given as a kernel argument (np.float64, numba.int32, a dtype): numba's class(float64).
@@ -182,6 +194,9 @@ class NumberClass(Type):
             self.instance_type = instance_type
             self.name = "class(%s)" % instance_type
         return self
+
+    def __reduce__(self):
+        return (NumberClass, (self.instance_type,))
 
 
 class CPointer(Type):
@@ -200,6 +215,9 @@ class CPointer(Type):
             self.ctype = "%s *" % dtype.element_ctype
         return self
 
+    def __reduce__(self):
+        return (CPointer, (self.dtype,))
+
 
 class Opaque(Type):
     """A device-side object with methods and no host value (cooperative groups' GridGroup): its C type
@@ -214,6 +232,9 @@ class Opaque(Type):
             self.name, self.ctype = name, ctype
         return self
 
+    def __reduce__(self):
+        return (Opaque, (self.name, self.ctype))
+
 
 class NoneType(Type):
     name = "void"
@@ -221,6 +242,9 @@ class NoneType(Type):
     def __call__(self, *args):
         """void(float32[:], int64): a kernel's signature."""
         return Signature(self, args)
+
+    def __reduce__(self):
+        return (_named, ("void",))
 
 
 class Tuple(Type):
@@ -352,6 +376,9 @@ class VectorType(Type):
             self.attr_names = ("x", "y", "z", "w")[:count]
         return self
 
+    def __reduce__(self):
+        return (VectorType, (self.base, self.count))
+
 
 # CUDA's names of the vector types' elements (vector_types.h): char1 ... double4
 _VECTOR_C_NAMES = {"int8": "char", "int16": "short", "int32": "int", "int64": "longlong", "uint8": "uchar",
@@ -369,6 +396,11 @@ for _base, _c_name in _VECTOR_C_NAMES.items():
         if _c_name == "ulonglong":
             VECTOR_TYPES["ulong%d" % _count] = _vector
 del _base, _c_name, _count, _vector
+
+
+def _named(name):
+    """The scalar type (or void) of this name: how they unpickle, as the interned objects."""
+    return void if name == "void" else SCALARS[name]
 
 
 def from_dtype(dtype):

@@ -61,6 +61,7 @@ class CUDAUFunc:
         from numba_cuda_c import types
 
         self.py_func = pyfunc
+        self._signatures = list(signatures)  # as given: the ufunc is made again from them where it is unpickled
         self.__name__ = pyfunc.__name__
         self.__doc__ = pyfunc.__doc__
         self.nin = pyfunc.__code__.co_argcount
@@ -77,6 +78,13 @@ class CUDAUFunc:
     @property
     def ntypes(self):
         return len(self.types)
+
+    def __reduce__(self):
+        """Pickled as its Python function (by reference, or by value through cloudpickle where it is local, as
+        @cuda.jit kernels are) and its signatures; compiled again where it is unpickled."""
+        from numba_cuda_c.pyjit.dispatcher import _function_payload
+
+        return (_rebuild_ufunc, (_function_payload(self.py_func), self._signatures))
 
     def _loop(self, dtypes, values=()):
         for args, result in self.types:
@@ -152,6 +160,12 @@ class CUDAUFunc:
         if len(arr) == 1:
             return arr[0]
         return Reduce(self._device)(arr[1:], init=arr[0], stream=stream)  # arr[0] folded in once
+
+
+def _rebuild_ufunc(payload, signatures):
+    from numba_cuda_c.pyjit.dispatcher import _function_of_payload
+
+    return CUDAUFunc(_function_of_payload(payload), signatures)
 
 
 def vectorize(signatures=None, target="cuda", **options):

@@ -22,6 +22,7 @@ typedef struct {
     PyObject *configs;    /* argument key (bytes) -> LaunchConfig */
     PyObject *specialise; /* specialise(*args) -> LaunchConfig */
     PyObject *reduce;     /* reduce() -> what __reduce__ returns, or NULL: not picklable */
+    PyObject *info;       /* (dispatcher, griddim, blockdim, stream, sharedmem): numba's attributes, or NULL */
 } DispatchObject;
 
 /* Two bytes an argument: kind, dtype number and dimensions. Sets *key to a new bytes object, or to
@@ -101,12 +102,16 @@ static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, 
 
 static PyObject *Dispatch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *specialise, *reduce = Py_None;
-    static char *keywords[] = {"specialise", "reduce", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:Dispatch", keywords, &specialise, &reduce))
+    PyObject *specialise, *reduce = Py_None, *info = Py_None;
+    static char *keywords[] = {"specialise", "reduce", "info", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:Dispatch", keywords, &specialise, &reduce, &info))
         return NULL;
     if (!PyCallable_Check(specialise) || (reduce != Py_None && !PyCallable_Check(reduce))) {
-        PyErr_SetString(PyExc_TypeError, "Dispatch(specialise, reduce=None): both must be callable");
+        PyErr_SetString(PyExc_TypeError, "Dispatch(specialise, reduce=None, info=None): both must be callable");
+        return NULL;
+    }
+    if (info != Py_None && !(PyTuple_Check(info) && PyTuple_GET_SIZE(info) == 5)) {
+        PyErr_SetString(PyExc_TypeError, "Dispatch: info is (dispatcher, griddim, blockdim, stream, sharedmem)");
         return NULL;
     }
     DispatchObject *self = (DispatchObject *)type->tp_alloc(type, 0);
@@ -115,6 +120,7 @@ static PyObject *Dispatch_new(PyTypeObject *type, PyObject *args, PyObject *kwar
     self->vectorcall = Dispatch_vectorcall;
     self->specialise = Py_NewRef(specialise);
     self->reduce = reduce == Py_None ? NULL : Py_NewRef(reduce);
+    self->info = info == Py_None ? NULL : Py_NewRef(info);
     if ((self->configs = PyDict_New()) == NULL) {
         Py_DECREF(self);
         return NULL;
@@ -129,6 +135,7 @@ static int Dispatch_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(self->configs);
     Py_VISIT(self->specialise);
     Py_VISIT(self->reduce);
+    Py_VISIT(self->info);
     return 0;
 }
 
@@ -138,6 +145,7 @@ static int Dispatch_clear(PyObject *op)
     Py_CLEAR(self->configs);
     Py_CLEAR(self->specialise);
     Py_CLEAR(self->reduce);
+    Py_CLEAR(self->info);
     return 0;
 }
 
@@ -153,6 +161,17 @@ static void Dispatch_dealloc(PyObject *op)
 static PyObject *Dispatch_get_configs(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyDictProxy_New(((DispatchObject *)op)->configs);
+}
+
+/* numba's _LaunchConfiguration attributes: dispatcher, griddim and blockdim (3-tuples), stream, sharedmem */
+static PyObject *Dispatch_info_item(PyObject *op, void *closure)
+{
+    PyObject *info = ((DispatchObject *)op)->info;
+    if (info == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "this Dispatch was made without its launch configuration");
+        return NULL;
+    }
+    return Py_NewRef(PyTuple_GET_ITEM(info, (Py_ssize_t)closure));
 }
 
 /* Pickled as its dispatcher says (the kernel, then kernel[key] on the other side); refused otherwise. */
@@ -178,6 +197,11 @@ static PyMemberDef Dispatch_members[] = {
 
 static PyGetSetDef Dispatch_getset[] = {
     {"configs", Dispatch_get_configs, NULL, "The LaunchConfigs found so far, by argument key (read-only).", NULL},
+    {"dispatcher", Dispatch_info_item, NULL, "The kernel this configures.", (void *)0},
+    {"griddim", Dispatch_info_item, NULL, "The grid's dimensions, a 3-tuple.", (void *)1},
+    {"blockdim", Dispatch_info_item, NULL, "A block's dimensions, a 3-tuple.", (void *)2},
+    {"stream", Dispatch_info_item, NULL, "The stream launches go to (0: the default stream).", (void *)3},
+    {"sharedmem", Dispatch_info_item, NULL, "Dynamic shared memory bytes per block.", (void *)4},
     {0},
 };
 

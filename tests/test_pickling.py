@@ -124,3 +124,37 @@ clone.get_function("k")
 print("source module ok")
 """)
     assert "source module ok" in out
+
+
+def test_configurations_carry_numbas_attributes_through_pickle():
+    configuration = pickle.loads(pickle.dumps(module_kernel[5, 8]))
+    assert configuration.griddim == (5, 1, 1) and configuration.blockdim == (8, 1, 1)
+    assert configuration.stream == 0 and configuration.sharedmem == 0 and configuration.dispatcher is module_kernel
+    shaped = module_kernel[(2, 3), [4, 2], 0, 64]
+    assert (shaped.griddim, shaped.blockdim, shaped.sharedmem) == ((2, 3, 1), (4, 2, 1), 64)
+
+
+def test_types_and_signatures_pickle_as_the_same_types():
+    import numpy as np
+
+    from numba_cuda_c import types
+
+    interned = [types.float32, types.boolean, types.void, types.float32[::1], types.int8[:, :], types.CPointer(types.uint8),
+                types.Record(np.dtype([("a", np.int32)])), types.NumberClass(types.float64), types.VECTOR_TYPES["float4"]]
+    for t in interned:
+        assert pickle.loads(pickle.dumps(t)) is t
+    for value in (types.UniTuple(types.int32, 2), types.float32(types.float32, types.int64[::1])):
+        assert pickle.loads(pickle.dumps(value)) == value
+
+
+def test_local_ufuncs_pickle_by_value():
+    pytest.importorskip("cloudpickle")
+    offset = 2.5
+
+    @cuda.vectorize(["float64(float64)", "float32(float32)"])
+    def shifted(x):
+        return x + offset
+
+    clone = pickle.loads(pickle.dumps(shifted))
+    assert clone is not shifted and clone.ntypes == 2 and clone.__name__ == "shifted"
+    assert clone.py_func.__closure__[0].cell_contents == 2.5

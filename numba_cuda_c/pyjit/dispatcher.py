@@ -422,8 +422,10 @@ class Dispatcher:
             _launch_key(key)  # numba's checks, now
             # the per-call path is C (src/dispatch.c): it keys the arguments' types and finds the
             # LaunchConfig; specialise() runs on the first call of each key
+            griddim, blockdim = _cuda._parse_launch_dims(key[0], key[1])
+            info = (self, griddim, blockdim, key[2] if len(key) > 2 else 0, key[3] if len(key) > 3 else 0)
             launcher = self._launchers[key] = _cuda.Dispatch(
-                self._specialiser(key), functools.partial(self._reduce_launch, key)
+                self._specialiser(key), functools.partial(self._reduce_launch, key), info
             )
         return launcher
 
@@ -706,14 +708,18 @@ def _function_payload(func):
             continue
         return ("by value", cloudpickle.dumps(func))
     raise pickle.PicklingError(
-        "kernel %s is defined inside a function: pickling it needs cloudpickle (pip install cloudpickle), or define "
+        "%s is defined inside a function: pickling it needs cloudpickle (pip install cloudpickle), or define "
         "it at module level" % func.__qualname__
     )
 
 
+def _function_of_payload(payload):
+    """The function _function_payload pickled."""
+    return pickle.loads(payload[1]) if isinstance(payload, tuple) and payload[:1] == ("by value",) else payload
+
+
 def _rebuild_dispatcher(payload, sigs, device, options, specialized):
-    func = pickle.loads(payload[1]) if isinstance(payload, tuple) and payload[:1] == ("by value",) else payload
-    dispatcher = Dispatcher(func, sigs=sigs, device=device, **options)
+    dispatcher = Dispatcher(_function_of_payload(payload), sigs=sigs, device=device, **options)
     dispatcher._specialized = specialized
     return dispatcher
 
