@@ -238,7 +238,12 @@ template <typename T> __device__ __forceinline__ bool ncc_cisfinite(ncc_complex<
 }
 template <typename T> __device__ __forceinline__ T ncc_cabs(ncc_complex<T> z) { return hypot(z.re, z.im); }
 template <typename T> __device__ __forceinline__ T ncc_phase(ncc_complex<T> z) { return atan2(z.im, z.re); }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_rect(T r, T phi) {
+// cmath.rect: r cis(phi); a zero or infinite r keeps its exact direction (no 0 * inf), as CPython's table
+template <typename T> __device__ ncc_complex<T> ncc_rect(T r, T phi) {
+    if (phi == 0) return {r, isnan(r) ? (T)0 : copysign((T)0, r) * copysign((T)1, phi)};
+    if (r == 0 && !isfinite(phi)) return {(T)0, (T)0};
+    if (isinf(r) && isfinite(phi)) return {copysign(r, r * cos(phi)), copysign(r, r * sin(phi))};
+    if (isinf(r)) return {fabs(r), (T)NCC_NAN};
     return {r * cos(phi), r * sin(phi)};
 }
 // CPython's c_pow: integral exponents up to 100 by repeated squaring, others through polar form
@@ -265,9 +270,22 @@ template <typename T> __device__ ncc_complex<T> ncc_cpow(ncc_complex<T> a, ncc_c
     }
     return {len * cos(phase), len * sin(phase)};
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cexp(ncc_complex<T> z) {
-    T m = exp(z.re);
-    return {m * cos(z.im), m * sin(z.im)};
+// cmath's functions on every input, with CPython's values (C99 Annex G) for infinities, NaNs and signed zeros
+template <typename T> __device__ ncc_complex<T> ncc_cexp(ncc_complex<T> z) {
+    T x = z.re, y = z.im;
+    if (isfinite(x) && isfinite(y)) {
+        if (y == 0) return {exp(x), y};
+        T m = exp(x);
+        return {m * cos(y), m * sin(y)};
+    }
+    if (isinf(x) && isfinite(y)) {  // +inf, or +0 for -inf, along the angle y
+        T m = x > 0 ? x : (T)0;
+        if (y == 0) return {m, y};
+        return {copysign(m, cos(y)), copysign(m, sin(y))};
+    }
+    if (x == -(T)NCC_INFINITY) return {(T)0, (T)0};
+    if (x == (T)NCC_INFINITY) return {x, (T)NCC_NAN};
+    return {(T)NCC_NAN, isnan(x) && y == 0 ? y : (T)NCC_NAN};
 }
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_clog(ncc_complex<T> z) {
     return {log(hypot(z.re, z.im)), atan2(z.im, z.re)};
@@ -302,58 +320,164 @@ template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cfmax(ncc_co
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cfmin(ncc_complex<T> a, ncc_complex<T> b) {
     return ncc_cisnan(b) || ncc_cle(a, b) ? a : b;
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csqrt(ncc_complex<T> z) {
-    if (z.re == 0 && z.im == 0) return {(T)0, z.im};
-    T t = sqrt((fabs(z.re) + hypot(z.re, z.im)) / 2);
-    if (z.re >= 0) return {t, z.im / (2 * t)};
-    return {fabs(z.im) / (2 * t), copysign(t, z.im)};
+template <typename T> __device__ ncc_complex<T> ncc_csqrt(ncc_complex<T> z) {
+    T x = z.re, y = z.im;
+    if (isinf(y)) return {fabs(y), y};
+    if (isinf(x) && x < 0) return {isnan(y) ? y : (T)0, copysign(-x, y)};
+    if (isinf(x)) return {x, isnan(y) ? y : copysign((T)0, y)};
+    if (isnan(x) || isnan(y)) return {(T)NCC_NAN, (T)NCC_NAN};
+    if (x == 0 && y == 0) return {(T)0, y};
+    T t = sqrt((fabs(x) + hypot(x, y)) / 2);
+    if (x >= 0) return {t, y / (2 * t)};
+    return {fabs(y) / (2 * t), copysign(t, y)};
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csin(ncc_complex<T> z) {
-    return {sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)};
+template <typename T> __device__ ncc_complex<T> ncc_csinh(ncc_complex<T> z) {
+    T x = z.re, y = z.im;
+    if (isfinite(x) && isfinite(y)) return {y == 0 ? sinh(x) : sinh(x) * cos(y), y == 0 ? y : cosh(x) * sin(y)};
+    if (isinf(x) && isfinite(y)) {
+        if (y == 0) return {x, y};
+        return {copysign(fabs(x), x * cos(y)), copysign(fabs(x), sin(y))};
+    }
+    if (isinf(x)) return {fabs(x), (T)NCC_NAN};      // y infinite or NaN
+    if (x == 0) return {fabs(x), (T)NCC_NAN};       // y infinite or NaN
+    return {(T)NCC_NAN, isnan(x) && y == 0 ? y : (T)NCC_NAN};
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ccos(ncc_complex<T> z) {
-    return {cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im)};
+template <typename T> __device__ ncc_complex<T> ncc_ccosh(ncc_complex<T> z) {
+    T x = z.re, y = z.im;
+    if (isfinite(x) && isfinite(y)) {
+        if (y == 0) return {cosh(x), copysign((T)0, x) * copysign((T)1, y)};
+        return {cosh(x) * cos(y), sinh(x) * sin(y)};
+    }
+    if (isinf(x) && isfinite(y)) {
+        if (y == 0) return {fabs(x), copysign((T)0, x) * copysign((T)1, y)};
+        return {copysign(fabs(x), cos(y)), copysign(fabs(x), x * sin(y))};
+    }
+    if (isinf(x)) return {fabs(x), (T)NCC_NAN};        // y infinite or NaN
+    if (x == 0) return {(T)NCC_NAN, (T)0};             // y infinite or NaN
+    return {(T)NCC_NAN, isnan(x) && y == 0 ? (T)0 : (T)NCC_NAN};
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csinh(ncc_complex<T> z) {
-    return {sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)};
-}
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ccosh(ncc_complex<T> z) {
-    return {cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)};
-}
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ctanh(ncc_complex<T> z) {
+template <typename T> __device__ ncc_complex<T> ncc_ctanh(ncc_complex<T> z) {
+    T x = z.re, y = z.im;
+    if (isinf(x)) return {copysign((T)1, x), isfinite(y) ? copysign((T)0, y == 0 ? y : sin(2 * y)) : (T)0};
+    if (isnan(x)) return {x, y == 0 ? y : (T)NCC_NAN};
+    if (!isfinite(y)) return {(T)NCC_NAN, (T)NCC_NAN};
     // (sinh 2x + i sin 2y) / (cosh 2x + cos 2y), which stays finite for large |x|
-    if (fabs(z.re) > 20) return {copysign((T)1, z.re), (T)0 * sin(2 * z.im)};
-    T d = cosh(2 * z.re) + cos(2 * z.im);
-    return {sinh(2 * z.re) / d, sin(2 * z.im) / d};
+    if (fabs(x) > 20) return {copysign((T)1, x), copysign((T)0, sin(2 * y))};
+    T d = cosh(2 * x) + cos(2 * y);
+    return {sinh(2 * x) / d, sin(2 * y) / d};
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ctan(ncc_complex<T> z) {
-    ncc_complex<T> t = ncc_ctanh(ncc_complex<T>{-z.im, z.re});  // tan z = -i tanh(iz)
+// sin, cos and tan through sinh, cosh and tanh of iz, as CPython: sin z = -i sinh(iz), tan z = -i tanh(iz)
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csin(ncc_complex<T> z) {
+    ncc_complex<T> t = ncc_csinh(ncc_complex<T>{-z.im, z.re});
     return {t.im, -t.re};
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_casinh(ncc_complex<T> z) {
-    if (z.re < 0) return -ncc_casinh(-z);  // odd: no cancellation in z + sqrt(z*z + 1)
-    ncc_complex<T> one = {(T)1, (T)0};
-    return ncc_clog(z + ncc_csqrt(z * z + one));
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ccos(ncc_complex<T> z) {
+    return ncc_ccosh(ncc_complex<T>{-z.im, z.re});
+}
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_ctan(ncc_complex<T> z) {
+    ncc_complex<T> t = ncc_ctanh(ncc_complex<T>{-z.im, z.re});
+    return {t.im, -t.re};
+}
+// asinh and atanh are odd and symmetric under conjugation: computed in the first quadrant, the signs of
+// the parts follow x and y (signed zeros included)
+template <typename T> __device__ ncc_complex<T> ncc_casinh(ncc_complex<T> z) {
+    T x = fabs(z.re), y = fabs(z.im), re, im;
+    const T pi_2 = (T)1.5707963267948966192;
+    if (isnan(z.re) || isnan(z.im)) {
+        if (isinf(z.re)) return {z.re, (T)NCC_NAN};
+        if (isinf(z.im)) return {(T)NCC_INFINITY, (T)NCC_NAN};
+        return {(T)NCC_NAN, z.im == 0 ? z.im : (T)NCC_NAN};
+    }
+    if (isinf(x)) {
+        re = x;
+        im = isinf(y) ? pi_2 / 2 : (T)0;
+    } else if (isinf(y)) {
+        re = y;
+        im = pi_2;
+    } else {  // log(z + sqrt(z*z + 1)), no cancellation in the first quadrant
+        ncc_complex<T> w = {x, y}, one = {(T)1, (T)0};
+        ncc_complex<T> l = ncc_clog(w + ncc_csqrt(w * w + one));
+        re = l.re;
+        im = l.im;
+    }
+    return {copysign(re, z.re), copysign(im, z.im)};
+}
+template <typename T> __device__ ncc_complex<T> ncc_catanh(ncc_complex<T> z) {
+    T x = fabs(z.re), y = fabs(z.im), re, im;
+    const T pi_2 = (T)1.5707963267948966192;
+    if (isnan(z.re) || isnan(z.im)) {
+        if (isinf(z.im)) return {(T)0, copysign(pi_2, z.im)};
+        if (isinf(z.re) || z.re == 0) return {copysign((T)0, z.re), (T)NCC_NAN};
+        return {(T)NCC_NAN, (T)NCC_NAN};
+    }
+    if (isinf(x) || isinf(y)) {
+        re = (T)0;
+        im = pi_2;
+    } else if (x == 0) {  // the imaginary axis: exactly zero real part
+        re = (T)0;
+        im = atan(y);
+    } else if (y == 0) {  // the real axis: past 1, the upper side of the branch cut (its sign follows y)
+        re = x < 1 ? atanh(x) : log((x + 1) / (x - 1)) / 2;
+        im = x < 1 ? (T)0 : pi_2;
+    } else {
+        ncc_complex<T> w = {x, y}, one = {(T)1, (T)0}, l = ncc_clog((one + w) / (one - w));
+        re = l.re / 2;
+        im = l.im / 2;
+    }
+    return {copysign(re, z.re), copysign(im, z.im)};
 }
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_casin(ncc_complex<T> z) {
     ncc_complex<T> t = ncc_casinh(ncc_complex<T>{-z.im, z.re});  // asin z = -i asinh(iz)
     return {t.im, -t.re};
 }
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cacos(ncc_complex<T> z) {
-    ncc_complex<T> s = ncc_casin(z);
-    return {(T)1.5707963267948966192 - s.re, -s.im};
-}
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cacosh(ncc_complex<T> z) {
-    ncc_complex<T> one = {(T)1, (T)0};
-    return ncc_clog(z + ncc_csqrt(z + one) * ncc_csqrt(z - one));
-}
-template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_catanh(ncc_complex<T> z) {
-    ncc_complex<T> one = {(T)1, (T)0}, l = ncc_clog((one + z) / (one - z));
-    return {l.re / 2, l.im / 2};
-}
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_catan(ncc_complex<T> z) {
     ncc_complex<T> t = ncc_catanh(ncc_complex<T>{-z.im, z.re});  // atan z = -i atanh(iz)
     return {t.im, -t.re};
+}
+// acosh and acos are symmetric under conjugation: computed for y >= 0, the imaginary part's sign follows y
+template <typename T> __device__ ncc_complex<T> ncc_cacosh(ncc_complex<T> z) {
+    T x = z.re, y = fabs(z.im), re, im;
+    const T pi = (T)3.14159265358979323846;
+    if (isnan(x) || isnan(z.im)) {
+        if (isinf(x) || isinf(z.im)) return {(T)NCC_INFINITY, (T)NCC_NAN};
+        return {(T)NCC_NAN, (T)NCC_NAN};
+    }
+    if (isinf(x)) {
+        re = fabs(x);
+        im = isinf(y) ? (x > 0 ? pi / 4 : 3 * pi / 4) : (x > 0 ? (T)0 : pi);
+    } else if (isinf(y)) {
+        re = y;
+        im = pi / 2;
+    } else {  // log(z + sqrt(z + 1) sqrt(z - 1))
+        ncc_complex<T> w = {x, y}, one = {(T)1, (T)0};
+        ncc_complex<T> l = ncc_clog(w + ncc_csqrt(w + one) * ncc_csqrt(w - one));
+        re = fabs(l.re);
+        im = l.im;
+    }
+    return {re, copysign(im, z.im)};
+}
+template <typename T> __device__ ncc_complex<T> ncc_cacos(ncc_complex<T> z) {
+    T x = z.re, y = fabs(z.im), re, im;
+    const T pi = (T)3.14159265358979323846;
+    if (isnan(x) || isnan(z.im)) {
+        if (isinf(x)) return {(T)NCC_NAN, (T)NCC_INFINITY};
+        if (isinf(z.im)) return {(T)NCC_NAN, -z.im};
+        if (x == 0) return {pi / 2, (T)NCC_NAN};
+        return {(T)NCC_NAN, (T)NCC_NAN};
+    }
+    if (isinf(x)) {
+        re = isinf(y) ? (x > 0 ? pi / 4 : 3 * pi / 4) : (x > 0 ? (T)0 : pi);
+        im = -(T)NCC_INFINITY;
+    } else if (isinf(y)) {
+        re = pi / 2;
+        im = -y;
+    } else {  // pi/2 - asin(z), its imaginary part -asinh's
+        ncc_complex<T> s = ncc_casin(ncc_complex<T>{x, y});
+        re = pi / 2 - s.re;
+        im = -s.im;
+        if (im == 0) im = -(T)0;
+    }
+    return {re, signbit(z.im) ? -im : im};
 }
 __device__ __forceinline__ unsigned long long ncc_double_bits(double x) {
     return (unsigned long long)__double_as_longlong(x);
