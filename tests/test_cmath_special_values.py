@@ -15,7 +15,7 @@ import pytest
 
 import cmath_kernels as ck
 import numba_cuda_c as cuda
-from gpu import requires_gpu
+from gpu import needs_nvrtc, requires_gpu
 from numba_cuda_c.pyjit.prelude import PRELUDE
 
 INF, NAN = math.inf, math.nan
@@ -107,11 +107,8 @@ def test_cmath_special_values_on_the_gpu():
     assert mismatches("rect", lambda a, b: results[(a, b)], pairs) == []
 
 
+@needs_nvrtc
 @pytest.mark.parametrize("t", ["complex64", "complex128"])
 def test_cmath_kernels_translate(t):
-    from gpu import _nvrtc_missing
-
-    if _nvrtc_missing():
-        pytest.skip(_nvrtc_missing())
     cuda.compile_ptx(ck.every_function, "void(%s[:, ::1], %s[::1])" % (t, t))
     cuda.compile_ptx(ck.rect, "void(complex128[::1], float64[::1], float64[::1])")
