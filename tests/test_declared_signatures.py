@@ -105,3 +105,21 @@ def test_arguments_convert_to_the_declared_types():
     assert len(fill.overloads) == 1
     with pytest.raises(TypeError, match="No matching definition"):
         fill[1, 4](cuda.device_array(4), 4, 1.0)  # a float64 array converts to no float32 one
+
+
+@requires_gpu
+def test_ambiguous_declarations_are_numbas_error():
+    def add(r, x, y):
+        r[0] = x + y
+
+    kernel = cuda.jit(["(float64[::1], float32, float64)", "(float64[::1], float64, float32)",
+                       "(float64[::1], int64, int64)"])(add)
+    with pytest.raises(TypeError) as info:
+        kernel[1, 1](np.zeros(1), 1.0, 2.0)
+    message = str(info.value)
+    assert message.startswith("Ambiguous overloading for <function") and "int64" not in message
+    assert "(Array(float64, 1, 'C', False, aligned=True), float64, float64):\n" in message
+    assert "(Array(float64, 1, 'C', False, aligned=True), float32, float64) -> none" in message
+    r = np.zeros(1)
+    kernel[1, 1](r, np.float32(1.5), 2.25)  # exact: no ambiguity
+    assert r[0] == 3.75

@@ -215,6 +215,7 @@ class Dispatcher:
         self._launchers = {}
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self._declared = []  # a device function's declared signatures: calls convert to them
+        self._as_declared = {}  # a kernel's declared argument types as written, by their normalised key
         for sig in sigs or ():
             self.compile(sig)
         # numba's rule: a kernel given a signature (not a list of them) or made by specialize() is
@@ -235,6 +236,7 @@ class Dispatcher:
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
             self._declared.append(types.Signature(signature.return_type, argtypes))
             return None
+        self._as_declared[argtypes] = tuple(signature.args)  # layouts as written, for numba's messages
         return self._kernel(argtypes)
 
     def _source(self, argtypes):
@@ -480,8 +482,9 @@ class Dispatcher:
         if len(best) > 1:
             raise TypeError(
                 "Ambiguous overloading for %r (%s):\n%s"
-                % (self.py_func, ", ".join(map(typing.numba_repr, actual)),
-                   "\n".join("(%s) -> none" % ", ".join(map(typing.numba_repr, d)) for d in best[:2]))
+                % (self.py_func, ", ".join(map(typing.numba_repr, argtypes)),
+                   "\n".join("(%s) -> none" % ", ".join(map(typing.numba_repr, self._as_declared.get(d, d)))
+                             for d in best[:2]))
             )
         if best:
             declared = best[0]
