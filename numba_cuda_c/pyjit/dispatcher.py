@@ -4,6 +4,7 @@ launches it through the C launch path (a Kernel of src/kernel.c)."""
 
 import enum
 import functools
+import itertools
 import os
 import pickle
 import re
@@ -439,7 +440,7 @@ class Dispatcher:
             config = configs.get(argtypes)
             if config is None:
                 if self._sigs and not self.device:  # numba: given signatures, nothing else is compiled
-                    config = configs[argtypes] = self._declared_launch(argtypes, key)
+                    config = configs[argtypes] = self._declared_launch(argtypes, key, args)
                 else:
                     config = configs[argtypes] = self._checked(self._kernel(argtypes)[key], argtypes)
             flat = [k for k, t in enumerate(argtypes) if types.flattens(t)]
@@ -468,7 +469,7 @@ class Dispatcher:
 
         return launch_and_check
 
-    def _declared_launch(self, argtypes, key):
+    def _declared_launch(self, argtypes, key, args=()):
         """The launch for arguments of these types among the kernels compiled from the declared
         signatures, as numba chooses: the one whose conversions cost least (numba's rating; two equally
         good ones are ambiguous); the converting launch casts the numbers first (Python numbers to the
@@ -482,7 +483,7 @@ class Dispatcher:
         if len(best) > 1:
             raise TypeError(
                 "Ambiguous overloading for %r (%s):\n%s"
-                % (self.py_func, ", ".join(map(typing.numba_repr, argtypes)),
+                % (self.py_func, ", ".join(map(typing.numba_repr, _with_layouts(argtypes, args))),
                    "\n".join("(%s) -> none" % ", ".join(map(typing.numba_repr, self._as_declared.get(d, d)))
                              for d in best[:2]))
             )
@@ -758,6 +759,19 @@ class _Overloads(dict):
 
     def get(self, key, default=None):
         return self[key] if key in self else default
+
+
+def _with_layouts(argtypes, args):
+    """The argument types with their arrays' layouts as numba's typeof gives them ('C', 'F' or 'A'), for messages
+    (kernels are keyed with layout 'A': one translation serves every layout)."""
+    shown = []
+    for t, value in itertools.zip_longest(argtypes, args):
+        flags = getattr(value, "flags", None)
+        if isinstance(t, types.Array) and flags is not None:
+            layout = "C" if flags["C_CONTIGUOUS"] else "F" if flags["F_CONTIGUOUS"] else "A"
+            t = types.Array(t.dtype, t.ndim, layout)
+        shown.append(t)
+    return shown[: len(argtypes)]
 
 
 def _argument_kinds(actual, declared):
