@@ -213,19 +213,25 @@ def mapped_array(shape, dtype=float, strides=None, order="C", stream=0, portable
     portable: usable by every context; wc: write-combined (fast to write from the host, slow to read).
     """
     array = _cuda._host_array("mapped", shape, dtype, strides, order, portable, wc)
-    return array.view(_devicearray.MappedNDArray)
+    return _on_stream(array.view(_devicearray.MappedNDArray), stream)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
     """Allocate a mapped ndarray with the same shape, strides and dtype as ary."""
     array = _cuda._host_array("mapped", ary.shape, ary.dtype, _like_strides(ary), None, portable, wc)
-    return array.view(_devicearray.MappedNDArray)
+    return _on_stream(array.view(_devicearray.MappedNDArray), stream)
 
 
 def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
     """Allocate an ndarray in managed (unified) memory, reachable from the host and the device."""
     array = _cuda._host_array("managed", shape, dtype, strides, order, attach_global=attach_global)
-    return array.view(_devicearray.ManagedNDArray)
+    return _on_stream(array.view(_devicearray.ManagedNDArray), stream)
+
+
+def _on_stream(array, stream):
+    """A mapped or managed array that remembers the stream it was made on (its CUDA array interface names it)."""
+    array.stream = stream
+    return array
 
 
 def _like_strides(ary):

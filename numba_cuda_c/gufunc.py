@@ -151,6 +151,9 @@ class CUDAGUFunc:
             outputs = list(out) if isinstance(out, tuple) else [out]
             if len(outputs) != self.nout:
                 raise ValueError("%s has %d outputs, out gives %d" % (self.__name__, self.nout, len(outputs)))
+        # outputs given as CUDA array interface objects: device arrays (returned so, as numba)
+        outputs = [cuda.as_cuda_array(o) if cuda.is_cuda_array(o) and not isinstance(o, cuda.DeviceNDArray) else o
+                   for o in outputs]
         on_device = [cuda.is_cuda_array(a) for a in args[:nin]]
         inputs = [cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args[:nin], on_device)]
         loop = self._loop([a.dtype for a in inputs], args[:nin])

@@ -115,6 +115,8 @@ class CUDAUFunc:
             flat = np.ascontiguousarray(np.broadcast_to(host, shape), dtype=dtype).reshape(size)
             inputs.append(cuda.to_device(flat, stream=stream))
         host_out = None
+        if out is not None and cuda.is_cuda_array(out) and not isinstance(out, cuda.DeviceNDArray):
+            out = cuda.as_cuda_array(out)  # any CUDA array interface object: returned as a device array, as numba
         if out is not None:
             if tuple(out.shape) != shape:
                 raise ValueError("out has shape %s, the result %s" % (tuple(out.shape), shape))

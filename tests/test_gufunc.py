@@ -109,3 +109,29 @@ def test_scalars_multiple_outputs_and_given_outputs():
     d_out = cuda.device_array(2)
     gk.dot(cuda.to_device(np.asarray(a)), a, out=d_out)
     np.testing.assert_allclose(d_out.copy_to_host(), np.sum(np.square(a), axis=1))
+
+
+def test_cuda_array_interface_objects_in_and_out(mock_driver):
+    # numba: any object with __cuda_array_interface__ is a device argument; given as an output, the result is
+    # returned as a device array (the object itself need not have shape or copy_to_host)
+    out = run_mock(r"""
+import sys; sys.path.insert(0, %r)
+import gufunc_kernels as gk
+
+class Foreign:
+    def __init__(self, array):
+        self.__cuda_array_interface__ = array.__cuda_array_interface__
+        self.keep = array
+
+b, c = Foreign(cuda.device_array(4, np.int32)), Foreign(cuda.device_array(4))
+results = gk.copy_and_scale(Foreign(cuda.to_device(np.arange(4, dtype=np.int32))), b, c)
+assert all(isinstance(r, cuda.DeviceNDArray) for r in results), results
+assert results[0].device_ctypes_pointer.value == b.keep.device_ctypes_pointer.value  # written in place
+ufunc = cuda.vectorize(["float64(float64, float64)"])(lambda x, y: x + y)
+target = Foreign(cuda.device_array(3))
+returned = ufunc(np.arange(3.0), 6.0, out=target)
+assert isinstance(returned, cuda.DeviceNDArray) and returned.shape == (3,)
+assert isinstance(ufunc(Foreign(cuda.to_device(np.arange(3.0))), 1.0), cuda.DeviceNDArray)
+print("ok")
+""" % __import__("os").path.dirname(__file__))
+    assert out.strip().endswith("ok")

@@ -486,3 +486,21 @@ def test_driver_calls_while_a_callback_waits_for_the_gil_do_not_deadlock():
         s.synchronize()
         print("ok")
     """, timeout=60, MOCK_CUDA_CALLBACKS_BLOCK="1")
+
+
+def test_arrays_made_on_a_stream_name_it_in_their_interface():
+    # numba: the CUDA array interface's "stream" is the stream an array was made on (None: the default stream)
+    out = run_mock("""
+        s = cuda.stream()
+        handle = int(s.handle)
+        for make in (cuda.device_array, cuda.mapped_array, cuda.managed_array):
+            on_stream, on_default = make(10, stream=s), make(10)
+            assert on_stream.__cuda_array_interface__["stream"] == handle, make
+            assert on_default.__cuda_array_interface__["stream"] is None, make
+        view = cuda.mapped_array(10, stream=s)[2:5]
+        assert view.__cuda_array_interface__["stream"] == handle and view.stream is s
+        like = cuda.mapped_array_like(np.zeros(4), stream=s)
+        assert like.__cuda_array_interface__["stream"] == handle
+        print("ok")
+    """)
+    assert "ok" in out

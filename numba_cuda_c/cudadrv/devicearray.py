@@ -20,6 +20,13 @@ def _memory_of(array):
     return base
 
 
+def _stream_value(stream):
+    """The CUDA array interface's "stream": the handle of a stream the array was made on, None for the default."""
+    handle = getattr(stream, "handle", stream)
+    value = getattr(handle, "value", handle)
+    return None if value in (0, None) else int(value)
+
+
 @functools.lru_cache(maxsize=None)
 def _host_array_classes():
     import numpy as np
@@ -28,6 +35,10 @@ def _host_array_classes():
         """A NumPy array whose memory the device can address (mapped or managed)."""
 
         __cuda_memory__ = True
+        stream = 0  # the stream it was made on (numba's attribute); views share it
+
+        def __array_finalize__(self, obj):
+            self.stream = getattr(obj, "stream", 0)
 
         @property
         def device_ctypes_pointer(self):
@@ -49,7 +60,7 @@ def _host_array_classes():
                 "strides": None if self.flags.c_contiguous else self.strides,
                 "data": (self.device_pointer if self.size else 0, False),
                 "typestr": self.dtype.str,
-                "stream": None,
+                "stream": _stream_value(self.stream),
                 "version": 3,
             }
 
