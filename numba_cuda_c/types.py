@@ -129,7 +129,8 @@ class Record(ElementType):
         import numpy as np
 
         dtype = np.dtype(dtype)
-        self = cls._interned.get(dtype)
+        key = (dtype, dtype.isalignedstruct)  # NumPy's == ignores align=True; numba's Record types do not
+        self = cls._interned.get(key)
         if self is None:
             fields = []
             for name, (field_dtype, offset, *_title) in dtype.fields.items():
@@ -141,9 +142,10 @@ class Record(ElementType):
                 else:
                     field_type = from_dtype(field_dtype)
                 fields.append((name, field_type, offset))
-            self = cls._interned[dtype] = super().__new__(cls)
+            self = cls._interned[key] = super().__new__(cls)
             self.dtype, self.size, self.fields = dtype, dtype.itemsize, {n: (t, o) for n, t, o in fields}
-            self.name = "Record(%s; %d)" % (", ".join("%s:%s@%d" % f for f in fields), dtype.itemsize)
+            self.name = "Record(%s; %d%s)" % (", ".join("%s:%s@%d" % f for f in fields), dtype.itemsize,
+                                              "; aligned" if dtype.isalignedstruct else "")
         return self
 
     def __reduce__(self):

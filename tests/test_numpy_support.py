@@ -30,3 +30,13 @@ def test_types_without_a_dtype_raise_numbas_error():
     for t in (types.float32[:], types.UniTuple(types.int32, 2)):
         with pytest.raises(NotImplementedError, match="cannot be represented as a NumPy dtype"):
             numpy_support.as_dtype(t)
+
+
+def test_aligned_and_packed_records_are_distinct_types():
+    # NumPy's == does not tell align=True apart; numba's Record types do (kernels are compiled for each)
+    packed = np.dtype([("x", np.float16), ("y", np.float16)])
+    aligned = np.dtype([("x", np.float16), ("y", np.float16)], align=True)
+    assert packed == aligned
+    assert numpy_support.from_dtype(packed) is not numpy_support.from_dtype(aligned)
+    assert numpy_support.from_dtype(aligned) is numpy_support.from_dtype(aligned)
+    assert numpy_support.as_dtype(numpy_support.from_dtype(aligned)).isalignedstruct
