@@ -48,6 +48,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->CudaAPIError);
     Py_VISIT(st->NvrtcError);
     Py_VISIT(st->cuda_core_twins);
+    Py_VISIT(st->driver_overrides);
     Py_VISIT(st->DeviceType);
     Py_VISIT(st->ContextType);
     Py_VISIT(st->StreamType);
@@ -78,6 +79,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->CudaAPIError);
     Py_CLEAR(st->NvrtcError);
     Py_CLEAR(st->cuda_core_twins);
+    Py_CLEAR(st->driver_overrides);
     Py_CLEAR(st->DeviceType);
     Py_CLEAR(st->ContextType);
     Py_CLEAR(st->StreamType);

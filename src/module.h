@@ -24,6 +24,7 @@ typedef struct {
     PyObject *CudaDriverError;
     PyObject *CudaAPIError;
     PyObject *NvrtcError;
+    PyObject *driver_overrides; /* {"cuMemcpyHtoD": callable, ...} set on numba's driver object, or NULL */
     PyObject *cuda_core_twins; /* {our error type: (cuda.core's class, a type deriving from both)} (errors.c) */
     /* types */
     PyTypeObject *DeviceType;

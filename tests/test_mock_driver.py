@@ -504,3 +504,45 @@ def test_arrays_made_on_a_stream_name_it_in_their_interface():
         print("ok")
     """)
     assert "ok" in out
+
+
+def test_copy_functions_set_on_numbas_driver_object_are_what_copies_call():
+    # test suites replace driver.cuMemcpyHtoD to forbid (or count) transfers, as numba's copies call it
+    out = run_mock("""
+        from numba_cuda_c.cudadrv.driver import driver, CudaAPIError
+
+        d = cuda.to_device(np.arange(4.0))
+        calls = []
+
+        def forbid(*args):
+            calls.append(args)
+            raise CudaAPIError(999, "Transfer not allowed")
+
+        driver.cuMemcpyHtoD = forbid
+        driver.cuMemcpyDtoH = forbid
+        for action in (d.copy_to_host, lambda: cuda.to_device([1.0]), lambda: d.copy_to_device(np.zeros(4))):
+            try:
+                action()
+            except CudaAPIError as e:
+                assert "Transfer not allowed" in str(e)
+            else:
+                raise AssertionError("no error")
+        assert len(calls) == 3 and calls[0][0] != 0 and calls[0][2] == 32, calls  # (dst, src, size)
+        e = cuda.device_array(4)
+        e.copy_to_device(d)  # device to device: not replaced
+        del driver.cuMemcpyHtoD
+        del driver.cuMemcpyDtoH
+        np.testing.assert_array_equal(d.copy_to_host(), np.arange(4.0))  # the driver's own again
+        s = cuda.stream()
+        counted = []
+        driver.cuMemcpyDtoHAsync = lambda dst, src, size, stream: counted.append(stream)
+        host = np.zeros(4)
+        d.copy_to_host(host, stream=s)
+        assert counted == [int(s.handle)] and not host.any()  # it replaced the copy
+        del driver.cuMemcpyDtoHAsync
+        d.copy_to_host(host, stream=s)
+        s.synchronize()
+        np.testing.assert_array_equal(host, np.arange(4.0))
+        print("ok")
+    """)
+    assert "ok" in out

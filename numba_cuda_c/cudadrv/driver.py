@@ -126,7 +126,28 @@ class _Driver:
             return result[1] if len(result) == 2 else result[1:]
 
         checked.__name__ = name
+        checked._ncc_native = name  # set back on the object, it restores the driver's own copies
         return checked
+
+    # Copy functions set on the object are what copies call (numba's copies call these attributes): test suites
+    # replace driver.cuMemcpyHtoD to forbid or count transfers. Removing it, or setting back what the object
+    # gave, restores the driver's own.
+    _COPIES = frozenset(["cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
+                         "cuMemcpyDtoDAsync"])
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name in self._COPIES:
+            from numba_cuda_c import _cuda
+
+            _cuda._driver_override(name, None if getattr(value, "_ncc_native", None) == name else value)
+
+    def __delattr__(self, name):
+        object.__delattr__(self, name)
+        if name in self._COPIES:
+            from numba_cuda_c import _cuda
+
+            _cuda._driver_override(name, None)
 
 
 def _binding():
