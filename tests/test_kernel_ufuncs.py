@@ -180,19 +180,6 @@ COMPLEX_BINARY = ["less", "less_equal", "greater", "greater_equal", "equal", "no
 COMPLEX_UNARY = ["logical_not", "negative", "positive", "absolute", "square", "reciprocal", "log2"]
 
 
-def complex_ufunc_kernel(name, binary):
-    ufunc = getattr(np, name)
-    if binary:
-        def kernel(r, x, y):
-            for i in range(r.size):
-                r[i] = ufunc(x[i], y[i])
-    else:
-        def kernel(r, x, y):
-            for i in range(r.size):
-                r[i] = ufunc(x[i])
-    return kernel
-
-
 def complex_result_dtype(name, binary):
     x = np.array([1 + 1j])
     return (getattr(np, name)(x, x) if binary else getattr(np, name)(x)).dtype
@@ -202,7 +189,7 @@ def complex_result_dtype(name, binary):
 def test_ufuncs_on_complex_translate(name):
     binary = name in COMPLEX_BINARY
     result = complex_result_dtype(name, binary)
-    cuda.compile_ptx(complex_ufunc_kernel(name, binary), "void(%s[::1], complex128[::1], complex128[::1])" % result)
+    cuda.compile_ptx(more_ufunc_kernel(name, binary), "void(%s[::1], complex128[::1], complex128[::1])" % result)
 
 
 @requires_gpu
@@ -215,7 +202,7 @@ def test_ufuncs_on_complex_on_the_gpu_match_numpy(name):
     with np.errstate(all="ignore"):
         expected = getattr(np, name)(x, y) if binary else getattr(np, name)(x)
     r = np.zeros(len(x), expected.dtype)
-    cuda.jit(complex_ufunc_kernel(name, binary))[1, 1](r, x, y)
+    cuda.jit(more_ufunc_kernel(name, binary))[1, 1](r, x, y)
     np.testing.assert_allclose(r, expected, rtol=1e-14, equal_nan=True)
 
 

@@ -98,13 +98,19 @@ def test_libdevice_bitcode():
     assert nvvm.LibDevice().bc[:4] == b"BC\xc0\xde" and nvvm.LibDevice().get() is nvvm.LibDevice().bc
 
 
-@requires_nvvm
-def test_llvmlite_module_marked_as_kernel_compiles():
+def llvmlite_module(name):
+    """llvmlite's ir and an empty module for NVVM: its triple, data layout and IR version."""
     ir = pytest.importorskip("llvmlite.ir")
-    module = ir.Module("marked")
+    module = ir.Module(name)
     module.triple = "nvptx64-nvidia-cuda"
     module.data_layout = nvvm.NVVM().data_layout
     nvvm.add_ir_version(module)
+    return ir, module
+
+
+@requires_nvvm
+def test_llvmlite_module_marked_as_kernel_compiles():
+    ir, module = llvmlite_module("marked")
     function = ir.Function(module, ir.FunctionType(ir.VoidType(), [ir.IntType(32)]), name="marked_kernel")
     function.attributes.add("noinline")
     ir.IRBuilder(function.append_basic_block("entry")).ret_void()
@@ -124,11 +130,7 @@ def test_llvmlite_module_marked_as_kernel_compiles():
 
 @requires_nvvm
 def test_nvvms_log_becomes_a_warning():
-    ir = pytest.importorskip("llvmlite.ir")
-    module = ir.Module("warns")
-    module.triple = "nvptx64-nvidia-cuda"
-    module.data_layout = nvvm.NVVM().data_layout
-    nvvm.add_ir_version(module)
+    ir, module = llvmlite_module("warns")
     function = ir.Function(module, ir.FunctionType(ir.VoidType(), []), name="warns_kernel")
     ir.IRBuilder(function.append_basic_block("entry")).ret_void()
     nvvm.set_cuda_kernel(function)
