@@ -9,7 +9,8 @@ import numba_cuda_c as cuda
 from gpu import requires_gpu
 from numba_cuda_c import _cuda, types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.dispatcher import _argument_kinds, _caster
+from numba_cuda_c.pyjit.devicefn import argument_kinds as _argument_kinds
+from numba_cuda_c.pyjit.dispatcher import _caster
 from numba_cuda_c.pyjit.translate import translate_kernel
 
 

@@ -22,7 +22,7 @@ from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
 from numba_cuda_c.pyjit.lib import launch_flags_of
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.typing import KernelTypeError
+from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
 _SCALAR_OF_DTYPE = {}
@@ -104,9 +104,6 @@ def _type_argument(value):
     return None
 
 
-def normalise(argtypes):
-    """Argument types as kernels are keyed: every array layout shares one translation."""
-    return tuple(types.Array(t.dtype, t.ndim, "A") if isinstance(t, types.Array) else t for t in argtypes)
 
 
 def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=None, opt=True):
@@ -216,6 +213,10 @@ class Dispatcher:
         self._launchers = {}
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self._declared = []  # a device function's declared signatures: calls convert to them
+        # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
+        self.__ncc_device_function__ = DeviceFunction(
+            py_func, self._declared, bool(options.get("forceinline")) or options.get("inline") == "always"
+        )
         self._as_declared = {}  # a kernel's declared argument types as written, by their normalised key
         for sig in sigs or ():
             self.compile(sig)
@@ -478,7 +479,7 @@ class Dispatcher:
         if actual in self._kernels:
             return self._checked(self._kernels[actual][key], actual)
         best = typing.best_signatures(
-            self._kernels, lambda declared: _argument_kinds(actual, declared) if len(declared) == len(actual) else None
+            self._kernels, lambda declared: argument_kinds(actual, declared) if len(declared) == len(actual) else None
         )
         if len(best) > 1:
             raise TypeError(
@@ -602,22 +603,8 @@ class Dispatcher:
         return self._attribute("get_const_mem_size", signature)
 
     def declared_signature(self, argtypes):
-        """The declared signature a device-function call with these argument types uses: the one whose
-        conversions cost least (numba's rating; of equally good ones the first, as numba's typing picks).
-        None where no signature was declared (the call is then typed from its arguments)."""
-        if not self._declared:
-            return None
-        argtypes = normalise(argtypes)
-        best = typing.best_signatures(
-            [s.args for s in self._declared],
-            lambda declared: _argument_kinds(argtypes, declared) if len(declared) == len(argtypes) else None,
-        )
-        if best:
-            return next(s for s in self._declared if s.args == best[0])
-        raise KernelTypeError(
-            "Invalid use of type device function %s with parameters (%s): no declared signature takes them "
-            "(declared: %s)" % (self.__name__, ", ".join(map(str, argtypes)), ", ".join(map(str, self._declared)))
-        )
+        """The declared signature a device-function call with these argument types uses (devicefn.py)."""
+        return self.__ncc_device_function__.declared_signature(argtypes)
 
     def __repr__(self):
         return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)
@@ -772,18 +759,6 @@ def _with_layouts(argtypes, args):
             t = types.Array(t.dtype, t.ndim, layout)
         shown.append(t)
     return shown[: len(argtypes)]
-
-
-def _argument_kinds(actual, declared):
-    """numba's conversion kind of each argument (typing.EXACT ... UNSAFE; None: not passed that way): numbers
-    by numba's rules, an int for a pointer unsafely, anything else only as itself."""
-    kinds = []
-    for a, d in zip(actual, declared):
-        if isinstance(d, types.CPointer):
-            kinds.append(typing.EXACT if a == d else typing.UNSAFE if isinstance(a, types.Scalar) and a.kind in "iu" else None)
-        else:
-            kinds.append(typing.conversion(a, d))
-    return kinds
 
 
 def _caster(actual, declared):

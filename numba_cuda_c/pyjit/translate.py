@@ -37,6 +37,7 @@ from numba_cuda_c.pyjit.values import (
     dtype_of,
     literal,
 )
+from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
@@ -711,9 +712,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if hasattr(builtins, name):
             return Value(obj=getattr(builtins, name))
         if name == self.pyfunc.__name__:  # itself, recursively, while its decorator compiles it (a signature given)
-            from numba_cuda_c.pyjit.dispatcher import Dispatcher
-
-            return Value(obj=Dispatcher(self.pyfunc, device=True))
+            return Value(obj=DeviceFunction(self.pyfunc))
         if not self.emitting:
             raise _Unknown(name)
         self.fail(node, "name %r is not defined" % name)
@@ -753,9 +752,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return self.captured_device_array(obj, node)
         if type(obj).__name__ == "CPUDispatcher" and callable(getattr(obj, "py_func", None)):
             # a @numba.jit function, which numba-cuda lets kernels call: its Python, as a device function
-            from numba_cuda_c.pyjit.dispatcher import Dispatcher
-
-            return Value(obj=Dispatcher(obj.py_func, device=True))
+            return Value(obj=DeviceFunction(obj.py_func))
         if isinstance(obj, type) and obj.__module__ == "numba.cuda.stubs" and obj.__name__ in types.VECTOR_TYPES:
             return Value(obj=Namespace(("cuda", obj.__name__)))  # numba's own stub of a vector type, by name
         if types.is_numba_type(obj):  # from numba import float32: ours, by name
@@ -1035,12 +1032,13 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 self.fail(node, "a conversion takes one value")
             t = dtype_of(target)
             return Value(cast(self.expr(node.args[0]), t), t)
-        from numba_cuda_c.pyjit.dispatcher import Dispatcher
         from numba_cuda_c.pyjit.extern import ExternFunction, call
 
         if isinstance(target, ExternFunction):
             return call(self, target, node)
-        if isinstance(target, Dispatcher):  # device=False too: numba-cuda compiles a kernel called here as a device function
+        # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
+        target = target if isinstance(target, DeviceFunction) else getattr(target, "__ncc_device_function__", None)
+        if target is not None:
             args = [self.expr(a) for a in node.args]
             constants = compile_time_arguments(target, args, node, self)
             args = [a for k, a in enumerate(args) if k not in constants]
@@ -1052,7 +1050,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]
             name, return_type = self.module.device_function(
                 target.py_func, [a.type for a in args], declared.return_type if declared else None, constants,
-                forceinline=bool(target.options.get("forceinline")) or target.options.get("inline") == "always",
+                forceinline=target.inline,
             )
             if self.emitting:
                 self.called.append(name)
@@ -1063,7 +1061,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
                 return Value(type=return_type, items=items)
             return Value(code, None if return_type == types.void else return_type)
-        self.fail(node, "cannot call %r in a kernel" % (target,))
+        self.fail(node, "cannot call %r in a kernel" % (func.obj,))
 
 
 def _function_node(pyfunc, source, translator):
@@ -1215,7 +1213,7 @@ def compile_time_arguments(target, args, node, translator):
         is_object = value.obj is not None and value.code is None
         if is_object and param in stored:
             translator.fail(node, "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj))
-        if is_object or (not target._declared and param not in stored):
+        if is_object or (not target.declared and param not in stored):
             constants[k] = value
     return constants
 
