@@ -61,9 +61,15 @@ class Scalar(ElementType):
     ctype: its CUDA C spelling (__half for float16; ncc_complex<float>, the prelude's struct laid
     out as NumPy's complex64, for complex64)."""
 
-    def __init__(self, name, kind, bits, ctype):
+    # A storage-only float (float16): C code reads it as a float through to_float and makes one from a widened
+    # number (a double, long long or unsigned long long) through from_widened; None for the other types.
+    to_float = from_widened = None
+
+    def __init__(self, name, kind, bits, ctype, to_float=None, from_widened=None):
         self.name, self.kind, self.bits, self.ctype = name, kind, bits, ctype
         self.element_ctype = ctype  # what an array of it holds
+        if to_float is not None:
+            self.to_float, self.from_widened = to_float, from_widened
 
     def __reduce__(self):  # pickled by name: the same interned object where it is unpickled
         return (_named, (self.name,))
@@ -313,7 +319,7 @@ uint8 = Scalar("uint8", "u", 8, "unsigned char")
 uint16 = Scalar("uint16", "u", 16, "unsigned short")
 uint32 = Scalar("uint32", "u", 32, "unsigned int")
 uint64 = Scalar("uint64", "u", 64, "unsigned long long")
-float16 = Scalar("float16", "f", 16, "__half")
+float16 = Scalar("float16", "f", 16, "__half", to_float="__half2float(%s)", from_widened="ncc_to_half(%s)")
 float32 = Scalar("float32", "f", 32, "float")
 float64 = Scalar("float64", "f", 64, "double")
 complex64 = Scalar("complex64", "c", 64, "ncc_complex<float>")

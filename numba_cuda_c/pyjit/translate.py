@@ -658,8 +658,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return value.code
         if typing.is_complex(value.type):
             return "ncc_nonzero(%s)" % value.code
-        if value.type == types.float16:
-            return "(__half2float(%s) != 0.0f)" % value.code
+        if getattr(value.type, "to_float", None):  # a storage-only float (float16)
+            return "(%s != 0.0f)" % (value.type.to_float % value.code)
         if isinstance(value.type, types.Scalar):
             return "(%s) != 0" % value.code
         self.fail(node, "a condition must be a number or a bool")

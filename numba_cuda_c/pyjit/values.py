@@ -41,8 +41,8 @@ def literal(value, type_):
         part = type_.underlying_float
         re, im = literal(value.real, part).code, literal(value.imag, part).code
         return Value("%s{%s, %s}" % (type_.ctype, re, im), type_, const=complex(value))
-    if type_ == types.float16:
-        return Value("__float2half(%s)" % literal(value, types.float32).code, type_, const=value)
+    if type_.from_widened:  # a storage-only float: made from the double literal
+        return Value(type_.from_widened % literal(value, types.float64).code, type_, const=value)
     if typing.is_float(type_):
         if math.isnan(value):
             return Value("(%s)NCC_NAN" % type_.ctype, type_, const=value)
@@ -58,7 +58,7 @@ def literal(value, type_):
 
 def cast(value, to):
     """value's C code converted to type `to`. Complex numbers convert to complex only (as numba:
-    take .real, .imag or abs()); float16 converts through float."""
+    take .real, .imag or abs()); a storage-only float (float16) converts through float."""
     source = value.type
     if source == to:
         return value.code
@@ -68,18 +68,18 @@ def cast(value, to):
         return "ncc_to_complex<%s>(%s)" % (to.underlying_float.ctype, _widened(value))
     if source.kind == "c":
         raise KernelTypeError("cannot convert %s to %s: take .real, .imag or abs()" % (source, to))
-    if to == types.float16:
-        return "ncc_to_half(%s)" % _widened(value)
-    code = "__half2float(%s)" % value.code if source == types.float16 else value.code
+    if to.from_widened:
+        return to.from_widened % _widened(value)
+    code = source.to_float % value.code if source.to_float else value.code
     return "((%s)(%s))" % (to.ctype, code)
 
 
 def _widened(value):
-    """float16 as float; other integers as long long or unsigned long long, the types ncc_to_half
-    and ncc_to_complex have overloads for."""
+    """A storage-only float as float; other integers as long long or unsigned long long: the types a
+    from_widened conversion and ncc_to_complex have overloads for."""
     t = value.type
-    if t == types.float16:
-        return "__half2float(%s)" % value.code
+    if t.to_float:
+        return t.to_float % value.code
     if t.kind in "bi" and t != types.int64:
         return "(long long)(%s)" % value.code
     if t.kind == "u" and t != types.uint64:
