@@ -83,6 +83,12 @@ class Scalar(ElementType):
     def dtype(self):
         import numpy as np
 
+        if self.name == "bfloat16":  # NumPy has none: ml_dtypes' (what numba-cuda and JAX use)
+            try:
+                import ml_dtypes
+            except ImportError:
+                raise TypeError("bfloat16 arrays on the host need ml_dtypes (pip install ml_dtypes)") from None
+            return np.dtype(ml_dtypes.bfloat16)
         return np.dtype("bool" if self.kind == "b" else self.name)
 
     def __call__(self, *args):
@@ -320,6 +326,9 @@ uint16 = Scalar("uint16", "u", 16, "unsigned short")
 uint32 = Scalar("uint32", "u", 32, "unsigned int")
 uint64 = Scalar("uint64", "u", 64, "unsigned long long")
 float16 = Scalar("float16", "f", 16, "__half", to_float="__half2float(%s)", from_widened="ncc_to_half(%s)")
+# bfloat16 (numba's cuda.bf16): CUDA's __nv_bfloat16; host arrays of ml_dtypes.bfloat16
+bfloat16 = Scalar("bfloat16", "f", 16, "__nv_bfloat16", to_float="__bfloat162float(%s)",
+                  from_widened="ncc_to_bf16(%s)")
 float32 = Scalar("float32", "f", 32, "float")
 float64 = Scalar("float64", "f", 64, "double")
 complex64 = Scalar("complex64", "c", 64, "ncc_complex<float>")
@@ -359,6 +368,7 @@ SCALARS = {
         uint32,
         uint64,
         float16,
+        bfloat16,
         float32,
         float64,
         complex64,

@@ -55,7 +55,7 @@ class Intrinsics:
             if not typing.is_int(typing.as_arith(args[1].type)):
                 self.fail(node, "math.ldexp(x, i) takes an integer exponent")
             t = typing.math_result(args[0].type)
-            work = types.float32 if t == types.float16 else t
+            work = types.float32 if t.to_float else t
             result = Value(
                 "ldexp%s(%s, %s)"
                 % ("f" if work == types.float32 else "", cast(args[0], work), cast(args[1], types.int32)),
@@ -67,7 +67,7 @@ class Intrinsics:
             if len(args) == 1
             else typing.math_result(typing.promote(args[0].type, args[1].type))
         )
-        if t == types.float16:  # computed in float32 and rounded back, as half has few functions of its own
+        if t.to_float:  # a half (float16, bfloat16): computed in float32 and rounded back, as numba-cuda does
             single = self.math_call_typed(
                 name, [Value(cast(a, types.float32), types.float32) for a in args], types.float32, node
             )
@@ -107,7 +107,7 @@ class Intrinsics:
             if len(args) != 2 or not all(typing.is_real(a.type) for a in args):
                 self.fail(node, "cmath.rect(r, phi) takes two real numbers")
             part = typing.math_result(typing.promote(args[0].type, args[1].type))
-            part = types.float64 if part == types.float16 else part
+            part = types.float64 if part.to_float else part
             t = types.complex64 if part == types.float32 else types.complex128
             return Value("ncc_rect(%s, %s)" % (cast(args[0], part), cast(args[1], part)), t)
         z = args[0]
@@ -207,7 +207,7 @@ class Intrinsics:
             t = typing.absolute(a.type)
             if typing.is_complex(a.type):
                 return Value("ncc_cabs(%s)" % a.code, t)
-            if a.type == types.float16:
+            if a.type.to_float:
                 return Value(cast(Value("fabsf(%s)" % cast(a, types.float32), types.float32), t), t)
             if typing.is_float(a.type):
                 return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), t)
@@ -219,7 +219,7 @@ class Intrinsics:
                 return Value(cast(a, types.int64), types.int64)
             if typing.is_complex(a.type):
                 self.fail(node, "round() takes a real number")
-            single = a.type in (types.float32, types.float16)
+            single = a.type == types.float32 or bool(a.type.to_float)
             operand = cast(a, types.float32) if single else a.code
             return Value("((long long)%s(%s))" % ("rintf" if single else "rint", operand), types.int64)
         if name == "int":

@@ -182,8 +182,11 @@ class ModuleBuilder:
         if flags:  # read back by the dispatcher (launch_flags_of), from the disk cache too
             marks += LAUNCH_MARK + " ".join(flags) + "\n"
         marks += raise_lines(self.raises)  # and the exceptions it can raise (exceptions.table_of)
+        body = "\n".join(self.pieces)
+        if "bfloat16" in body or "ncc_to_bf16" in body:  # bfloat16 anywhere (a parameter, a cast): its header
+            self.require("bf16")
         libraries = "".join(r.code for r in self.requirements.values())
-        return marks + "#include <cuda_fp16.h>\n" + PRELUDE + libraries + "\n".join(self.pieces)
+        return marks + "#include <cuda_fp16.h>\n" + PRELUDE + libraries + body
 
 
 class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):

@@ -74,7 +74,8 @@ def as_arith(t):
 
 
 # numba converts these to float32 (and complex64) safely; uint16, int32 and wider go to float64
-_FLOAT32_SAFE = ("bool", "int8", "int16", "uint8", "float16", "float32")
+_FLOAT32_SAFE = ("bool", "int8", "int16", "uint8", "float16", "bfloat16", "float32")
+_HALVES = ("float16", "bfloat16")  # storage-only floats: arithmetic on two of one kind stays that kind
 
 
 def _check_numbers(a, b):
@@ -95,9 +96,10 @@ def promote(a, b):
     if is_float(a) or is_float(b):
         if types.float64 in (a, b):
             return types.float64
-        if types.float16 in (a, b) and {a.name, b.name} <= {"float16", "bool", "int8"}:
-            return types.float16
-        other = b if a in (types.float32, types.float16) else a
+        for half in (types.float16, types.bfloat16):
+            if half in (a, b) and {a.name, b.name} <= {half.name, "bool", "int8"}:
+                return half
+        other = b if a in (types.float32, types.float16, types.bfloat16) else a
         return types.float32 if other.name in _FLOAT32_SAFE else types.float64
     return types.uint64 if a.kind == "u" and b.kind == "u" else types.int64
 
@@ -124,8 +126,8 @@ def true_divide(a, b):
 def power(a, b):
     """As numba's BinOpPower: a float raised to an integer keeps the float's type (float32 ** int is
     float32, computed without float64); otherwise as promote."""
-    if types.float16 in (a, b):  # numba-cuda has no half power: it computes in float32
-        a, b = (types.float32 if t == types.float16 else t for t in (a, b))
+    if types.float16 in (a, b) or types.bfloat16 in (a, b):  # numba-cuda has no half power: float32
+        a, b = (types.float32 if t.name in _HALVES else t for t in (a, b))
     if a == types.boolean and b == types.int32:
         return types.float32  # numba's choice of its (float32, int32) signature for these
     if is_float(a) and is_int(as_arith(b)):
@@ -139,7 +141,7 @@ def floor_divide(a, b):
     t = promote(a, b)
     if is_complex(t):
         raise KernelTypeError("complex numbers have no // or %")
-    return types.float32 if t == types.float16 else t  # numba-cuda computes half // and % in float32
+    return types.float32 if t.name in _HALVES else t  # numba-cuda computes half // and % in float32
 
 
 def unary(op, t):
@@ -177,7 +179,7 @@ def math_result(t):
     float64. Python's math takes no complex numbers (cmath does)."""
     if is_complex(t):
         raise KernelTypeError("math functions take real numbers; use cmath for %s" % t)
-    return t if t in (types.float32, types.float16) else types.float64
+    return t if t in (types.float32, types.float16, types.bfloat16) else types.float64
 
 
 def cmath_result(t):
@@ -215,7 +217,8 @@ _CAST_EDGES = (  # (from, to, kind from -> to, kind to -> from; None: no convers
     ("uint8", "int16", SAFE, UNSAFE), ("uint16", "int32", SAFE, UNSAFE), ("uint32", "int64", SAFE, UNSAFE),
     ("int16", "float32", SAFE, UNSAFE), ("int32", "float64", SAFE, UNSAFE), ("int32", "float32", UNSAFE, UNSAFE),
     ("int64", "float64", SAFE, UNSAFE), ("uint64", "float64", SAFE, UNSAFE),
-    ("float16", "float32", PROMOTE, UNSAFE), ("float32", "float64", PROMOTE, UNSAFE),
+    ("float16", "float32", PROMOTE, UNSAFE), ("bfloat16", "float32", PROMOTE, UNSAFE),
+    ("float32", "float64", PROMOTE, UNSAFE),
     ("float32", "complex64", SAFE, None), ("float64", "complex128", SAFE, None),
     ("complex64", "complex128", PROMOTE, UNSAFE),
 )  # fmt: skip

@@ -69,7 +69,7 @@ def lookup(path):
 
 def _load():
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import cg, libdevice, random, warp  # noqa: F401  (registering)
+        from numba_cuda_c.pyjit.lib import bf16, cg, libdevice, random, warp  # noqa: F401  (registering)
 
         _loaded.append(True)
 

@@ -95,7 +95,7 @@ def _array(name, args):
     if len(args) != 1 or not isinstance(args[0].type, types.Array):
         raise TypeError("np.%s in a kernel takes one array (no axis, no out)" % name)
     dtype = args[0].type.dtype
-    if not isinstance(dtype, types.Scalar) or typing.is_complex(dtype) or dtype == types.float16:
+    if not isinstance(dtype, types.Scalar) or typing.is_complex(dtype) or dtype.to_float:
         raise TypeError("np.%s in a kernel takes arrays of integers, booleans, float32 or float64, not %s" % (name, dtype))
     return dtype
 
