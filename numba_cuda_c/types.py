@@ -450,6 +450,8 @@ def from_numba(obj):
     kind = type(obj).__name__
     if name in SCALARS:
         return SCALARS[name]
+    if name == "__nv_bfloat16":  # numba-cuda's bfloat16 type is named after CUDA's
+        return bfloat16
     if name in ("none", "void") or kind == "NoneType":
         return void
     if kind == "Array" and hasattr(obj, "ndim") and hasattr(obj, "layout"):

@@ -69,3 +69,13 @@ def test_bfloat16_on_the_gpu():
     np.testing.assert_allclose(out, [float(a + b), float(a * b), float(a * b + a), np.sqrt(float(b)),
                                      np.sin(float(a))], rtol=1e-2)
     assert list(iout) == [2, 1, 0, int(np.array(1.0, ml_dtypes.bfloat16).view(np.int16)), 1]
+
+
+@needs_nvrtc
+def test_float_of_a_string_is_a_constant():
+    def kernel(out):
+        out[0] = float("nan")
+        out[1] = float("-inf")
+
+    ptx, _ = cuda.compile_ptx(kernel, "void(float64[::1])")
+    assert "9221120237041090560" in ptx and "-4503599627370496" in ptx  # the stored bits: NaN and -inf

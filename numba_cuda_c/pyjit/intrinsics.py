@@ -157,6 +157,13 @@ class Intrinsics:
             if node.keywords:
                 self.fail(node, "print() in kernels takes no keyword arguments")
             return self.print_call(node)
+        if name == "float" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(
+            node.args[0].value, str
+        ):  # float("nan"), float("inf"): a constant, as numba folds them
+            try:
+                return literal(float(node.args[0].value), types.float64)
+            except ValueError:
+                self.fail(node, "float() of %r" % node.args[0].value)
         args = [self.expr(a) for a in node.args]
         if name == "tuple":  # tuple(t) of a tuple: t itself
             if len(args) != 1 or args[0].items is None:

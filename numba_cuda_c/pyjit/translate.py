@@ -756,6 +756,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if type(obj).__name__ == "CPUDispatcher" and callable(getattr(obj, "py_func", None)):
             # a @numba.jit function, which numba-cuda lets kernels call: its Python, as a device function
             return Value(obj=DeviceFunction(obj.py_func))
+        if getattr(obj, "__module__", None) in _NUMBA_BF16_MODULES and callable(obj):  # numba's own bf16 bindings
+            entry = lib.lookup(("bf16", getattr(obj, "__name__", "").lstrip("_")))  # its __hadd is cuda.bf16.hadd
+            if entry is not None:
+                return Value(obj=entry)
         if isinstance(obj, type) and obj.__module__ == "numba.cuda.stubs" and obj.__name__ in types.VECTOR_TYPES:
             return Value(obj=Namespace(("cuda", obj.__name__)))  # numba's own stub of a vector type, by name
         if types.is_numba_type(obj):  # from numba import float32: ours, by name
@@ -1219,6 +1223,10 @@ def compile_time_arguments(target, args, node, translator):
         if is_object or (not target.declared and param not in stored):
             constants[k] = value
     return constants
+
+
+# Where numba-cuda defines its bfloat16 functions: a kernel naming one of them gets ours of that name
+_NUMBA_BF16_MODULES = ("numba.cuda._internal.cuda_bf16", "numba.cuda.bf16")
 
 
 def _translated(translator):
