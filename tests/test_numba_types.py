@@ -114,6 +114,8 @@ def test_standin_signatures_in_jit_and_declare_device():
 def test_numba_scalars_and_arrays():
     numba = _numba()
     for name in types.SCALARS:
+        if name == "bfloat16":  # not numba's: numba-cuda's own type, named after CUDA's (below)
+            continue
         assert types.parse_type(getattr(numba.types, "bool_" if name == "bool" else name)) is types.SCALARS[name]
     assert types.parse_type(numba.types.int32[:]) is types.int32[:]
     assert types.parse_type(numba.float64[:, ::1]) is types.float64[:, ::1]
@@ -125,6 +127,11 @@ def test_numba_scalars_and_arrays():
     assert sig.args == (types.float32[:], types.int32)
     declared = cuda.declare_device("f1", numba.int32(numba.float32[:]))
     assert (declared.sig.return_type, declared.sig.args) == (types.int32, (types.float32[:],))
+
+
+def test_numba_cudas_bfloat16_type_is_ours_by_name():
+    numba_like = type("Bfloat16", (), {"__module__": "numba.cuda.types.ext_types", "name": "__nv_bfloat16"})()
+    assert types.is_numba_type(numba_like) and types.parse_type(numba_like) is types.bfloat16
 
 
 def shared_and_local_numba_dtypes(out, n):
