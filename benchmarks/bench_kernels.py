@@ -3,8 +3,8 @@
     python3 benchmarks/bench_kernels.py [--quick]
 
 Each kernel (matrix multiply with shared memory, a block reduction, a 2-D stencil: numba's
-documentation examples; a warp-shuffle reduction; Monte Carlo pi with numba's random numbers,
-benchmarks/kernels_source.py; the rows with copies time them too, the same for both) runs on the same inputs through both
+documentation examples; a warp-shuffle reduction; Monte Carlo pi with numba's random numbers; a @vectorize
+ufunc called on device arrays with out=, its launch included; benchmarks/kernels_source.py; the rows with copies time them too, the same for both) runs on the same inputs through both
 compilers; its time is taken with CUDA events around a batch of launches, median of several
 batches. The results are checked against each other. Ratio above 1: ours is faster.
 """
@@ -63,12 +63,16 @@ def cases(cuda, random, rng_seed=1):
         monte_carlo[threads // 256, 256](states, 256, hits)
 
     initial_states = states.copy_to_host()
+    length = kernels_source.make_ufunc(cuda)
+    xs, ys = a[: 1 << 26], a[1 << 26 :]  # 64 Mi pairs
+    lengths = cuda.device_array(1 << 26, np.float32)
     return [
         ("matmul shared 2048^2", lambda: matmul[(tiles, tiles), (16, 16)](A, B, C), C),
         ("reduction 128 Mi f32", lambda: reduce_sum[1024, kernels_source.BLOCK](a, partial), partial),
         ("stencil 4096^2", lambda: stencil[(256, 256), (16, 16)](grid, out), out),
         ("warp-shuffle reduction", warp_reduction, warp_partial),
         ("Monte Carlo pi, 16 Mi", pi, hits),
+        ("@vectorize ufunc, 64 Mi", lambda: length(xs, ys, out=lengths), lengths),
     ]
 
 
@@ -104,7 +108,7 @@ def main():
     print("\nGPU time per launch (ms, median of %d batches of %d; CUDA events)" % (repeat, batch))
     print("%-24s %12s %12s %12s  %s" % ("kernel", "numba_cuda_c", "numba-cuda", "numba/ours", "same result"))
     labels = ("matmul shared 2048^2", "reduction 128 Mi f32", "stencil 4096^2", "warp-shuffle reduction",
-              "Monte Carlo pi, 16 Mi")
+              "Monte Carlo pi, 16 Mi", "@vectorize ufunc, 64 Mi")
     for label in labels:
         cells = []
         for name in ("ours", "numba"):

@@ -1,6 +1,8 @@
 """The kernels bench_kernels.py times: numba's documentation examples, written once and compiled by
 both numba-cuda and numba_cuda_c (`make(cuda)` builds them against either module)."""
 
+import math
+
 TPB = 16
 BLOCK = 256
 
@@ -89,3 +91,13 @@ def make_monte_carlo(cuda, random):
             hits[i] = inside
 
     return monte_carlo_pi
+
+
+def make_ufunc(cuda):
+    """A @vectorize ufunc (numba's CUDA ufuncs): the length of (x, y), element by element."""
+
+    @cuda.vectorize(["float32(float32, float32)"])
+    def length(x, y):
+        return math.sqrt(x * x + y * y)
+
+    return length
