@@ -5,15 +5,4 @@ table is numba_cuda_c/pyjit/lib/bf16.py. Host arrays of bfloat16 are ml_dtypes.b
 from numba_cuda_c.pyjit import lib as _lib
 from numba_cuda_c.types import bfloat16  # noqa: F401  (the type, also a conversion in kernels)
 
-
-def __getattr__(name):
-    entry = _lib.lookup(("bf16", name))
-    if entry is None:
-        raise AttributeError("cuda.bf16 has no function %r" % name)
-    globals()[name] = entry
-    return entry
-
-
-def __dir__():
-    _lib._load()
-    return ["bfloat16"] + sorted(path[1] for path in _lib.TABLE if path[0] == "bf16")
+__getattr__, __dir__ = _lib.module_functions("bf16", globals(), "cuda.bf16")

@@ -67,6 +67,24 @@ def lookup(path):
     return TABLE.get(tuple(path))
 
 
+def module_functions(family, namespace, what):
+    """__getattr__ and __dir__ for a user-facing module that names a family's functions (numba_cuda_c.libdevice,
+    numba_cuda_c.bf16): each name found in the table on first use, then kept in the module's namespace."""
+
+    def __getattr__(name):
+        entry = lookup((family, name))
+        if entry is None:
+            raise AttributeError("%s has no function %r" % (what, name))
+        namespace[name] = entry
+        return entry
+
+    def __dir__():
+        _load()
+        return sorted({n for n in namespace if not n.startswith("_")} | {p[1] for p in TABLE if p[0] == family})
+
+    return __getattr__, __dir__
+
+
 def _load():
     if not _loaded:
         from numba_cuda_c.pyjit.lib import bf16, cg, libdevice, random, warp  # noqa: F401  (registering)
