@@ -73,3 +73,15 @@ def starred_arguments(r, z, x):
 
 def starred_number(a):
     a[0] = max(*a[0])  # a number is not a tuple
+
+
+def isinstance_checks(out, x, i):
+    # isinstance in a kernel is known when it compiles (numba's): types, Python's number classes, tuples of them
+    out[0] = isinstance(x, cuda.float64)
+    out[1] = isinstance(i, int)
+    out[2] = isinstance(x, (int, cuda.float32))
+    out[3] = isinstance((x, i), tuple)
+    if isinstance(x, float):
+        out[4] = x
+    else:
+        out[4] = -1.0

@@ -118,3 +118,22 @@ def test_type_errors_are_numbas_typingerror_where_numbas_errors_are_loaded(monke
     with pytest.raises(errors.TypingError) as again:  # the class is made once
         cuda.jit("void(float64[::1])")(mk.starred_number)
     assert type(again.value) is type(info.value)
+
+
+@needs_nvrtc
+def test_isinstance_is_known_when_the_kernel_compiles():
+    from numba_cuda_c import types
+    from numba_cuda_c.pyjit.translate import translate_kernel
+
+    source = translate_kernel(mk.isinstance_checks, [types.float64[::1], types.float64, types.int64], "k")
+    body = source[source.index('extern "C" __global__ void k('):]
+    assert body.count("(true)") == 3 and body.count("(false)") == 1
+    assert "-1.0" not in body  # the branch isinstance rules out is not translated
+    cuda.compile_ptx(mk.isinstance_checks, "void(float64[::1], float64, int64)")
+
+
+@requires_gpu
+def test_isinstance_on_the_gpu():
+    out = np.zeros(5)
+    cuda.jit(mk.isinstance_checks)[1, 1](out, 2.5, 3)
+    np.testing.assert_array_equal(out, [1, 1, 0, 1, 2.5])

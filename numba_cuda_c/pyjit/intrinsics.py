@@ -165,6 +165,11 @@ class Intrinsics:
             except ValueError:
                 self.fail(node, "float() of %r" % node.args[0].value)
         args = [self.expr(a) for a in node.args]
+        if name == "isinstance":  # known when the kernel compiles, as numba's isinstance
+            kinds = [args[1].obj] if len(args) == 2 and args[1].items is None else [i.obj for i in args[1].items or ()]
+            if len(args) != 2 or not kinds or any(k is None for k in kinds):
+                self.fail(node, "isinstance() in kernels takes a value and a type (or a tuple of types)")
+            return literal(any(_is_instance(args[0].type, k) for k in kinds), types.boolean)
         if name == "tuple":  # tuple(t) of a tuple: t itself
             if len(args) != 1 or args[0].items is None:
                 self.fail(node, "tuple() in kernels takes a tuple")
@@ -768,3 +773,16 @@ class Intrinsics:
                 code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)
             codes.append(code)
         return self.element_ref(array, codes)
+
+
+def _is_instance(t, kind):
+    """isinstance(value of type t, kind) in a kernel: our types (numba's map to them) by identity; Python's
+    number classes and tuple by kind."""
+    import builtins
+
+    python = {builtins.bool: "b", builtins.int: "iu", builtins.float: "f", builtins.complex: "c"}
+    if kind in python:
+        return isinstance(t, types.Scalar) and t.kind in python[kind]
+    if kind is builtins.tuple:
+        return isinstance(t, types.Tuple)
+    return t == kind

@@ -1032,6 +1032,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             builtins.complex,
             builtins.print,
             builtins.tuple,
+            builtins.isinstance,
         ):
             return self.builtin_call(target.__name__, node)
         if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
