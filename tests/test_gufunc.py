@@ -7,9 +7,10 @@ import pytest
 
 import gufunc_kernels as gk
 import numba_cuda_c as cuda
-from gpu import requires_gpu
+from gpu import needs_nvrtc, requires_gpu
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 from numba_cuda_c.gufunc import parse_layout
+from numba_cuda_c.pyjit import KernelTypeError
 
 
 def test_layouts_parse():
@@ -135,3 +136,17 @@ assert isinstance(ufunc(Foreign(cuda.to_device(np.arange(3.0))), 1.0), cuda.Devi
 print("ok")
 """ % __import__("os").path.dirname(__file__))
     assert out.strip().endswith("ok")
+
+
+dot = gk.dot
+
+
+def calls_a_gufunc(a, b):
+    return dot(a, b)
+
+
+@needs_nvrtc
+def test_calling_a_gufunc_in_a_kernel_is_numbas_typing_error():
+    # numba's words (a TypingError where numba is loaded): the call's error, not the return's that follows
+    with pytest.raises(KernelTypeError, match="Untyped global name 'dot'"):
+        cuda.compile_ptx(calls_a_gufunc, "void(float64[::1], float64[::1])")

@@ -618,6 +618,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def stmt_Return(self, node):
         if not self.device:
             if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                self.expr(node.value)  # what it returns is typed first: its own errors are the ones to report
                 self.fail(node, "a kernel cannot return a value: kernels must have void return type")
             self.emit("return;")
             return
@@ -1069,6 +1070,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
                 return Value(type=return_type, items=items)
             return Value(code, None if return_type == types.void else return_type)
+        if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
+            self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, func.obj))
         self.fail(node, "cannot call %r in a kernel" % (func.obj,))
 
 
