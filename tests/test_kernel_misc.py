@@ -137,3 +137,13 @@ def test_isinstance_on_the_gpu():
     out = np.zeros(5)
     cuda.jit(mk.isinstance_checks)[1, 1](out, 2.5, 3)
     np.testing.assert_array_equal(out, [1, 1, 0, 1, 2.5])
+
+
+def grid_of_a_variable(out, n):
+    out[0] = cuda.grid(n)
+
+
+@needs_nvrtc
+def test_grid_needs_a_literal_dimension_count():
+    with pytest.raises(KernelTypeError, match="RequireLiteralValue"):
+        cuda.compile_ptx(grid_of_a_variable, "void(int64[::1], int64)")

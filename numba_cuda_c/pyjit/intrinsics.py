@@ -588,6 +588,8 @@ class Intrinsics:
             return self.make_vector(types.VECTOR_TYPES[name[0]], node)
         if name == ("grid",) or name == ("gridsize",):
             (n,) = self.args(node, 1)
+            if n.const is None:  # numba's RequireLiteralValue: the dimension count must be known when compiling
+                self.fail(node, "RequireLiteralValue: cuda.%s(ndim) needs ndim as a literal 1, 2 or 3" % name[0])
             if n.const not in (1, 2, 3):
                 self.fail(node, "cuda.%s(ndim) takes 1, 2 or 3" % name[0])
             items = []
