@@ -25,12 +25,17 @@ def _nvrtc_missing():
 needs_nvrtc = pytest.mark.skipif(_nvrtc_missing() is not None, reason=_nvrtc_missing() or "")
 
 
-def numba_cuda_or_skip():
-    """numba-cuda itself, for tests that compare with it: skipped where it is not installed or sees no GPU."""
+def let_numba_import():
+    """numba-cuda 0.30 imports numpy.row_stack, which NumPy 2.5 removed: put it back before importing numba."""
     import numpy as np
 
-    if not hasattr(np, "row_stack"):  # numba-cuda 0.30 imports it; NumPy 2.5 removed it
+    if not hasattr(np, "row_stack"):
         np.row_stack = np.vstack
+
+
+def numba_cuda_or_skip():
+    """numba-cuda itself, for tests that compare with it: skipped where it is not installed or sees no GPU."""
+    let_numba_import()
     numba_cuda = pytest.importorskip("numba.cuda")
     if not numba_cuda.is_available():
         pytest.skip("numba-cuda sees no GPU")

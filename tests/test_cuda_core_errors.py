@@ -3,17 +3,16 @@ for it catch cuda.core's CUDAError (a failed launch) and NVRTCError (a failed co
 cuda.core's error module loaded, our errors there are instances of those classes too (and still of ours); where it
 has not, they are ours alone. A stand-in module plays cuda.core here (CI has no cuda.core)."""
 
-import os
 import sys
 import types
 
 import pytest
 
 import numba_cuda_c as cuda
+from gpu import needs_nvrtc
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 from numba_cuda_c.cudadrv import linker as linking
 
-HAS_NVRTC = any(os.path.exists(os.path.join(d, "lib64")) for d in ("/usr/local/cuda", os.environ.get("CUDA_HOME", "")) if d)
 ERROR_CU = "__device__ int bar(int x) { return SYNTAX; }\n"
 
 STAND_IN = """
@@ -31,7 +30,7 @@ def stand_in_cuda_core():
     return module
 
 
-@pytest.mark.skipif(not HAS_NVRTC, reason="no CUDA toolkit (NVRTC) at /usr/local/cuda or CUDA_HOME")
+@needs_nvrtc
 def test_nvrtc_errors_are_cuda_core_errors_where_cuda_core_is_loaded(monkeypatch):
     monkeypatch.delitem(sys.modules, "cuda.core._utils.cuda_utils", raising=False)
     with pytest.raises(cuda.NvrtcError) as plain:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import requires_gpu
+from gpu import let_numba_import, requires_gpu
 from numba_cuda_c import _cuda, types
 
 try:
@@ -23,8 +23,7 @@ needs_nvrtc = pytest.mark.skipif(not HAVE_NVRTC, reason="NVRTC is not installed"
 
 
 def _numba():
-    if not hasattr(np, "row_stack"):  # numba-cuda 0.30 imports it; NumPy 2.5 removed it
-        np.row_stack = np.vstack
+    let_numba_import()
     return pytest.importorskip("numba", reason="numba is not installed")
 
 

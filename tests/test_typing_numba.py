@@ -7,15 +7,14 @@ import cmath
 import math
 import operator
 
-import numpy as np
 import pytest
 
+from gpu import let_numba_import
 from numba_cuda_c import types as T
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
-if not hasattr(np, "row_stack"):  # numba-cuda 0.30 imports it; NumPy 2.5 removed it
-    np.row_stack = np.vstack
+let_numba_import()
 numba_types = pytest.importorskip("numba.core.types", reason="numba-cuda is not installed")
 descriptor = pytest.importorskip("numba.cuda.descriptor", reason="numba-cuda is not installed")
 
