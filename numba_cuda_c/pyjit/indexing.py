@@ -125,7 +125,7 @@ class Indexing:
 
     def element_ref(self, base, codes):
         """An lvalue of the element; for a record, a reference (its first byte's address)."""
-        offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes))
+        offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes)) or "0"
         if isinstance(base.type.dtype, types.Record):
             return "((unsigned char *)%s.data + %s)" % (base.code, offset)
         return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)

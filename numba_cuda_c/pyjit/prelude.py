@@ -9,6 +9,18 @@ template <typename T, int N> struct Array {
     long long shape[N];
     long long strides[N];
 };
+// A 0-d array (r[()] = x): its data pointer only, as the launcher packs it. Shape and strides are
+// empty, so that code written for every N (ncc_at's loop) compiles for it too, and the braces that
+// initialise an N-d array ({data, {shape}, {strides}}) initialise it.
+struct ncc_no_dims {
+    __device__ ncc_no_dims(long long = 0) {}
+};
+template <typename T> struct Array<T, 0> {
+    T *data;
+    static constexpr const long long *shape = nullptr;
+    static constexpr const long long *strides = nullptr;
+    __device__ Array(T *data = nullptr, ncc_no_dims = {}, ncc_no_dims = {}) : data(data) {}
+};
 template <typename T, int N> __device__ __forceinline__ T *ncc_at(const Array<T, N> &a, const long long *index) {
     char *p = (char *)a.data;
     for (int d = 0; d < N; ++d) p += index[d] * a.strides[d];

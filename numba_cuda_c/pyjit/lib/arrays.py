@@ -14,7 +14,7 @@ Requirement(
     "array_reductions",
     r"""// --- whole-array reductions (pyjit/lib/arrays.py) -------------------------------------------
 template <typename T, int N, typename F> __device__ void ncc_each(const Array<T, N> &a, F f) {
-    long long n = 1, index[N] = {};
+    long long n = 1, index[N > 0 ? N : 1] = {};
     for (int d = 0; d < N; ++d) n *= a.shape[d];
     for (long long i = 0; i < n; ++i) {
         f(*ncc_at(a, index), i);
