@@ -378,6 +378,12 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
         /* A NumPy array goes to the device and comes back after the launch; a CAI object (a mapped or
          * managed array too, a NumPy array the device reaches) is viewed as a device array, kept
          * until the launch is queued. */
+        if (!has_cai) { /* numba's NumbaPerformanceWarning (CUDA_WARN_ON_IMPLICIT_COPY): Python, on this slow path */
+            PyObject *warned = call_python_helper("numba_cuda_c.errors", "warn_implicit_copy", arg);
+            if (warned == NULL)
+                return -1;
+            Py_DECREF(warned);
+        }
         PyObject *device = has_cai ? devicearray_from_object(st, arg, 1)
                                    : transfer_to_device(st, arg, config->stream ? config->stream : Py_None, 1);
         if (device == NULL)

@@ -15,7 +15,7 @@ import weakref
 import numpy as np
 
 import numba_cuda_c
-from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c import _cuda, compiler, errors, types
 from numba_cuda_c.args import as_hint
 from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
@@ -211,6 +211,7 @@ class Dispatcher:
         self._sources = {}  # argument types -> CUDA C
         self._captured = {}  # argument types -> the global device arrays its kernel reads by pointer
         self._launchers = {}
+        self._small_grids = set()  # the launchers of grids under 128 blocks: numba warns at each configuration
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self._declared = []  # a device function's declared signatures: calls convert to them
         # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
@@ -370,6 +371,7 @@ class Dispatcher:
         """Drops a compiled kernel (its context was reset): the next launch compiles and loads again."""
         self._kernels.pop(argtypes, None)
         self._launchers.clear()
+        self._small_grids.clear()
 
     # -- pickling (Dask's client.submit(kernel[blocks, threads]), multiprocessing) ---------------------
     def __reduce__(self):
@@ -398,6 +400,8 @@ class Dispatcher:
             launcher = None
         if launcher is None:
             launcher = self._launcher(key)
+        if launcher in self._small_grids:  # numba warns at each configuration of under 128 blocks
+            errors.warn_low_occupancy(launcher.griddim)
         if self.extensions:
             return functools.partial(self._launch_extended, launcher, key[2] if len(key) > 2 else 0)
         return launcher
@@ -431,6 +435,8 @@ class Dispatcher:
             launcher = self._launchers[key] = _cuda.Dispatch(
                 self._specialiser(key), functools.partial(self._reduce_launch, key), info
             )
+            if griddim[0] * griddim[1] * griddim[2] < 128:
+                self._small_grids.add(launcher)
         return launcher
 
     def _specialiser(self, key):
@@ -656,6 +662,7 @@ def jit(func_or_sig=None, device=False, **options):
     __forceinline__), link, lto (accepted: a kernel and its device functions are one NVRTC program, so
     they are optimised together already), launch_bounds (__launch_bounds__) and shared_memory_carveout."""
     _check_options(options)
+    errors.jit_options_checked(options)
     if (
         callable(func_or_sig)
         and not isinstance(func_or_sig, (types.Type, types.Signature))

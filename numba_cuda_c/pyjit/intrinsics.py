@@ -199,6 +199,10 @@ class Intrinsics:
                 t = typing.unify(t, a.type)  # numba types min and max by unification
             if not typing.is_real(t):
                 self.fail(node, "%s() compares real numbers, not %s" % (name, t))
+            if len(args) == 2 and all(a.type in (types.float32, types.float64) for a in args):
+                # two floats: CUDA's fmax/fmin (the NaN-ignoring max.f32/max.f64), as numba lowers them
+                c_name = ("f" + name) + ("f" if t == types.float32 else "")
+                return Value("%s(%s, %s)" % (c_name, cast(args[0], t), cast(args[1], t)), t)
             result = cast(args[0], t)
             for a in args[1:]:
                 other = cast(a, t)
