@@ -83,8 +83,21 @@ static int raise_api_error_of(PyObject *type, CUresult rc, PyObject *msg)
     return -1;
 }
 
+/* A driver call failed in a process forked after CUDA was initialised (its calls fail with
+ * CUDA_ERROR_NOT_INITIALIZED or worse): numba's CudaDriverError, which says why. */
+static int raise_if_forked(module_state *st, PyObject *msg)
+{
+    if (!cu_driver_forked())
+        return 0;
+    Py_XDECREF(msg);
+    PyErr_SetString(st->CudaDriverError, "CUDA initialized before forking");
+    return -1;
+}
+
 int cu_raise_launch(module_state *st, CUresult rc, PyObject *msg)
 {
+    if (raise_if_forked(st, msg) < 0)
+        return -1;
     PyObject *type = with_cuda_core_class(st, st->CudaAPIError, "CUDAError");
     raise_api_error_of(type, rc, msg);
     Py_DECREF(type);
@@ -93,6 +106,8 @@ int cu_raise_launch(module_state *st, CUresult rc, PyObject *msg)
 
 int cu_raise(module_state *st, CUresult rc, const char *function)
 {
+    if (raise_if_forked(st, NULL) < 0)
+        return -1;
     return raise_api_error_of(st->CudaAPIError, rc, cu_error_message(rc, function));
 }
 

@@ -94,3 +94,22 @@ def test_small_grids_and_host_arrays_warn_at_each_launch():
         "NumbaPerformanceWarning True Host array used in CUDA kernel will incur copy overhead to/from device.",
         "NumbaPerformanceWarning True Host array used in CUDA kernel will incur copy overhead to/from device.",
     ], out
+
+
+@pytest.mark.usefixtures("mock_driver")
+def test_a_child_forked_after_cuda_started_gets_numbas_error():
+    out = run_mock("""
+        import os
+        cuda.current_context()
+        pid = os.fork()
+        if pid == 0:  # after fork the driver refuses every call (the mock is told to)
+            mock.fail("cuMemAlloc", "CUDA_ERROR_NOT_INITIALIZED", always=True)
+            try:
+                cuda.device_array(1 << 20)
+            except Exception as e:
+                os.write(1, ("child: %s %s\\n" % (type(e).__name__, e)).encode())
+            os._exit(0)
+        os.waitpid(pid, 0)
+        print("parent:", cuda.device_array(4).shape)
+    """)
+    assert "child: CudaDriverError CUDA initialized before forking" in out and "parent: (4,)" in out

@@ -5,6 +5,7 @@
 #include "loader.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -94,6 +95,8 @@ static void *open_driver_library(void)
     return lib;
 }
 
+static pid_t driver_pid; /* the process that ran cuInit: a forked child inherits a driver it cannot use */
+
 static int load_driver_locked(void)
 {
     void *lib = open_driver_library();
@@ -116,8 +119,11 @@ static int load_driver_locked(void)
                  text);
         return -1; /* the library stays open: its error strings may be referenced */
     }
+    driver_pid = getpid();
     return 0;
 }
+
+int cu_driver_forked(void) { return cu_driver_ready() && getpid() != driver_pid; }
 
 int cu_driver_tried(void) { return atomic_load_explicit(&driver_state, memory_order_acquire) != 0; }
 

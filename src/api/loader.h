@@ -28,6 +28,9 @@ int cu_driver_load(const char **why);
 /* Nonzero once cu_driver_load has succeeded: a lock-free check for the hot paths. */
 int cu_driver_ready(void);
 
+/* Nonzero in a process forked after cu_driver_load succeeded in its parent: CUDA cannot be used there. */
+int cu_driver_forked(void);
+
 /* Nonzero once cu_driver_load has run (or cu_driver_refuse): its outcome is fixed. */
 int cu_driver_tried(void);
 
