@@ -188,6 +188,13 @@ def test_nvrtc_architecture_helpers():
             assert nvrtc.get_arch_option(*between) == "compute_%d%d" % lower
     with pytest.raises(cuda.NvrtcError, match="older than every architecture"):
         nvrtc.get_arch_option(1, 0)
+    for cc in supported:
+        assert nvrtc.find_closest_arch(cc) == cc
+    assert nvrtc.find_closest_arch((1000, 0)) == supported[-1]
+    with pytest.raises(cuda.cudadrv.error.CCSupportError, match="GPU compute capability 1.0 is not supported"):
+        nvrtc.find_closest_arch((1, 0))
+    version = nvrtc._get_nvrtc_version()
+    assert isinstance(version, tuple) and len(version) == 2 and version >= (11, 0)
 
 
 def test_replaced_cu_init_fails_initialisation(mock_driver):

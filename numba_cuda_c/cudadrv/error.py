@@ -2,7 +2,7 @@
 
 from numba_cuda_c._cuda import CudaAPIError, CudaDriverError, CudaSupportError, NvrtcError
 
-__all__ = ["CudaAPIError", "CudaDriverError", "CudaSupportError", "NvrtcError", "NvvmError", "NvvmSupportError",
+__all__ = ["CCSupportError", "CudaAPIError", "CudaDriverError", "CudaSupportError", "NvrtcError", "NvvmError", "NvvmSupportError",
            "NvvmWarning"]
 
 
@@ -19,3 +19,7 @@ class NvvmSupportError(ImportError):
 
 class NvvmWarning(Warning):
     """libNVVM's log from a compilation that succeeded."""
+
+
+class CCSupportError(RuntimeError):
+    """A compute capability older than every architecture the toolkit compiles for."""

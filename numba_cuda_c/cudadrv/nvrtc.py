@@ -2,9 +2,14 @@
 -arch option for a device. The NVRTC binding itself is C (src/nvrtc.c)."""
 
 from numba_cuda_c import _cuda
-from numba_cuda_c.cudadrv.error import NvrtcError
+from numba_cuda_c.cudadrv.error import CCSupportError, NvrtcError
 
-__all__ = ["NvrtcError", "get_arch_option", "get_lowest_supported_cc", "get_supported_ccs"]
+__all__ = ["NvrtcError", "find_closest_arch", "get_arch_option", "get_lowest_supported_cc", "get_supported_ccs"]
+
+
+def _get_nvrtc_version():
+    """NVRTC's (major, minor) version (numba's name: programs compare it to pick options)."""
+    return tuple(_cuda.nvrtc_version())
 
 
 def get_supported_ccs():
@@ -28,3 +33,16 @@ def get_arch_option(major, minor):
             % ((major, minor) + supported[0])
         )
     return "compute_%d%d" % fitting[-1]
+
+
+def find_closest_arch(cc):
+    """The newest compute capability this NVRTC compiles for that is not above `cc` (major, minor): cc itself
+    where supported, the newest supported one for a device newer than them all. CCSupportError for a device
+    older than them all."""
+    supported = get_supported_ccs()
+    fitting = [c for c in supported if c <= tuple(cc)]
+    if not fitting:
+        raise CCSupportError(
+            "GPU compute capability %d.%d is not supported(requires >=%d.%d)" % (tuple(cc[:2]) + supported[0])
+        )
+    return fitting[-1]
