@@ -569,9 +569,12 @@ class Intrinsics:
         return Value(code, result)
 
     def array_method(self, method, node):
-        """a.sum(), a.max(), ...: numba's array methods without arguments (pyjit/lib/arrays.py)."""
+        """a.sum(), a.max(), ...: numba's array methods without arguments (pyjit/lib/arrays.py); the views
+        a.reshape(shape), a.view(dtype) and a.transpose()."""
         from numba_cuda_c.pyjit.lib import arrays
 
+        if method.name in arrays.VIEW_METHODS:
+            return self.array_view(method.name, method.value, node)
         if node.args or node.keywords:
             self.fail(node, "%s() on an array in a kernel takes no arguments (no axis)" % method.name)
         entry = arrays.METHODS[method.name]
@@ -582,6 +585,45 @@ class Intrinsics:
         for name in entry.requires:
             self.module.require(name)
         return Value(entry.emit([method.value.code], [method.value], result), result)
+
+    def array_view(self, name, array, node):
+        """a.reshape(shape) (a tuple or the lengths as arguments; one -1), a.view(dtype), a.transpose(): views,
+        as numba's. A reshape that no view can give, or a view whose dtype does not fit the last axis, raises as
+        numba does (the thread ends; recorded with debug=True)."""
+        t = array.type
+        self.module.require("array_views")
+        if node.keywords:
+            self.fail(node, "a.%s() takes no keyword arguments in kernels" % name)
+        if name == "transpose":
+            if node.args:
+                self.fail(node, "a.transpose() in kernels takes no axes")
+            return Value("ncc_transpose(%s)" % array.code, types.Array(t.dtype, t.ndim, "A"))
+        args = [self.expr(a) for a in node.args]
+        temp = self.module.unique(name)
+        if name == "view":
+            if len(args) != 1 or args[0].obj is None:
+                self.fail(node, "a.view(dtype) takes a dtype")
+            dtype = dtype_of(args[0].obj)
+            result = types.Array(dtype, t.ndim, "A")
+            self.emit("%s %s;" % (c_array_type(result), temp))
+            bad = self.raise_code(ValueError, (
+                "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last "
+                "axis of the array.",))
+            self.emit("if (ncc_view_as<%s>(%s, &%s)) { %s; }" % (dtype.element_ctype, array.code, temp, bad))
+            return Value(temp, result)
+        if len(args) == 1 and args[0].items is not None:
+            args = args[0].items
+        if not args or not all(typing.is_int(a.type) for a in args):
+            self.fail(node, "a.reshape() takes a shape: integers, or a tuple of them")
+        result = types.Array(t.dtype, len(args), "A")
+        shape = self.module.unique("shape")
+        self.emit("long long %s[%d] = {%s};" % (shape, len(args), ", ".join(cast(a, types.int64) for a in args)))
+        self.emit("%s %s;" % (c_array_type(result), temp))
+        status = self.module.unique("status")
+        self.emit("int %s = ncc_reshape(%s, %s, &%s);" % (status, array.code, shape, temp))
+        self.emit("if (%s == 1) { %s; }" % (status, self.raise_code(ValueError, ("total size of new array must be unchanged",))))
+        self.emit("if (%s == 2) { %s; }" % (status, self.raise_code(NotImplementedError, ("incompatible shape for array",))))
+        return Value(temp, result)
 
     def cuda_call(self, path, node):
         name = path[1:]

@@ -808,7 +808,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                     self.fail(node, "field %r of a packed record is not aligned: it cannot be viewed as an array" % attr)
                 code = "ncc_field_view<%s>(%s, %dLL)" % (field.element_ctype, base.code, offset)
                 return Value(code, types.Array(field, t.ndim, "A"))
-            if attr in array_lib.METHODS:  # a.sum(): called next
+            if attr == "T":
+                self.module.require("array_views")
+                return Value("ncc_transpose(%s)" % base.code, types.Array(t.dtype, t.ndim, "A"))
+            if attr in array_lib.METHODS or attr in array_lib.VIEW_METHODS:  # a.sum(): called next
                 return Value(obj=BoundMethod(attr, base))
             self.fail(node, "arrays have no attribute %r in kernels" % attr)
         if isinstance(base.obj, Namespace):

@@ -87,6 +87,91 @@ template <typename T, int N> __device__ long long ncc_array_count_nonzero(const 
 """,
 )
 
+Requirement(
+    "array_views",
+    r"""// --- reshape, view, transpose in kernels (pyjit/lib/arrays.py) -------------------------------
+// a.reshape(shape): a view with the new shape, where the elements' order allows one without a copy
+// (NumPy's no-copy rule, C order: each run of old axes that merges into new ones is contiguous).
+// Returns 0, 1 (the sizes differ, or two -1s: ValueError) or 2 (no view is possible: numba's
+// NotImplementedError). One -1 in the shape takes the rest of the size.
+template <typename T, int N, int M> __device__ int ncc_reshape(const Array<T, N> &a, long long (&shape)[M],
+                                                                Array<T, M> *out) {
+    long long size = 1, known = 1;
+    int unknown = -1;
+    for (int d = 0; d < N; ++d) size *= a.shape[d];
+    for (int d = 0; d < M; ++d) {
+        if (shape[d] < 0) {
+            if (unknown >= 0 || shape[d] != -1) return 1;
+            unknown = d;
+        } else {
+            known *= shape[d];
+        }
+    }
+    if (unknown >= 0) {
+        if (known == 0 || size % known != 0) return 1;
+        shape[unknown] = size / known;
+    } else if (known != size) {
+        return 1;
+    }
+    out->data = a.data;
+    long long step = sizeof(T);
+    for (int d = M - 1; d >= 0; --d) {  // C-contiguous strides: right for an empty array, and the start
+        ((long long *)out->shape)[d] = shape[d];
+        ((long long *)out->strides)[d] = step;
+        step *= shape[d];
+    }
+    if (size == 0) return 0;
+    long long old_shape[N > 0 ? N : 1], old_strides[N > 0 ? N : 1];
+    int old_n = 0;
+    for (int d = 0; d < N; ++d)  // axes of length 1 place nothing
+        if (a.shape[d] != 1) { old_shape[old_n] = a.shape[d]; old_strides[old_n] = a.strides[d]; ++old_n; }
+    int oi = 0, oj = 1, ni = 0, nj = 1;
+    while (ni < M && oi < old_n) {
+        long long np_ = shape[ni], op = old_shape[oi];
+        while (np_ != op) {
+            if (np_ < op) np_ *= shape[nj++];
+            else op *= old_shape[oj++];
+        }
+        for (int k = oi; k < oj - 1; ++k)
+            if (old_strides[k] != old_shape[k + 1] * old_strides[k + 1]) return 2;
+        ((long long *)out->strides)[nj - 1] = old_strides[oj - 1];
+        for (int k = nj - 1; k > ni; --k)
+            ((long long *)out->strides)[k - 1] = out->strides[k] * shape[k];
+        ni = nj++;
+        oi = oj++;
+    }
+    return 0;
+}
+// a.view(dtype): the same bytes as elements of U; the last axis is rescaled (it must be contiguous and
+// its bytes a multiple of U's size). Returns 0, or 1 (numba's ValueError).
+template <typename U, typename T, int N> __device__ int ncc_view_as(const Array<T, N> &a, Array<U, N> *out) {
+    out->data = (U *)a.data;
+    for (int d = 0; d < N; ++d) {
+        ((long long *)out->shape)[d] = a.shape[d];
+        ((long long *)out->strides)[d] = a.strides[d];
+    }
+    if (sizeof(U) == sizeof(T)) return 0;
+    if (N == 0) return 1;
+    long long bytes = a.shape[N - 1] * (long long)sizeof(T);
+    if ((a.shape[N - 1] > 1 && a.strides[N - 1] != (long long)sizeof(T)) || bytes % (long long)sizeof(U) != 0) return 1;
+    ((long long *)out->shape)[N - 1] = bytes / (long long)sizeof(U);
+    ((long long *)out->strides)[N - 1] = sizeof(U);
+    return 0;
+}
+// a.T, a.transpose(): the axes reversed
+template <typename T, int N> __device__ __forceinline__ Array<T, N> ncc_transpose(const Array<T, N> &a) {
+    Array<T, N> t = a;
+    for (int d = 0; d < N; ++d) {
+        ((long long *)t.shape)[d] = a.shape[N - 1 - d];
+        ((long long *)t.strides)[d] = a.strides[N - 1 - d];
+    }
+    return t;
+}
+""",
+)
+
+VIEW_METHODS = ("reshape", "view", "transpose")  # a.reshape(shape), a.view(dtype), a.transpose(): intrinsics.py
+
 OBJECTS = {}  # NumPy function -> Intrinsic (np.sum)
 METHODS = {}  # array method name -> Intrinsic (a.sum())
 
