@@ -146,6 +146,7 @@ def test_views_on_the_gpu():
         assert out[0] == byte_arr[start:start + 4].view(np.int32)[0]
     debug = cuda.jit(debug=True, opt=False)(reshape_2d)
     with pytest.raises(NotImplementedError, match="incompatible shape for array"):
-        debug[1, 1](arr.reshape(4, 6)[:, :3], (2, 6), np.zeros((2, 6), np.int64))  # NumPy would copy
+        # a device view (a host one would be copied to the device contiguous): NumPy would copy
+        debug[1, 1](cuda.to_device(arr.reshape(4, 6))[:, :3], (2, 6), np.zeros((2, 6), np.int64))
     with pytest.raises(ValueError, match="total size of new array must be unchanged"):
         debug[1, 1](arr, (5, 5), np.zeros((5, 5), np.int64))

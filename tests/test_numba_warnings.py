@@ -25,6 +25,13 @@ def _kernel():
     pass
 
 
+@pytest.fixture(autouse=True)
+def without_numba_loaded(monkeypatch):
+    """numba's config and errors modules unloaded for each test (they win where loaded): a test adds its own."""
+    for name in ("numba.cuda.core.config", "numba.core.config", "numba.cuda.core.errors", "numba.core.errors"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+
+
 def test_debug_with_opt_warns_as_numba():
     caught = _caught(lambda: cuda.jit(debug=True)(_kernel))
     assert len(caught) == 1 and issubclass(caught[0][0], errors.NumbaInvalidConfigWarning)
