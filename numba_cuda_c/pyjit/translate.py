@@ -168,6 +168,14 @@ class ModuleBuilder:
             self.pieces.append("struct %s { %s };\n" % (name, fields))
         return name
 
+    def record_struct(self, t):
+        """The C struct a device function returns a record's bytes in, by value (one per record type)."""
+        name = self.constants.get(("record", t))
+        if name is None:
+            name = self.constants[("record", t)] = self.unique("ncc_record")
+            self.pieces.append("struct __align__(16) %s { unsigned char bytes[%d]; };\n" % (name, max(t.size, 1)))
+        return name
+
     def require(self, name):
         """A library's C (lib.REQUIREMENTS) the source needs, placed once, after the prelude."""
         if name not in self.requirements:
@@ -303,6 +311,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if self.device:
             if isinstance(self.return_type, types.Tuple):
                 ret = self.module.tuple_struct(self.return_type)
+            elif isinstance(self.return_type, types.Array):
+                ret = c_array_type(self.return_type)
+            elif isinstance(self.return_type, types.Record):
+                ret = self.module.record_struct(self.return_type)
             else:
                 ret = "void" if self.return_type == types.void else self.return_type.ctype
             inline = "__forceinline__ " if self.forceinline else ""
@@ -517,6 +529,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
 
     def stmt_If(self, node):
         value = self.expr(node.test)
+        if value.type == types.none:  # `if None:`
+            value = literal(False, types.boolean)
         if value.const is not None and value.items is None and not isinstance(value.const, complex):
             # a literal, a global or a compile-time argument: numba prunes the other branch
             self.emit("{")
@@ -636,15 +650,30 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if value.items is not None:
             self.return_tuple(value, node)
             return
+        if isinstance(value.type, (types.Array, types.Record)):
+            # an array (a view: ary[0] of a nested array) as its struct, by value; a record as the address of its
+            # first byte, as records are held in kernels (the caller reads or copies it)
+            if self.return_type not in (None, value.type):
+                self.fail(node, "a device function returns %s on one path and %s on another" % (self.return_type, value.type))
+            self.return_type = value.type
+            if isinstance(value.type, types.Record):  # its bytes, by value: the record may live in this frame
+                temp = self.module.unique("rec")
+                self.emit("%s %s;" % (self.module.record_struct(value.type), temp))
+                self.emit("memcpy(%s.bytes, %s, %d);" % (temp, value.code, value.type.size))
+                self.emit("return %s;" % temp)
+                return
+            self.emit("return %s;" % value.code)
+            return
         if not isinstance(value.type, types.Scalar):
-            self.fail(node, "device functions return numbers and tuples of numbers only")
+            self.fail(node, "device functions return numbers, arrays and tuples of numbers only")
         self.return_type = value.type if self.return_type is None else typing.unify(self.return_type, value.type)
         self.emit("return %s;" % cast(value, self.return_type))
 
     def return_tuple(self, value, node):
         old = self.return_type
         if old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items)):
-            self.fail(node, "a device function returns %s on one path and %s on another" % (old, value.type))
+            recursive = "Return type of recursive function does not converge: " if "recursion" in self.module.requirements else ""
+            self.fail(node, "%sa device function returns %s on one path and %s on another" % (recursive, old, value.type))
         if not all(isinstance(item.type, types.Scalar) for item in value.items):
             self.fail(node, "device functions return tuples of numbers only")
         olds = old.items if old is not None else [None] * len(value.items)
@@ -660,6 +689,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         """A translated value as a C condition."""
         if value.type == types.boolean:
             return value.code
+        if value.type == types.none:
+            return "false"
         if typing.is_complex(value.type):
             return "ncc_nonzero(%s)" % value.code
         if getattr(value.type, "to_float", None):  # a storage-only float (float16)
@@ -725,6 +756,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         """A global: a number becomes a constant; modules, functions and types stay objects."""
         if isinstance(obj, enum.Enum) and isinstance(obj.value, (int, float)):  # Color.red: its value, as numba
             return self.python_value(obj.value, node)
+        if obj is None:  # a global or closure variable holding None: numba's none type, false, known when compiling
+            return Value(type=types.none)
         if isinstance(obj, bool):
             return literal(obj, types.boolean)
         if isinstance(obj, int):
@@ -897,6 +930,11 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             if op is None:
                 self.fail(node, "unsupported comparison")
             right = self.expr(right_node)
+            if types.none in (left.type, right.type) and op in ("==", "!="):  # x is None: known when compiling
+                same = left.type == right.type
+                parts.append("true" if same == (op == "==") else "false")
+                left = right
+                continue
             if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
                 self.fail(node, "only numbers can be compared")
             t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
@@ -972,6 +1010,16 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         return Value("(%s %s %s)" % (a, op, b), t)
 
     # -- calls ----------------------------------------------------------------------------------
+    def device_argument(self, value, node):
+        """A value as a device function's argument: numbers, arrays and records as they are; a tuple of numbers
+        as the struct the callee takes (tuple_struct)."""
+        if value.items is not None and all(isinstance(i.type, types.Scalar) for i in value.items):
+            t = types.Tuple([i.type for i in value.items])
+            return Value("%s{%s}" % (self.module.tuple_struct(t), ", ".join(i.code for i in value.items)), t)
+        if not isinstance(value.type, (types.Scalar, types.Array, types.Record)):
+            self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
+        return value
+
     def expr_Call(self, node):
         if any(isinstance(a, ast.Starred) for a in node.args):
             node = self.spread_starred(node)
@@ -1053,10 +1101,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if target is not None:
             args = [self.expr(a) for a in node.args]
             constants = compile_time_arguments(target, args, node, self)
-            args = [a for k, a in enumerate(args) if k not in constants]
-            for a in args:
-                if not isinstance(a.type, (types.Scalar, types.Array, types.Record)):
-                    self.fail(node, "device functions take numbers, arrays and records")
+            args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
             declared = target.declared_signature([a.type for a in args]) if not constants else None
             if declared is not None:  # numba converts the arguments to the declared types
                 args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]
@@ -1067,6 +1112,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             if self.emitting:
                 self.called.append(name)
             code = "%s(%s)" % (name, ", ".join(a.code for a in args))
+            if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address
+                temp = self.module.unique("ret")
+                self.emit("%s %s = %s;" % (self.module.record_struct(return_type), temp, code))
+                return Value("%s.bytes" % temp, return_type)
             if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
                 temp = self.module.unique("ret")
                 self.emit("%s %s = %s;" % (self.module.tuple_struct(return_type), temp, code))
@@ -1220,11 +1269,15 @@ def compile_time_arguments(target, args, node, translator):
     if len(args) != len(params):
         translator.fail(node, "%s takes %d arguments, %d given" % (target.py_func.__name__, len(params), len(args)))
     stored = _stored_names(target.py_func.__code__)
+    # a recursive call's numbers are values: as literals each call (f(n - 1)) would make a new function
+    recursive = any(key[0] is target.py_func for key in translator.module.translating)
     constants = {}
     for k, (param, value) in enumerate(zip(params, args)):
         if not _is_compile_time(value):
             continue
         is_object = value.obj is not None and value.code is None
+        if recursive and not is_object:
+            continue
         if is_object and param in stored:
             translator.fail(node, "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj))
         if is_object or (not target.declared and param not in stored):
