@@ -5,6 +5,7 @@ import cmath
 import numpy as np
 
 import numba_cuda_c as cuda
+from numba_cuda_c import int32
 
 
 def cas_2d(res, old):
@@ -85,3 +86,15 @@ def isinstance_checks(out, x, i):
         out[4] = x
     else:
         out[4] = -1.0
+
+
+def local_constant_shape(ary):
+    N = 100  # assigned once: a constant where a shape needs one, as numba infers it
+    sm = cuda.shared.array(N, int32)
+    i = cuda.grid(1)
+    if i == 0:
+        for j in range(N):
+            sm[j] = j
+    cuda.syncthreads()
+    if i < N:
+        ary[i] = sm[i]

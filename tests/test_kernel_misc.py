@@ -147,3 +147,15 @@ def grid_of_a_variable(out, n):
 def test_grid_needs_a_literal_dimension_count():
     with pytest.raises(KernelTypeError, match="RequireLiteralValue"):
         cuda.compile_ptx(grid_of_a_variable, "void(int64[::1], int64)")
+
+
+@needs_nvrtc
+def test_a_local_assigned_a_constant_once_is_a_constant_shape():
+    cuda.compile_ptx(mk.local_constant_shape, "void(int32[::1])")
+
+
+@requires_gpu
+def test_a_local_constant_shape_on_the_gpu():
+    ary = np.zeros(100, np.int32)
+    cuda.jit("void(int32[::1])")(mk.local_constant_shape)[1, 128](ary)
+    np.testing.assert_array_equal(ary, np.arange(100))

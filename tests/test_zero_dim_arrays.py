@@ -44,3 +44,19 @@ def test_zero_dimensional_arrays_on_the_gpu():
     one = np.zeros(1)
     read_captured[1, 1](one)
     assert one[0] == 9.0
+
+
+def index_by_0d(r, ary, i):
+    r[()] = ary[i]
+
+
+@needs_nvrtc
+def test_a_0d_integer_array_indexes():
+    cuda.compile_ptx(index_by_0d, "void(Array(int64, 0, 'C'), int64[::1], Array(int64, 0, 'C'))")
+
+
+@requires_gpu
+def test_a_0d_integer_array_indexes_on_the_gpu():
+    r = np.array(0)
+    cuda.jit(index_by_0d)[1, 1](r, np.arange(10, 20), np.array(3))
+    assert r[()] == 13

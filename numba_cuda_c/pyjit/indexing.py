@@ -69,6 +69,8 @@ class Indexing:
         return [e if isinstance(e, ast.Slice) else self.expr(e) for e in entries]
 
     def index_code(self, base, axis, index, node):
+        if isinstance(index.type, types.Array) and index.type.ndim == 0:  # a 0-d array of an integer: its value
+            index = Value("(*%s.data)" % index.code, index.type.dtype)
         if not (typing.is_int(index.type) or index.type == types.boolean):
             self.fail(node, "array indices must be integers, not %s" % index.type)
         code = cast(index, types.int64)

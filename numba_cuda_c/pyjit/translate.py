@@ -243,6 +243,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 "%s takes %d arguments, %d types given" % (pyfunc.__name__, len(self.params), len(self.argtypes)),
             )
         self.vars = dict(zip(self.params, self.argtypes))
+        self.single_constants = _single_constants(self.node, self.params)
         self.return_type = None
         self.lines = []
         self.depth = 1
@@ -737,6 +738,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             t = self.vars[name]
             if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
                 return Value(obj=t.instance_type)
+            if name in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
+                return literal(self.single_constants[name], t)
             if isinstance(t, types.Tuple):
                 return _tuple_value(name, t)
             return Value("v_%s" % name, t)
@@ -1125,6 +1128,28 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
             self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, func.obj))
         self.fail(node, "cannot call %r in a kernel" % (func.obj,))
+
+
+def _single_constants(function, params):
+    """{name: value} of the locals assigned once, in the function's own body (not in a branch or loop), an int or
+    a bool: numba knows their value where a constant is needed (cuda.shared.array(N, ...) after N = 100)."""
+    stores = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    found = {}
+    for statement in function.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Constant)
+            and type(statement.value.value) in (int, bool)
+        ):
+            name = statement.targets[0].id
+            if stores.get(name) == 1 and name not in params:
+                found[name] = statement.value.value
+    return found
 
 
 def _function_node(pyfunc, source, translator):
