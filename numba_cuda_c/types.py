@@ -275,6 +275,33 @@ class Tuple(Type):
         return hash(self.items)
 
 
+class NamedTuple(Tuple):
+    """A namedtuple's type (numba's NamedTuple): a Tuple whose items also have names (x.x is x[0])."""
+
+    def __init__(self, items, fields, class_name="namedtuple"):
+        super().__init__(items)
+        self.fields, self.class_name = tuple(fields), class_name
+        self.name = "NamedTuple(%s, %s)" % (class_name, ", ".join("%s:%s" % f for f in zip(self.fields, self.items)))
+
+    def __eq__(self, other):
+        return isinstance(other, NamedTuple) and (self.items, self.fields) == (other.items, other.fields)
+
+    def __hash__(self):
+        return hash((self.items, self.fields))
+
+    def like(self, items):
+        """The same names over other item types."""
+        return NamedTuple(items, self.fields, self.class_name)
+
+
+def tuple_type(value, items):
+    """The type of a tuple value with these item types: a NamedTuple for a namedtuple."""
+    fields = getattr(type(value), "_fields", None)
+    if isinstance(fields, tuple) and len(fields) == len(items):
+        return NamedTuple(items, fields, type(value).__name__)
+    return Tuple(items)
+
+
 def flattens(t):
     """Whether a tuple argument goes to a kernel as its leaves, each a parameter of its own (arrays in it,
     nested tuples, or none: numba flattens tuples so); a tuple of numbers goes as one struct."""

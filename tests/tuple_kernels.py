@@ -14,3 +14,11 @@ def tuple_length(r, x):
 
 def named_point(r, p):
     r[0] = p[0] + p[1] * 10
+
+
+def namedtuple_fields(r1, r2, x):
+    r1[0] = x.x
+    r1[1] = x.y
+    r2[0] = x.r
+    p = x  # a namedtuple variable keeps its names
+    r2[1] = p.r + x[0]

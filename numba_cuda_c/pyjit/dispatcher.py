@@ -62,7 +62,7 @@ def typeof(value):
         items = tuple(typeof(item) for item in value)
         if not all(isinstance(item, (types.Scalar, types.Array, types.Tuple)) for item in items):
             raise TypeError("tuples passed to kernels hold numbers, arrays and tuples of them")
-        return types.Tuple(items)
+        return types.tuple_type(value, items)
     if cls is _DeviceRecord:  # a record in device memory: passed by reference
         return _scalar_of_dtype(value.dtype)
     if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):

@@ -494,7 +494,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if not all(isinstance(item.type, types.Scalar) for item in value.items):
             self.fail(node, "tuples stored in variables hold numbers only")
         olds = old.items if old is not None else [None] * len(value.items)
-        t = self.vars[name] = types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)])
+        unified = [typing.unify(o, item.type) for o, item in zip(olds, value.items)]
+        t = self.vars[name] = value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified)
         temps = []
         for item, item_type in zip(value.items, t.items):  # through temporaries: t = t[1], t[0] swaps
             temps.append(self.module.unique("t"))
@@ -774,7 +775,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return literal(obj.item(), t)
         if isinstance(obj, tuple) and all(isinstance(v, (int, float, bool, complex)) for v in obj):
             items = [self.python_value(v, node) for v in obj]
-            return Value(type=types.Tuple([i.type for i in items]), items=items, const=obj)
+            return Value(type=types.tuple_type(obj, [i.type for i in items]), items=items, const=obj)
         if isinstance(obj, tuple) and obj:  # of arrays too (numba freezes each), for literal_unroll
             items = [self.python_value(v, node) for v in obj]
             if all(i.type is not None for i in items):
@@ -811,6 +812,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         attr = node.attr
         if isinstance(base.type, types.Opaque):  # g.sync: a library method, called next
             return Value(obj=BoundMethod(attr, base))
+        if isinstance(base.type, types.NamedTuple) and base.items is not None and attr in base.type.fields:
+            return base.items[base.type.fields.index(attr)]  # p.x of a namedtuple
         if isinstance(base.type, types.VectorType):  # v.x, v.y, v.z, v.w
             if attr not in base.type.attr_names:
                 self.fail(node, "%s has the elements %s" % (base.type, ", ".join(base.type.attr_names)))
