@@ -1,0 +1,1 @@
+"""numba.cuda.kernels: the ready-made kernels numba ships (transpose; reduction's Reduce)."""
