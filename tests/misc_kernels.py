@@ -98,3 +98,19 @@ def local_constant_shape(ary):
     cuda.syncthreads()
     if i < N:
         ary[i] = sm[i]
+
+
+CONST_RECORD = np.array([(1.0, 2), (3.0, 4)], dtype=[("x", float), ("y", int)])
+CONST_RECORD_ALIGN = np.array([(1, 2, 3, 0xDEADBEEF, 8), (4, 5, 6, 0xBEEFDEAD, 10)],
+                              dtype=np.dtype([("a", np.uint8), ("b", np.uint8), ("x", np.uint8), ("y", np.uint32),
+                                              ("z", np.uint8)], align=True))
+CONST_RECORD_EMPTY = np.array([], dtype=[("x", float), ("y", int)])
+
+
+def constant_records(A, B, C):
+    R = cuda.const.array_like(CONST_RECORD)
+    Z = cuda.const.array_like(CONST_RECORD_ALIGN)
+    i = cuda.grid(1)
+    A[i] = R[i]["x"]
+    B[i] = R[i]["y"] + len(cuda.const.array_like(CONST_RECORD_EMPTY))
+    C[i] = Z[i]["y"] + CONST_RECORD[i].y  # a global record array is a constant too

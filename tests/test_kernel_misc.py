@@ -159,3 +159,17 @@ def test_a_local_constant_shape_on_the_gpu():
     ary = np.zeros(100, np.int32)
     cuda.jit("void(int32[::1])")(mk.local_constant_shape)[1, 128](ary)
     np.testing.assert_array_equal(ary, np.arange(100))
+
+
+@needs_nvrtc
+def test_constant_record_arrays_translate():
+    cuda.compile_ptx(mk.constant_records, "void(float64[::1], int64[::1], int64[::1])")
+
+
+@requires_gpu
+def test_constant_record_arrays_on_the_gpu():
+    A, B, C = np.zeros(2), np.zeros(2, np.int64), np.zeros(2, np.int64)
+    cuda.jit(mk.constant_records)[2, 1](A, B, C)
+    np.testing.assert_array_equal(A, mk.CONST_RECORD["x"])
+    np.testing.assert_array_equal(B, mk.CONST_RECORD["y"])
+    np.testing.assert_array_equal(C, mk.CONST_RECORD_ALIGN["y"].astype(np.int64) + mk.CONST_RECORD["y"])

@@ -308,8 +308,8 @@ class Intrinsics:
         if len(node.args) != 1:
             self.fail(node, "cuda.const.array_like takes one array")
         source = self.global_object(node.args[0])
-        if not isinstance(source, np.ndarray) or source.dtype.kind not in "biufc":
-            self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers")
+        if not isinstance(source, np.ndarray) or not (source.dtype.kind in "biufc" or source.dtype.fields is not None):
+            self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers or records")
         return self.constant_array_of(source, node, "cuda.const.array_like")
 
     def global_object(self, node):
@@ -336,7 +336,10 @@ class Intrinsics:
         if name is None:
             name = self.module.constants[key] = self.module.unique("ncc_const")
             ctype = scalar.ctype
-            if values.dtype.kind in "fc":  # by their bits: exact, NaN too (__half has no constant initialiser)
+            if isinstance(scalar, types.Record):  # records: their bytes
+                ctype, values = "__align__(16) unsigned char", values.view(np.uint8)
+                items = ", ".join("%du" % v for v in values) or "0"
+            elif values.dtype.kind in "fc":  # by their bits: exact, NaN too (__half has no constant initialiser)
                 unit = values.dtype.itemsize // (2 if values.dtype.kind == "c" else 1)
                 ctype, suffix = {2: ("unsigned short", "u"), 4: ("unsigned int", "u"), 8: ("unsigned long long", "ull")}[unit]
                 values = values.view("u%d" % unit)
@@ -346,7 +349,7 @@ class Intrinsics:
             self.module.pieces.append(
                 "__constant__ %s %s[%d] = {%s};\n" % (ctype, name, max(values.size, 1), items)
             )
-        strides, step = [], scalar.bits // 8
+        strides, step = [], source.dtype.itemsize
         for n in reversed(source.shape):
             strides.insert(0, step)
             step *= max(n, 1)
@@ -357,7 +360,7 @@ class Intrinsics:
             % (
                 c_array_type(t),
                 temp,
-                scalar.ctype,
+                scalar.element_ctype,
                 name,
                 ", ".join("%dLL" % n for n in source.shape) or "0",
                 ", ".join("%dLL" % s for s in strides) or "0",

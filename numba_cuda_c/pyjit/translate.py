@@ -787,7 +787,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return Value(obj=Namespace(("cuda",)))
         if isinstance(obj, DeviceName):  # from numba_cuda_c import grid: the name cuda.grid
             return Value(obj=Namespace(obj.path))
-        if isinstance(obj, np.ndarray) and obj.dtype.kind in "biufc":  # numba captures its values now
+        if isinstance(obj, np.ndarray) and (obj.dtype.kind in "biufc" or obj.dtype.fields is not None):
+            # numba captures its values now (records: their bytes)
             return self.constant_array_of(obj, node, "global array")
         if isinstance(obj, numba_cuda_c.DeviceNDArray) or _has_cuda_array_interface(obj):
             return self.captured_device_array(obj, node)
