@@ -1265,6 +1265,9 @@ def test_inspect_asm_source_and_registers(rng):
     vector_add[1, 32](cuda.to_device(a), cuda.to_device(a), cuda.device_array_like(a))
     every = vector_add.inspect_asm()
     assert every and all(".entry" in text for text in every.values())
+    # looked up by the signature as numba users write it (layouts and all), as numba keys its dict
+    assert every[(cuda.float32[::1], cuda.float32[::1], cuda.float32[::1])] == every[next(iter(every))]
+    assert vector_add.inspect_source()[(cuda.float32[:],) * 3] == source
     assert all(count > 0 for count in vector_add.get_regs_per_thread().values())
     assert fast_matmul.get_shared_mem_per_block("void(float32[:, :], float32[:, :], float32[:, :])") == \
         2 * TPB * TPB * 4

@@ -559,7 +559,7 @@ class Dispatcher:
 
     def inspect_source(self, signature=None):
         """The generated CUDA C: for one signature, or a dict for every compiled one."""
-        found = {t: self._source(t)[1] for t in self._pick(signature)}
+        found = _Overloads({t: self._source(t)[1] for t in self._pick(signature)})  # looked up as numba keys it
         return found if signature is None else found.popitem()[1]
 
     def inspect_asm(self, signature=None):
@@ -581,7 +581,7 @@ class Dispatcher:
         picked = self._pick(signature)
         if signature is None and self.device:
             picked = [s.args for s in self._declared]
-        found = {t: ptx(t) for t in picked}
+        found = _Overloads({t: ptx(t) for t in picked})  # looked up by the signature as declared
         return found if signature is None else found.popitem()[1]
 
     def inspect_lto_ptx(self, signature=None):
