@@ -20,15 +20,17 @@ A = types.Array(types.float64, 1, "A")
 def test_the_translation_lists_its_exceptions():
     source = translate_kernel(rk.my_raise, [types.int64, A], "k", debug=True)
     table = exceptions.table_of(source)
-    assert table == {1: (rk.MyError, ("thread three", 42))}, table
+    raise_line = rk.my_raise.__code__.co_firstlineno + 3  # numba names the function, file and line of the raise
+    assert table == {1: (rk.MyError, ("thread three", 42), ("my_raise", rk.__file__, raise_line))}, table
     assert "ncc_raise(1u)" in source
     plain = translate_kernel(rk.my_raise, [types.int64, A], "k")  # no debug: the thread just ends
     assert exceptions.table_of(plain) == {} and "ncc_exit()" in plain
     divide = translate_kernel(rk.divide, [A, A, A], "k", debug=True)
-    assert exceptions.table_of(divide)[1] == (ZeroDivisionError, ("division by zero",))
+    assert exceptions.table_of(divide)[1][:2] == (ZeroDivisionError, ("division by zero",))
+    assert exceptions.table_of(divide)[1][2] == ("divide", rk.__file__, rk.divide.__code__.co_firstlineno + 1)
     assert "ncc_checked_divisor" not in translate_kernel(rk.divide, [A, A, A], "k")
     index = translate_kernel(rk.tuple_index, [types.Array(types.int64, 1, "A")], "k", debug=True)
-    assert exceptions.table_of(index)[1] == (IndexError, ("tuple index out of range",))
+    assert exceptions.table_of(index)[1][:2] == (IndexError, ("tuple index out of range",))
 
 
 @needs_nvrtc
@@ -62,11 +64,12 @@ class FakeKernel:  # what check() asks of a kernel: where its record is
         assert name == "ncc_exception"
         return record.device_ctypes_pointer.value, 28
 
-table = {1: (ValueError, ("a",)), 2: (rk.MyError, ("thread three", 42))}
+table = {1: (ValueError, ("a",), None), 2: (rk.MyError, ("thread three", 42), ("k", "/x/k.py", 7))}
 try:
     exceptions.check(FakeKernel(), table)
 except rk.MyError as e:
-    assert str(e) == "tid=[3, 0, 0] ctaid=[1, 0, 0]: thread three, 42", str(e)
+    expected = "In function 'k', file /x/k.py, line 7, tid=[3, 0, 0] ctaid=[1, 0, 0]: thread three, 42"
+    assert str(e) == expected, str(e)
 else:
     raise AssertionError("nothing raised")
 assert not record.copy_to_host().any()  # cleared for the next launch

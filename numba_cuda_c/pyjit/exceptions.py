@@ -77,7 +77,11 @@ class Raising:
 
     def exception_code(self, cls, args):
         self.module.require("exceptions")
-        entry = (cls, args)
+        statement = self.current_statement
+        where = None
+        if statement is not None and hasattr(statement, "lineno"):  # numba names the function, file and line
+            where = (self.pyfunc.__name__, self.filename or "<kernel>", self.first_line + statement.lineno - 1)
+        entry = (cls, args, where)
         if entry not in self.module.raises:
             self.module.raises.append(entry)
             _LIVE[(cls.__module__, cls.__qualname__)] = cls
@@ -100,9 +104,9 @@ class Raising:
 def raise_lines(raises):
     """The translation's record of its exceptions: one comment line each."""
     return "".join(
-        "%s%d %s %s %r\n" % (RAISE_MARK, k, cls.__module__, cls.__qualname__, args)
-        for k, (cls, args) in enumerate(raises, 1)
-    )
+        "%s%d %s %s %r\t%r\n" % (RAISE_MARK, k, cls.__module__, cls.__qualname__, args, where)
+        for k, (cls, args, where) in enumerate(raises, 1)
+    )  # a tab never appears in a repr: it parts the arguments from where the raise is
 
 
 def table_of(source):
@@ -113,8 +117,9 @@ def table_of(source):
             if table:
                 break
             continue
-        number, module, qualname, args = line[len(RAISE_MARK):].split(" ", 3)
-        table[int(number)] = (_class(module, qualname), ast.literal_eval(args))
+        text, _, where = line[len(RAISE_MARK):].partition("\t")
+        number, module, qualname, args = text.split(" ", 3)
+        table[int(number)] = (_class(module, qualname), ast.literal_eval(args), ast.literal_eval(where or "None"))
     return table
 
 
@@ -146,8 +151,10 @@ def check(kernel, table):
     if values[0] == 0:
         return
     record.copy_to_device(np.zeros_like(values))
-    cls, args = table.get(int(values[0]), (RuntimeError, ("an exception the kernel raised",)))
+    cls, args, location = table.get(int(values[0]), (RuntimeError, ("an exception the kernel raised",), None))
     where = "tid=[%d, %d, %d] ctaid=[%d, %d, %d]" % tuple(int(v) for v in values[1:7])
+    if location is not None:  # numba's prefix
+        where = "In function %r, file %s, line %s, " % tuple(location) + where
     message = where + (": " + ", ".join(map(str, args)) if args else "")
     try:
         error = cls(message)

@@ -256,6 +256,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         self.loop_rewrites = {}  # id(for node) -> its rewrite (loops.py), made once for every pass
         self.launch_bounds = ()  # a kernel's __launch_bounds__ (numba's launch_bounds option)
         self.forceinline = False  # a device function's __forceinline__
+        self.current_statement = None
 
     # -- errors ---------------------------------------------------------------------------------
     def fail(self, node, message):
@@ -373,6 +374,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         return '#line %d "%s"' % (self.first_line + lineno - 1, filename)
 
     def statement(self, node):
+        self.current_statement = node  # where an exception this statement can raise is (exceptions.py)
         if self.emitting and self.module.lineinfo and hasattr(node, "lineno"):
             self.lines.append(self.line_directive(node.lineno))
         method = getattr(self, "stmt_" + type(node).__name__, None)
