@@ -77,3 +77,36 @@ def test_nothing_is_written_without_cache_true_or_with_the_cache_off(tmp_path, e
     run_python(code, NUMBA_CUDA_C_CACHE_DIR=str(cache_dir), **environment)
     run_python(code, NUMBA_CUDA_C_CACHE_DIR=str(cache_dir), **environment)
     assert not cache_dir.exists() or list(cache_dir.iterdir()) == []
+
+
+CLOSURES = '''
+import numba_cuda_c as cuda
+
+def make_closure(x):
+    @cuda.jit(cache=True)
+    def closure(r, y):
+        r[()] = x + y[()]
+    return closure
+
+three, five, three_again = make_closure(3), make_closure(5), make_closure(3)
+'''
+
+CLOSURE_SOURCES = """
+import sys
+sys.path.insert(0, {directory!r})
+import closures
+from numba_cuda_c import types
+zero_d = types.Array(types.int64, 0, "C")
+for kernel in (closures.three, closures.five, closures.three_again):
+    name, source = kernel._source((zero_d, zero_d))
+    print("3LL" in source, "5LL" in source)
+"""
+
+
+def test_closures_with_other_values_do_not_share_a_cache_entry(tmp_path):
+    # numba's index keys a closure's captured values: make_closure(5) must not get make_closure(3)'s kernel
+    (tmp_path / "closures.py").write_text(CLOSURES)
+    env = {"NUMBA_CUDA_C_CACHE_DIR": str(tmp_path / "cache")}
+    for _ in range(2):  # the second process reads every translation from the disk cache
+        out = run_python(CLOSURE_SOURCES.format(directory=str(tmp_path)), **env)
+        assert out.split() == ["True", "False", "False", "True", "True", "False"], out

@@ -304,6 +304,7 @@ class Dispatcher:
                 self.py_func.__qualname__,
                 code.co_firstlineno,
                 code.co_code,
+                _closure_key(self.py_func),
                 argtypes,
                 sorted(self.options.items()),
             )
@@ -691,6 +692,26 @@ def _lookup(module, qualname):
         if value is None:
             return None
     return value
+
+
+def _closure_key(func):
+    """The values a closure captured, for the disk cache's key (as numba's index keys them): make_closure(3) and
+    make_closure(5) share their code, not their kernel. A value that does not pickle is keyed by its repr (a
+    process's own, most often: cached for this process only)."""
+    import hashlib
+
+    values = []
+    for cell in func.__closure__ or ():
+        try:
+            contents = cell.cell_contents
+        except ValueError:  # empty: the function itself while its decorator runs
+            values.append(None)
+            continue
+        try:
+            values.append(hashlib.sha256(pickle.dumps(contents)).hexdigest())
+        except Exception:  # noqa: BLE001  (anything pickle refuses)
+            values.append(repr(contents))
+    return tuple(values)
 
 
 def _function_payload(func):
