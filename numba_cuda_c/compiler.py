@@ -70,13 +70,14 @@ def _write_entry(path, payload):
         pass  # a cache that cannot be written is only slower
 
 
-def cached_text(key, make):
+def cached_text(key, make, refresh=False):
     """make() -> str, kept in the disk cache under `key` (a str naming everything the text depends
-    on); computed again where the cache is off, unwritable, or its entry fails the digest check."""
+    on); computed again where the cache is off, unwritable, or its entry fails the digest check.
+    refresh: made again and written over the entry (Dispatcher.recompile)."""
     if not _disk_cache_enabled():
         return make()
     path = os.path.join(cache_dir(), _sha256(key.encode()).hexdigest() + ".txt")
-    payload = _read_entry(path)
+    payload = None if refresh else _read_entry(path)
     if payload is not None:
         return payload.decode()
     text = make()

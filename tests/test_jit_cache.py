@@ -110,3 +110,45 @@ def test_closures_with_other_values_do_not_share_a_cache_entry(tmp_path):
     for _ in range(2):  # the second process reads every translation from the disk cache
         out = run_python(CLOSURE_SOURCES.format(directory=str(tmp_path)), **env)
         assert out.split() == ["True", "False", "False", "True", "True", "False"], out
+
+
+RECOMPILE = '''
+import numba_cuda_c as cuda
+
+Z = 1
+
+@cuda.jit(cache=True)
+def add(r, x):
+    r[0] = x[0] + Z
+'''
+
+
+def test_recompile_reads_globals_again_and_rewrites_the_disk_cache(tmp_path):
+    from mock_driver import require_mock, run_mock
+
+    require_mock()
+    (tmp_path / "recompiled.py").write_text(RECOMPILE)
+    code = """
+        import sys
+        sys.path.insert(0, %r)
+        import recompiled
+        from numba_cuda_c import types
+        sig = (types.float64[:], types.float64[:])
+        recompiled.add[1, 1](np.zeros(1), np.zeros(1))
+        print("(1LL)))" in recompiled.add._source(sig)[1], end=" ")
+        recompiled.Z = 10
+        recompiled.add[1, 1](np.zeros(1), np.zeros(1))
+        print("(1LL)))" in recompiled.add._source(sig)[1], end=" ")  # numba: a global is read once, when compiling
+        recompiled.add.recompile()
+        print("(10LL)))" in recompiled.add._source(sig)[1], recompiled.add.signatures == [sig])
+    """ % str(tmp_path)
+    env = {"NUMBA_CUDA_C_CACHE_DIR": str(tmp_path / "cache")}
+    assert run_mock(code, **env).split() == ["True", "True", "True", "True"]
+    again = """
+        import sys
+        sys.path.insert(0, %r)
+        import recompiled
+        from numba_cuda_c import types
+        print("(10LL)))" in recompiled.add._source((types.float64[:], types.float64[:]))[1])  # the rewritten entry
+    """ % str(tmp_path)
+    assert run_mock(again, **env).split() == ["True"]

@@ -212,6 +212,7 @@ class Dispatcher:
         self._captured = {}  # argument types -> the global device arrays its kernel reads by pointer
         self._launchers = {}
         self._small_grids = set()  # the launchers of grids under 128 blocks: numba warns at each configuration
+        self._refreshing = False  # recompile(): translations are made again, not read from the disk cache
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self._declared = []  # a device function's declared signatures: calls convert to them
         # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
@@ -261,7 +262,7 @@ class Dispatcher:
                 )
 
             key = self._cache_key(argtypes)
-            text = translate() if key is None else compiler.cached_text(key, translate)
+            text = translate() if key is None else compiler.cached_text(key, translate, refresh=self._refreshing)
             if not externs and _EXTERN_MARK in text:  # from the disk cache: learn the declarations' links
                 text = translate()
             if not captured and text.startswith(_CAPTURES_MARK):  # another process's pointers: made again
@@ -367,6 +368,23 @@ class Dispatcher:
 
             return linker.load_with_callbacks(image, with_callbacks, name, forget)
         return compiler.load_module(image).get_function(name)
+
+    def recompile(self):
+        """numba's: compiles each signature compiled so far again, reading the function's globals as they are now
+        (a changed global is seen), and with cache=True writes the disk cache anew."""
+        if self.device:
+            return
+        with self._compile_lock:
+            signatures = list(self._kernels)
+            for table in (self._sources, self._kernels, self._launchers, self._captured, self._links):
+                table.clear()
+            self._small_grids.clear()
+            self._refreshing = True
+            try:
+                for argtypes in signatures:
+                    self._kernel(argtypes)
+            finally:
+                self._refreshing = False
 
     def _forget(self, argtypes):
         """Drops a compiled kernel (its context was reset): the next launch compiles and loads again."""
