@@ -83,3 +83,14 @@ def test_whole_records_and_nested_arrays_assign_on_the_gpu():
     cuda.jit(copy_records)[1, 1](arr, src, np.array([7, 8, 9], dtype=np.uint8), 0, 2)
     assert arr[0]["a"] == 9 and arr[0]["n"]["y"] == 2.5 and src[0]["a"] == 9
     assert list(arr[2]["d"]) == [7, 8, 9] and (arr[2]["m"] == 1.5).all()
+
+
+def test_aligned_and_packed_records_of_equal_layout_are_two_types():
+    # NumPy's dtype == ignores align=True; numba types the two apart (and so compiles each its own kernel)
+    from numba_cuda_c.pyjit.dispatcher import typeof
+
+    packed = np.dtype([("x", np.float16), ("y", np.float16)])
+    aligned = np.dtype([("x", np.float16), ("y", np.float16)], align=True)
+    assert packed == aligned
+    first, second = typeof(np.zeros(1, packed)), typeof(np.zeros(1, aligned))
+    assert first != second and typeof(np.zeros(1, aligned)) == second

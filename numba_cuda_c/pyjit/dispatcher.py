@@ -29,9 +29,11 @@ _SCALAR_OF_DTYPE = {}
 
 
 def _scalar_of_dtype(dtype):
-    t = _SCALAR_OF_DTYPE.get(dtype)
+    # NumPy's == (and hash) ignore align=True; numba's Record types do not: the flag is part of the key
+    key = dtype if dtype.fields is None else (dtype, dtype.isalignedstruct)
+    t = _SCALAR_OF_DTYPE.get(key)
     if t is None:
-        t = _SCALAR_OF_DTYPE[dtype] = types.from_dtype(dtype)
+        t = _SCALAR_OF_DTYPE[key] = types.from_dtype(dtype)
     return t
 
 
