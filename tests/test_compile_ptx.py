@@ -1711,3 +1711,11 @@ def test_launch_configuration_errors_in_numbas_words():
         kernel[2, (2, 3.0)]
     with pytest.raises(ValueError, match="launch configuration was not specified"):
         kernel(np.zeros(4, np.float32), 4)
+
+
+def test_a_lambda_inside_a_call_that_spans_lines():
+    if True:  # indented, in a call spanning lines: its own lines do not parse, its file's do
+        ptx, _ = cuda.compile_ptx(
+            lambda a: a + 1, "float64(float64)", device=True
+        )
+    assert ".func" in ptx and "add.f64" in ptx

@@ -1173,6 +1173,8 @@ def _function_node(pyfunc, source, translator):
     params = list(code.co_varnames[: code.co_argcount])
     lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)] if tree is not None else []
     matching = [n for n in lambdas if [a.arg for a in n.args.args] == params]
+    if len(matching) != 1:  # its lines alone do not parse (a lambda in a call spanning lines): the whole file's
+        matching = _lambdas_on_first_line(pyfunc, params)
     if len(matching) != 1:
         raise KernelTypeError(
             "cannot tell which lambda on line %d is %s: define it with def, or put it on a line of its own"
@@ -1187,6 +1189,27 @@ def _function_node(pyfunc, source, translator):
     if hasattr(ast.FunctionDef, "type_params"):
         function.type_params = []
     return ast.fix_missing_locations(function)
+
+
+def _lambdas_on_first_line(pyfunc, params):
+    """The lambdas with these parameters that start on pyfunc's first line, found by parsing its whole file, their
+    line numbers made relative to that line (as those of inspect.getsource's text)."""
+    import copy
+    import linecache
+
+    code = pyfunc.__code__
+    lines = linecache.getlines(code.co_filename)
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno and [a.arg for a in node.args.args] == params:
+            node = copy.deepcopy(node)
+            ast.increment_lineno(node, 1 - code.co_firstlineno)
+            found.append(node)
+    return found
 
 
 _OPERATOR_BINARY = {
