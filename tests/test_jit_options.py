@@ -96,7 +96,12 @@ def test_compile_all_returns_the_ptx_and_what_it_links(tmp_path):
     import runpy
 
     k = runpy.run_path(str(kernel), init_globals={"add_cu": add_cu})["k"]
-    codes, resty = cuda.compile_all(k, "void(int32[::1], int32[::1])", device=False, output="ptx", cc=(9, 0))
+    with pytest.raises(NotImplementedError, match="The C ABI is not supported for kernels"):  # compile_all's default
+        cuda.compile_all(k, "void(int32[::1], int32[::1])", device=False, output="ptx", cc=(9, 0))
+    with pytest.raises(NotImplementedError, match="Unsupported ABI: fastcall"):
+        cuda.compile_ptx(k, "void(int32[::1], int32[::1])", abi="fastcall")
+    codes, resty = cuda.compile_all(k, "void(int32[::1], int32[::1])", device=False, output="ptx", cc=(9, 0),
+                                    abi="numba")
     assert len(codes) == 2 and ".visible .entry" in codes[0] and "add_cu" in codes[1] and resty == cuda.void
     codes, resty = cuda.compile_all(lambda x, y: x + y, "float32(float32, float32)", output="ptx", cc=(9, 0))
     assert len(codes) == 1 and ".func" in codes[0] and resty == cuda.float32

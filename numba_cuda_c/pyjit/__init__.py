@@ -29,7 +29,7 @@ def _parse_cc(text, variable):
 
 
 def compile_ptx(
-    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c",
+    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="numba",
     abi_info=None, forceinline=False, launch_bounds=None,
 ):
     """Compile a Python function to PTX for the given argument types; no GPU needed.
@@ -40,8 +40,18 @@ def compile_ptx(
     @cuda.jit takes them. forceinline is accepted: a device function compiled alone is emitted whole (the
     kernels that call it inline it where @cuda.jit asks).
     """
+    _check_abi(abi, device)
     ptx, resty, _externs = _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info)
     return ptx, resty
+
+
+def _check_abi(abi, device):
+    """numba's ABIs: "numba" (its calling convention) or "c" (device functions only). The PTX is the same here:
+    NVRTC compiles C++ functions with C linkage."""
+    if abi not in ("numba", "c"):
+        raise NotImplementedError("Unsupported ABI: %s" % abi)
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels")
 
 
 def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info=None):
@@ -90,6 +100,7 @@ def compile_all(
     CUDA C does not produce here: it raises NotImplementedError saying so; pass output='ptx'."""
     if output not in ("ptx", "ltoir"):
         raise NotImplementedError("Unsupported output type: %s" % output)
+    _check_abi(abi, device)
     if forceinline and output != "ltoir":
         raise ValueError("Can only designate forced inlining in LTO-IR")
     if output == "ltoir":
@@ -119,17 +130,19 @@ def compile_all(
 
 
 def compile_ptx_for_current_device(
-    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, opt=True, abi="c"
+    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, opt=True, abi="numba", abi_info=None,
+    forceinline=False, launch_bounds=None,
 ):
     """compile_ptx for the current device's compute capability."""
     cc = compiler.default_arch()
     return compile_ptx(
-        pyfunc, args, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt
+        pyfunc, args, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt, abi=abi,
+        abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds,
     )
 
 
 def compile(
-    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="c", abi_info=None,
+    pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, cc=None, opt=True, abi="c", abi_info=None,
     output="ptx", forceinline=False, launch_bounds=None,
 ):
     """numba-cuda's compile(): PTX (output='ptx') and the return type; LTO-IR is NVVM's format, not made here."""
@@ -140,18 +153,20 @@ def compile(
             "compile(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. Use output='ptx'"
         )
     return compile_ptx(
-        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt,
+        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt, abi=abi,
         abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds,
     )
 
 
 def compile_for_current_device(
-    pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, opt=True, abi="c", output="ptx"
+    pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, opt=True, abi="c", abi_info=None,
+    output="ptx", forceinline=False, launch_bounds=None,
 ):
     """numba-cuda's compile_for_current_device(): compile() for the current device's capability."""
     return compile(
         pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-        cc=compiler.default_arch(), opt=opt, abi=abi, output=output,
+        cc=compiler.default_arch(), opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+        launch_bounds=launch_bounds,
     )
 
 
