@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import numba_cuda_c as cuda
+from gpu import needs_nvrtc, requires_gpu
 from numba_cuda_c import types
 from numba_cuda_c.np import numpy_support
 
@@ -40,3 +42,40 @@ def test_aligned_and_packed_records_are_distinct_types():
     assert numpy_support.from_dtype(packed) is not numpy_support.from_dtype(aligned)
     assert numpy_support.from_dtype(aligned) is numpy_support.from_dtype(aligned)
     assert numpy_support.as_dtype(numpy_support.from_dtype(aligned)).isalignedstruct
+
+
+def test_carray_and_farray_view_host_memory_through_a_pointer():
+    import ctypes
+
+    from numba_cuda_c.np.numpy_support import carray, farray
+
+    x = np.arange(6, dtype=np.float64)
+    pointer = x.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    np.testing.assert_array_equal(carray(pointer, (2, 3)), x.reshape(2, 3))
+    np.testing.assert_array_equal(farray(pointer, (2, 3)), x.reshape(2, 3, order="F"))
+    view = carray(x.ctypes.data, 3, np.float64)  # an address and a dtype
+    view[0] = 42
+    assert x[0] == 42  # no copy
+    with pytest.raises(TypeError, match="give dtype="):
+        carray(ctypes.c_void_p(x.ctypes.data), 3)
+    with pytest.raises(ValueError, match="NULL pointer"):
+        carray(0, 3, np.float64)
+
+
+def pointer_arrays(a_ptr):
+    a = numpy_support.carray(a_ptr, (1,), dtype=cuda.float32)
+    a[0] += 1.25
+    b = numpy_support.farray(a_ptr, (2, 3), cuda.float32)
+    b[1, 2] = 7  # element 5 in Fortran order
+
+
+@needs_nvrtc
+def test_carray_and_farray_in_kernels_translate():
+    cuda.compile_ptx(pointer_arrays, types.void(types.CPointer(types.float32)))
+
+
+@requires_gpu
+def test_carray_and_farray_in_kernels_on_the_gpu():
+    a = cuda.to_device(np.zeros(6, np.float32))
+    cuda.jit(types.void(types.CPointer(types.float32)))(pointer_arrays)[1, 1](a.device_ctypes_pointer.value)
+    np.testing.assert_array_equal(a.copy_to_host(), [1.25, 0, 0, 0, 0, 7])

@@ -31,6 +31,10 @@ class Intrinsics:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp"):
             return True
+        if all(k.arg == "dtype" for k in node.keywords) and getattr(func, "attr", getattr(func, "id", None)) in (
+            "carray", "farray"
+        ):  # carray(ptr, shape, dtype=...)
+            return True
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         return self.ufunc_supported(name) and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
 
@@ -588,6 +592,30 @@ class Intrinsics:
         for name in entry.requires:
             self.module.require(name)
         return Value(entry.emit([method.value.code], [method.value], result), result)
+
+    def pointer_array(self, order, node):
+        """carray(ptr, shape, dtype) / farray(...): an array over the memory a pointer argument points at, C or
+        Fortran order, as numba's numpy_support functions."""
+        args = [self.expr(a) for a in node.args]
+        dtype = args[2].obj if len(args) > 2 else None
+        for keyword in node.keywords:
+            dtype = self.expr(keyword.value).obj
+        if len(args) not in (2, 3) or not isinstance(args[0].type, types.CPointer):
+            self.fail(node, "carray/farray take a pointer, a shape and a dtype")
+        dtype = dtype_of(dtype) if dtype is not None else args[0].type.dtype
+        shape = args[1].items if args[1].items is not None else [args[1]]
+        if not all(typing.is_int(n.type) for n in shape):
+            self.fail(node, "carray/farray's shape is an integer or a tuple of integers")
+        t = types.Array(dtype, len(shape), order)
+        codes = [cast(n, types.int64) for n in shape]
+        strides, step = [None] * len(codes), "%dLL" % (dtype.bits // 8 if isinstance(dtype, types.Scalar) else dtype.size)
+        for axis in (range(len(codes) - 1, -1, -1) if order == "C" else range(len(codes))):
+            strides[axis] = step
+            step = "(%s * %s)" % (step, codes[axis])
+        temp = self.module.unique("carray")
+        self.emit("%s %s = {(%s *)(%s), {%s}, {%s}};" % (
+            c_array_type(t), temp, dtype.element_ctype, args[0].code, ", ".join(codes), ", ".join(strides)))
+        return Value(temp, t)
 
     def array_view(self, name, array, node):
         """a.reshape(shape) (a tuple or the lengths as arguments; one -1), a.view(dtype), a.transpose(): views,

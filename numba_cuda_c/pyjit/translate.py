@@ -1057,6 +1057,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             rewritten = _operator_as_expression(target, node)  # operator.add(a, b) is a + b
             if rewritten is not None:
                 return self.expr(rewritten)
+        from numba_cuda_c.np import numpy_support
+
+        if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
+            return self.pointer_array("C" if target is numpy_support.carray else "F", node)
         if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
             return self.ufunc_call(target, node)
         if isinstance(target, BoundMethod) and target.name == "bit_count":  # x.bit_count(): ones in |x|

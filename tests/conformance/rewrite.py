@@ -46,7 +46,7 @@ PUBLIC_REEXPORTS = {
 # (`from numba.cuda.np import numpy_support` -> `from numba_cuda_c.np import numpy_support`); others stay numba's.
 PARTLY_USER_MODULES = {
     "numba.cuda.np": frozenset(["numpy_support"]),
-    "numba.cuda.np.numpy_support": frozenset(["from_dtype", "as_dtype", "numpy_version"]),
+    "numba.cuda.np.numpy_support": frozenset(["from_dtype", "as_dtype", "numpy_version", "carray", "farray"]),
 }
 
 # `from numba import X` names that are numba's scalar types (and the `types` module): users who also use numba on
