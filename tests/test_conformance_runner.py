@@ -67,9 +67,14 @@ def theirs(line, local=()):
          "from numba.cuda import compile_ptx"),
         ("from numba.cuda.np import numpy_support", "from numba_cuda_c.np import numpy_support",
          "from numba.cuda.np import numpy_support"),
-        ("from numba.cuda.np.numpy_support import from_dtype, carray",
-         "from numba_cuda_c.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import carray",
-         "from numba.cuda.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import carray"),
+        ("from numba.cuda.np.numpy_support import from_dtype, select_array_wrapper",
+         "from numba_cuda_c.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import "
+         "select_array_wrapper",
+         "from numba.cuda.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import "
+         "select_array_wrapper"),
+        ("from numba.cuda.np.numpy_support import carray, farray",
+         "from numba_cuda_c.np.numpy_support import carray, farray",
+         "from numba.cuda.np.numpy_support import carray, farray"),
     ],
 )
 def test_user_facing_imports_move_to_the_target(line, expected_ours, expected_theirs):
