@@ -8,6 +8,9 @@ not with the package):
     CUDA_DEBUGINFO_DEFAULT         NUMBA_CUDA_DEBUGINFO               0  @cuda.jit's debug= when not given
     OPT                            NUMBA_OPT                          3  0: @cuda.jit's opt= is False when not given
 
+(NUMBA_CUDA_ARRAY_INTERFACE_SYNC, whether a CUDA-array-interface object's stream is waited for, is read by the C
+launcher, with the same rule.)
+
 Assigning to this module's attributes changes them while the program runs. Where numba-cuda's own configuration
 module is loaded (numba.cuda.core.config: a program that also uses numba, or a test harness that sets it), its
 live values are the ones read, so that one setting governs both libraries. numba is never imported here.

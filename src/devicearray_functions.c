@@ -125,7 +125,11 @@ int cai_wait_stream(module_state *st, PyObject *desc, int sync)
         return 0;
     if (env_size("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", 1, &sync_env) < 0)
         return -1;
-    if (sync_env == 0)
+    long numba_sync;
+    int found = numba_config_int("CUDA_ARRAY_INTERFACE_SYNC", &numba_sync);
+    if (found < 0)
+        return -1;
+    if (found ? numba_sync == 0 : sync_env == 0)
         return 0;
     void *handle = PyLong_AsVoidPtr(stream);
     if (handle == NULL && PyErr_Occurred())
