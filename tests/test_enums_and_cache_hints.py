@@ -11,6 +11,7 @@ import enum_kernels as ek
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+from numba_cuda_c.pyjit import KernelTypeError
 
 
 @needs_nvrtc
@@ -66,3 +67,25 @@ def test_cache_hints_on_the_gpu(dtype):
     r = np.zeros_like(x)
     cuda.jit(ek.cache_hints)[1, 1](r, x)
     np.testing.assert_array_equal(r, (x + x + x).astype(dtype))
+
+
+def _float_index(x):
+    cuda.ldcs(x, 1.0)
+
+
+def _two_indices(x):
+    cuda.ldcs(x, (1, 2))
+
+
+def _complex_load(r, x):
+    r[0] = cuda.ldcs(x, 0)
+
+
+@needs_nvrtc
+def test_cache_hints_refuse_what_numba_refuses_in_its_words():
+    with pytest.raises(KernelTypeError, match="float64 is not a valid index"):
+        cuda.compile_ptx(_float_index, "void(float32[::1])")
+    with pytest.raises(KernelTypeError, match="Expected 1 indices, got 2"):
+        cuda.compile_ptx(_two_indices, "void(float32[::1])")
+    with pytest.raises(KernelTypeError, match="ldcs requires array of integer or float type"):
+        cuda.compile_ptx(_complex_load, "void(complex64[::1], complex64[::1])")

@@ -227,6 +227,8 @@ class Intrinsics:
             t = typing.absolute(a.type)
             if typing.is_complex(a.type):
                 return Value("ncc_cabs(%s)" % a.code, t)
+            if a.type == types.float16 and t == types.float16:  # CUDA's own half abs (abs.f16), as numba's
+                return Value("__habs(%s)" % a.code, t)
             if a.type.to_float:
                 return Value(cast(Value("fabsf(%s)" % cast(a, types.float32), types.float32), t), t)
             if typing.is_float(a.type):
@@ -750,9 +752,15 @@ class Intrinsics:
         if not isinstance(base.type, (types.Array, types.CPointer)):
             self.fail(node, "cuda.%s takes an array or a pointer first" % name)
         indices = index.items if index.items is not None else [index]
-        ref, dtype = self.element(node, base, indices)
+        dtype = base.type.dtype
         if not isinstance(dtype, types.Scalar) or dtype == types.boolean or typing.is_complex(dtype):
-            self.fail(node, "cuda.%s loads and stores integers and floats, not %s" % (name, dtype))
+            self.fail(node, "%s requires array of integer or float type, not %s" % (name, dtype))  # numba's words
+        for i in indices:
+            if not typing.is_int(i.type):
+                self.fail(node, "%s is not a valid index" % i.type)
+        if isinstance(base.type, types.Array) and len(indices) != base.type.ndim:
+            self.fail(node, "Expected %d indices, got %d" % (base.type.ndim, len(indices)))
+        ref, dtype = self.element(node, base, indices)
         if store:
             self.emit("__%s(&%s, %s);" % (name, ref, cast(args[2], dtype)))
             return Value("", None)
