@@ -1,6 +1,6 @@
 """Builtins lowered as numba-cuda lowers them, where the choice shows in results or in the PTX that
-numba's users inspect: min/max of two floats are CUDA's fmin/fmax (NaN-ignoring, max.f32/max.f64), abs of a half is __habs (abs.f16).
-PTX checks in CI; results on the GPU."""
+numba's users inspect: min/max of two floats are CUDA's fmin/fmax (NaN-ignoring, max.f32/max.f64), abs of a
+half is __habs (abs.f16). PTX checks in CI; results on the GPU."""
 
 import math
 
