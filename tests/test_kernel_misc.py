@@ -173,3 +173,39 @@ def test_constant_record_arrays_on_the_gpu():
     np.testing.assert_array_equal(A, mk.CONST_RECORD["x"])
     np.testing.assert_array_equal(B, mk.CONST_RECORD["y"])
     np.testing.assert_array_equal(C, mk.CONST_RECORD_ALIGN["y"].astype(np.int64) + mk.CONST_RECORD["y"])
+
+
+def _aligned_arrays(alignment):
+    def f(dest_array):
+        i = cuda.grid(1)
+        local_array = cuda.local.array(shape=50, dtype=np.uint8, alignment=alignment)
+        shared_array = cuda.shared.array(shape=(2, 3), dtype=np.uint64, alignment=alignment)
+        local_array[i % 50] = 1
+        shared_array[0, 0] = local_array[0]
+        if i == 0:
+            dest_array[0] = local_array.ctypes.data
+            dest_array[1] = shared_array.ctypes.data
+
+    return f
+
+
+@needs_nvrtc
+def test_array_alignment_as_numba():
+    import re
+
+    ptx, _ = cuda.compile_ptx(_aligned_arrays(256), "void(uint64[::1])")
+    assert re.findall(r"\.align (\d+)", ptx).count("256") == 2
+    for bad, message in ((0, "Alignment must be positive"), (17, "Alignment must be a power of 2"),
+                         (4, "Alignment must be a multiple of 8")):
+        with pytest.raises(ValueError, match=message):
+            cuda.compile_ptx(_aligned_arrays(bad), "void(uint64[::1])")
+    with pytest.raises(KernelTypeError, match="RequireLiteralValue: alignment must be a constant integer"):
+        cuda.compile_ptx(_aligned_arrays(1.5), "void(uint64[::1])")
+
+
+@requires_gpu
+def test_array_alignment_on_the_gpu():
+    for alignment in (16, 64, 256):
+        addresses = np.zeros(2, np.uint64)
+        cuda.jit(_aligned_arrays(alignment))[1, 1](addresses)
+        assert all(int(a) % alignment == 0 for a in addresses), addresses

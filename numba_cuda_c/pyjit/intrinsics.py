@@ -271,6 +271,7 @@ class Intrinsics:
         if shape_node is None or dtype_node is None:
             self.fail(node, "%s.array(shape, dtype) needs both" % space)
         shape = self.constant_shape(shape_node)
+        alignment = self.array_alignment(keywords.get("alignment"), node)
         dtype = self.expr(dtype_node)
         scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
         if not isinstance(scalar, (types.Scalar, types.Record)):
@@ -295,8 +296,8 @@ class Intrinsics:
                 shape_codes = ["((long long)(ncc_dynamic_smem_size() / %dU))" % itemsize]
         else:
             qualifier = "__shared__ " if space == "shared" else ""
-            if isinstance(scalar, types.Record):
-                qualifier += "__align__(16) "
+            if isinstance(scalar, types.Record) or alignment:
+                qualifier += "__align__(%d) " % max(alignment or 0, 16 if isinstance(scalar, types.Record) else 1)
             units = max(count, 1) * (itemsize if isinstance(scalar, types.Record) else 1)
             self.hoist("%s%s %s[%d];" % (qualifier, element, storage, units))
             data = storage
@@ -306,6 +307,26 @@ class Intrinsics:
             % (c_array_type(t), temp, data, ", ".join(shape_codes), ", ".join("%dLL" % s for s in strides))
         )
         return Value(temp, t)
+
+    def array_alignment(self, node, at):
+        """The alignment= of cuda.local.array / cuda.shared.array: None, or a literal power of 2, a multiple of a
+        pointer's size (numba's rules and words: ValueError for a bad number, RequireLiteralValue otherwise)."""
+        from numba_cuda_c.pyjit.typing import KernelValueError
+
+        if node is None:
+            return None
+        value = self.expr(node)
+        if value.type == types.none:
+            return None
+        if not (typing.is_int(value.type) and isinstance(value.const, int) and not isinstance(value.const, bool)):
+            self.fail(at, "RequireLiteralValue: alignment must be a constant integer")
+        alignment = value.const
+        for bad, message in ((alignment <= 0, "Alignment must be positive"),
+                             (alignment & (alignment - 1), "Alignment must be a power of 2"),
+                             (alignment % 8, "Alignment must be a multiple of 8")):
+            if bad:
+                self.fail(at, message, KernelValueError)
+        return alignment
 
     def constant_array(self, node):
         """cuda.const.array_like(ary): a global NumPy array's values, in the device's constant memory."""

@@ -259,10 +259,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         self.current_statement = None
 
     # -- errors ---------------------------------------------------------------------------------
-    def fail(self, node, message):
+    def fail(self, node, message, cls=KernelTypeError):
         lineno = getattr(node, "lineno", 1)
         text = self.source_lines[lineno - 1].strip() if 0 < lineno <= len(self.source_lines) else ""
-        exc = KernelTypeError("%s:%d: %s\n    %s" % (self.filename, self.first_line + lineno - 1, message, text))
+        exc = cls("%s:%d: %s\n    %s" % (self.filename, self.first_line + lineno - 1, message, text))
         exc.located = True
         raise exc
 
@@ -815,6 +815,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         attr = node.attr
         if isinstance(base.type, types.Opaque):  # g.sync: a library method, called next
             return Value(obj=BoundMethod(attr, base))
+        if isinstance(base.obj, _ArrayCtypes):
+            if attr != "data":
+                self.fail(node, "a.ctypes has only .data in kernels")
+            return Value("((unsigned long long)%s.data)" % base.obj.array.code, types.uint64)
         if isinstance(base.type, types.NamedTuple) and base.items is not None and attr in base.type.fields:
             return base.items[base.type.fields.index(attr)]  # p.x of a namedtuple
         if isinstance(base.type, types.VectorType):  # v.x, v.y, v.z, v.w
@@ -853,6 +857,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             if attr == "T":
                 self.module.require("array_views")
                 return Value("ncc_transpose(%s)" % base.code, types.Array(t.dtype, t.ndim, "A"))
+            if attr == "ctypes":  # a.ctypes.data: the address of its first element
+                return Value(obj=_ArrayCtypes(base))
             if attr in array_lib.METHODS or attr in array_lib.VIEW_METHODS:  # a.sum(): called next
                 return Value(obj=BoundMethod(attr, base))
             self.fail(node, "arrays have no attribute %r in kernels" % attr)
@@ -1138,6 +1144,13 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
             self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, func.obj))
         self.fail(node, "cannot call %r in a kernel" % (func.obj,))
+
+
+class _ArrayCtypes:
+    """a.ctypes in a kernel: its .data is the array's address (numba's)."""
+
+    def __init__(self, array):
+        self.array = array
 
 
 def _single_constants(function, params):

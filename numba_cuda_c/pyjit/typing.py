@@ -14,6 +14,10 @@ class KernelTypeError(TypeError):
     """A construct outside the supported subset, or types that do not fit; says where."""
 
 
+class KernelValueError(KernelTypeError, ValueError):
+    """A value numba refuses with ValueError when it compiles (an array's alignment that is not a power of 2)."""
+
+
 # numba-cuda raises numba's TypingError where a kernel does not type, so programs written for it catch that
 # class (numba.cuda.core.errors's, or numba.core.errors's). Where either module is loaded, the KernelTypeError a
 # compilation raises is also an instance of theirs: a class made once per set of classes. numba is never imported.
