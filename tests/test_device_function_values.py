@@ -50,7 +50,7 @@ def test_device_function_values_on_the_gpu():
     flat = np.arange(10, 16, dtype=np.int32)
     cuda.jit(dv.records_and_arrays)[1, 1](ary, out, flat)
     assert out[0] == ary[0] and out[1]["i"] == 42
-    assert flat[0] == 5 and flat[1] == 14  # ary[0].j[1, 2]; then row 0 of flat as (2, 3), item 1
+    assert flat[0] == 5 and flat[1] == 11  # ary[0].j[1, 2]; then item 1 of row 0 of flat as (2, 3)
 
     b = np.zeros(4)
     cuda.jit(dv.none_globals)[1, 1](b)

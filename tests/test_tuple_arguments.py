@@ -67,27 +67,27 @@ def test_tuples_on_the_gpu():
     assert r[0] == 21
 
 
-Point = collections.namedtuple("Point", ("x", "y", "r"))
+Point3 = collections.namedtuple("Point3", ("x", "y", "r"))
 
 
 def test_namedtuples_are_typed_with_their_names():
     from numba_cuda_c.pyjit.dispatcher import typeof
 
-    t = typeof(Point(1, 2, 2.5))
+    t = typeof(Point3(1, 2, 2.5))
     assert isinstance(t, types.NamedTuple) and t.fields == ("x", "y", "r") and t.items == (types.int64,) * 2 + (types.float64,)
-    assert t != types.Tuple(t.items) and t == typeof(Point(3, 4, 0.5))
+    assert t != types.Tuple(t.items) and t == typeof(Point3(3, 4, 0.5))
 
 
 @needs_nvrtc
 def test_namedtuple_fields_translate():
     from numba_cuda_c.pyjit.dispatcher import typeof
 
-    cuda.compile_ptx(tk.namedtuple_fields, (types.int64[::1], types.float64[::1], typeof(Point(1, 2, 2.5))))
+    cuda.compile_ptx(tk.namedtuple_fields, (types.int64[::1], types.float64[::1], typeof(Point3(1, 2, 2.5))))
 
 
 @requires_gpu
 def test_namedtuple_fields_on_the_gpu():
     r1, r2 = np.zeros(2, np.int64), np.zeros(2)
-    cuda.jit(tk.namedtuple_fields)[1, 1](r1, r2, Point(1, 2, 2.236))
+    cuda.jit(tk.namedtuple_fields)[1, 1](r1, r2, Point3(1, 2, 2.236))
     np.testing.assert_array_equal(r1, [1, 2])
     np.testing.assert_array_equal(r2, [2.236, 3.236])
