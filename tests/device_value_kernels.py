@@ -58,3 +58,8 @@ def none_globals(b):
     if NOTHING is not None:
         b[2] = 3.0
     b[3] = 4.0 if not NOTHING else 5.0
+
+
+def record_fields_by_position(ary, out):
+    out[0] = first(ary[0])  # a record's item 0 is its first field (numba's)
+    ary[1][-2] = 9  # of two fields, -2 is the first

@@ -18,6 +18,7 @@ RECORDS = (from_dtype(dv.RECORD)[::1], from_dtype(dv.RECORD)[::1], cuda.int32[::
 def test_device_function_values_translate():
     cuda.compile_ptx(dv.tuple_arguments, "void(float32[::1], float32[::1])")
     cuda.compile_ptx(dv.records_and_arrays, RECORDS)
+    cuda.compile_ptx(dv.record_fields_by_position, (RECORDS[0], cuda.int32[::1]))
     ptx, _ = cuda.compile_ptx(dv.none_globals, "void(float64[::1])")
     assert ptx.count("st.global") == 2  # b[1] and b[3]: the other branches are pruned
 
@@ -51,6 +52,12 @@ def test_device_function_values_on_the_gpu():
     cuda.jit(dv.records_and_arrays)[1, 1](ary, out, flat)
     assert out[0] == ary[0] and out[1]["i"] == 42
     assert flat[0] == 5 and flat[1] == 11  # ary[0].j[1, 2]; then item 1 of row 0 of flat as (2, 3)
+
+    ary = np.zeros(2, dv.RECORD)
+    ary[0]["i"] = 7
+    one = np.zeros(1, np.int32)
+    cuda.jit(dv.record_fields_by_position)[1, 1](ary, one)
+    assert one[0] == 7 and ary[1]["i"] == 9
 
     b = np.zeros(4)
     cuda.jit(dv.none_globals)[1, 1](b)

@@ -110,7 +110,7 @@ def _type_argument(value):
 
 def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=None, opt=True):
     options = ["-std=c++17"]
-    if debug:
+    if debug or opt is False:  # opt=False: NVRTC has no -O0; -G is how it leaves device code unoptimised
         options.append("-G")
     if lineinfo:
         options.append("-lineinfo")

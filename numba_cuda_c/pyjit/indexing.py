@@ -23,7 +23,7 @@ class Indexing:
         if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i])
             return self.tuple_item(base, self.expr(node.slice), node)
         if isinstance(base.type, types.Record):  # r["x"]
-            return self.field_value(base, self.field_name(node), node)
+            return self.field_value(base, self.field_name(node, base.type), node)
         if isinstance(base.type, types.CPointer):  # p[i]: raw, as numba's pointers
             ref, dtype = self.element(node, base)
             return Value(ref, dtype)
@@ -133,11 +133,14 @@ class Indexing:
         return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
 
     # -- records --------------------------------------------------------------------------------
-    def field_name(self, node):
-        """The constant string of r["x"]."""
-        if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
-            self.fail(node, "a record's fields are read as r.name or r['name']")
-        return node.slice.value
+    def field_name(self, node, record_type):
+        """The field r["x"] names; r[k], a constant integer, names the k-th field (numba's)."""
+        key = node.slice.value if isinstance(node.slice, ast.Constant) else self.expr(node.slice).const  # r[-1]
+        if isinstance(key, int) and not isinstance(key, bool) and -len(record_type.fields) <= key < len(record_type.fields):
+            return list(record_type.fields)[key]
+        if not isinstance(key, str):
+            self.fail(node, "a record's fields are read as r.name, r['name'] or r[k] with a constant k")
+        return key
 
     def field(self, record, name, node):
         t = record.type
@@ -184,12 +187,11 @@ class Indexing:
         """(record Value, field name) where an assignment's target is r.x or r["x"]; else None."""
         if isinstance(target, ast.Attribute):
             record, name = self.expr(target.value), target.attr
-        elif (
-            isinstance(target, ast.Subscript)
-            and isinstance(target.slice, ast.Constant)
-            and isinstance(target.slice.value, str)
-        ):
-            record, name = self.expr(target.value), target.slice.value
+        elif isinstance(target, ast.Subscript) and isinstance(target.slice, (ast.Constant, ast.UnaryOp)):
+            record = self.expr(target.value)
+            if not isinstance(record.type, types.Record):
+                return None  # a[0] = x of an array
+            name = self.field_name(target, record.type)
         else:
             return None
         if not isinstance(record.type, types.Record):

@@ -27,14 +27,14 @@ CACHE_HINTS = ("ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "
 
 
 class Intrinsics:
-    def keywords_allowed(self, node):
+    def keywords_allowed(self, node, target):
+        from numba_cuda_c.np import numpy_support
+
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp"):
             return True
-        if all(k.arg == "dtype" for k in node.keywords) and getattr(func, "attr", getattr(func, "id", None)) in (
-            "carray", "farray"
-        ):  # carray(ptr, shape, dtype=...)
-            return True
+        if target in (numpy_support.carray, numpy_support.farray):  # carray(ptr, shape, dtype=...)
+            return all(k.arg == "dtype" for k in node.keywords)
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         return self.ufunc_supported(name) and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
 

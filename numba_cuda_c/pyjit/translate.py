@@ -1038,10 +1038,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def expr_Call(self, node):
         if any(isinstance(a, ast.Starred) for a in node.args):
             node = self.spread_starred(node)
-        if node.keywords and not self.keywords_allowed(node):
-            self.fail(node, "keyword arguments are not supported here")
         func = self.expr(node.func)
         target = func.obj
+        if node.keywords and not self.keywords_allowed(node, target):
+            self.fail(node, "keyword arguments are not supported here")
         import builtins
 
         if isinstance(target, Namespace):
