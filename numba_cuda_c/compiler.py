@@ -71,18 +71,18 @@ def _write_entry(path, payload):
 
 
 def cached_text(key, make, refresh=False):
-    """make() -> str, kept in the disk cache under `key` (a str naming everything the text depends
-    on); computed again where the cache is off, unwritable, or its entry fails the digest check.
-    refresh: made again and written over the entry (Dispatcher.recompile)."""
+    """(text, hit): make() -> str, kept in the disk cache under `key` (a str naming everything the text
+    depends on), and whether it was read from there; computed again where the cache is off, unwritable,
+    or its entry fails the digest check. refresh: made again and written over the entry (recompile)."""
     if not _disk_cache_enabled():
-        return make()
+        return make(), False
     path = os.path.join(cache_dir(), _sha256(key.encode()).hexdigest() + ".txt")
     payload = None if refresh else _read_entry(path)
     if payload is not None:
-        return payload.decode()
+        return payload.decode(), True
     text = make()
     _write_entry(path, text.encode())
-    return text
+    return text, False
 
 
 def default_arch():

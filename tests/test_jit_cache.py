@@ -100,6 +100,8 @@ zero_d = types.Array(types.int64, 0, "C")
 for kernel in (closures.three, closures.five, closures.three_again):
     name, source = kernel._source((zero_d, zero_d))
     print("3LL" in source, "5LL" in source)
+stats = closures.three_again.stats  # numba's counters: three_again found three's translation on disk
+print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()), stats.cache_path == {cache!r})
 """
 
 
@@ -108,8 +110,8 @@ def test_closures_with_other_values_do_not_share_a_cache_entry(tmp_path):
     (tmp_path / "closures.py").write_text(CLOSURES)
     env = {"NUMBA_CUDA_C_CACHE_DIR": str(tmp_path / "cache")}
     for _ in range(2):  # the second process reads every translation from the disk cache
-        out = run_python(CLOSURE_SOURCES.format(directory=str(tmp_path)), **env)
-        assert out.split() == ["True", "False", "False", "True", "True", "False"], out
+        out = run_python(CLOSURE_SOURCES.format(directory=str(tmp_path), cache=str(tmp_path / "cache")), **env)
+        assert out.split() == ["True", "False", "False", "True", "True", "False", "1", "0", "True"], out
 
 
 RECOMPILE = '''

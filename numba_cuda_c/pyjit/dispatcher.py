@@ -2,6 +2,7 @@
 types, translates it (translate.py), compiles it with NVRTC (compiler.py, with its caches) and
 launches it through the C launch path (a Kernel of src/kernel.c)."""
 
+import collections
 import enum
 import functools
 import itertools
@@ -215,6 +216,7 @@ class Dispatcher:
         self._launchers = {}
         self._small_grids = set()  # the launchers of grids under 128 blocks: numba warns at each configuration
         self._refreshing = False  # recompile(): translations are made again, not read from the disk cache
+        self._cache_hits, self._cache_misses = collections.Counter(), collections.Counter()  # by argument types
         self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self._declared = []  # a device function's declared signatures: calls convert to them
         # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
@@ -264,7 +266,11 @@ class Dispatcher:
                 )
 
             key = self._cache_key(argtypes)
-            text = translate() if key is None else compiler.cached_text(key, translate, refresh=self._refreshing)
+            if key is None:
+                text = translate()
+            else:  # numba's stats count what the disk cache had and had not
+                text, hit = compiler.cached_text(key, translate, refresh=self._refreshing)
+                (self._cache_hits if hit else self._cache_misses)[argtypes] += 1
             if not externs and _EXTERN_MARK in text:  # from the disk cache: learn the declarations' links
                 text = translate()
             if not captured and text.startswith(_CAPTURES_MARK):  # another process's pointers: made again
@@ -370,6 +376,12 @@ class Dispatcher:
 
             return linker.load_with_callbacks(image, with_callbacks, name, forget)
         return compiler.load_module(image).get_function(name)
+
+    @property
+    def stats(self):
+        """numba's compile statistics: the disk cache's folder and, per signature, how often a compilation found
+        its translation there (cache_hits) or made it (cache_misses). Only cache=True counts."""
+        return _CompileStats(compiler.cache_dir(), self._cache_hits, self._cache_misses)
 
     def recompile(self):
         """numba's: compiles each signature compiled so far again, reading the function's globals as they are now
@@ -712,6 +724,9 @@ def _lookup(module, qualname):
         if value is None:
             return None
     return value
+
+
+_CompileStats = collections.namedtuple("_CompileStats", ("cache_path", "cache_hits", "cache_misses"))
 
 
 def _closure_key(func):
