@@ -445,7 +445,22 @@ del _base, _c_name, _count, _vector
 
 def _named(name):
     """The scalar type (or void) of this name: how they unpickle, as the interned objects."""
-    return void if name == "void" else SCALARS[name]
+    if name == "void":
+        return void
+    if name not in SCALARS and name.endswith("]"):  # datetime64[D]: made where it is unpickled
+        return from_dtype(name)
+    return SCALARS[name]
+
+
+def datetime_type(kind, unit):
+    """numba's NPDatetime / NPTimedelta: datetime64[unit] (kind 'M') or timedelta64[unit] (kind 'm'), held
+    in kernels as a 64-bit count of units (NaT the smallest one). Interned by name."""
+    name = "%s64[%s]" % ("datetime" if kind == "M" else "timedelta", unit)
+    t = SCALARS.get(name)
+    if t is None:
+        t = SCALARS[name] = Scalar(name, kind, 64, "long long")
+        t.unit = unit
+    return t
 
 
 def from_dtype(dtype):
@@ -455,6 +470,11 @@ def from_dtype(dtype):
     dtype = np.dtype(dtype)
     if dtype.fields is not None:
         return Record(dtype)
+    if dtype.kind in "Mm":
+        unit = np.datetime_data(dtype)[0]
+        if unit == "generic" or np.datetime_data(dtype)[1] != 1:
+            raise TypeError("no device type for dtype %s: kernels take datetime64/timedelta64 of one unit" % dtype)
+        return datetime_type(dtype.kind, unit)
     name = "bool" if dtype.kind == "b" else dtype.name
     try:
         return SCALARS[name]

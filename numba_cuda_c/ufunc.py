@@ -53,6 +53,15 @@ def _make_kernel(nin, fn):
     return jit_from_source(source, "ufunc_kernel", "<numba_cuda_c ufunc kernel %d>" % nin, {"fn": fn})
 
 
+def _inferred_result(pyfunc, argtypes):
+    """The type a ufunc's kernel function returns for these argument types (numba's inferred signature)."""
+    from numba_cuda_c.pyjit.devicefn import normalise
+    from numba_cuda_c.pyjit.translate import translate_device
+
+    _, result = translate_device(pyfunc, normalise(argtypes), "ncc_result_of_" + pyfunc.__name__)
+    return result
+
+
 class CUDAUFunc:
     """The ufunc @cuda.vectorize makes: call it on arrays or numbers."""
 
@@ -70,7 +79,11 @@ class CUDAUFunc:
         self._device = cuda.jit(device=True)(pyfunc)
         self._kernel = _make_kernel(self.nin, self._device)
         for sig in signatures:
-            signature = types.parse_declared_signature(sig)
+            try:
+                signature = types.parse_declared_signature(sig)
+            except TypeError:  # argument types only, as numba allows: the result's type is inferred
+                signature = types.parse_signature(sig)
+                signature = types.Signature(_inferred_result(pyfunc, signature.args), signature.args)
             if len(signature.args) != self.nin:
                 raise TypeError("signature %s has %d arguments; %s takes %d" % (sig, len(signature.args), self.__name__, self.nin))
             self.types.append(([np.dtype(t.dtype) for t in signature.args], np.dtype(signature.return_type.dtype)))

@@ -51,15 +51,18 @@ static int argument_key(module_state *st, PyObject *const *args, Py_ssize_t n, P
             PyArray_Descr *dtype = device ? ((DeviceArrayObject *)arg)->dtype : PyArray_DESCR((PyArrayObject *)arg);
             int ndim = device ? ((DeviceArrayObject *)arg)->ndim : PyArray_NDIM((PyArrayObject *)arg);
             if (dtype->type_num >= NPY_NTYPES_LEGACY || PyDataType_HASFIELDS(dtype) || ndim > 31 ||
-                !PyArray_ISNBO(dtype->byteorder))
-                return 0;
+                !PyArray_ISNBO(dtype->byteorder) || PyTypeNum_ISDATETIME(dtype->type_num))
+                return 0; /* datetime64: its unit is part of the type, not of type_num */
             code = 0x8000u | ((unsigned int)dtype->type_num << 5) | (unsigned int)ndim;
         } else if (PyArray_IsScalar(arg, Number)) {
             PyArray_Descr *dtype = PyArray_DescrFromScalar(arg);
             if (dtype == NULL)
                 return -1;
             code = 0x4000u | (unsigned int)dtype->type_num;
+            int datetime = PyTypeNum_ISDATETIME(dtype->type_num);
             Py_DECREF(dtype);
+            if (datetime)
+                return 0;
         } else {
             return 0;
         }

@@ -221,6 +221,10 @@ class Intrinsics:
         if len(args) != 1:
             self.fail(node, "%s() takes one value here" % name)
         (a,) = args
+        if name == "abs" and isinstance(a.type, types.Scalar) and a.type.kind == "m":  # of a timedelta64
+            from numba_cuda_c.pyjit import datetimes
+
+            return datetimes.absolute(self, a)
         if not typing.is_number(a.type):
             self.fail(node, "%s() takes a number" % name)
         if name == "abs":

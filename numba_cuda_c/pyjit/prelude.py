@@ -527,4 +527,25 @@ __device__ __forceinline__ unsigned int ncc_dynamic_smem_size() {
     NCC_FLOAT_ATOMIC(ncc_atomic_nanmin##suffix, T, I, TO_I, FROM_I, value < current || isnan(current))
 NCC_FLOAT_ATOMICS(float, int, __float_as_int, __int_as_float, _f32)
 NCC_FLOAT_ATOMICS(double, unsigned long long, ncc_double_bits, ncc_bits_double, _f64)
+// --- datetime64 / timedelta64 (pyjit/datetimes.py): counts of a unit; NaT is the smallest -----------
+#define NCC_NAT ((long long)(-9223372036854775807LL - 1))
+__device__ __forceinline__ long long ncc_dt_scale(long long a, long long factor) {
+    return a == NCC_NAT ? NCC_NAT : a * factor;
+}
+__device__ __forceinline__ long long ncc_dt_add(long long a, long long b) {
+    return (a == NCC_NAT || b == NCC_NAT) ? NCC_NAT : a + b;
+}
+__device__ __forceinline__ long long ncc_dt_sub(long long a, long long b) {
+    return (a == NCC_NAT || b == NCC_NAT) ? NCC_NAT : a - b;
+}
+__device__ __forceinline__ long long ncc_dt_floor_div(long long a, long long b) {
+    return a == NCC_NAT ? NCC_NAT : (a / b - ((a % b != 0) && ((a < 0) != (b < 0))));
+}
+__device__ __forceinline__ long long ncc_dt_neg(long long a) { return a == NCC_NAT ? NCC_NAT : -a; }
+__device__ __forceinline__ long long ncc_dt_abs(long long a) { return (a == NCC_NAT || a >= 0) ? a : -a; }
+__device__ __forceinline__ double ncc_dt_ratio(long long a, long long b) {
+    return (a == NCC_NAT || b == NCC_NAT) ? (double)NCC_NAN : (double)a / (double)b;
+}
+// == and the orderings are false where either is NaT; != is true (NumPy's)
+__device__ __forceinline__ bool ncc_dt_both(long long a, long long b) { return a != NCC_NAT && b != NCC_NAT; }
 """

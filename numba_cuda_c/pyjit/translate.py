@@ -19,7 +19,7 @@ import textwrap
 import numpy as np
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import lib, typing
+from numba_cuda_c.pyjit import datetimes, lib, typing
 from numba_cuda_c.pyjit.lib import arrays as array_lib
 from numba_cuda_c.pyjit.exceptions import Raising, raise_lines
 from numba_cuda_c.pyjit.indexing import Indexing
@@ -772,6 +772,9 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return literal(obj, types.float64)
         if isinstance(obj, complex):
             return literal(obj, types.complex128)
+        if isinstance(obj, np.generic) and obj.dtype.kind in "Mm":  # np.datetime64/timedelta64: its count
+            count = int(obj.view(np.int64))
+            return Value("(%dLL - 1)" % (count + 1) if count == -(2**63) else "%dLL" % count, types.from_dtype(obj.dtype))
         if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
             t = types.from_dtype(obj.dtype)
             return literal(obj.item(), t)
@@ -920,6 +923,11 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if isinstance(node.op, ast.UAdd):
             return operand
         op = "-" if isinstance(node.op, ast.USub) else "~"
+        if datetimes.involved(operand.type):
+            try:
+                return datetimes.unary(self, op, operand)
+            except KernelTypeError as exc:
+                self.fail(node, str(exc))
         if operand.const is not None and op == "-" and typing.is_number(operand.type):
             t = typing.unary(op, operand.type) if operand.type != types.boolean else types.int64
             if typing.is_int(t) and -(2**63) <= -operand.const < 2**63:
@@ -952,6 +960,13 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 continue
             if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
                 self.fail(node, "only numbers can be compared")
+            if datetimes.involved(left.type, right.type):
+                try:
+                    parts.append(datetimes.compare(self, op, left, right))
+                except KernelTypeError as exc:
+                    self.fail(node, str(exc))
+                left = right
+                continue
             t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
             if typing.is_complex(t) and op not in ("==", "!="):
                 self.fail(node, "complex numbers are not ordered: only == and != compare them")
@@ -985,6 +1000,11 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         return folded if folded is not None else result
 
     def binop(self, op, left, right, node, wraps=True):
+        if datetimes.involved(left.type, right.type):
+            try:
+                return datetimes.binop(self, op, left, right)
+            except KernelTypeError as exc:
+                self.fail(node, str(exc))
         try:
             if op == "/":
                 t = typing.true_divide(left.type, right.type)

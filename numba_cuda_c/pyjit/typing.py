@@ -69,7 +69,7 @@ def is_real(t):
 
 
 def is_number(t):
-    return isinstance(t, types.Scalar)
+    return isinstance(t, types.Scalar) and t.kind in "biufc"  # not datetime64/timedelta64 (datetimes.py)
 
 
 def as_arith(t):
