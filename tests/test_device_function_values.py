@@ -21,6 +21,7 @@ def test_device_function_values_translate():
     cuda.compile_ptx(dv.record_fields_by_position, (RECORDS[0], cuda.int32[::1]))
     ptx, _ = cuda.compile_ptx(dv.none_globals, "void(float64[::1])")
     assert ptx.count("st.global") == 2  # b[1] and b[3]: the other branches are pruned
+    assert "4611686018427387904" in ptx and "4616189618054758400" in ptx  # 2.0 and 4.0 stored, not 1.0 or 3.0
 
 
 @needs_nvrtc

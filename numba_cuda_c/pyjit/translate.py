@@ -721,8 +721,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return literal(value, types.float64)
         if isinstance(value, complex):
             return literal(value, types.complex128)
-        if value is None:
-            return Value(obj=None)
+        if value is None:  # numba's none type: false, and `x is None` is known when compiling
+            return Value(type=types.none)
         if isinstance(value, str):  # a compile-time object: a dtype's name (dtype="int32"), a record's field
             return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
