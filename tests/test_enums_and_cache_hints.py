@@ -77,6 +77,10 @@ def _two_indices(x):
     cuda.ldcs(x, (1, 2))
 
 
+def _scalar_index_2d(x):
+    cuda.ldcs(x, 1)
+
+
 def _complex_load(r, x):
     r[0] = cuda.ldcs(x, 0)
 
@@ -87,5 +91,7 @@ def test_cache_hints_refuse_what_numba_refuses_in_its_words():
         cuda.compile_ptx(_float_index, "void(float32[::1])")
     with pytest.raises(KernelTypeError, match="Expected 1 indices, got 2"):
         cuda.compile_ptx(_two_indices, "void(float32[::1])")
+    with pytest.raises(KernelTypeError, match="Expected 2 indices, got a scalar"):
+        cuda.compile_ptx(_scalar_index_2d, "void(float32[:, ::1])")
     with pytest.raises(KernelTypeError, match="ldcs requires array of integer or float type"):
         cuda.compile_ptx(_complex_load, "void(complex64[::1], complex64[::1])")

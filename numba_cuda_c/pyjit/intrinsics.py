@@ -784,7 +784,8 @@ class Intrinsics:
             if not typing.is_int(i.type):
                 self.fail(node, "%s is not a valid index" % i.type)
         if isinstance(base.type, types.Array) and len(indices) != base.type.ndim:
-            self.fail(node, "Expected %d indices, got %d" % (base.type.ndim, len(indices)))
+            got = "a scalar" if index.items is None else "%d" % len(indices)
+            self.fail(node, "Expected %d indices, got %s" % (base.type.ndim, got))
         ref, dtype = self.element(node, base, indices)
         if store:
             self.emit("__%s(&%s, %s);" % (name, ref, cast(args[2], dtype)))
