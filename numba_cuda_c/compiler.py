@@ -200,3 +200,27 @@ def load_module(image_or_path):
         with open(os.fspath(image_or_path), "rb") as f:
             image = f.read()
     return _cuda._load_module_image(image)
+
+
+def disassemble(cubin, flags):
+    """nvdisasm's output for a CUBIN (numba's inspect_sass): the toolkit's nvdisasm, found on PATH, then beside
+    NVRTC's toolkit (CUDA_HOME, /usr/local/cuda). RuntimeError where there is none."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    candidates = [shutil.which("nvdisasm")] + [
+        os.path.join(root, "bin", "nvdisasm") for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
+                                                           "/usr/local/cuda") if root
+    ]
+    tool = next((c for c in candidates if c and os.path.isfile(c) and os.access(c, os.X_OK)), None)
+    if tool is None:
+        raise RuntimeError("nvdisasm is required for SASS inspection: install the CUDA toolkit's nvdisasm and put it "
+                           "on PATH")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as image:
+        image.write(cubin)
+        image.flush()
+        done = subprocess.run([tool, *flags, image.name], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError("nvdisasm failed: %s" % done.stderr.strip())
+    return done.stdout

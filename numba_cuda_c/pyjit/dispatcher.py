@@ -617,6 +617,51 @@ class Dispatcher:
         found = _Overloads({t: ptx(t) for t in picked})  # looked up by the signature as declared
         return found if signature is None else found.popitem()[1]
 
+    def inspect_types(self, file=None, signature=None, pretty=False, **kwargs):
+        """numba's typed listing, printed to `file` (stdout): for each compiled signature (or the one given), the
+        function's source and the type of each of its variables, as our translator types them."""
+        from numba_cuda_c.pyjit.translate import typed_listing
+
+        if pretty:
+            raise NotImplementedError("inspect_types(pretty=True) renders numba's IR with pygments; use pretty=False")
+        file = file or sys.stdout
+        picked = self._pick(signature) if not self.device else [s.args for s in self._declared]
+        for argtypes in picked:
+            print("%s %s" % (self.py_func.__name__, tuple(argtypes)), file=file)
+            print("-" * 80, file=file)
+            print(typed_listing(self.py_func, argtypes), file=file)
+            print("=" * 80, file=file)
+
+    def inspect_llvm(self, signature=None):
+        """numba's LLVM IR: there is none here. NotImplementedError saying what there is instead."""
+        raise NotImplementedError(
+            "numba_cuda_c compiles CUDA C with NVRTC, so a kernel has no LLVM IR: inspect_source() gives its CUDA C, "
+            "inspect_asm() its PTX, inspect_sass() its SASS"
+        )
+
+    def inspect_sass(self, signature=None):
+        """The SASS (nvdisasm -gi of the kernel's CUBIN for the current device): for one signature, or a dict for
+        every compiled one. Needs the toolkit's nvdisasm (RuntimeError where it is missing), as numba's."""
+        return self._disassembled(signature, ["-gi"])
+
+    def inspect_sass_cfg(self, signature=None):
+        """The control-flow graph of the SASS (nvdisasm -cfg, DOT format), as numba's."""
+        return self._disassembled(signature, ["-cfg"])
+
+    def _disassembled(self, signature, flags):
+        if self.device:
+            raise TypeError("a device function has no SASS of its own: inspect a kernel that calls it")
+
+        def sass(t):
+            name, source = self._source(t)
+            relocatable = ["-rdc=true"] if self._links.get(t) is not None else []
+            cubin = compiler.compile_image(source, self._nvrtc_options() + relocatable,
+                                           name=self.py_func.__name__ + ".cu", disk_cache=False)
+            return compiler.disassemble(cubin, flags)
+
+        found = _Overloads({t: sass(t) for t in self._pick(signature)})
+        return found if signature is None else found.popitem()[1]
+
     def inspect_lto_ptx(self, signature=None):
         """numba's PTX after link-time optimisation: a kernel and its device functions are one NVRTC
         program here, so this is inspect_asm's PTX."""

@@ -1413,6 +1413,20 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch
     return module.source()
 
 
+def typed_listing(pyfunc, argtypes):
+    """The function's source with the type of each of its variables (and its return type): what
+    Dispatcher.inspect_types prints, from a translation of these argument types."""
+    translator = FunctionTranslator(pyfunc, argtypes, ModuleBuilder(), device=False, name="listing")
+    translator.device = True  # a value it returns is typed, not refused
+    _translated(translator)
+    lines = ["# File: %s" % translator.filename, "# --- LINE %d --- " % translator.first_line]
+    lines += translator.source_lines
+    lines.append("# --- types ---")
+    lines += ["#   %s: %s" % (name, t) for name, t in translator.vars.items()]
+    lines.append("#   return: %s" % (translator.return_type or types.void))
+    return "\n".join(lines)
+
+
 def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None, lineinfo=False):
     """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type (the
     declared one, where given: values convert to it)."""
