@@ -219,7 +219,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 self.node = function_def(pyfunc)
             except Unreadable as unreadable:
                 raise KernelTypeError(
-                    "cannot read the source of %r (%s), and its bytecode is not straight-line code (%s)"
+                    "cannot read the source of %r (%s), and its bytecode is not straight-line code (%s): define "
+                    "the function in a file or a notebook cell, where Python keeps its source"
                     % (pyfunc, why, unreadable)
                 ) from None
         ascii_locals(self.node)  # ρ, μ_Q: NVRTC takes ASCII identifiers only
