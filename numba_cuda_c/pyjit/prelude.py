@@ -192,11 +192,6 @@ template <typename T> __device__ __forceinline__ T ncc_wrapping_mul(T a, T b) {
     return (T)((unsigned long long)a * (unsigned long long)b);
 }
 // --- float16 ---------------------------------------------------------------------------------
-// Conversions into __half, one overload per widened source type (values.py widens the others).
-__device__ __forceinline__ __half ncc_to_half(double x) { return __double2half(x); }
-__device__ __forceinline__ __half ncc_to_half(float x) { return __float2half_rn(x); }
-__device__ __forceinline__ __half ncc_to_half(long long x) { return __ll2half_rn(x); }
-__device__ __forceinline__ __half ncc_to_half(unsigned long long x) { return __ull2half_rn(x); }
 // --- complex numbers -------------------------------------------------------------------------
 // NumPy's layout (real part, then imaginary part, aligned as the part), an aggregate so that
 // shared and local arrays of it need no constructor; Python's arithmetic (CPython's complexobject.c).
@@ -548,4 +543,15 @@ __device__ __forceinline__ double ncc_dt_ratio(long long a, long long b) {
 }
 // == and the orderings are false where either is NaT; != is true (NumPy's)
 __device__ __forceinline__ bool ncc_dt_both(long long a, long long b) { return a != NCC_NAT && b != NCC_NAT; }
+"""
+
+
+# CUDA's half-precision header and our conversions into __half: only in translations that use float16 (the
+# header alone is about a third of NVRTC's time for a small kernel), added by ModuleBuilder.source.
+FP16_HEADER = r"""#include <cuda_fp16.h>
+// Conversions into __half, one overload per widened source type (values.py widens the others).
+__device__ __forceinline__ __half ncc_to_half(double x) { return __double2half(x); }
+__device__ __forceinline__ __half ncc_to_half(float x) { return __float2half_rn(x); }
+__device__ __forceinline__ __half ncc_to_half(long long x) { return __ll2half_rn(x); }
+__device__ __forceinline__ __half ncc_to_half(unsigned long long x) { return __ull2half_rn(x); }
 """

@@ -26,7 +26,7 @@ from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.loops import Loops
 from numba_cuda_c.pyjit.names import ascii_locals
-from numba_cuda_c.pyjit.prelude import PRELUDE
+from numba_cuda_c.pyjit.prelude import FP16_HEADER, PRELUDE
 from numba_cuda_c.pyjit.values import (
     MATH_CONSTANTS,
     BoundMethod,
@@ -69,6 +69,10 @@ CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
 # Recursive device functions: ptxas cannot bound their stack, and the context's default (1 KiB a thread)
 # holds only a few frames; the launch flag makes the dispatcher raise the kernel's contexts' stack.
 lib.Requirement("recursion", "", launch=("deep_stack",))
+lib.Requirement("fp16", FP16_HEADER)
+# A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
+# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it.
+HEADER_MARKS = (("fp16", ("__half", "ncc_to_half")), ("bf16", ("bfloat16", "ncc_to_bf16")))
 
 
 TYPING_PASSES = 20
@@ -191,10 +195,13 @@ class ModuleBuilder:
             marks += LAUNCH_MARK + " ".join(flags) + "\n"
         marks += raise_lines(self.raises)  # and the exceptions it can raise (exceptions.table_of)
         body = "\n".join(self.pieces)
-        if "bfloat16" in body or "ncc_to_bf16" in body:  # bfloat16 anywhere (a parameter, a cast): its header
-            self.require("bf16")
         libraries = "".join(r.code for r in self.requirements.values())
-        return marks + "#include <cuda_fp16.h>\n" + PRELUDE + libraries + body
+        headers = "".join(
+            lib.REQUIREMENTS[name].code
+            for name, names in HEADER_MARKS
+            if name not in self.requirements and any(n in body or n in libraries for n in names)
+        )
+        return marks + headers + PRELUDE + libraries + body
 
 
 class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
