@@ -1,13 +1,30 @@
 # Builds the one C extension, numba_cuda_c._cuda, from src/. No CUDA toolkit is needed:
 # libcuda and libnvrtc are found and loaded at run time (src/api/loader.c).
+import compileall
 import glob
+import os
 
 import numpy
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 sources = sorted(glob.glob("src/*.c") + glob.glob("src/api/*.c"))
 
+
+class build_ext_and_bytecode(build_ext):
+    """build_ext, then, for an in-place (editable) build, the package's bytecode: pip byte-compiles what it
+    installs, but not an editable checkout, whose first @cuda.jit launch would otherwise compile the
+    translator's Python in every process where bytecode is not written (PYTHONDONTWRITEBYTECODE)."""
+
+    def run(self):
+        super().run()
+        if self.inplace or getattr(self, "editable_mode", False):
+            package = os.path.join(os.path.dirname(os.path.abspath(__file__)), "numba_cuda_c")
+            compileall.compile_dir(package, quiet=1)
+
+
 setup(
+    cmdclass={"build_ext": build_ext_and_bytecode},
     ext_modules=[
         Extension(
             "numba_cuda_c._cuda",
