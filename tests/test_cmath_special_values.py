@@ -16,7 +16,7 @@ import pytest
 import cmath_kernels as ck
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
-from numba_cuda_c.pyjit.prelude import PRELUDE
+from numba_cuda_c.pyjit.prelude import COMPLEX
 
 INF, NAN = math.inf, math.nan
 SPECIALS = [-INF, -2.3, -0.0, 0.0, 2.3, INF, NAN]
@@ -58,8 +58,7 @@ def host_prelude(tmp_path_factory):
     compiler = shutil.which("c++") or shutil.which("g++")
     if compiler is None:
         pytest.skip("no C++ compiler to build the prelude's complex functions for the host")
-    body = PRELUDE[PRELUDE.index("template <typename T> struct ncc_complex {"):
-                   PRELUDE.index("__device__ __forceinline__ unsigned long long ncc_double_bits")]
+    body = COMPLEX[COMPLEX.index("template <typename T> struct ncc_complex {"):]
     shim = ("#include <cmath>\nusing namespace std;\n#define __device__\n#define __forceinline__ inline\n"
             "#define NCC_NAN NAN\n#define NCC_INFINITY INFINITY\n")
     wrappers = "".join(

@@ -84,11 +84,19 @@ def translated(func, sig=SIG):
     return source[len(PRELUDE):]
 
 
-def test_the_half_header_is_included_only_where_float16_is_used():
+def test_the_half_header_and_complex_numbers_are_included_only_where_used():
     def plain(a):
         a[0] = 1.5
 
     assert "cuda_fp16.h" not in cuda.jit(plain).inspect_source("void(float32[::1])")
+    assert "struct ncc_complex" not in cuda.jit(plain).inspect_source("void(float32[::1])")  # nor complex numbers
+
+    def complexes(a):
+        a[0] = abs(a[1] * 1j)
+
+    source = cuda.jit(complexes).inspect_source("void(float64[::1])")
+    assert source.count("struct ncc_complex {") == 1
+    cuda.compile_ptx(complexes, "void(float64[::1])")
     for sig in ("void(float16[::1])", "void(float32[::1])"):
         def halves(a):
             a[0] = cuda.float16(1.5) + a[0]

@@ -191,8 +191,81 @@ template <typename T> __device__ __forceinline__ T ncc_wrapping_sub(T a, T b) {
 template <typename T> __device__ __forceinline__ T ncc_wrapping_mul(T a, T b) {
     return (T)((unsigned long long)a * (unsigned long long)b);
 }
-// --- float16 ---------------------------------------------------------------------------------
-// --- complex numbers -------------------------------------------------------------------------
+__device__ __forceinline__ unsigned long long ncc_double_bits(double x) {
+    return (unsigned long long)__double_as_longlong(x);
+}
+__device__ __forceinline__ double ncc_bits_double(unsigned long long x) { return __longlong_as_double((long long)x); }
+__device__ __forceinline__ unsigned int ncc_laneid() {
+    unsigned int lane;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return lane;
+}
+__device__ __forceinline__ unsigned int ncc_dynamic_smem_size() {
+    unsigned int size;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(size));
+    return size;
+}
+// Floating-point atomic max/min by compare-and-swap: `replace(current, value)` says when value wins.
+// numba's rules: max/min replace only where the comparison holds, so a NaN value never goes in and a
+// NaN stored stays; nanmax/nanmin also replace a NaN stored (NaNs ignored, as np.nanmax does).
+#define NCC_FLOAT_ATOMIC(name, T, I, TO_I, FROM_I, replace)                                       \
+    __device__ __forceinline__ T name(T *address, T value) {                                      \
+        I *p = (I *)address;                                                                        \
+        I old = *p, assumed;                                                                        \
+        do {                                                                                        \
+            assumed = old;                                                                          \
+            T current = FROM_I(assumed);                                                            \
+            if (!(replace)) break;                                                                  \
+            old = atomicCAS(p, assumed, TO_I(value));                                               \
+        } while (assumed != old);                                                                   \
+        return FROM_I(old);                                                                         \
+    }
+#define NCC_FLOAT_ATOMICS(T, I, TO_I, FROM_I, suffix)                                                \
+    NCC_FLOAT_ATOMIC(ncc_atomic_max##suffix, T, I, TO_I, FROM_I, value > current)                    \
+    NCC_FLOAT_ATOMIC(ncc_atomic_min##suffix, T, I, TO_I, FROM_I, value < current)                    \
+    NCC_FLOAT_ATOMIC(ncc_atomic_nanmax##suffix, T, I, TO_I, FROM_I, value > current || isnan(current)) \
+    NCC_FLOAT_ATOMIC(ncc_atomic_nanmin##suffix, T, I, TO_I, FROM_I, value < current || isnan(current))
+NCC_FLOAT_ATOMICS(float, int, __float_as_int, __int_as_float, _f32)
+NCC_FLOAT_ATOMICS(double, unsigned long long, ncc_double_bits, ncc_bits_double, _f64)
+// --- datetime64 / timedelta64 (pyjit/datetimes.py): counts of a unit; NaT is the smallest -----------
+#define NCC_NAT ((long long)(-9223372036854775807LL - 1))
+__device__ __forceinline__ long long ncc_dt_scale(long long a, long long factor) {
+    return a == NCC_NAT ? NCC_NAT : a * factor;
+}
+__device__ __forceinline__ long long ncc_dt_add(long long a, long long b) {
+    return (a == NCC_NAT || b == NCC_NAT) ? NCC_NAT : a + b;
+}
+__device__ __forceinline__ long long ncc_dt_sub(long long a, long long b) {
+    return (a == NCC_NAT || b == NCC_NAT) ? NCC_NAT : a - b;
+}
+__device__ __forceinline__ long long ncc_dt_floor_div(long long a, long long b) {
+    return a == NCC_NAT ? NCC_NAT : (a / b - ((a % b != 0) && ((a < 0) != (b < 0))));
+}
+__device__ __forceinline__ long long ncc_dt_neg(long long a) { return a == NCC_NAT ? NCC_NAT : -a; }
+__device__ __forceinline__ long long ncc_dt_abs(long long a) { return (a == NCC_NAT || a >= 0) ? a : -a; }
+__device__ __forceinline__ double ncc_dt_ratio(long long a, long long b) {
+    return (a == NCC_NAT || b == NCC_NAT) ? (double)NCC_NAN : (double)a / (double)b;
+}
+// == and the orderings are false where either is NaT; != is true (NumPy's)
+__device__ __forceinline__ bool ncc_dt_both(long long a, long long b) { return a != NCC_NAT && b != NCC_NAT; }
+"""
+
+
+# CUDA's half-precision header and our conversions into __half: only in translations that use float16 (the
+# header alone is about a third of NVRTC's time for a small kernel), added by ModuleBuilder.source.
+FP16_HEADER = r"""#include <cuda_fp16.h>
+// Conversions into __half, one overload per widened source type (values.py widens the others).
+__device__ __forceinline__ __half ncc_to_half(double x) { return __double2half(x); }
+__device__ __forceinline__ __half ncc_to_half(float x) { return __float2half_rn(x); }
+__device__ __forceinline__ __half ncc_to_half(long long x) { return __ll2half_rn(x); }
+__device__ __forceinline__ __half ncc_to_half(unsigned long long x) { return __ull2half_rn(x); }
+"""
+
+
+# Complex numbers (NumPy's layout, CPython's arithmetic and cmath with C99 Annex G's special values, NumPy's
+# order): half of the prelude's text, so only in translations whose C names complex numbers or their
+# functions (ModuleBuilder.source), placed after the prelude.
+COMPLEX = r"""// --- complex numbers -------------------------------------------------------------------------
 // NumPy's layout (real part, then imaginary part, aligned as the part), an aggregate so that
 // shared and local arrays of it need no constructor; Python's arithmetic (CPython's complexobject.c).
 template <typename T> struct ncc_complex {
@@ -486,72 +559,4 @@ template <typename T> __device__ ncc_complex<T> ncc_cacos(ncc_complex<T> z) {
     }
     return {re, signbit(z.im) ? -im : im};
 }
-__device__ __forceinline__ unsigned long long ncc_double_bits(double x) {
-    return (unsigned long long)__double_as_longlong(x);
-}
-__device__ __forceinline__ double ncc_bits_double(unsigned long long x) { return __longlong_as_double((long long)x); }
-__device__ __forceinline__ unsigned int ncc_laneid() {
-    unsigned int lane;
-    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
-    return lane;
-}
-__device__ __forceinline__ unsigned int ncc_dynamic_smem_size() {
-    unsigned int size;
-    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(size));
-    return size;
-}
-// Floating-point atomic max/min by compare-and-swap: `replace(current, value)` says when value wins.
-// numba's rules: max/min replace only where the comparison holds, so a NaN value never goes in and a
-// NaN stored stays; nanmax/nanmin also replace a NaN stored (NaNs ignored, as np.nanmax does).
-#define NCC_FLOAT_ATOMIC(name, T, I, TO_I, FROM_I, replace)                                       \
-    __device__ __forceinline__ T name(T *address, T value) {                                      \
-        I *p = (I *)address;                                                                        \
-        I old = *p, assumed;                                                                        \
-        do {                                                                                        \
-            assumed = old;                                                                          \
-            T current = FROM_I(assumed);                                                            \
-            if (!(replace)) break;                                                                  \
-            old = atomicCAS(p, assumed, TO_I(value));                                               \
-        } while (assumed != old);                                                                   \
-        return FROM_I(old);                                                                         \
-    }
-#define NCC_FLOAT_ATOMICS(T, I, TO_I, FROM_I, suffix)                                                \
-    NCC_FLOAT_ATOMIC(ncc_atomic_max##suffix, T, I, TO_I, FROM_I, value > current)                    \
-    NCC_FLOAT_ATOMIC(ncc_atomic_min##suffix, T, I, TO_I, FROM_I, value < current)                    \
-    NCC_FLOAT_ATOMIC(ncc_atomic_nanmax##suffix, T, I, TO_I, FROM_I, value > current || isnan(current)) \
-    NCC_FLOAT_ATOMIC(ncc_atomic_nanmin##suffix, T, I, TO_I, FROM_I, value < current || isnan(current))
-NCC_FLOAT_ATOMICS(float, int, __float_as_int, __int_as_float, _f32)
-NCC_FLOAT_ATOMICS(double, unsigned long long, ncc_double_bits, ncc_bits_double, _f64)
-// --- datetime64 / timedelta64 (pyjit/datetimes.py): counts of a unit; NaT is the smallest -----------
-#define NCC_NAT ((long long)(-9223372036854775807LL - 1))
-__device__ __forceinline__ long long ncc_dt_scale(long long a, long long factor) {
-    return a == NCC_NAT ? NCC_NAT : a * factor;
-}
-__device__ __forceinline__ long long ncc_dt_add(long long a, long long b) {
-    return (a == NCC_NAT || b == NCC_NAT) ? NCC_NAT : a + b;
-}
-__device__ __forceinline__ long long ncc_dt_sub(long long a, long long b) {
-    return (a == NCC_NAT || b == NCC_NAT) ? NCC_NAT : a - b;
-}
-__device__ __forceinline__ long long ncc_dt_floor_div(long long a, long long b) {
-    return a == NCC_NAT ? NCC_NAT : (a / b - ((a % b != 0) && ((a < 0) != (b < 0))));
-}
-__device__ __forceinline__ long long ncc_dt_neg(long long a) { return a == NCC_NAT ? NCC_NAT : -a; }
-__device__ __forceinline__ long long ncc_dt_abs(long long a) { return (a == NCC_NAT || a >= 0) ? a : -a; }
-__device__ __forceinline__ double ncc_dt_ratio(long long a, long long b) {
-    return (a == NCC_NAT || b == NCC_NAT) ? (double)NCC_NAN : (double)a / (double)b;
-}
-// == and the orderings are false where either is NaT; != is true (NumPy's)
-__device__ __forceinline__ bool ncc_dt_both(long long a, long long b) { return a != NCC_NAT && b != NCC_NAT; }
-"""
-
-
-# CUDA's half-precision header and our conversions into __half: only in translations that use float16 (the
-# header alone is about a third of NVRTC's time for a small kernel), added by ModuleBuilder.source.
-FP16_HEADER = r"""#include <cuda_fp16.h>
-// Conversions into __half, one overload per widened source type (values.py widens the others).
-__device__ __forceinline__ __half ncc_to_half(double x) { return __double2half(x); }
-__device__ __forceinline__ __half ncc_to_half(float x) { return __float2half_rn(x); }
-__device__ __forceinline__ __half ncc_to_half(long long x) { return __ll2half_rn(x); }
-__device__ __forceinline__ __half ncc_to_half(unsigned long long x) { return __ull2half_rn(x); }
 """

@@ -26,7 +26,7 @@ from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.loops import Loops
 from numba_cuda_c.pyjit.names import ascii_locals
-from numba_cuda_c.pyjit.prelude import FP16_HEADER, PRELUDE
+from numba_cuda_c.pyjit.prelude import COMPLEX, FP16_HEADER, PRELUDE
 from numba_cuda_c.pyjit.values import (
     MATH_CONSTANTS,
     BoundMethod,
@@ -73,6 +73,8 @@ lib.Requirement("fp16", FP16_HEADER)
 # A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
 # enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it.
 HEADER_MARKS = (("fp16", ("__half", "ncc_to_half")), ("bf16", ("bfloat16", "ncc_to_bf16")))
+# The complex-number part of the prelude goes where the C names one of its types or functions
+COMPLEX_NAMES = tuple(sorted(set(re.findall(r"\bncc_[a-z0-9_]+(?=\s*[(<{])", COMPLEX))))
 
 
 TYPING_PASSES = 20
@@ -201,7 +203,8 @@ class ModuleBuilder:
             for name, names in HEADER_MARKS
             if name not in self.requirements and any(n in body or n in libraries for n in names)
         )
-        return marks + headers + PRELUDE + libraries + body
+        complex_part = COMPLEX if any(n in body or n in libraries for n in COMPLEX_NAMES) else ""
+        return marks + headers + PRELUDE + complex_part + libraries + body
 
 
 class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
