@@ -35,6 +35,8 @@ class Intrinsics:
             return True
         if target in (numpy_support.carray, numpy_support.farray):  # carray(ptr, shape, dtype=...)
             return all(k.arg == "dtype" for k in node.keywords)
+        if hasattr(target, "__ncc_device_function__") or type(target).__name__ == "DeviceFunction":
+            return True  # bound as Python binds them (translate.py's bind_call)
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         return self.ufunc_supported(name) and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
 

@@ -9,6 +9,7 @@ KernelTypeError quoting the source line.
 
 import ast
 import cmath
+import copy
 import enum
 import functools
 import inspect
@@ -242,12 +243,16 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 except ValueError:  # empty: the function itself, while its decorator compiles it (recursion)
                     self.globals.pop(var, None)
         args = self.node.args
-        if args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
-            self.fail(self.node, "kernels take plain positional arguments only")
+        if args.kwarg or (not device and (args.vararg or args.kwonlyargs or args.defaults)):
+            self.fail(self.node, "kernels take plain positional arguments only"
+                      if not device else "device functions take no **kwargs")
+        # the parameters in the order a call binds them (parameter_names): a device function's defaults,
+        # keyword arguments and *args are bound where it is called (bind_call)
+        names = parameter_names(self.node)
         # compile-time arguments of a device function (types, functions, cuda.atomic.add, literal
         # numbers and tuples, by position): their names read as those values, with no parameter
-        self.constants = {args.args[k].arg: v for k, v in (constants or {}).items()}
-        self.params = [a.arg for a in args.args if a.arg not in self.constants]
+        self.constants = {names[k]: v for k, v in (constants or {}).items()}
+        self.params = [n for n in names if n not in self.constants]
         if len(self.params) != len(self.argtypes):
             self.fail(
                 self.node,
@@ -255,6 +260,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             )
         self.vars = dict(zip(self.params, self.argtypes))
         self.single_constants = _single_constants(self.node, self.params)
+        self.nested_functions = {}  # id(def node) -> the Python function of a function defined in this one
+        self.local_functions = {}  # name -> DeviceFunction of a function defined in this one, once its def ran
         self.return_type = None
         self.lines = []
         self.depth = 1
@@ -396,6 +403,48 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
     def stmt_Pass(self, node):
         pass
 
+    def stmt_FunctionDef(self, node):
+        """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
+        own, called or passed on as a value, closing over the enclosing function's constants."""
+        function = self.nested_functions.get(id(node))
+        if function is None:
+            function = self.nested_functions[id(node)] = self.nested_function(node)
+        self.local_functions[node.name] = DeviceFunction(function)
+
+    def nested_function(self, node):
+        """The Python function of a nested definition, compiled from its lines in the file (so that it is read
+        as any other function), its free names bound to what they are in the enclosing function: constants
+        (numba captures only those), compile-time arguments, functions; numba's errors for anything else."""
+        if node.decorator_list:
+            self.fail(node, "functions defined inside kernels take no decorators")
+        inner_names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        inner_names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        inner_names |= {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
+        free = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - inner_names
+        namespace = dict(self.globals)
+        stores = _store_counts(self.node)
+        for name in sorted(free):
+            if name in self.local_functions:
+                namespace[name] = self.local_functions[name].py_func
+            elif name in self.constants:
+                value = self.constants[name]
+                namespace[name] = value.obj if value.code is None else value.const
+            elif name in self.single_constants:
+                namespace[name] = self.single_constants[name]
+            elif name in self.vars or stores.get(name):
+                if stores.get(name, 0) > 1:
+                    self.fail(node, "Cannot capture a constant value for variable %r as there are multiple "
+                                    "definitions present." % name)
+                self.fail(node, "Cannot capture the non-constant value associated with variable %r in a function "
+                                "that may escape." % name)
+        if not self.source_lines:
+            self.fail(node, "a function defined inside a kernel needs the kernel's source (define it in a file)")
+        definition = copy.deepcopy(node)
+        ast.increment_lineno(definition, self.first_line - 1)  # the file's own lines: inspect finds it there
+        module = ast.Module(body=[definition], type_ignores=[])
+        exec(compile(module, self.filename, "exec"), namespace)
+        return namespace[node.name]
+
     def stmt_Assert(self, node):
         """As numba without debug=True: an assert is not checked (its test is still translated)."""
         self.condition(node.test)
@@ -431,7 +480,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 self.fail(node, "*args in a kernel takes a tuple")
             for k, item in enumerate(value.items):
                 name = ast.Name(id="starred_%d_%d_%d_%d" % (node.lineno, node.col_offset, position, k), ctx=ast.Store())
-                self.store(ast.copy_location(name, arg), item, node)
+                if item.obj is not None and item.code is None:  # a function, a type: read as itself
+                    self.constants[name.id] = item
+                else:
+                    self.store(ast.copy_location(name, arg), item, node)
                 args.append(ast.copy_location(ast.Name(id=name.id, ctx=ast.Load()), arg))
         return ast.copy_location(ast.Call(func=node.func, args=args, keywords=node.keywords), node)
 
@@ -742,6 +794,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         return self.load_name(node.id, node)
 
     def load_name(self, name, node):
+        if name in self.local_functions:  # a function defined in this one
+            return Value(obj=self.local_functions[name])
         if name in self.constants:
             return self.constants[name]
         if name in self.vars:
@@ -1056,6 +1110,39 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         return Value("(%s %s %s)" % (a, op, b), t)
 
     # -- calls ----------------------------------------------------------------------------------
+    def bind_call(self, pyfunc, node):
+        """A device function call's arguments, one Value per parameter in parameter_names' order, as Python binds
+        them: positional, then keywords, then the function's defaults (constants of their own); a *args
+        parameter gets the extra positional arguments as a tuple."""
+        code = pyfunc.__code__
+        names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+        positional = [self.expr(a) for a in node.args]
+        values, extra = positional[: code.co_argcount], positional[code.co_argcount:]
+        varargs = bool(code.co_flags & inspect.CO_VARARGS)
+        if extra and not varargs:
+            self.fail(node, "%s() takes %d positional arguments but %d were given"
+                      % (pyfunc.__name__, code.co_argcount, len(positional)))
+        bound = dict(zip(names, values))
+        for keyword in node.keywords:
+            if keyword.arg is None or keyword.arg not in names:
+                self.fail(node, "%s() got an unexpected keyword argument %r" % (pyfunc.__name__, keyword.arg))
+            if keyword.arg in bound:
+                self.fail(node, "%s() got multiple values for argument %r" % (pyfunc.__name__, keyword.arg))
+            bound[keyword.arg] = self.expr(keyword.value)
+        defaults = dict(zip(names[code.co_argcount - len(pyfunc.__defaults__ or ()): code.co_argcount],
+                            pyfunc.__defaults__ or ()))
+        defaults.update(pyfunc.__kwdefaults__ or {})
+        for name in names:
+            if name not in bound:
+                if name not in defaults:
+                    self.fail(node, "%s() missing required argument %r" % (pyfunc.__name__, name))
+                bound[name] = self.python_value(defaults[name], node)
+        result = [bound[name] for name in names]
+        if varargs:
+            result.append(Value(type=types.Tuple([v.type for v in extra]), items=extra,
+                                const=tuple(v.const for v in extra) if all(v.const is not None for v in extra) else None))
+        return result
+
     def device_argument(self, value, node):
         """A value as a device function's argument: numbers, arrays and records as they are; a tuple of numbers
         as the struct the callee takes (tuple_struct)."""
@@ -1149,7 +1236,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
         target = target if isinstance(target, DeviceFunction) else getattr(target, "__ncc_device_function__", None)
         if target is not None:
-            args = [self.expr(a) for a in node.args]
+            args = self.bind_call(target.py_func, node)
             constants = compile_time_arguments(target, args, node, self)
             args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
             declared = target.declared_signature([a.type for a in args]) if not constants else None
@@ -1184,13 +1271,26 @@ class _ArrayCtypes:
         self.array = array
 
 
+def _store_counts(function):
+    """{name: how many times it is assigned} in a function's body, nested functions' excluded."""
+    counts = {}
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.Lambda)):
+                continue
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                counts[child.id] = counts.get(child.id, 0) + 1
+            visit(child)
+
+    visit(function)
+    return counts
+
+
 def _single_constants(function, params):
     """{name: value} of the locals assigned once, in the function's own body (not in a branch or loop), an int or
     a bool: numba knows their value where a constant is needed (cuda.shared.array(N, ...) after N = 100)."""
-    stores = {}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            stores[node.id] = stores.get(node.id, 0) + 1
+    stores = _store_counts(function)
     found = {}
     for statement in function.body:
         if (
@@ -1362,12 +1462,20 @@ def _stored_names(code):
     return frozenset(i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_FAST", "DELETE_FAST"))
 
 
+def parameter_names(function):
+    """A function definition's parameters in the order calls bind them (bind_call): positional, keyword-only,
+    then *args (the order of its code's co_varnames)."""
+    args = function.args
+    return ([a.arg for a in args.posonlyargs + args.args] + [a.arg for a in args.kwonlyargs]
+            + ([args.vararg.arg] if args.vararg else []))
+
+
 def compile_time_arguments(target, args, node, translator):
     """{position: Value} of a device function call's arguments that specialise the callee (numba's
     literal and object arguments): objects always; literal numbers and tuples where the callee has no
     declared signature and never assigns that parameter."""
     code = target.py_func.__code__
-    params = code.co_varnames[: code.co_argcount]
+    params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)]
     if len(args) != len(params):
         translator.fail(node, "%s takes %d arguments, %d given" % (target.py_func.__name__, len(params), len(args)))
     stored = _stored_names(target.py_func.__code__)
