@@ -1,4 +1,4 @@
-"""a.reshape(shape), a.view(dtype), a.T / a.transpose() in kernels, as numba's: views, never copies. The device
+"""a.reshape(shape), a.view(dtype), a.T / a.transpose() in kernels, as numba's: views, never copies; a.fill(v). The device
 helpers are also built for the host with the C++ compiler and compared with NumPy's own no-copy reshape over
 many strided views (in CI, without a GPU); on the GPU the kernels are compared with NumPy."""
 
@@ -114,6 +114,13 @@ def reshape_args_and_transpose(arr, got):
     got[0, 0] += z[3, 2] * 1000
 
 
+def filled(out):
+    scratch = cuda.local.array((2, 3), np.float64)
+    scratch.fill(2.5)
+    out[:2].fill(7)  # a view, in place
+    out[2] = scratch.sum()
+
+
 def reinterpret(byte_arr, start, stop, output):
     output[0] = byte_arr[start:stop].view(np.int32)[0]
 
@@ -123,6 +130,7 @@ def test_views_translate():
     cuda.compile_ptx(reshape_2d, "void(int64[:], UniTuple(int64, 2), int64[:, ::1])")
     cuda.compile_ptx(reshape_args_and_transpose, "void(int64[::1], int64[:, ::1])")
     cuda.compile_ptx(reinterpret, "void(uint8[::1], int64, int64, int32[::1])")
+    cuda.compile_ptx(filled, "void(float64[::1])")
 
 
 @requires_gpu
@@ -144,6 +152,9 @@ def test_views_on_the_gpu():
     for start in range(0, 256, 4):
         kernel[1, 1](byte_arr, start, start + 4, out)
         assert out[0] == byte_arr[start:start + 4].view(np.int32)[0]
+    out = np.zeros(4)
+    cuda.jit(filled)[1, 1](out)
+    np.testing.assert_array_equal(out, [7, 7, 15, 0])
     debug = cuda.jit(debug=True, opt=False)(reshape_2d)
     with pytest.raises(NotImplementedError, match="incompatible shape for array"):
         # a device view (a host one would be copied to the device contiguous): NumPy would copy

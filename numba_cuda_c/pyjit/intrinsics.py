@@ -648,7 +648,7 @@ class Intrinsics:
 
     def array_view(self, name, array, node):
         """a.reshape(shape) (a tuple or the lengths as arguments; one -1), a.view(dtype), a.transpose(): views,
-        as numba's. A reshape that no view can give, or a view whose dtype does not fit the last axis, raises as
+        as numba's; a.fill(value) in place. A reshape that no view can give, or a view whose dtype does not fit the last axis, raises as
         numba does (the thread ends; recorded with debug=True)."""
         t = array.type
         self.module.require("array_views")
@@ -658,6 +658,10 @@ class Intrinsics:
             if node.args:
                 self.fail(node, "a.transpose() in kernels takes no axes")
             return Value("ncc_transpose(%s)" % array.code, types.Array(t.dtype, t.ndim, "A"))
+        if name == "fill":  # every element set to a number, in place (a[...] = value)
+            (value,) = self.args(node, 1)
+            self.assign_into_array(array, value, node)
+            return Value("", None)
         args = [self.expr(a) for a in node.args]
         temp = self.module.unique(name)
         if name == "view":

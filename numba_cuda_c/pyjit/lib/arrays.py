@@ -170,7 +170,7 @@ template <typename T, int N> __device__ __forceinline__ Array<T, N> ncc_transpos
 """,
 )
 
-VIEW_METHODS = ("reshape", "view", "transpose")  # a.reshape(shape), a.view(dtype), a.transpose(): intrinsics.py
+VIEW_METHODS = ("reshape", "view", "transpose", "fill")  # a.reshape(shape), ..., a.fill(value): intrinsics.py
 
 OBJECTS = {}  # NumPy function -> Intrinsic (np.sum)
 METHODS = {}  # array method name -> Intrinsic (a.sum())
