@@ -497,6 +497,8 @@ def from_numba(obj):
     kind = type(obj).__name__
     if name in SCALARS:
         return SCALARS[name]
+    if kind in ("NPDatetime", "NPTimedelta"):  # numba's datetime64[unit] / timedelta64[unit]
+        return from_dtype(name)
     if name == "__nv_bfloat16":  # numba-cuda's bfloat16 type is named after CUDA's
         return bfloat16
     if name in ("none", "void") or kind == "NoneType":

@@ -73,12 +73,16 @@ class NPDatetime(_Type):
     pass
 
 
+class ListType(_Type):
+    pass
+
+
 class Signature:
     def __init__(self, return_type, args):
         self.return_type, self.args = return_type, tuple(args)
 
 
-for _cls in (Integer, Float, Boolean, NoneType, Array, UniTuple, NPDatetime):
+for _cls in (Integer, Float, Boolean, NoneType, Array, UniTuple, NPDatetime, ListType):
     _cls.__module__ = "numba.core.types.standin"
 Signature.__module__ = "numba.core.typing.templates"
 
@@ -95,8 +99,9 @@ def test_standins_map_by_name_and_attributes():
     sig = types.parse_signature(fake_void(fake_float32[:], fake_int32))
     assert (sig.return_type, sig.args) == (types.void, (types.float32[:], types.int32))
     assert types.parse_signature((fake_float32[:], fake_int32)).args == (types.float32[:], types.int32)
+    assert types.from_numba(NPDatetime("datetime64[ns]")) is types.from_dtype("M8[ns]")
     with pytest.raises(TypeError, match="no numba_cuda_c equivalent"):
-        types.from_numba(NPDatetime("datetime64[ns]"))
+        types.from_numba(ListType("ListType[int64]"))
     assert not types.is_numba_type(types.float32) and not types.is_numba_type(np.float32)
 
 
@@ -112,10 +117,12 @@ def test_standin_signatures_in_jit_and_declare_device():
 # -- numba's real objects --------------------------------------------------------------------------
 def test_numba_scalars_and_arrays():
     numba = _numba()
-    for name in types.SCALARS:
-        if name == "bfloat16":  # not numba's: numba-cuda's own type, named after CUDA's (below)
+    for name in list(types.SCALARS):
+        if name == "bfloat16" or "[" in name:  # bfloat16: numba-cuda's own type (below); datetimes: below
             continue
         assert types.parse_type(getattr(numba.types, "bool_" if name == "bool" else name)) is types.SCALARS[name]
+    assert types.parse_type(numba.types.NPDatetime("D")) is types.from_dtype("datetime64[D]")
+    assert types.parse_type(numba.types.NPTimedelta("ns")[:]) is types.from_dtype("timedelta64[ns]")[:]
     assert types.parse_type(numba.types.int32[:]) is types.int32[:]
     assert types.parse_type(numba.float64[:, ::1]) is types.float64[:, ::1]
     assert types.parse_type(numba.float64[::1, :]) is types.float64[::1, :]
