@@ -37,6 +37,8 @@ class Intrinsics:
             return all(k.arg == "dtype" for k in node.keywords)
         if hasattr(target, "__ncc_device_function__") or type(target).__name__ == "DeviceFunction":
             return True  # bound as Python binds them (translate.py's bind_call)
+        if type(target).__name__ == "function":  # perhaps implemented with numba's @overload: bound the same way
+            return True
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         return self.ufunc_supported(name) and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
 

@@ -99,6 +99,7 @@ class ModuleBuilder:
         self.lineinfo = False  # lineinfo or debug: #line directives map the C to the Python source's lines
         self.raises = []  # (exception class, args) a raise can record, code k at index k - 1
         self.requirements = {}  # name -> lib.Requirement, in the order first needed
+        self.overloads = {}  # (function, argument types, keyword types) -> numba's @overload implementation
         self.pieces = []
         self.counter = 0
 
@@ -1110,6 +1111,23 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         return Value("(%s %s %s)" % (a, op, b), t)
 
     # -- calls ----------------------------------------------------------------------------------
+    def overload_implementation(self, function, node):
+        """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
+        The arguments are typed without writing C (the call is translated after, once)."""
+        from numba_cuda_c.pyjit import overloads
+
+        emitting, self.emitting = self.emitting, False
+        try:
+            argtypes = tuple(self.expr(a).type for a in node.args)
+            keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
+        finally:
+            self.emitting = emitting
+        key = (function, argtypes, tuple(sorted(keyword_types.items())))
+        if key not in self.module.overloads:
+            implementation = overloads.implementation(function, argtypes, keyword_types)
+            self.module.overloads[key] = DeviceFunction(implementation) if implementation is not None else None
+        return self.module.overloads[key]
+
     def bind_call(self, pyfunc, node):
         """A device function call's arguments, one Value per parameter in parameter_names' order, as Python binds
         them: positional, then keywords, then the function's defaults (constants of their own); a *args
@@ -1235,6 +1253,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return call(self, target, node)
         # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
         target = target if isinstance(target, DeviceFunction) else getattr(target, "__ncc_device_function__", None)
+        if target is None and callable(func.obj) and not isinstance(func.obj, type):
+            target = self.overload_implementation(func.obj, node)  # numba's @overload
         if target is not None:
             args = self.bind_call(target.py_func, node)
             constants = compile_time_arguments(target, args, node, self)

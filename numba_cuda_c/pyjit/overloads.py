@@ -1,0 +1,79 @@
+"""Functions implemented with numba's @overload (numba.cuda.extending / numba.core.extending), called from kernels.
+
+numba's overload decorator registers a typing template in numba's registry; the function it decorates is given
+numba's types of a call's arguments and returns the Python function that implements the call (or None: not for
+these types). Where numba's registry is loaded (a program that uses numba's overloads imports numba), a kernel's
+call of such a function asks that function, with numba's types made from ours, and translates the implementation it
+returns as a device function. Overloads for the "cuda" target come before "generic" ones; "cpu" ones are not for
+kernels. numba is never imported here.
+"""
+
+import sys
+
+from numba_cuda_c import types
+
+_REGISTRIES = ("numba.cuda.typing.templates", "numba.core.typing.templates")
+_TYPE_MODULES = ("numba.cuda.types", "numba.core.types")
+_TARGET_ORDER = {"cuda": 0, "generic": 1}
+
+
+def _templates(func):
+    """numba's overload templates registered for func, cuda's first."""
+    found = []
+    for module_name in _REGISTRIES:
+        registry = getattr(sys.modules.get(module_name), "builtin_registry", None)
+        for registered, function_type in getattr(registry, "globals", ()):
+            if registered is not func:
+                continue
+            for template in getattr(function_type, "templates", ()):
+                overload_func = getattr(template, "_overload_func", None)
+                target = (getattr(template, "metadata", None) or {}).get("target", "cpu")
+                if overload_func is not None and target in _TARGET_ORDER and template not in found:
+                    found.append(template)
+    found.sort(key=lambda t: _TARGET_ORDER[t.metadata.get("target")])
+    return found
+
+
+def _numba_types():
+    for name in _TYPE_MODULES:
+        module = sys.modules.get(name)
+        if module is not None and hasattr(module, "Array"):
+            return module
+    return None
+
+
+def to_numba(t, nt):
+    """Our type as numba's (types module nt); None where there is none to give."""
+    if isinstance(t, types.Array):
+        dtype = to_numba(t.dtype, nt)
+        return None if dtype is None else nt.Array(dtype, t.ndim, t.layout)
+    if isinstance(t, types.Tuple):
+        items = [to_numba(item, nt) for item in t.items]
+        return None if any(i is None for i in items) else nt.Tuple(items)
+    if t == types.none:
+        return nt.none
+    if isinstance(t, types.Scalar):
+        if t.kind in "Mm":
+            return (nt.NPDatetime if t.kind == "M" else nt.NPTimedelta)(t.unit)
+        return getattr(nt, "boolean" if t.name == "bool" else t.name, None)
+    return None
+
+
+def implementation(func, argtypes, keyword_types):
+    """The Python function numba's @overload gives for func called with these types (a list, and a dict for
+    keyword arguments), or None where func has no overload for kernels that takes them."""
+    templates = _templates(func)
+    nt = _numba_types() if templates else None
+    if nt is None:
+        return None
+    args = [to_numba(t, nt) for t in argtypes]
+    kwargs = {k: to_numba(t, nt) for k, t in keyword_types.items()}
+    if any(a is None for a in args) or any(v is None for v in kwargs.values()):
+        return None
+    for template in templates:
+        result = template._overload_func(*args, **kwargs)
+        if isinstance(result, tuple):  # (signature, implementation): numba's form for imprecise types
+            result = result[-1]
+        if result is not None:
+            return result
+    return None
