@@ -45,6 +45,14 @@ def uses_cpu_only(x):
     cpu_only(x)
 
 
+def literal_only(x):
+    pass
+
+
+def uses_literal_only(out):
+    out[0] = literal_only(3)
+
+
 @pytest.fixture
 def numba_registry(monkeypatch):
     """numba's registry and types modules as stand-ins: what overloads.py reads where numba is loaded."""
@@ -63,11 +71,23 @@ def numba_registry(monkeypatch):
     def ol_cpu(x):
         raise AssertionError("a cpu overload is not asked for kernels")
 
+    def ol_literal(x):  # only for a literal, as numba's IntegerLiteral overloads: asked again with one
+        if not x.name.startswith("Literal"):
+            return None
+        value = int(x.name[len("Literal["):-1])
+
+        def impl(x):
+            return value * 2
+
+        return impl
+
     registry = pytypes.SimpleNamespace(globals=[
+        (literal_only, pytypes.SimpleNamespace(templates=(_template(ol_literal, "cuda"),))),
         (twice, pytypes.SimpleNamespace(templates=(_template(ol_twice, "generic"),))),
         (cpu_only, pytypes.SimpleNamespace(templates=(_template(ol_cpu, "cpu"),))),
     ])
-    numba_types = pytypes.SimpleNamespace(Array=_NumbaArray, int64=_NumbaType("int64"), none=_NumbaType("none"))
+    numba_types = pytypes.SimpleNamespace(Array=_NumbaArray, int64=_NumbaType("int64"), none=_NumbaType("none"),
+                                          literal=lambda value: _NumbaType("Literal[%d]" % value))
     monkeypatch.setitem(sys.modules, "numba.cuda.typing.templates", pytypes.SimpleNamespace(builtin_registry=registry))
     monkeypatch.setitem(sys.modules, "numba.cuda.types", numba_types)
     return asked
@@ -80,6 +100,8 @@ def test_overloads_are_asked_with_numbas_types(numba_registry):
     assert numba_registry and isinstance(numba_registry[0], _NumbaArray) and numba_registry[0].dtype.name == "int64"
     with pytest.raises(KernelTypeError, match="Untyped global name 'cpu_only'"):
         cuda.compile_ptx(uses_cpu_only, "void(int64[::1])")
+    ptx, _ = cuda.compile_ptx(uses_literal_only, "void(int64[::1])")
+    assert "6;" in ptx  # literal_only(3) is 3 * 2, the implementation the literal type got
 
 
 @requires_gpu

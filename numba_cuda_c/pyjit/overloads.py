@@ -59,9 +59,11 @@ def to_numba(t, nt):
     return None
 
 
-def implementation(func, argtypes, keyword_types):
+def implementation(func, argtypes, keyword_types, constants=()):
     """The Python function numba's @overload gives for func called with these types (a list, and a dict for
-    keyword arguments), or None where func has no overload for kernels that takes them."""
+    keyword arguments), or None where func has no overload for kernels that takes them. constants: the
+    arguments' values known when compiling (None where not): as numba, an overload that refuses the types is
+    asked again with literal types for those (IntegerLiteral, ...)."""
     templates = _templates(func)
     nt = _numba_types() if templates else None
     if nt is None:
@@ -70,10 +72,24 @@ def implementation(func, argtypes, keyword_types):
     kwargs = {k: to_numba(t, nt) for k, t in keyword_types.items()}
     if any(a is None for a in args) or any(v is None for v in kwargs.values()):
         return None
-    for template in templates:
-        result = template._overload_func(*args, **kwargs)
-        if isinstance(result, tuple):  # (signature, implementation): numba's form for imprecise types
-            result = result[-1]
-        if result is not None:
-            return result
+    attempts = [args]
+    literal = getattr(nt, "literal", None)
+    if literal is not None and any(c is not None for c in constants):
+        attempts.append([_literal(literal, c, a) for c, a in zip(list(constants) + [None] * len(args), args)])
+    for arguments in attempts:
+        for template in templates:
+            result = template._overload_func(*arguments, **kwargs)
+            if isinstance(result, tuple):  # (signature, implementation): numba's form for imprecise types
+                result = result[-1]
+            if result is not None:
+                return result
     return None
+
+
+def _literal(literal, value, fallback):
+    if value is None or isinstance(value, complex):
+        return fallback
+    try:
+        return literal(value)
+    except Exception:  # noqa: BLE001  (a value numba has no literal type for)
+        return fallback

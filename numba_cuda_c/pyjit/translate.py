@@ -1118,13 +1118,15 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
 
         emitting, self.emitting = self.emitting, False
         try:
-            argtypes = tuple(self.expr(a).type for a in node.args)
+            values = [self.expr(a) for a in node.args]
             keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
         finally:
             self.emitting = emitting
-        key = (function, argtypes, tuple(sorted(keyword_types.items())))
+        argtypes = tuple(v.type for v in values)
+        constants = tuple(v.const if v.items is None else None for v in values)
+        key = (function, argtypes, constants, tuple(sorted(keyword_types.items())))
         if key not in self.module.overloads:
-            implementation = overloads.implementation(function, argtypes, keyword_types)
+            implementation = overloads.implementation(function, argtypes, keyword_types, constants)
             self.module.overloads[key] = DeviceFunction(implementation) if implementation is not None else None
         return self.module.overloads[key]
 
