@@ -114,3 +114,16 @@ def constant_records(A, B, C):
     A[i] = R[i]["x"]
     B[i] = R[i]["y"] + len(cuda.const.array_like(CONST_RECORD_EMPTY))
     C[i] = Z[i]["y"] + CONST_RECORD[i].y  # a global record array is a constant too
+
+
+def rebinding(result, arr, out):
+    for i in range(1):  # re-bound to a 1-d view and back, inside the loop: each binding has its own type
+        arr = arr.reshape(arr.size)
+        arr = arr.reshape(3, 2)
+    for i in range(arr.shape[0]):
+        for j in range(arr.shape[1]):
+            result[i, j] = arr[i, j]
+    x = out
+    first = x[0]
+    x = 2.5  # an array's name re-bound to a number
+    out[0] = first + x

@@ -1395,9 +1395,11 @@ def e_undefined_name(a, n):
     a[0] = not_defined_anywhere  # noqa: F821
 
 
-def e_array_becomes_number(a, n):
+def e_array_or_number(a, n):
     x = a
-    x = 1.0  # noqa: F841
+    if n > 0:  # a number on one path, an array on the other: numba's SSA cannot unify them either
+        x = 1.0
+    a[0] = x[0]
 
 
 def e_bad_dtype(a, n):
@@ -1423,7 +1425,7 @@ def e_lambda(a, n):
     (e_iterate_number, "for x in n:", "arrays, tuples"),
     (e_kernel_returns, "return n", "return a value"),
     (e_undefined_name, "not_defined_anywhere", "not_defined_anywhere"),
-    (e_array_becomes_number, "x = 1.0", "cannot hold"),
+    (e_array_or_number, "if n > 0:", "on another path"),
     (e_bad_dtype, "cuda.local.array(4, dtype=cuda.Stream)", "dtype"),
     (e_keyword_call, "key=None", "keyword"),
     (e_lambda, "f = lambda", "Lambda"),

@@ -209,3 +209,18 @@ def test_array_alignment_on_the_gpu():
         addresses = np.zeros(2, np.uint64)
         cuda.jit(_aligned_arrays(alignment))[1, 1](addresses)
         assert all(int(a) % alignment == 0 for a in addresses), addresses
+
+
+@needs_nvrtc
+def test_a_name_re_bound_to_another_type_gets_a_variable_of_its_own():
+    source = cuda.jit(mk.rebinding).inspect_source("void(float64[:, ::1], float64[:, ::1], float64[::1])")
+    assert "Array<double, 1> v_arr__1" in source and "double v_x__1" in source
+
+
+@requires_gpu
+def test_re_bound_names_on_the_gpu():
+    arr = np.arange(6.0).reshape(3, 2)
+    result, out = np.zeros((3, 2)), np.array([1.0])
+    cuda.jit(mk.rebinding)[1, 1](result, arr, out)
+    np.testing.assert_array_equal(result, arr)
+    assert out[0] == 3.5

@@ -261,6 +261,8 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             )
         self.vars = dict(zip(self.params, self.argtypes))
         self.single_constants = _single_constants(self.node, self.params)
+        self.renames = {}  # Python name -> the variable it is bound to now, where a store re-bound it (binding())
+        self.rebindings = {}  # Python name -> its further variables, in the order made (the same in every pass)
         self.nested_functions = {}  # id(def node) -> the Python function of a function defined in this one
         self.local_functions = {}  # name -> DeviceFunction of a function defined in this one, once its def ran
         self.return_type = None
@@ -290,6 +292,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         """The C text of this function."""
         for _ in range(TYPING_PASSES):  # types until they stop changing
             before = (dict(self.vars), self.return_type)
+            self.renames = {}
             self.lines = []
             self.hoisted = []
             self.break_flags = []
@@ -303,6 +306,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 "the types of %s did not settle after %d passes" % (", ".join(changing) or "the return value", TYPING_PASSES),
             )
         self.emitting = True
+        self.renames = {}
         self.called = []  # the device functions the emitted code calls (ModuleBuilder.place)
         self.lines = []
         self.hoisted = []
@@ -399,7 +403,21 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         method = getattr(self, "stmt_" + type(node).__name__, None)
         if method is None:
             self.fail(node, "unsupported statement (%s)" % type(node).__name__)
+        if not isinstance(node, (ast.For, ast.While)):
+            method(node)
+            return
+        before = dict(self.renames)
         method(node)
+        self.check_bindings(before, node)
+
+    def check_bindings(self, before, node):
+        """A loop's body (or a branch) must leave each name bound to the variable it started with: its next
+        iteration, or the code after it, reads one variable whatever path ran."""
+        for name in sorted(set(before) | set(self.renames)):
+            if before.get(name, name) != self.renames.get(name, name):
+                self.fail(node, "variable %r holds a %s here and a %s on another path: a variable that changes "
+                                "type must do so on every path" % (
+                                    name, self.vars.get(self.renames.get(name, name)), self.vars.get(before.get(name, name))))
 
     def stmt_Pass(self, node):
         pass
@@ -516,12 +534,10 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             self.store_field(field[0], field[1], value, node)
             return
         if isinstance(target, ast.Name):
-            name = target.id
+            name = self.binding(target.id, value)
             if self.emitting:
                 self.assigned.add(name)
             if isinstance(value.type, types.Array):
-                if name in self.vars and self.vars[name] != value.type:
-                    self.fail(node, "an array variable cannot change type")
                 self.vars[name] = value.type
                 self.emit("v_%s = %s;" % (name, value.code))  # declared at the top (declarations())
                 return
@@ -549,6 +565,26 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
             self.fail(node, "cannot assign to this")
+
+    def binding(self, name, value):
+        """The variable a store of `value` to the Python name goes to: the one the name is bound to now, unless the
+        value cannot live there (an array of another type, an array where a number or a tuple was, a tuple of
+        another length, or the reverse); then one of the name's variables it fits, or a new one (numba's SSA gives
+        each binding its own type). Loads follow the name's latest binding; a loop or a branch must end with the
+        bindings it started with (checked in statement())."""
+        current = self.renames.get(name, name)
+        if current not in self.vars or _fits(self.vars[current], value):
+            return current
+        candidates = [name] + self.rebindings.get(name, [])
+        fitting = next((c for c in candidates if c in self.vars and _fits(self.vars[c], value)), None)
+        if fitting is None:
+            fitting = "%s__%d" % (name, len(self.rebindings.get(name, [])) + 1)
+            self.rebindings.setdefault(name, []).append(fitting)
+        if fitting == name:
+            self.renames.pop(name, None)
+        else:
+            self.renames[name] = fitting
+        return fitting
 
     def store_tuple(self, name, value, node):
         """t = (a, b): each item in its own C variable, typed by unification as a scalar would be."""
@@ -605,11 +641,14 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             self.nested(node.body if value.const else node.orelse)
             self.emit("}")
             return
+        before = dict(self.renames)
         self.emit("if (%s) {" % self.truth(value, node.test))
         self.nested(node.body)
+        self.check_bindings(before, node)
         if node.orelse:
             self.emit("} else {")
             self.nested(node.orelse)
+            self.check_bindings(before, node)
         self.emit("}")
 
     def nested(self, body):
@@ -660,7 +699,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         kind = typing.promote(typing.promote(start.type, stop.type), step.type)
         if kind == types.float64:
             self.fail(node, "range() over a mix of int64 and uint64")
-        name = node.target.id
+        name = self.binding(node.target.id, Value("", kind))
         self.vars[name] = typing.unify(self.vars.get(name), kind)
         counter, limit, stride = (self.module.unique(s) for s in ("i", "stop", "step"))
         ctype = kind.ctype
@@ -799,6 +838,7 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
             return Value(obj=self.local_functions[name])
         if name in self.constants:
             return self.constants[name]
+        name = self.renames.get(name, name)  # the variable the name is bound to now (binding())
         if name in self.vars:
             # Read before any assignment, outside a loop (where an earlier iteration may have
             # assigned it): Python would raise UnboundLocalError, so this is an error, not garbage.
@@ -1291,6 +1331,15 @@ class _ArrayCtypes:
 
     def __init__(self, array):
         self.array = array
+
+
+def _fits(held, value):
+    """Whether a variable of type `held` can take `value` (numbers unify; arrays and tuples keep their type)."""
+    if isinstance(value.type, types.Array) or isinstance(held, types.Array):
+        return held == value.type
+    if value.items is not None or isinstance(held, types.Tuple):
+        return isinstance(held, types.Tuple) and value.items is not None and len(held.items) == len(value.items)
+    return True
 
 
 def _store_counts(function):
