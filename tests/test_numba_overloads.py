@@ -26,7 +26,8 @@ class _NumbaArray(_NumbaType):
 
 
 def _template(overload_func, target):
-    return type("OverloadTemplate", (), {"_overload_func": staticmethod(overload_func), "metadata": {"target": target}})
+    metadata = {"target": target} if target else {}  # numba.core's overload leaves it out: "generic"
+    return type("OverloadTemplate", (), {"_overload_func": staticmethod(overload_func), "metadata": metadata})
 
 
 def twice(x):
@@ -83,7 +84,7 @@ def numba_registry(monkeypatch):
 
     registry = pytypes.SimpleNamespace(globals=[
         (literal_only, pytypes.SimpleNamespace(templates=(_template(ol_literal, "cuda"),))),
-        (twice, pytypes.SimpleNamespace(templates=(_template(ol_twice, "generic"),))),
+        (twice, pytypes.SimpleNamespace(templates=(_template(ol_twice, None),))),
         (cpu_only, pytypes.SimpleNamespace(templates=(_template(ol_cpu, "cpu"),))),
     ])
     numba_types = pytypes.SimpleNamespace(Array=_NumbaArray, int64=_NumbaType("int64"), none=_NumbaType("none"),

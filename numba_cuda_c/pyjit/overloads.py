@@ -27,10 +27,10 @@ def _templates(func):
                 continue
             for template in getattr(function_type, "templates", ()):
                 overload_func = getattr(template, "_overload_func", None)
-                target = (getattr(template, "metadata", None) or {}).get("target", "cpu")
+                target = (getattr(template, "metadata", None) or {}).get("target", "generic")  # numba's default
                 if overload_func is not None and target in _TARGET_ORDER and template not in found:
                     found.append(template)
-    found.sort(key=lambda t: _TARGET_ORDER[t.metadata.get("target")])
+    found.sort(key=lambda t: _TARGET_ORDER[(getattr(t, "metadata", None) or {}).get("target", "generic")])
     return found
 
 
@@ -64,6 +64,9 @@ def implementation(func, argtypes, keyword_types, constants=()):
     keyword arguments), or None where func has no overload for kernels that takes them. constants: the
     arguments' values known when compiling (None where not): as numba, an overload that refuses the types is
     asked again with literal types for those (IntegerLiteral, ...)."""
+    module = getattr(func, "__module__", None) or ""
+    if module.split(".")[0] in ("numpy", "numba", "math", "cmath", "builtins"):
+        return None  # numba's own implementations of NumPy and Python, written for numba's compiler
     templates = _templates(func)
     nt = _numba_types() if templates else None
     if nt is None:
