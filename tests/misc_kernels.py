@@ -127,3 +127,13 @@ def rebinding(result, arr, out):
     first = x[0]
     x = 2.5  # an array's name re-bound to a number
     out[0] = first + x
+
+
+def object_dtype_array():
+    arr = cuda.shared.array(10, dtype=np.dtype("O"))  # noqa: F841
+
+
+def dtype_by_call(out):
+    arr = cuda.local.array(2, dtype=np.dtype("int16"))
+    arr[0] = 40000  # wraps as an int16
+    out[0] = arr[0]

@@ -224,3 +224,11 @@ def test_re_bound_names_on_the_gpu():
     cuda.jit(mk.rebinding)[1, 1](result, arr, out)
     np.testing.assert_array_equal(result, arr)
     assert out[0] == 3.5
+
+
+@needs_nvrtc
+def test_np_dtype_calls_are_dtypes_and_an_untypeable_one_says_which_variable():
+    source = cuda.jit(mk.dtype_by_call).inspect_source("void(int64[::1])")
+    assert "short" in source
+    with pytest.raises(KernelTypeError, match="Cannot infer the type of variable 'arr'.*no device type for dtype object"):
+        cuda.compile_ptx(mk.object_dtype_array, "void()")

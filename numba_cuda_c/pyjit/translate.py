@@ -484,7 +484,13 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
         if isinstance(target, ast.Tuple):
             self.unpack(target, self.expr(value_node), node)
             return
-        self.store(target, self.expr(value_node), node)
+        try:
+            value = self.expr(value_node)
+        except TypeError as exc:  # a dtype with no device type (np.dtype("O")): numba cannot type the variable
+            if not (isinstance(target, ast.Name) and "no device type for dtype" in str(exc)):
+                raise
+            self.fail(node, "Cannot infer the type of variable %r: %s" % (target.id, str(exc).split("\n")[0]))
+        self.store(target, value, node)
 
     def spread_starred(self, node):
         """f(a, *t): the call with t's items as arguments, t evaluated once (into variables named after
@@ -1243,6 +1249,12 @@ class FunctionTranslator(Intrinsics, Indexing, Loops, Raising):
                 return self.expr(rewritten)
         from numba_cuda_c.np import numpy_support
 
+        if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
+            args = [self.expr(a) for a in node.args]
+            constants = [a.obj if a.code is None else a.const for a in args]
+            if node.keywords or len(args) != 1 or constants[0] is None:
+                self.fail(node, "np.dtype() in a kernel takes one constant (a name or a type)")
+            return Value(obj=np.dtype(constants[0]))
         if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
             return self.pointer_array("C" if target is numpy_support.carray else "F", node)
         if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)

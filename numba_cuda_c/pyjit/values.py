@@ -106,8 +106,8 @@ def dtype_of(obj):
         if types.is_numba_type(obj):  # numba.float32
             return types.from_numba(obj)
         return types.from_dtype(obj)
-    except TypeError:
-        raise KernelTypeError("%r is not a dtype" % (obj,)) from None
+    except TypeError as exc:
+        raise KernelTypeError("%r is not a dtype kernels take (%s)" % (obj, exc)) from None
 
 
 def c_array_type(t):
