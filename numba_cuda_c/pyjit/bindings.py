@@ -1,0 +1,127 @@
+"""Variables and the functions defined in a kernel (a mixin of FunctionTranslator, translate.py): a name re-bound
+to a value of another kind gets a variable of its own (numba's SSA), which loops and branches must end with as they
+began; `def inner(...)` inside a kernel is a device function of its own, closing over the enclosing constants
+(numba's make_function)."""
+
+import ast
+import copy
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit.devicefn import DeviceFunction
+
+
+class Bindings:
+    def check_bindings(self, before, node):
+        """A loop's body (or a branch) must leave each name bound to the variable it started with: its next
+        iteration, or the code after it, reads one variable whatever path ran."""
+        for name in sorted(set(before) | set(self.renames)):
+            if before.get(name, name) != self.renames.get(name, name):
+                self.fail(node, "variable %r holds a %s here and a %s on another path: a variable that changes "
+                                "type must do so on every path" % (
+                                    name, self.vars.get(self.renames.get(name, name)), self.vars.get(before.get(name, name))))
+
+    def stmt_FunctionDef(self, node):
+        """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
+        own, called or passed on as a value, closing over the enclosing function's constants."""
+        function = self.nested_functions.get(id(node))
+        if function is None:
+            function = self.nested_functions[id(node)] = self.nested_function(node)
+        self.local_functions[node.name] = DeviceFunction(function)
+
+    def nested_function(self, node):
+        """The Python function of a nested definition, compiled from its lines in the file (so that it is read
+        as any other function), its free names bound to what they are in the enclosing function: constants
+        (numba captures only those), compile-time arguments, functions; numba's errors for anything else."""
+        if node.decorator_list:
+            self.fail(node, "functions defined inside kernels take no decorators")
+        inner_names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        inner_names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        inner_names |= {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
+        free = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - inner_names
+        namespace = dict(self.globals)
+        stores = _store_counts(self.node)
+        for name in sorted(free):
+            if name in self.local_functions:
+                namespace[name] = self.local_functions[name].py_func
+            elif name in self.constants:
+                value = self.constants[name]
+                namespace[name] = value.obj if value.code is None else value.const
+            elif name in self.single_constants:
+                namespace[name] = self.single_constants[name]
+            elif name in self.vars or stores.get(name):
+                if stores.get(name, 0) > 1:
+                    self.fail(node, "Cannot capture a constant value for variable %r as there are multiple "
+                                    "definitions present." % name)
+                self.fail(node, "Cannot capture the non-constant value associated with variable %r in a function "
+                                "that may escape." % name)
+        if not self.source_lines:
+            self.fail(node, "a function defined inside a kernel needs the kernel's source (define it in a file)")
+        definition = copy.deepcopy(node)
+        ast.increment_lineno(definition, self.first_line - 1)  # the file's own lines: inspect finds it there
+        module = ast.Module(body=[definition], type_ignores=[])
+        exec(compile(module, self.filename, "exec"), namespace)
+        return namespace[node.name]
+
+    def binding(self, name, value):
+        """The variable a store of `value` to the Python name goes to: the one the name is bound to now, unless the
+        value cannot live there (an array of another type, an array where a number or a tuple was, a tuple of
+        another length, or the reverse); then one of the name's variables it fits, or a new one (numba's SSA gives
+        each binding its own type). Loads follow the name's latest binding; a loop or a branch must end with the
+        bindings it started with (checked in statement())."""
+        current = self.renames.get(name, name)
+        if current not in self.vars or _fits(self.vars[current], value):
+            return current
+        candidates = [name] + self.rebindings.get(name, [])
+        fitting = next((c for c in candidates if c in self.vars and _fits(self.vars[c], value)), None)
+        if fitting is None:
+            fitting = "%s__%d" % (name, len(self.rebindings.get(name, [])) + 1)
+            self.rebindings.setdefault(name, []).append(fitting)
+        if fitting == name:
+            self.renames.pop(name, None)
+        else:
+            self.renames[name] = fitting
+        return fitting
+
+
+def _fits(held, value):
+    """Whether a variable of type `held` can take `value` (numbers unify; arrays and tuples keep their type)."""
+    if isinstance(value.type, types.Array) or isinstance(held, types.Array):
+        return held == value.type
+    if value.items is not None or isinstance(held, types.Tuple):
+        return isinstance(held, types.Tuple) and value.items is not None and len(held.items) == len(value.items)
+    return True
+
+
+def _store_counts(function):
+    """{name: how many times it is assigned} in a function's body, nested functions' excluded."""
+    counts = {}
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.Lambda)):
+                continue
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                counts[child.id] = counts.get(child.id, 0) + 1
+            visit(child)
+
+    visit(function)
+    return counts
+
+
+def _single_constants(function, params):
+    """{name: value} of the locals assigned once, in the function's own body (not in a branch or loop), an int or
+    a bool: numba knows their value where a constant is needed (cuda.shared.array(N, ...) after N = 100)."""
+    stores = _store_counts(function)
+    found = {}
+    for statement in function.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Constant)
+            and type(statement.value.value) in (int, bool)
+        ):
+            name = statement.targets[0].id
+            if stores.get(name) == 1 and name not in params:
+                found[name] = statement.value.value
+    return found

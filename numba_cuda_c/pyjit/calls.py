@@ -1,0 +1,315 @@
+"""Calls in kernels (a mixin of FunctionTranslator, translate.py): what a call's target is (a device function, a
+library entry, a builtin, math, a NumPy ufunc or function, a conversion, a declared extern, numba's @overload) and how
+its arguments bind (positional, keywords, defaults, *args, f(*t)); device functions' compile-time arguments (types,
+functions, literal numbers) specialise them."""
+
+import ast
+import functools
+import inspect
+import math
+
+import numpy as np
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import lib, typing
+from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.lib import arrays as array_lib
+from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of
+
+
+class Calls:
+    def spread_starred(self, node):
+        """f(a, *t): the call with t's items as arguments, t evaluated once (into variables named after
+        the call's place, the same in every pass)."""
+        args = []
+        for position, arg in enumerate(node.args):
+            if not isinstance(arg, ast.Starred):
+                args.append(arg)
+                continue
+            value = self.expr(arg.value)
+            if value.items is None:
+                self.fail(node, "*args in a kernel takes a tuple")
+            for k, item in enumerate(value.items):
+                name = ast.Name(id="starred_%d_%d_%d_%d" % (node.lineno, node.col_offset, position, k), ctx=ast.Store())
+                if item.obj is not None and item.code is None:  # a function, a type: read as itself
+                    self.constants[name.id] = item
+                else:
+                    self.store(ast.copy_location(name, arg), item, node)
+                args.append(ast.copy_location(ast.Name(id=name.id, ctx=ast.Load()), arg))
+        return ast.copy_location(ast.Call(func=node.func, args=args, keywords=node.keywords), node)
+
+    def overload_implementation(self, function, node):
+        """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
+        The arguments are typed without writing C (the call is translated after, once)."""
+        from numba_cuda_c.pyjit import overloads
+
+        emitting, self.emitting = self.emitting, False
+        try:
+            values = [self.expr(a) for a in node.args]
+            keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
+        finally:
+            self.emitting = emitting
+        argtypes = tuple(v.type for v in values)
+        constants = tuple(v.const if v.items is None else None for v in values)
+        key = (function, argtypes, constants, tuple(sorted(keyword_types.items())))
+        if key not in self.module.overloads:
+            implementation = overloads.implementation(function, argtypes, keyword_types, constants)
+            self.module.overloads[key] = DeviceFunction(implementation) if implementation is not None else None
+        return self.module.overloads[key]
+
+    def bind_call(self, pyfunc, node):
+        """A device function call's arguments, one Value per parameter in parameter_names' order, as Python binds
+        them: positional, then keywords, then the function's defaults (constants of their own); a *args
+        parameter gets the extra positional arguments as a tuple."""
+        code = pyfunc.__code__
+        names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+        positional = [self.expr(a) for a in node.args]
+        values, extra = positional[: code.co_argcount], positional[code.co_argcount:]
+        varargs = bool(code.co_flags & inspect.CO_VARARGS)
+        if extra and not varargs:
+            self.fail(node, "%s() takes %d positional arguments but %d were given"
+                      % (pyfunc.__name__, code.co_argcount, len(positional)))
+        bound = dict(zip(names, values))
+        for keyword in node.keywords:
+            if keyword.arg is None or keyword.arg not in names:
+                self.fail(node, "%s() got an unexpected keyword argument %r" % (pyfunc.__name__, keyword.arg))
+            if keyword.arg in bound:
+                self.fail(node, "%s() got multiple values for argument %r" % (pyfunc.__name__, keyword.arg))
+            bound[keyword.arg] = self.expr(keyword.value)
+        defaults = dict(zip(names[code.co_argcount - len(pyfunc.__defaults__ or ()): code.co_argcount],
+                            pyfunc.__defaults__ or ()))
+        defaults.update(pyfunc.__kwdefaults__ or {})
+        for name in names:
+            if name not in bound:
+                if name not in defaults:
+                    self.fail(node, "%s() missing required argument %r" % (pyfunc.__name__, name))
+                bound[name] = self.python_value(defaults[name], node)
+        result = [bound[name] for name in names]
+        if varargs:
+            result.append(Value(type=types.Tuple([v.type for v in extra]), items=extra,
+                                const=tuple(v.const for v in extra) if all(v.const is not None for v in extra) else None))
+        return result
+
+    def device_argument(self, value, node):
+        """A value as a device function's argument: numbers, arrays and records as they are; a tuple of numbers
+        as the struct the callee takes (tuple_struct)."""
+        if value.items is not None and all(isinstance(i.type, types.Scalar) for i in value.items):
+            t = types.Tuple([i.type for i in value.items])
+            return Value("%s{%s}" % (self.module.tuple_struct(t), ", ".join(i.code for i in value.items)), t)
+        if not isinstance(value.type, (types.Scalar, types.Array, types.Record)):
+            self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
+        return value
+
+    def expr_Call(self, node):
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            node = self.spread_starred(node)
+        func = self.expr(node.func)
+        target = func.obj
+        if node.keywords and not self.keywords_allowed(node, target):
+            self.fail(node, "keyword arguments are not supported here")
+        import builtins
+
+        if isinstance(target, Namespace):
+            return self.cuda_call(target.path, node)
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Opaque):
+            entry = lib.lookup((target.value.type.name, target.name))
+            if entry is None:
+                self.fail(node, "%s has no method %r in kernels" % (target.value.type.name, target.name))
+            return self.call_library(entry, node, receiver=target.value)
+        if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
+            return self.call_library(target, node)
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # a.sum()
+            return self.array_method(target, node)
+        if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
+            return self.call_library(array_lib.OBJECTS[target], node)  # np.sum(a)
+        if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
+            return self.expr(ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node))
+        if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
+            rewritten = _operator_as_expression(target, node)  # operator.add(a, b) is a + b
+            if rewritten is not None:
+                return self.expr(rewritten)
+        from numba_cuda_c.np import numpy_support
+
+        if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
+            args = [self.expr(a) for a in node.args]
+            constants = [a.obj if a.code is None else a.const for a in args]
+            if node.keywords or len(args) != 1 or constants[0] is None:
+                self.fail(node, "np.dtype() in a kernel takes one constant (a name or a type)")
+            return Value(obj=np.dtype(constants[0]))
+        if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
+            return self.pointer_array("C" if target is numpy_support.carray else "F", node)
+        if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
+            return self.ufunc_call(target, node)
+        if isinstance(target, BoundMethod) and target.name == "bit_count":  # x.bit_count(): ones in |x|
+            self.args(node, 0)
+            x = target.value
+            wide = x.type.bits == 64
+            unsigned = "unsigned long long" if wide else "unsigned int"
+            if x.type.kind == "i":  # Python counts the bits of the absolute value
+                operand = "(%s)ncc_abs(%s)" % (unsigned, cast(x, types.int64 if wide else types.int32))
+            else:
+                operand = cast(x, types.uint64 if wide else types.uint32)
+            return Value("(long long)__popc%s(%s)" % ("ll" if wide else "", operand), types.int64)
+        if isinstance(target, BoundMethod):  # z.conjugate()
+            self.args(node, 0)
+            z = target.value
+            return Value("ncc_conj(%s)" % z.code, z.type) if typing.is_complex(z.type) else z
+        if getattr(target, "__module__", None) == "cmath" and callable(target):
+            return self.cmath_call(target.__name__, node)
+        if (
+            target is math
+            or getattr(target, "__module__", None) == "math"
+            or (callable(target) and getattr(math, getattr(target, "__name__", ""), None) is target)
+        ):
+            return self.math_call(target.__name__, node)
+        if target in (
+            builtins.abs,
+            builtins.min,
+            builtins.max,
+            builtins.round,
+            builtins.len,
+            builtins.int,
+            builtins.float,
+            builtins.bool,
+            builtins.complex,
+            builtins.print,
+            builtins.tuple,
+            builtins.isinstance,
+        ):
+            return self.builtin_call(target.__name__, node)
+        if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
+            if len(node.args) != 1:
+                self.fail(node, "a conversion takes one value")
+            t = dtype_of(target)
+            return Value(cast(self.expr(node.args[0]), t), t)
+        from numba_cuda_c.pyjit.extern import ExternFunction, call
+
+        if isinstance(target, ExternFunction):
+            return call(self, target, node)
+        # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
+        target = target if isinstance(target, DeviceFunction) else getattr(target, "__ncc_device_function__", None)
+        if target is None and callable(func.obj) and not isinstance(func.obj, type):
+            target = self.overload_implementation(func.obj, node)  # numba's @overload
+        if target is not None:
+            args = self.bind_call(target.py_func, node)
+            constants = compile_time_arguments(target, args, node, self)
+            args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
+            declared = target.declared_signature([a.type for a in args]) if not constants else None
+            if declared is not None:  # numba converts the arguments to the declared types
+                args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]
+            name, return_type = self.module.device_function(
+                target.py_func, [a.type for a in args], declared.return_type if declared else None, constants,
+                forceinline=target.inline,
+            )
+            if self.emitting:
+                self.called.append(name)
+            code = "%s(%s)" % (name, ", ".join(a.code for a in args))
+            if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address
+                temp = self.module.unique("ret")
+                self.emit("%s %s = %s;" % (self.module.record_struct(return_type), temp, code))
+                return Value("%s.bytes" % temp, return_type)
+            if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
+                temp = self.module.unique("ret")
+                self.emit("%s %s = %s;" % (self.module.tuple_struct(return_type), temp, code))
+                items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
+                return Value(type=return_type, items=items)
+            return Value(code, None if return_type == types.void else return_type)
+        if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
+            self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, func.obj))
+        self.fail(node, "cannot call %r in a kernel" % (func.obj,))
+
+
+_OPERATOR_BINARY = {
+    "add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div, "floordiv": ast.FloorDiv,
+    "mod": ast.Mod, "pow": ast.Pow, "and_": ast.BitAnd, "or_": ast.BitOr, "xor": ast.BitXor,
+    "lshift": ast.LShift, "rshift": ast.RShift,
+}  # fmt: skip
+_OPERATOR_COMPARE = {"lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE, "eq": ast.Eq, "ne": ast.NotEq}
+_OPERATOR_UNARY = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "inv": ast.Invert, "not_": ast.Not}
+
+
+def _operator_as_expression(function, node):
+    """operator.add(a, b) (or iadd, which on numbers makes a new value too) as the expression a + b;
+    None for the operator functions that are not arithmetic, comparisons or unary operators."""
+    name = function.__name__
+    if name.startswith("i") and name[1:] in _OPERATOR_BINARY:
+        name = name[1:]
+    args = node.args
+    if name in _OPERATOR_BINARY and len(args) == 2:
+        expression = ast.BinOp(left=args[0], op=_OPERATOR_BINARY[name](), right=args[1])
+    elif name in _OPERATOR_COMPARE and len(args) == 2:
+        expression = ast.Compare(left=args[0], ops=[_OPERATOR_COMPARE[name]()], comparators=[args[1]])
+    elif name in _OPERATOR_UNARY and len(args) == 1:
+        expression = ast.UnaryOp(op=_OPERATOR_UNARY[name](), operand=args[0])
+    elif name == "abs" and len(args) == 1:
+        expression = ast.Call(func=ast.Name(id="abs", ctx=ast.Load()), args=list(args), keywords=[])
+    else:
+        return None
+    return ast.fix_missing_locations(ast.copy_location(expression, node))
+
+
+def _is_compile_time(value):
+    """A value known when compiling: an object (a type, a function, cuda.atomic.add), a literal number,
+    or a tuple of literal numbers."""
+    if value.obj is not None and value.code is None:
+        return True
+    if value.items is not None:
+        return all(_is_compile_time(item) for item in value.items)
+    return value.const is not None and value.code is not None
+
+
+def _constant_key(value):
+    if value.obj is not None and value.code is None:
+        obj = value.obj
+        if isinstance(obj, Namespace):
+            return ("name", obj.path)
+        try:
+            hash(obj)
+            return ("object", obj)
+        except TypeError:
+            return ("id", id(obj))
+    if value.items is not None:
+        return ("tuple",) + tuple(_constant_key(item) for item in value.items)
+    return ("number", str(value.type), value.const)
+
+
+@functools.lru_cache(maxsize=None)
+def _stored_names(code):
+    """The names a function's code assigns (a parameter assigned cannot be a compile-time constant);
+    asked at every call site in every typing pass, so read once per function."""
+    import dis
+
+    return frozenset(i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_FAST", "DELETE_FAST"))
+
+
+def parameter_names(function):
+    """A function definition's parameters in the order calls bind them (bind_call): positional, keyword-only,
+    then *args (the order of its code's co_varnames)."""
+    args = function.args
+    return ([a.arg for a in args.posonlyargs + args.args] + [a.arg for a in args.kwonlyargs]
+            + ([args.vararg.arg] if args.vararg else []))
+
+
+def compile_time_arguments(target, args, node, translator):
+    """{position: Value} of a device function call's arguments that specialise the callee (numba's
+    literal and object arguments): objects always; literal numbers and tuples where the callee has no
+    declared signature and never assigns that parameter."""
+    code = target.py_func.__code__
+    params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)]
+    if len(args) != len(params):
+        translator.fail(node, "%s takes %d arguments, %d given" % (target.py_func.__name__, len(params), len(args)))
+    stored = _stored_names(target.py_func.__code__)
+    # a recursive call's numbers are values: as literals each call (f(n - 1)) would make a new function
+    recursive = any(key[0] is target.py_func for key in translator.module.translating)
+    constants = {}
+    for k, (param, value) in enumerate(zip(params, args)):
+        if not _is_compile_time(value):
+            continue
+        is_object = value.obj is not None and value.code is None
+        if recursive and not is_object:
+            continue
+        if is_object and param in stored:
+            translator.fail(node, "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj))
+        if is_object or (not target.declared and param not in stored):
+            constants[k] = value
+    return constants
