@@ -8,7 +8,8 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
 from numba_cuda_c import int32, types
-from numba_cuda_c.pyjit.translate import launch_flags_of, translate_kernel
+from numba_cuda_c.pyjit.lib import launch_flags_of
+from numba_cuda_c.pyjit.translate import translate_kernel
 
 
 

@@ -1,10 +1,13 @@
 """Python kernels to CUDA C: checks a function's AST against the supported subset, types it with
 numba's rules (typing.py) and writes the CUDA C that NVRTC compiles.
 
-One FunctionTranslator per (function, argument types). It runs twice over the body: first to
-find each variable's type (a variable keeps the type that holds every value assigned to it), then
-to write the code, with every local declared at the top. A construct outside the subset raises
-KernelTypeError quoting the source line.
+One FunctionTranslator per (function, argument types). It runs over the body until the types settle
+(a variable keeps the type that holds every value assigned to it), then once more to write the code,
+with every local declared at the top. A construct outside the subset raises KernelTypeError quoting
+the source line. This file holds statements, names, attributes and the driver; its mixins hold the
+rest: calls.py (call targets and argument binding), bindings.py (re-bound names, nested functions),
+operators.py, intrinsics.py (cuda.*, math, builtins, ufuncs), indexing.py, loops.py, exceptions.py;
+module.py is the compilation unit (ModuleBuilder) that device functions and headers go into.
 """
 
 import ast
@@ -12,7 +15,6 @@ import cmath
 import enum
 import inspect
 import math
-import re
 import textwrap
 
 import numpy as np
@@ -21,14 +23,14 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.lib import arrays as array_lib
 from numba_cuda_c.pyjit.bindings import Bindings, _single_constants
-from numba_cuda_c.pyjit.calls import Calls, _constant_key, parameter_names
-from numba_cuda_c.pyjit.exceptions import Raising, raise_lines
+from numba_cuda_c.pyjit.calls import Calls, parameter_names
+from numba_cuda_c.pyjit.exceptions import Raising
 from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.loops import Loops
+from numba_cuda_c.pyjit.module import ModuleBuilder, _Unknown
 from numba_cuda_c.pyjit.names import ascii_locals
 from numba_cuda_c.pyjit.operators import BINOPS, Operators
-from numba_cuda_c.pyjit.prelude import COMPLEX, FP16_HEADER, PRELUDE
 from numba_cuda_c.pyjit.values import (
     MATH_CONSTANTS,
     BoundMethod,
@@ -42,152 +44,8 @@ from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
-class _Unknown(Exception):
-    """A variable whose type is not known yet (first pass): the statement is typed later."""
-
-
 INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
-CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
-# Recursive device functions: ptxas cannot bound their stack, and the context's default (1 KiB a thread)
-# holds only a few frames; the launch flag makes the dispatcher raise the kernel's contexts' stack.
-lib.Requirement("recursion", "", launch=("deep_stack",))
-lib.Requirement("fp16", FP16_HEADER)
-# A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
-# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it.
-HEADER_MARKS = (("fp16", ("__half", "ncc_to_half")), ("bf16", ("bfloat16", "ncc_to_bf16")))
-# The complex-number part of the prelude goes where the C names one of its types or functions
-COMPLEX_NAMES = tuple(sorted(set(re.findall(r"\bncc_[a-z0-9_]+(?=\s*[(<{])", COMPLEX))))
-
-
 TYPING_PASSES = 20
-LAUNCH_MARK, launch_flags_of = lib.LAUNCH_MARK, lib.launch_flags_of
-
-
-class ModuleBuilder:
-    """The CUDA C of one compilation: the prelude, device functions, then the kernel."""
-
-    def __init__(self):
-        self.functions = {}  # (pyfunc, argtypes) -> (c name, return type)
-        self.constants = {}  # arrays in constant memory (cuda.const.array_like) -> their C names
-        self.captured = []  # global device arrays read by pointer: kept alive with the kernel
-        self.externs = {}  # declared device functions called (extern.py): name -> (wrapper, [ExternFunction])
-        self.function_text = {}  # device function C name -> its definition
-        self.function_calls = {}  # device function C name -> the device functions its code calls
-        self.placed = set()
-        self.translating = {}  # key -> the FunctionTranslator of a device function being translated
-        self.debug = False  # debug=True: exceptions are recorded and raised on the host (exceptions.py)
-        self.fastmath = False  # fastmath=True: float division by zero is not checked, even with debug
-        self.lineinfo = False  # lineinfo or debug: #line directives map the C to the Python source's lines
-        self.raises = []  # (exception class, args) a raise can record, code k at index k - 1
-        self.requirements = {}  # name -> lib.Requirement, in the order first needed
-        self.overloads = {}  # (function, argument types, keyword types) -> numba's @overload implementation
-        self.pieces = []
-        self.counter = 0
-
-    def unique(self, stem):
-        self.counter += 1
-        return "%s_%d" % (stem, self.counter)
-
-    def device_function(self, pyfunc, argtypes, declared_return=None, constants=None, forceinline=False):
-        """A device function's C name and return type for these argument types (and compile-time
-        arguments, by position), translated once. Its text is placed in the source only if emitted
-        code calls it (place()): the typing passes ask for provisional argument types too, whose
-        variants no one calls."""
-        constants = constants or {}
-        key = (pyfunc, tuple(argtypes), tuple(sorted((k, _constant_key(v)) for k, v in constants.items())), forceinline)
-        if key not in self.functions:
-            name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
-            self.functions[key] = (name, None)  # being translated: a recursive call sees this
-            translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name, constants=constants)
-            translator.declared_return = declared_return
-            translator.forceinline = forceinline
-            self.translating[key] = translator
-            try:
-                self.function_text[name] = translator.translate()
-            except BaseException:
-                del self.functions[key]
-                raise
-            finally:
-                del self.translating[key]
-            self.function_calls[name] = translator.called
-            self.functions[key] = (name, translator.return_type)
-        name, return_type = self.functions[key]
-        if return_type is None:
-            return name, self.recursive_return_type(key, pyfunc)
-        return name, return_type
-
-    def recursive_return_type(self, key, pyfunc):
-        """A recursive call's return type, as numba infers it: the declared one, else what the paths
-        that return without recursing give (a typing pass skips the call until one has)."""
-        self.require("recursion")  # its launch needs a deeper stack than ptxas can size
-        translator = self.translating[key]
-        if translator.declared_return is not None:
-            return translator.declared_return
-        if translator.return_type is not None:
-            return translator.return_type
-        if translator.emitting:
-            raise KernelTypeError(
-                "cannot type infer runaway recursion: every path of %s calls itself before it returns" % pyfunc.__name__
-            )
-        raise _Unknown(pyfunc.__name__)
-
-    def place(self, called):
-        """Puts the definitions of the device functions `called`, and of those they call, in the
-        source, callees first, each once."""
-        for name in called:
-            if name not in self.placed:
-                self.placed.add(name)
-                text = self.function_text[name]
-                self.pieces.append(text[: text.index("{")].rstrip() + ";\n")  # declared first: recursion
-                self.place(self.function_calls[name])
-                self.pieces.append(text)
-
-    def extern(self, declared):
-        """The C name of the wrapper that calls a declared device function, declared once (extern.py)."""
-        from numba_cuda_c.pyjit.extern import declare_in
-
-        return declare_in(self, declared)
-
-    def tuple_struct(self, t):
-        """The C struct a device function returns a tuple of numbers in (one per tuple type)."""
-        name = self.constants.get(("tuple", t))
-        if name is None:
-            name = self.constants[("tuple", t)] = self.unique("ncc_tuple")
-            fields = " ".join("%s f%d;" % (item.ctype, k) for k, item in enumerate(t.items))
-            self.pieces.append("struct %s { %s };\n" % (name, fields))
-        return name
-
-    def record_struct(self, t):
-        """The C struct a device function returns a record's bytes in, by value (one per record type)."""
-        name = self.constants.get(("record", t))
-        if name is None:
-            name = self.constants[("record", t)] = self.unique("ncc_record")
-            self.pieces.append("struct __align__(16) %s { unsigned char bytes[%d]; };\n" % (name, max(t.size, 1)))
-        return name
-
-    def require(self, name):
-        """A library's C (lib.REQUIREMENTS) the source needs, placed once, after the prelude."""
-        if name not in self.requirements:
-            self.requirements[name] = lib.REQUIREMENTS[name]
-
-    def launch_flags(self):
-        return sorted({flag for r in self.requirements.values() for flag in r.launch})
-
-    def source(self):
-        marks = CAPTURES_DEVICE_MEMORY + "\n" if self.captured else ""
-        flags = self.launch_flags()
-        if flags:  # read back by the dispatcher (launch_flags_of), from the disk cache too
-            marks += LAUNCH_MARK + " ".join(flags) + "\n"
-        marks += raise_lines(self.raises)  # and the exceptions it can raise (exceptions.table_of)
-        body = "\n".join(self.pieces)
-        libraries = "".join(r.code for r in self.requirements.values())
-        headers = "".join(
-            lib.REQUIREMENTS[name].code
-            for name, names in HEADER_MARKS
-            if name not in self.requirements and any(n in body or n in libraries for n in names)
-        )
-        complex_part = COMPLEX if any(n in body or n in libraries for n in COMPLEX_NAMES) else ""
-        return marks + headers + PRELUDE + complex_part + libraries + body
 
 
 class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising):
