@@ -25,18 +25,16 @@ class NumbaInvalidConfigWarning(NumbaWarning):
     """A combination of options that CUDA does not support."""
 
 
-NUMBA_ERROR_MODULES = ("numba.cuda.core.errors", "numba.core.errors")
+_NUMBA_ERROR_MODULES = ("numba.cuda.core.errors", "numba.core.errors")
 _twins = {}
 
 
-def numba_twin(ours, numba_name, attributes=None):
-    """ours, or (where numba's errors modules are loaded) a class deriving from ours and their classes named
-    numba_name, made once per set of classes: what we raise or warn is then also what numba's users catch or
-    filter. attributes: the twin's own (ours alone where their classes cannot be combined with ours)."""
+def _category(ours):
+    """ours, or the class deriving from ours and numba's loaded classes of the same name."""
     theirs = []
-    for module_name in NUMBA_ERROR_MODULES:
-        cls = getattr(sys.modules.get(module_name), numba_name, None)
-        if isinstance(cls, type) and issubclass(cls, BaseException) and cls not in theirs and not issubclass(ours, cls):
+    for module_name in _NUMBA_ERROR_MODULES:
+        cls = getattr(sys.modules.get(module_name), ours.__name__, None)
+        if isinstance(cls, type) and issubclass(cls, Warning) and cls not in theirs:
             theirs.append(cls)
     if not theirs:
         return ours
@@ -44,15 +42,15 @@ def numba_twin(ours, numba_name, attributes=None):
     twin = _twins.get(key)
     if twin is None:
         try:
-            twin = type(ours.__name__, key, dict(attributes or {}, __module__=ours.__module__))
-        except TypeError:
+            twin = type(ours.__name__, key, {"__module__": ours.__module__})
+        except TypeError:  # their classes cannot be combined with ours: ours alone
             twin = ours
         _twins[key] = twin
     return twin
 
 
 def warn(ours, message, stacklevel=2):
-    warnings.warn(numba_twin(ours, ours.__name__)(message), stacklevel=stacklevel + 1)
+    warnings.warn(_category(ours)(message), stacklevel=stacklevel + 1)
 
 
 def warn_low_occupancy(griddim, stacklevel=3):
