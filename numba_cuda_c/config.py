@@ -7,9 +7,8 @@ not with the package):
     DISABLE_PERFORMANCE_WARNINGS   NUMBA_DISABLE_PERFORMANCE_WARNINGS 0  no NumbaPerformanceWarning at all
     CUDA_DEBUGINFO_DEFAULT         NUMBA_CUDA_DEBUGINFO               0  @cuda.jit's debug= when not given
     OPT                            NUMBA_OPT                          3  0: @cuda.jit's opt= is False when not given
-
-(NUMBA_CUDA_ARRAY_INTERFACE_SYNC, whether a CUDA-array-interface object's stream is waited for, is read by the C
-launcher, with the same rule.)
+    CUDA_ARRAY_INTERFACE_SYNC      NUMBA_CUDA_ARRAY_INTERFACE_SYNC    1  wait for a CUDA-array-interface object's stream
+                                                                         (read by the C launcher and CAI imports)
 
 Assigning to this module's attributes changes them while the program runs. Where numba-cuda's own configuration
 module is loaded (numba.cuda.core.config: a program that also uses numba, or a test harness that sets it), its
@@ -27,6 +26,7 @@ _ENVIRONMENT = {  # name -> (environment variable, default)
     "DISABLE_PERFORMANCE_WARNINGS": ("NUMBA_DISABLE_PERFORMANCE_WARNINGS", 0),
     "CUDA_DEBUGINFO_DEFAULT": ("NUMBA_CUDA_DEBUGINFO", 0),
     "OPT": ("NUMBA_OPT", 3),
+    "CUDA_ARRAY_INTERFACE_SYNC": ("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", 1),
 }
 
 

@@ -25,16 +25,18 @@ class NumbaInvalidConfigWarning(NumbaWarning):
     """A combination of options that CUDA does not support."""
 
 
-_NUMBA_ERROR_MODULES = ("numba.cuda.core.errors", "numba.core.errors")
+NUMBA_ERROR_MODULES = ("numba.cuda.core.errors", "numba.core.errors")
 _twins = {}
 
 
-def _category(ours):
-    """ours, or the class deriving from ours and numba's loaded classes of the same name."""
+def numba_twin(ours, numba_name, attributes=None):
+    """ours, or (where numba's errors modules are loaded) a class deriving from ours and their classes named
+    numba_name, made once per set of classes: what we raise or warn is then also what numba's users catch or
+    filter. attributes: the twin's own (ours alone where their classes cannot be combined with ours)."""
     theirs = []
-    for module_name in _NUMBA_ERROR_MODULES:
-        cls = getattr(sys.modules.get(module_name), ours.__name__, None)
-        if isinstance(cls, type) and issubclass(cls, Warning) and cls not in theirs:
+    for module_name in NUMBA_ERROR_MODULES:
+        cls = getattr(sys.modules.get(module_name), numba_name, None)
+        if isinstance(cls, type) and issubclass(cls, BaseException) and cls not in theirs and not issubclass(ours, cls):
             theirs.append(cls)
     if not theirs:
         return ours
@@ -42,15 +44,15 @@ def _category(ours):
     twin = _twins.get(key)
     if twin is None:
         try:
-            twin = type(ours.__name__, key, {"__module__": ours.__module__})
-        except TypeError:  # their classes cannot be combined with ours: ours alone
+            twin = type(ours.__name__, key, dict(attributes or {}, __module__=ours.__module__))
+        except TypeError:
             twin = ours
         _twins[key] = twin
     return twin
 
 
 def warn(ours, message, stacklevel=2):
-    warnings.warn(_category(ours)(message), stacklevel=stacklevel + 1)
+    warnings.warn(numba_twin(ours, ours.__name__)(message), stacklevel=stacklevel + 1)
 
 
 def warn_low_occupancy(griddim, stacklevel=3):

@@ -268,8 +268,8 @@ class Tuple(Type):
         self.items = tuple(items)
         self.name = "Tuple(%s)" % ", ".join(map(str, self.items))
 
-    def __eq__(self, other):
-        return isinstance(other, Tuple) and self.items == other.items
+    def __eq__(self, other):  # a NamedTuple is not a plain Tuple (nor equal to one from either side)
+        return isinstance(other, Tuple) and not isinstance(other, NamedTuple) and self.items == other.items
 
     def __hash__(self):
         return hash(self.items)

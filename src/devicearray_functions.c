@@ -120,17 +120,16 @@ static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj
 int cai_wait_stream(module_state *st, PyObject *desc, int sync)
 {
     PyObject *stream = PyDict_Check(desc) ? PyDict_GetItemString(desc, "stream") : NULL;
-    size_t sync_env;
     if (stream == NULL || stream == Py_None || !sync)
         return 0;
-    if (env_size("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", 1, &sync_env) < 0)
-        return -1;
-    long numba_sync;
-    int found = numba_config_int("CUDA_ARRAY_INTERFACE_SYNC", &numba_sync);
-    if (found < 0)
-        return -1;
-    if (found ? numba_sync == 0 : sync_env == 0)
-        return 0;
+    /* numba's setting, read where numba_cuda_c/config.py reads the others (numba's loaded config wins) */
+    PyObject *name = PyUnicode_FromString("CUDA_ARRAY_INTERFACE_SYNC");
+    PyObject *setting = name ? call_python_helper("numba_cuda_c.config", "get", name) : NULL;
+    Py_XDECREF(name);
+    int wait = setting ? PyObject_IsTrue(setting) : -1;
+    Py_XDECREF(setting);
+    if (wait <= 0)
+        return wait;
     void *handle = PyLong_AsVoidPtr(stream);
     if (handle == NULL && PyErr_Occurred())
         return -1;

@@ -133,36 +133,6 @@ int env_size(const char *name, size_t fallback, size_t *value)
     return 0;
 }
 
-int numba_config_int(const char *name, long *value)
-{
-    static const char *const modules[] = {"numba.cuda.core.config", "numba.core.config"};
-    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
-        PyObject *module_name = PyUnicode_FromString(modules[i]);
-        if (module_name == NULL)
-            return -1;
-        PyObject *module = PyImport_GetModule(module_name);
-        Py_DECREF(module_name);
-        if (module == NULL) {
-            if (PyErr_Occurred())
-                return -1;
-            continue;
-        }
-        PyObject *setting = PyObject_GetAttrString(module, name);
-        Py_DECREF(module);
-        if (setting == NULL) {
-            PyErr_Clear();
-            continue;
-        }
-        int truth = PyObject_IsTrue(setting);
-        *value = PyLong_Check(setting) ? PyLong_AsLong(setting) : truth;
-        Py_DECREF(setting);
-        if (truth < 0 || (*value == -1 && PyErr_Occurred()))
-            return -1;
-        return 1;
-    }
-    return 0;
-}
-
 int env_double(const char *name, double fallback, double *value)
 {
     const char *text = getenv(name);

@@ -128,9 +128,5 @@ static inline int int_from_object(PyObject *obj, int *out, const char *what)
  * exception where the warning is an error. Needs the GIL. */
 int env_size(const char *name, size_t fallback, size_t *value);
 int env_double(const char *name, double fallback, double *value);
-/* numba's live configuration value `name` (numba.cuda.core.config or numba.core.config), where a program has it
- * loaded: 1 and *value set; 0 where neither module is loaded or has it; -1 with an exception (numba_cuda_c/config.py's
- * rule: numba's loaded config wins over the environment). */
-int numba_config_int(const char *name, long *value);
 
 #endif

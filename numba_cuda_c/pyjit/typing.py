@@ -20,31 +20,15 @@ class KernelValueError(KernelTypeError, ValueError):
 
 # numba-cuda raises numba's TypingError where a kernel does not type, so programs written for it catch that
 # class (numba.cuda.core.errors's, or numba.core.errors's). Where either module is loaded, the KernelTypeError a
-# compilation raises is also an instance of theirs: a class made once per set of classes. numba is never imported.
-_NUMBA_TYPING_ERRORS = ("numba.cuda.core.errors", "numba.core.errors")
-_numba_compatible_classes = {}
-
-
+# compilation raises is also an instance of theirs (errors.numba_twin). numba is never imported.
 def numba_compatible(error):
     """error itself, or (where numba's errors are loaded) the same error as an instance of a class deriving from
     KernelTypeError and numba's TypingError classes."""
-    import sys
+    from numba_cuda_c import errors
 
-    theirs = []
-    for module_name in _NUMBA_TYPING_ERRORS:
-        cls = getattr(sys.modules.get(module_name), "TypingError", None)
-        if isinstance(cls, type) and issubclass(cls, Exception) and cls not in theirs and not isinstance(error, cls):
-            theirs.append(cls)
-    if not theirs:
+    twin = errors.numba_twin(type(error), "TypingError", {"__str__": BaseException.__str__})
+    if twin is type(error):
         return error
-    key = (type(error),) + tuple(theirs)
-    twin = _numba_compatible_classes.get(key)
-    if twin is None:
-        try:
-            twin = type(type(error).__name__, key, {"__str__": BaseException.__str__, "__module__": type(error).__module__})
-        except TypeError:  # their classes cannot be combined with ours: ours alone
-            return error
-        _numba_compatible_classes[key] = twin
     converted = twin(*error.args)
     converted.__dict__.update(error.__dict__)
     converted.msg, converted.loc = (error.args[0] if error.args else ""), None  # numba's NumbaError attributes
