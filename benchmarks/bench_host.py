@@ -7,7 +7,7 @@
 
 Prints one table: median time per call of each operation for each library, the C floor (the same
 operation through the driver API from C, no Python: benchmarks/floor.c), and the ratios numba-cuda /
-ours and CuPy / ours (above 1: we are faster; for the GB/s rows they are ours / theirs, so above 1
+ours, CuPy / ours and PyTorch / ours (PyTorch: the CUDA graph rows only) (above 1: we are faster; for the GB/s rows they are ours / theirs, so above 1
 still means we are faster). Progress goes to stderr; the table and its notes are printed last, on
 stdout.
 
@@ -77,8 +77,8 @@ import numpy as np
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-LIBS = ("ours", "numba", "cupy")
-LABELS = {"ours": "numba_cuda_c", "numba": "numba-cuda", "cupy": "CuPy"}
+LIBS = ("ours", "numba", "cupy", "torch")
+LABELS = {"ours": "numba_cuda_c", "numba": "numba-cuda", "cupy": "CuPy", "torch": "PyTorch"}
 WIDTH = 110  # the table's notes are wrapped to this width
 NUMBA_SHIM = "import numpy; numpy.row_stack = numpy.vstack"
 # What a program writes to get the module; timed as a whole by the "import" row (for numba the
@@ -87,6 +87,7 @@ IMPORT_CODE = {
     "ours": "import numba_cuda_c as cuda",
     "numba": NUMBA_SHIM + "\nfrom numba import cuda",
     "cupy": "import cupy",
+    "torch": "import torch",
 }
 
 
@@ -313,6 +314,95 @@ def _launch_numpy(lib):
 
     return setup
 
+
+# CUDA graphs: 100 small kernels (twice(a, 16): one block) launched one by one, then the same 100
+# captured once into a graph and replayed with one launch; each call ends with a stream sync. numba-cuda
+# has no graphs. PyTorch: a.mul_(2) on a 16-element tensor, eager and in a torch.cuda.CUDAGraph.
+GRAPH_KERNELS = 100
+
+
+def _graph_workload(lib, module):
+    """(stream, launch_all, sync): launch_all queues the 100 kernels on stream."""
+    if lib == "torch":
+        a = module.ones(16, device="cuda")
+        stream = module.cuda.Stream()
+
+        def launch_all():
+            for _ in range(GRAPH_KERNELS):
+                a.mul_(2)
+
+        return stream, launch_all, stream.synchronize
+    k = _kernels(lib, module)["twice"]
+    if lib == "cupy":
+        a, n, stream = module.ones(16, np.float32), np.int32(16), module.cuda.Stream(non_blocking=True)
+
+        def launch_all():
+            for _ in range(GRAPH_KERNELS):
+                k((1,), (32,), (a, n), stream=stream)
+
+        return stream, launch_all, stream.synchronize
+    stream = module.stream()
+    d = module.to_device(np.ones(16, np.float32), stream=stream)
+    config = k[1, 32, stream]
+
+    def launch_all():
+        for _ in range(GRAPH_KERNELS):
+            config(d, 16)
+
+    return stream, launch_all, stream.synchronize
+
+
+def _graph_one_by_one(lib):
+    def setup(module):
+        stream, launch_all, sync = _graph_workload(lib, module)
+        if lib == "torch":
+            def run():
+                with module.cuda.stream(stream):
+                    launch_all()
+                sync()
+            return run
+
+        def run():
+            launch_all()
+            sync()
+        return run
+
+    return setup
+
+
+def _graph_replay(lib):
+    def setup(module):
+        stream, launch_all, sync = _graph_workload(lib, module)
+        launch_all()  # compiled and loaded before the capture
+        sync()
+        if lib == "torch":
+            graph = module.cuda.CUDAGraph()
+            with module.cuda.graph(graph, stream=stream):
+                launch_all()
+            replay = graph.replay
+        elif lib == "cupy":
+            stream.begin_capture()
+            launch_all()
+            graph = stream.end_capture()
+            replay = lambda: graph.launch(stream)  # noqa: E731
+        else:
+            with stream.capture() as graph:
+                launch_all()
+            executable = graph.instantiate()
+            replay = lambda: executable.launch(stream)  # noqa: E731
+
+        def run():
+            replay()
+            sync()
+        return run
+
+    return setup
+
+
+row("100 kernels, launched one by one, + sync", ours=_graph_one_by_one("ours"), numba=_graph_one_by_one("numba"),
+    cupy=_graph_one_by_one("cupy"), torch=_graph_one_by_one("torch"))
+row("100 kernels, one CUDA graph launch, + sync", ours=_graph_replay("ours"), cupy=_graph_replay("cupy"),
+    torch=_graph_replay("torch"))
 
 row("launch, 1 device-array argument", ours=_launch1("ours"), numba=_launch1("numba"), cupy=_launch1("cupy"))
 row("launch, 5 arguments", ours=_launch5("ours"), numba=_launch5("numba"), cupy=_launch5("cupy"))
@@ -822,6 +912,16 @@ class Lib:
     def _gpu_cupy(self):
         return None if self.module.cuda.runtime.getDeviceCount() > 0 else "no CUDA device"
 
+    # -- PyTorch (only the CUDA graph rows: the launch overhead a graph saves, beside torch.cuda.graphs)
+    def _load_torch(self):
+        import torch
+
+        self.version = torch.__version__
+        return torch
+
+    def _gpu_torch(self):
+        return None if self.module.cuda.is_available() else "no CUDA device"
+
 
 # --------------------------------------------------------------------------------------------
 # Running and printing
@@ -903,12 +1003,12 @@ def render(results, skipped, meta):
     def unit_text(unit):
         return micro if unit == "us" else unit
 
-    header = ["operation", "unit"] + [LABELS[k] for k in LIBS] + ["floor (C)", "numba/ours", "CuPy/ours"]
+    header = ["operation", "unit"] + [LABELS[k] for k in LIBS] + ["floor (C)", "numba/ours", "CuPy/ours", "PyTorch/ours"]
     body = []
     for name, res in results.items():
         c = res["cells"]
         rate = res["unit"] == "GB/s"
-        ratios = [ratio(c["numba"], c["ours"], rate), ratio(c["cupy"], c["ours"], rate)]
+        ratios = [ratio(c[k], c["ours"], rate) for k in ("numba", "cupy", "torch")]
         floor = dash if res.get("floor") is None else _fmt(res["floor"])
         body.append([name, unit_text(res["unit"])] + [cell(c[k]) for k in LIBS] + [floor] + ratios)
     widths = [max(len(r[i]) for r in [header] + body) for i in range(len(header))]

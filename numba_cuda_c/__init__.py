@@ -17,6 +17,8 @@ from numba_cuda_c._cuda import (  # noqa: F401
     DeviceNDArray,
     DeviceRecord,
     Event,
+    Graph,
+    GraphExec,
     Kernel,
     LaunchConfig,
     Module,

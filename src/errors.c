@@ -104,6 +104,13 @@ int cu_raise_launch(module_state *st, CUresult rc, PyObject *msg)
     return -1;
 }
 
+int cu_raise_message(module_state *st, CUresult rc, PyObject *msg)
+{
+    if (raise_if_forked(st, msg) < 0)
+        return -1;
+    return raise_api_error_of(st->CudaAPIError, rc, msg);
+}
+
 int cu_raise(module_state *st, CUresult rc, const char *function)
 {
     if (raise_if_forked(st, NULL) < 0)

@@ -10,6 +10,9 @@
 /* Raises CudaAPIError(code, "Call to <function> results in <CUDA_ERROR_NAME> (<description>)"). Returns -1. */
 int cu_raise(module_state *st, CUresult rc, const char *function);
 
+/* CudaAPIError(code, msg) with a message of our own (msg stolen; NULL: an error is already set). -1. */
+int cu_raise_message(module_state *st, CUresult rc, PyObject *msg);
+
 /* numba's message for a failed call: "Call to <function> results in <CUDA_ERROR_NAME> (<description>)". */
 PyObject *cu_error_message(CUresult rc, const char *function);
 

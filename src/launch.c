@@ -11,6 +11,7 @@
 #include "devicearray.h"
 #include "errors.h"
 #include "foreign.h"
+#include "graph.h"
 #include "memory.h"
 #include "stream.h"
 #include "transfer.h"
@@ -378,6 +379,12 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
         /* A NumPy array goes to the device and comes back after the launch; a CAI object (a mapped or
          * managed array too, a NumPy array the device reaches) is viewed as a device array, kept
          * until the launch is queued. */
+        if (!has_cai && config->stream != NULL && ((StreamObject *)config->stream)->capture != NULL) {
+            PyErr_Format(PyExc_ValueError, "argument %zd of %S is a NumPy array, which a launch copies to the device "
+                         "and back around the kernel: a graph cannot capture that; pass a device array "
+                         "(cuda.to_device) to a launch on a capturing stream", index, config->kernel->name);
+            return -1;
+        }
         if (!has_cai) { /* numba's NumbaPerformanceWarning (CUDA_WARN_ON_IMPLICIT_COPY): Python, on this slow path */
             PyObject *warned = call_python_helper("numba_cuda_c.errors", "warn_implicit_copy", arg);
             if (warned == NULL)
@@ -660,6 +667,9 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
     }
     if (!failed)
         failed = launch_kernel(st, self, context, function, pointers) < 0;
+    /* captured into a graph, not run: what it points to must live as long as the graph */
+    if (!failed && self->stream != NULL && ((StreamObject *)self->stream)->capture != NULL)
+        failed = graph_keep_launch(((StreamObject *)self->stream)->capture, callable, args, nargs) < 0;
     if (owned > 0 && release_arguments(self, records, converted, !failed) < 0)
         failed = 1;
     PyMem_Free(heap);

@@ -7,6 +7,7 @@
 #include "device.h"
 #include "errors.h"
 #include "event.h"
+#include "graph.h"
 #include "memory.h"
 #include "devicearray.h"
 #include "dispatch.h"
@@ -28,7 +29,8 @@ static int module_exec(PyObject *module)
         memory_type_init(module, st) < 0 || devicearray_type_init(module, st) < 0 ||
         module_type_init(module, st) < 0 || kernel_type_init(module, st) < 0 || launch_type_init(module, st) < 0 ||
         dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0 ||
-        dlpack_type_init(module, st) < 0)
+        dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 ||
+        graph_exec_type_init(module, st) < 0)
         return -1;
     PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
                             event_module_methods, memory_module_methods,
@@ -60,6 +62,8 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->LaunchConfigType);
     Py_VISIT(st->DispatchType);
     Py_VISIT(st->DLPackTensorType);
+    Py_VISIT(st->GraphType);
+    Py_VISIT(st->GraphExecType);
     Py_VISIT(st->KernelType);
     Py_VISIT(st->ModuleType);
     Py_VISIT(st->devices);
@@ -91,6 +95,8 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->LaunchConfigType);
     Py_CLEAR(st->DispatchType);
     Py_CLEAR(st->DLPackTensorType);
+    Py_CLEAR(st->GraphType);
+    Py_CLEAR(st->GraphExecType);
     Py_CLEAR(st->KernelType);
     Py_CLEAR(st->ModuleType);
     Py_CLEAR(st->devices);

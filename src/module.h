@@ -40,6 +40,8 @@ typedef struct {
     PyTypeObject *LaunchConfigType;
     PyTypeObject *DispatchType;
     PyTypeObject *DLPackTensorType;
+    PyTypeObject *GraphType;
+    PyTypeObject *GraphExecType;
     /* the Device objects, a tuple built at first use (NULL before) */
     PyObject *devices;
     /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */

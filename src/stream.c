@@ -4,6 +4,7 @@
 #include "stream.h"
 
 #include "errors.h"
+#include "graph.h"
 #include "memory.h"
 
 #include <stdatomic.h>
@@ -23,6 +24,7 @@ PyObject *stream_new(module_state *st, ContextObject *context, CUstream handle, 
     self->context = (ContextObject *)Py_NewRef((PyObject *)context);
     self->handle = handle;
     self->kind = kind;
+    self->capture = NULL;
     self->weakreflist = NULL;
     return (PyObject *)self;
 }
@@ -153,6 +155,10 @@ static PyObject *Stream_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     StreamObject *self = (StreamObject *)op;
     int pushed;
     CUresult rc;
+    if (self->capture != NULL) /* refused before the driver sees it, which would also end the capture */
+        return cu_raise_message(st, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, PyUnicode_FromString(
+                   "synchronize(): this stream is being captured into a graph, where nothing runs until the graph "
+                   "is launched; end the capture first")), NULL;
     if (stream_enter(st, self, &pushed) < 0)
         return NULL;
     /* An idle stream needs no wait: cuStreamQuery is cheaper than a blocking call (but not made with the
@@ -407,7 +413,66 @@ static void Stream_dealloc(PyObject *op)
     Py_DECREF(type);
 }
 
+/* capture(mode=None) / begin_capture(mode=None): the mode, by position or keyword. */
+static int parse_capture_mode(const char *method, PyObject *args, PyObject *kwargs, PyObject **mode)
+{
+    static char *keywords[] = {"mode", NULL};
+    char format[64];
+    PyOS_snprintf(format, sizeof format, "|O:%s", method);
+    *mode = Py_None;
+    return PyArg_ParseTupleAndKeywords(args, kwargs, format, keywords, mode) ? 0 : -1;
+}
+
+static PyObject *Stream_capture(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    PyObject *mode;
+    if (parse_capture_mode("capture", args, kwargs, &mode) < 0)
+        return NULL;
+    return graph_new(state_of(op), (StreamObject *)op, mode);
+}
+
+static PyObject *Stream_begin_capture(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    PyObject *mode;
+    if (parse_capture_mode("begin_capture", args, kwargs, &mode) < 0)
+        return NULL;
+    return graph_begin_capture(state_of(op), (StreamObject *)op, mode);
+}
+
+static PyObject *Stream_end_capture(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return graph_end_capture(state_of(op), (StreamObject *)op);
+}
+
+/* As the driver sees it (cuStreamIsCapturing): a capture begun elsewhere on this handle counts too. */
+static PyObject *Stream_is_capturing(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of(op);
+    StreamObject *self = (StreamObject *)op;
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (context_check_alive(st, self->context) < 0)
+        return NULL;
+    if (cu.cuStreamIsCapturing == NULL)
+        return PyBool_FromLong(self->capture != NULL);
+    int pushed;
+    if (context_enter(st, self->context, &pushed) < 0)
+        return NULL;
+    int failed = CU_CALL(st, cuStreamIsCapturing, (self->handle, &status)) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    return PyBool_FromLong(status != CU_STREAM_CAPTURE_STATUS_NONE);
+}
+
 static PyMethodDef Stream_methods[] = {
+    {"capture", (PyCFunction)(void (*)(void))Stream_capture, METH_VARARGS | METH_KEYWORDS,
+     "capture(mode='thread_local'): `with stream.capture() as graph:` records the kernel launches, copies and "
+     "memsets issued on this stream into a CUDA graph (cuStreamBeginCapture) instead of running them. mode: "
+     "'thread_local', 'global' or 'relaxed' (which calls other threads may make meanwhile)."},
+    {"begin_capture", (PyCFunction)(void (*)(void))Stream_begin_capture, METH_VARARGS | METH_KEYWORDS,
+     "begin_capture(mode='thread_local'): begins capturing this stream into a graph; end_capture() returns it."},
+    {"end_capture", Stream_end_capture, METH_NOARGS, "end_capture(): ends the capture begun by begin_capture(); "
+                                                     "returns the Graph."},
+    {"is_capturing", Stream_is_capturing, METH_NOARGS, "True while the stream is being captured into a graph."},
     {"synchronize", Stream_synchronize, METH_NOARGS,
      "Wait for all commands in this stream to execute. This will commit any pending memory transfers."},
     {"query", Stream_query, METH_NOARGS, "True if all work queued on the stream has completed."},

@@ -18,6 +18,9 @@ typedef struct {
     ContextObject *context;
     CUstream handle;
     stream_kind kind;
+    /* the Graph this stream is being captured into (graph.c), or NULL: a strong reference, dropped
+     * when the capture ends (the Graph refers back to the stream until then) */
+    PyObject *capture;
     PyObject *weakreflist;
 } StreamObject;
 

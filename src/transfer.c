@@ -5,6 +5,7 @@
 #include "transfer.h"
 
 #include "errors.h"
+#include "graph.h"
 #include "memory.h"
 #include "staging.h"
 #include "stream.h"
@@ -96,8 +97,15 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
     if (st->driver_overrides != NULL && /* one pointer test on the usual path */
         call_driver_override(st, host, device_dst, device_src, size, stream, sync, direction, &status))
         return status;
-    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
-        context_enter(st, context, &pushed) < 0)
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0)
+        return -1;
+    if (direction != DEVICE_TO_DEVICE && graph_capturing(st, stream) && host_is_pageable(host)) {
+        PyErr_SetString(PyExc_ValueError, "a copy between the device and pageable host memory cannot be captured "
+                        "into a graph (the graph would read or write it long after this call): copy to or from "
+                        "pinned memory (cuda.pinned_array) on a capturing stream");
+        return -1;
+    }
+    if (context_enter(st, context, &pushed) < 0)
         return -1;
     /* numba's stream 0 is the synchronous API; under the per-thread default stream that means an
      * async copy on CU_STREAM_PER_THREAD and a wait (what the _ptds entry points do). A staged copy
@@ -316,7 +324,8 @@ PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwarg
         return NULL;
     if (same_layout(self, host)) {
         if (transfer_copy(st, self->context, PyArray_DATA(host), 0, self->data, (size_t)PyArray_NBYTES(host), stream,
-                          DEVICE_TO_HOST) < 0)
+                          DEVICE_TO_HOST) < 0 ||
+            graph_keep_copy(st, stream, op, ary) < 0)
             return NULL;
         return Py_NewRef(ary);
     }
@@ -493,6 +502,8 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
         if (source == NULL)
             return NULL;
         int status = device_into_device(st, self, (DeviceArrayObject *)source, stream);
+        if (status == 0)
+            status = graph_keep_copy(st, stream, op, source);
         Py_DECREF(source);
         return status < 0 ? NULL : Py_NewRef(Py_None);
     }
@@ -507,8 +518,8 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
                      (PyObject *)PyArray_DESCR(host));
     else if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host)))
         PyErr_SetString(PyExc_ValueError, "incompatible shape: the host array must have the device array's shape");
-    else
-        status = host_into_device(st, self, host, stream);
+    else if ((status = host_into_device(st, self, host, stream)) == 0)
+        status = graph_keep_copy(st, stream, op, (PyObject *)host);
     Py_DECREF(host);
     return status < 0 ? NULL : Py_NewRef(Py_None);
 }
@@ -664,7 +675,10 @@ static PyObject *module_to_device(PyObject *module, PyObject *args, PyObject *kw
         }
         return Py_NewRef(to);
     }
-    return transfer_to_device(st, obj, stream, copy);
+    PyObject *device = transfer_to_device(st, obj, stream, copy);
+    if (device != NULL && graph_keep_copy(st, stream, obj, device) < 0)
+        Py_CLEAR(device);
+    return device;
 }
 
 /* Whether a non-empty array repeats its data along some dimension (a zero stride on a dimension

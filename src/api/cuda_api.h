@@ -269,6 +269,14 @@
 #define CU_FLAG_VALUES(X) \
     X(CU_STREAM_DEFAULT, 0x0) \
     X(CU_STREAM_NON_BLOCKING, 0x1) \
+    X(CU_STREAM_CAPTURE_MODE_GLOBAL, 0) \
+    X(CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, 1) \
+    X(CU_STREAM_CAPTURE_MODE_RELAXED, 2) \
+    X(CU_STREAM_CAPTURE_STATUS_NONE, 0) \
+    X(CU_STREAM_CAPTURE_STATUS_ACTIVE, 1) \
+    X(CU_STREAM_CAPTURE_STATUS_INVALIDATED, 2) \
+    X(CU_GRAPH_EXEC_UPDATE_SUCCESS, 0) \
+    X(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, 2) \
     X(CU_EVENT_DEFAULT, 0x0) \
     X(CU_EVENT_BLOCKING_SYNC, 0x1) \
     X(CU_EVENT_DISABLE_TIMING, 0x2) \
@@ -332,6 +340,17 @@ typedef int CUjitInputType;
 typedef struct CUlinkState_st *CUlinkState;
 typedef int CUmemPool_attribute;
 typedef struct CUmemPoolHandle_st *CUmemoryPool;
+typedef int CUstreamCaptureMode;
+typedef int CUstreamCaptureStatus;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUgraphNode_st *CUgraphNode;
+typedef int CUgraphExecUpdateResult;
+typedef struct CUgraphExecUpdateResultInfo_st {
+    CUgraphExecUpdateResult result;
+    CUgraphNode errorNode;
+    CUgraphNode errorFromNode;
+} CUgraphExecUpdateResultInfo;
 
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
@@ -440,7 +459,17 @@ typedef void (*CUstreamCallback)(CUstream stream, CUresult status, void *userDat
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor) \
     X(cuCtxGetLimit, cuCtxGetLimit) \
     X(cuCtxSetLimit, cuCtxSetLimit) \
-    X(cuModuleGetGlobal, cuModuleGetGlobal_v2)
+    X(cuModuleGetGlobal, cuModuleGetGlobal_v2) \
+    X(cuStreamBeginCapture, cuStreamBeginCapture_v2) \
+    X(cuStreamEndCapture, cuStreamEndCapture) \
+    X(cuStreamIsCapturing, cuStreamIsCapturing) \
+    X(cuGraphInstantiate, cuGraphInstantiateWithFlags) \
+    X(cuGraphLaunch, cuGraphLaunch) \
+    X(cuGraphUpload, cuGraphUpload) \
+    X(cuGraphDestroy, cuGraphDestroy) \
+    X(cuGraphExecDestroy, cuGraphExecDestroy) \
+    X(cuGraphGetNodes, cuGraphGetNodes) \
+    X(cuGraphExecUpdate_v2, cuGraphExecUpdate_v2)
 
 /* Prototypes, one function-pointer type per entry point. */
 typedef CUresult (*PFN_cuInit)(unsigned int Flags);
@@ -540,6 +569,17 @@ typedef CUresult (*PFN_cuLinkComplete)(CUlinkState state, void **cubinOut, size_
 typedef CUresult (*PFN_cuLinkDestroy)(CUlinkState state);
 typedef CUresult (*PFN_cuLibraryGetModule)(CUmodule *pMod, CUlibrary library);
 typedef CUresult (*PFN_cuModuleGetGlobal)(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name);
+typedef CUresult (*PFN_cuStreamBeginCapture)(CUstream hStream, CUstreamCaptureMode mode);
+typedef CUresult (*PFN_cuStreamEndCapture)(CUstream hStream, CUgraph *phGraph);
+typedef CUresult (*PFN_cuStreamIsCapturing)(CUstream hStream, CUstreamCaptureStatus *captureStatus);
+typedef CUresult (*PFN_cuGraphInstantiate)(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);
+typedef CUresult (*PFN_cuGraphLaunch)(CUgraphExec hGraphExec, CUstream hStream);
+typedef CUresult (*PFN_cuGraphUpload)(CUgraphExec hGraphExec, CUstream hStream);
+typedef CUresult (*PFN_cuGraphDestroy)(CUgraph hGraph);
+typedef CUresult (*PFN_cuGraphExecDestroy)(CUgraphExec hGraphExec);
+typedef CUresult (*PFN_cuGraphGetNodes)(CUgraph hGraph, CUgraphNode *nodes, size_t *numNodes);
+typedef CUresult (*PFN_cuGraphExecUpdate_v2)(CUgraphExec hGraphExec, CUgraph hGraph,
+                                             CUgraphExecUpdateResultInfo *resultInfo);
 typedef CUresult (*PFN_cuLaunchCooperativeKernel)(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
                                                    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                                    unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,

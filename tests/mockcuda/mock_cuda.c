@@ -126,17 +126,20 @@ static CUresult fault(const char *name)
 
 /* ---- tracked objects ---- */
 
-enum kind { K_CONTEXT, K_STREAM, K_EVENT, K_MODULE, K_FUNCTION, K_NKINDS };
+enum kind { K_CONTEXT, K_STREAM, K_EVENT, K_MODULE, K_FUNCTION, K_GRAPH, K_GRAPH_EXEC, K_NKINDS };
 
 struct ctx {
     int kind, alive;
     int device, retains;
 };
 
+struct graph;
 struct stream {
     int kind, alive;
     struct ctx *ctx;
     int pending; /* callbacks queued and not yet run */
+    struct graph *capture; /* the graph a capture records launches into, or NULL */
+    int capture_invalid;   /* a synchronize ran while capturing: cuStreamEndCapture fails */
 };
 
 struct event {
@@ -335,6 +338,16 @@ struct launch_record {
 };
 static struct launch_record records[MAX_RECORDS];
 static long nlaunches;
+
+/* ---- graphs: what a capture recorded, launches only (copies and memsets on a capturing stream run at once) ---- */
+
+#define MAX_GRAPH_NODES 16
+struct graph {
+    int kind, alive; /* K_GRAPH, or K_GRAPH_EXEC for an instantiated copy */
+    struct ctx *ctx;
+    int nnodes;
+    struct launch_record nodes[MAX_GRAPH_NODES];
+};
 
 /* ---- callbacks: one thread of the mock runs them in order ---- */
 
@@ -719,11 +732,30 @@ EXPORT CUresult cuCtxGetDevice(CUdevice *device)
             return CUDA_ERROR_INVALID_CONTEXT;                                                               \
     } while (0)
 
+/* A synchronizing call while a stream of the context is being captured: refused, and the capture
+ * is invalidated (as the driver does in the global and thread-local capture modes). Lock held. */
+static int capture_unsupported(struct ctx *c)
+{
+    int capturing = 0;
+    for (size_t i = 0; i < nobjects; i++) {
+        struct stream *s = objects[i];
+        if (s->kind == K_STREAM && s->alive && s->ctx == c && s->capture != NULL) {
+            s->capture_invalid = 1;
+            capturing = 1;
+        }
+    }
+    return capturing;
+}
+
 EXPORT CUresult cuCtxSynchronize(void)
 {
     FAULT("cuCtxSynchronize");
     REQUIRE_CONTEXT();
     pthread_mutex_lock(&lock);
+    if (capture_unsupported(current_ctx())) {
+        pthread_mutex_unlock(&lock);
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    }
     wait_callbacks(NULL);
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
@@ -802,6 +834,10 @@ EXPORT CUresult cuStreamSynchronize(CUstream h)
     struct stream *s;
     pthread_mutex_lock(&lock);
     CUresult rc = stream_lookup(h, &s);
+    if (rc == CUDA_SUCCESS && s != NULL && s->capture != NULL) { /* not capturable: ends the capture's use */
+        s->capture_invalid = 1;
+        rc = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    }
     if (rc == CUDA_SUCCESS)
         wait_callbacks(s);
     pthread_mutex_unlock(&lock);
@@ -814,7 +850,10 @@ EXPORT CUresult cuStreamQuery(CUstream h)
     struct stream *s;
     pthread_mutex_lock(&lock);
     CUresult rc = stream_lookup(h, &s);
-    if (rc == CUDA_SUCCESS && (s != NULL ? s->pending : callbacks_pending) > 0)
+    if (rc == CUDA_SUCCESS && s != NULL && s->capture != NULL) {
+        s->capture_invalid = 1;
+        rc = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    } else if (rc == CUDA_SUCCESS && (s != NULL ? s->pending : callbacks_pending) > 0)
         rc = CUDA_ERROR_NOT_READY;
     pthread_mutex_unlock(&lock);
     return rc;
@@ -1576,8 +1615,12 @@ EXPORT CUresult cuLaunchKernel(CUfunction h, unsigned gx, unsigned gy, unsigned 
                                (unsigned long long)bx * by * bz > 1024 || gy > 65535 || gz > 65535 || extra != NULL ||
                                (params == NULL && f->nparams > 0) || shared > 49152))
         rc = CUDA_ERROR_INVALID_VALUE;
+    if (rc == CUDA_SUCCESS && s != NULL && s->capture != NULL && s->capture->nnodes == MAX_GRAPH_NODES)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (rc == CUDA_SUCCESS) {
-        struct launch_record *r = &records[nlaunches++ % MAX_RECORDS];
+        /* captured: a node of the graph, replayed by each cuGraphLaunch; else run (recorded) now */
+        struct launch_record *r = s != NULL && s->capture != NULL ? &s->capture->nodes[s->capture->nnodes++]
+                                                                   : &records[nlaunches++ % MAX_RECORDS];
         unsigned dims[7] = {gx, gy, gz, bx, by, bz, shared};
         snprintf(r->name, sizeof r->name, "%s", f->name);
         memcpy(r->dims, dims, sizeof dims);
@@ -1596,6 +1639,170 @@ EXPORT CUresult cuLaunchKernel(CUfunction h, unsigned gx, unsigned gy, unsigned 
     }
     pthread_mutex_unlock(&lock);
     return rc;
+}
+
+/* ---- graphs ---- */
+
+EXPORT CUresult cuStreamBeginCapture_v2(CUstream h, CUstreamCaptureMode mode)
+{
+    FAULT("cuStreamBeginCapture");
+    struct stream *s;
+    pthread_mutex_lock(&lock);
+    CUresult rc = stream_lookup(h, &s);
+    if (rc == CUDA_SUCCESS && (s == NULL || mode < 0 || mode > 2))
+        rc = s == NULL ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_ERROR_INVALID_VALUE;
+    else if (rc == CUDA_SUCCESS && s->capture != NULL)
+        rc = CUDA_ERROR_ILLEGAL_STATE;
+    if (rc == CUDA_SUCCESS && (s->capture = track(calloc(1, sizeof *s->capture))) == NULL)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    if (rc == CUDA_SUCCESS) {
+        s->capture->kind = K_GRAPH; /* alive once the capture ends */
+        s->capture->ctx = s->ctx;
+        s->capture_invalid = 0;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+EXPORT CUresult cuStreamEndCapture(CUstream h, CUgraph *graph)
+{
+    FAULT("cuStreamEndCapture");
+    struct stream *s;
+    pthread_mutex_lock(&lock);
+    CUresult rc = stream_lookup(h, &s);
+    if (rc == CUDA_SUCCESS && (s == NULL || s->capture == NULL))
+        rc = CUDA_ERROR_ILLEGAL_STATE;
+    if (rc == CUDA_SUCCESS) {
+        *graph = NULL;
+        if (s->capture_invalid)
+            rc = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+        else {
+            s->capture->alive = 1;
+            *graph = (CUgraph)s->capture;
+        }
+        s->capture = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+EXPORT CUresult cuStreamIsCapturing(CUstream h, CUstreamCaptureStatus *status)
+{
+    FAULT("cuStreamIsCapturing");
+    struct stream *s;
+    pthread_mutex_lock(&lock);
+    CUresult rc = stream_lookup(h, &s);
+    if (rc == CUDA_SUCCESS)
+        *status = s == NULL || s->capture == NULL ? CU_STREAM_CAPTURE_STATUS_NONE
+                  : s->capture_invalid           ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
+                                                 : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+EXPORT CUresult cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *count)
+{
+    FAULT("cuGraphGetNodes");
+    pthread_mutex_lock(&lock);
+    struct graph *g = find(K_GRAPH, h);
+    if (g != NULL && nodes == NULL)
+        *count = (size_t)g->nnodes;
+    pthread_mutex_unlock(&lock);
+    return g == NULL || nodes != NULL ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph h, unsigned long long flags)
+{
+    FAULT("cuGraphInstantiate");
+    CUresult rc = CUDA_SUCCESS;
+    pthread_mutex_lock(&lock);
+    struct graph *g = find(K_GRAPH, h), *e = NULL;
+    if (g == NULL || flags != 0)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    else if ((e = track(malloc(sizeof *e))) == NULL)
+        rc = CUDA_ERROR_OUT_OF_MEMORY;
+    else {
+        *e = *g;
+        e->kind = K_GRAPH_EXEC;
+        *exec = (CUgraphExec)e;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* Runs (records) each node's launch, on `stream`. */
+EXPORT CUresult cuGraphLaunch(CUgraphExec h, CUstream stream)
+{
+    FAULT("cuGraphLaunch");
+    struct stream *s;
+    pthread_mutex_lock(&lock);
+    struct graph *e = find(K_GRAPH_EXEC, h);
+    CUresult rc = e == NULL ? CUDA_ERROR_INVALID_VALUE : stream_lookup(stream, &s);
+    if (rc == CUDA_SUCCESS && e->ctx != current_ctx())
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    for (int i = 0; rc == CUDA_SUCCESS && i < e->nnodes; i++) {
+        struct launch_record *r = &records[nlaunches++ % MAX_RECORDS];
+        *r = e->nodes[i];
+        r->stream = (uintptr_t)stream;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+EXPORT CUresult cuGraphUpload(CUgraphExec h, CUstream stream)
+{
+    FAULT("cuGraphUpload");
+    struct stream *s;
+    pthread_mutex_lock(&lock);
+    CUresult rc = find(K_GRAPH_EXEC, h) == NULL ? CUDA_ERROR_INVALID_VALUE : stream_lookup(stream, &s);
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+/* The nodes' parameters of `h` into `exec`, where both launch the same kernels in the same order. */
+EXPORT CUresult cuGraphExecUpdate_v2(CUgraphExec exec, CUgraph h, CUgraphExecUpdateResultInfo *info)
+{
+    FAULT("cuGraphExecUpdate");
+    CUresult rc = CUDA_SUCCESS;
+    pthread_mutex_lock(&lock);
+    struct graph *e = find(K_GRAPH_EXEC, exec), *g = find(K_GRAPH, h);
+    if (e == NULL || g == NULL || info == NULL)
+        rc = CUDA_ERROR_INVALID_VALUE;
+    else {
+        memset(info, 0, sizeof *info);
+        int same = e->nnodes == g->nnodes;
+        for (int i = 0; same && i < g->nnodes; i++)
+            same = strcmp(e->nodes[i].name, g->nodes[i].name) == 0;
+        if (!same) {
+            info->result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+            rc = CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+        } else
+            memcpy(e->nodes, g->nodes, sizeof e->nodes);
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+static CUresult graph_destroy(int kind, void *h)
+{
+    pthread_mutex_lock(&lock);
+    struct graph *g = find(kind, h);
+    if (g != NULL)
+        g->alive = 0;
+    pthread_mutex_unlock(&lock);
+    return g == NULL ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuGraphDestroy(CUgraph h)
+{
+    FAULT("cuGraphDestroy");
+    return graph_destroy(K_GRAPH, h);
+}
+
+EXPORT CUresult cuGraphExecDestroy(CUgraphExec h)
+{
+    FAULT("cuGraphExecDestroy");
+    return graph_destroy(K_GRAPH_EXEC, h);
 }
 
 /* ======================= the control API ======================= */
@@ -1647,7 +1854,8 @@ EXPORT long mock_calls(const char *name)
 EXPORT long mock_live(const char *what)
 {
     static const char *alloc_names[] = {"device", "pinned", "mapped", "managed", "registered"};
-    static const char *object_names[] = {"contexts", "streams", "events", "modules", "functions"};
+    static const char *object_names[] = {"contexts", "streams", "events", "modules", "functions", "graphs",
+                                         "graph_execs"};
     long n = -1;
     pthread_mutex_lock(&lock);
     for (int k = 0; k < A_NKINDS; k++)
