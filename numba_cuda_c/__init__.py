@@ -162,37 +162,54 @@ def profiling():
         profile_stop()
 
 
+def _detect_facts(dev):
+    """What detect() reports of a device: (name, value) pairs."""
+    facts = [
+        ("Compute Capability", "%d.%d" % dev.compute_capability),
+        ("PCI Device ID", dev.PCI_DEVICE_ID),
+        ("PCI Bus ID", dev.PCI_BUS_ID),
+        ("UUID", dev.uuid),
+        ("Watchdog", "Enabled" if dev.KERNEL_EXEC_TIMEOUT else "Disabled"),
+    ]
+    if _os.name == "nt":
+        facts.append(("Compute Mode", "TCC" if dev.TCC_DRIVER else "WDDM"))
+    facts.append(("FP32/FP64 Performance Ratio", dev.SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO))
+    facts.append(("Supported", "no: CC < 5.0" if dev.compute_capability < (5, 0) else "yes"))
+    return facts
+
+
+def _in_notebook():
+    import sys
+
+    if "ipykernel" not in sys.modules:  # the cheap test first: no notebook without a Jupyter kernel
+        return False
+    from numba_cuda_c import notebook
+
+    return notebook.in_notebook()
+
+
 def detect():
     """Detect supported CUDA hardware and print a summary of the detected hardware.
 
-    Returns a boolean indicating whether any supported devices were detected.
+    Returns a boolean indicating whether any supported devices were detected. In a notebook, the
+    summary is a table.
     """
     why = _cuda._driver_error()
     if why is not None:
         print("CUDA driver not available:", why)
         return False
     devlist = list_devices()
+    supported_count = sum(dev.compute_capability >= (5, 0) for dev in devlist)
+    if _in_notebook():
+        from numba_cuda_c import notebook
+
+        notebook.show_detect(devlist, _detect_facts)
+        return supported_count > 0
     print("Found %d CUDA devices" % len(devlist))
-    supported_count = 0
     for dev in devlist:
-        cc = dev.compute_capability
-        attrs = [
-            ("Compute Capability", "%d.%d" % cc),
-            ("PCI Device ID", dev.PCI_DEVICE_ID),
-            ("PCI Bus ID", dev.PCI_BUS_ID),
-            ("UUID", dev.uuid),
-            ("Watchdog", "Enabled" if dev.KERNEL_EXEC_TIMEOUT else "Disabled"),
-        ]
-        if _os.name == "nt":
-            attrs.append(("Compute Mode", "TCC" if dev.TCC_DRIVER else "WDDM"))
-        attrs.append(("FP32/FP64 Performance Ratio", dev.SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO))
-        if cc < (5, 0):
-            support = "[NOT SUPPORTED: CC < 5.0]"
-        else:
-            support = "[SUPPORTED]"
-            supported_count += 1
+        support = "[SUPPORTED]" if dev.compute_capability >= (5, 0) else "[NOT SUPPORTED: CC < 5.0]"
         print("%-3s %-40s %s" % ("id %d" % dev.id, dev.name, support))
-        for key, val in attrs:
+        for key, val in _detect_facts(dev)[:-1]:
             print("%40s: %s" % (key, val))
     print("Summary:")
     print("\t%d/%d devices are supported" % (supported_count, len(devlist)))

@@ -603,6 +603,7 @@ static void Context_dealloc(PyObject *op)
 }
 
 static PyMethodDef Context_methods[] = {
+    REPR_HTML_METHOD,
     {"get_memory_info", Context_get_memory_info, METH_NOARGS, "Returns (free, total) memory in bytes in the context."},
     {"memalloc", Context_memalloc, METH_O, "memalloc(bytesize): device memory, a MemoryPointer."},
     {"memhostalloc", (PyCFunction)(void (*)(void))Context_memhostalloc, METH_VARARGS | METH_KEYWORDS,

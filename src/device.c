@@ -347,6 +347,7 @@ static void Device_dealloc(PyObject *op)
 }
 
 static PyMethodDef Device_methods[] = {
+    REPR_HTML_METHOD,
     {"get_primary_context", Device_get_primary_context, METH_NOARGS,
      "Retain this device's primary context (once) and return its Context."},
     {"release_primary_context", Device_release_primary_context, METH_NOARGS,

@@ -464,14 +464,21 @@ static PyObject *DeviceNDArray_repr(PyObject *op)
     PyObject *shape = DeviceNDArray_get_shape(op, NULL);
     char address[24]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
     snprintf(address, sizeof address, "0x%llx", (unsigned long long)self->data);
-    PyObject *text = shape ? PyUnicode_FromFormat("<%s shape=%R dtype=%R at %s>", Py_TYPE(op)->tp_name, shape,
-                                                  (PyObject *)self->dtype, address)
+    /* what a notebook or REPL user looks for, read from the object: never a copy from the device */
+    const char *layout = devicearray_is_c_contiguous(self)   ? "C-contiguous"
+                         : devicearray_is_f_contiguous(self) ? "F-contiguous"
+                                                             : "strided";
+    PyObject *text = shape ? PyUnicode_FromFormat("<%s shape=%R dtype=%R %s, %zd bytes on device %d at %s>",
+                                                  Py_TYPE(op)->tp_name, shape, (PyObject *)self->dtype, layout,
+                                                  (Py_ssize_t)(self->size * PyDataType_ELSIZE(self->dtype)),
+                                                  self->context ? self->context->device->id : -1, address)
                            : NULL;
     Py_XDECREF(shape);
     return text;
 }
 
 static PyMethodDef DeviceNDArray_methods[] = {
+    REPR_HTML_METHOD,
     {"__reduce__", devicearray_reduce, METH_NOARGS,
      "Pickled through the host (its bytes and layout); unpickled in the current context."},
     {"__dlpack__", (PyCFunction)(void (*)(void))devicearray_dlpack, METH_VARARGS | METH_KEYWORDS,

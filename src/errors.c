@@ -147,6 +147,11 @@ void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, co
     PyErr_Restore(type, value, traceback);
 }
 
+PyObject *repr_html(PyObject *self, PyObject *Py_UNUSED(unused))
+{
+    return call_python_helper("numba_cuda_c.notebook", "html_of", self);
+}
+
 PyObject *call_python_helper(const char *module, const char *function, PyObject *arg)
 {
     PyObject *helpers = PyImport_ImportModule(module);

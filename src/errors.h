@@ -75,6 +75,11 @@ const char *cu_driver_problem(void);
  * when first asked for. New reference, or NULL with the error set. */
 PyObject *call_python_helper(const char *module, const char *function, PyObject *arg);
 
+/* `_repr_html_` of the package's objects, for notebooks: numba_cuda_c.notebook.html_of(self), that module
+ * imported at the first display. */
+PyObject *repr_html(PyObject *self, PyObject *unused);
+#define REPR_HTML_METHOD {"_repr_html_", repr_html, METH_NOARGS, "The object as an HTML table, for notebooks."}
+
 /* Loads the driver on first use; raises CudaSupportError (saying why) where there is none. */
 int cu_require_driver(module_state *st);
 

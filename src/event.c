@@ -202,6 +202,7 @@ static void Event_dealloc(PyObject *op)
 }
 
 static PyMethodDef Event_methods[] = {
+    REPR_HTML_METHOD,
     {"record", (PyCFunction)(void (*)(void))Event_record, METH_FASTCALL | METH_KEYWORDS,
      "record(stream=0): set the record point of the event to the current point in the given stream."},
     {"wait", (PyCFunction)(void (*)(void))Event_wait, METH_FASTCALL | METH_KEYWORDS,

@@ -307,6 +307,7 @@ static void Graph_dealloc(PyObject *op)
 }
 
 static PyMethodDef Graph_methods[] = {
+    REPR_HTML_METHOD,
     {"__enter__", Graph_enter, METH_NOARGS, "Begins capturing the stream (cuStreamBeginCapture)."},
     {"__exit__", Graph_exit, METH_VARARGS, "Ends the capture (cuStreamEndCapture); the graph is ready."},
     {"instantiate", Graph_instantiate, METH_NOARGS,

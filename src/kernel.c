@@ -487,6 +487,7 @@ static PyObject *Kernel_global(PyObject *op, PyObject *name)
 }
 
 static PyMethodDef Kernel_methods[] = {
+    REPR_HTML_METHOD,
     {"max_cooperative_grid_blocks", (PyCFunction)(void (*)(void))Kernel_max_cooperative_grid_blocks,
      METH_VARARGS | METH_KEYWORDS,
      "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks a cooperative launch can have here."},

@@ -464,6 +464,7 @@ static PyObject *Stream_is_capturing(PyObject *op, PyObject *Py_UNUSED(unused))
 }
 
 static PyMethodDef Stream_methods[] = {
+    REPR_HTML_METHOD,
     {"capture", (PyCFunction)(void (*)(void))Stream_capture, METH_VARARGS | METH_KEYWORDS,
      "capture(mode='thread_local'): `with stream.capture() as graph:` records the kernel launches, copies and "
      "memsets issued on this stream into a CUDA graph (cuStreamBeginCapture) instead of running them. mode: "

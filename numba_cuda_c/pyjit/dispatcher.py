@@ -11,6 +11,7 @@ import pickle
 import re
 import sys
 import threading
+import time
 import weakref
 
 import numpy as np
@@ -325,7 +326,9 @@ class Dispatcher:
             with self._compile_lock:  # threads launching a new signature at once: one compiles and loads
                 kernel = self._kernels.get(argtypes)
                 if kernel is None:
+                    started = time.perf_counter()
                     kernel = self._kernels[argtypes] = self._compile_and_load(argtypes)
+                    _log_slow_compile(self.py_func.__name__, argtypes, time.perf_counter() - started)
         return kernel
 
     def _compile_and_load(self, argtypes):
@@ -692,6 +695,24 @@ class Dispatcher:
 
     def __repr__(self):
         return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)
+
+    def _repr_html_(self):
+        from numba_cuda_c import notebook
+
+        return notebook.html_of(self)
+
+
+# Compiles slower than this are logged at INFO (logger "numba_cuda_c"): a user who waits knows on what.
+SLOW_COMPILE_SECONDS = 1.0
+
+
+def _log_slow_compile(name, argtypes, seconds):
+    if seconds >= SLOW_COMPILE_SECONDS:
+        import logging
+
+        logging.getLogger("numba_cuda_c").info(
+            "compiled and loaded kernel %s(%s) in %.1f s", name, ", ".join(map(str, argtypes)), seconds
+        )
 
 
 # The per-thread stack a kernel with recursive device functions gets (the context's default is 1 KiB: a
