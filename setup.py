@@ -7,6 +7,7 @@ import os
 import numpy
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 sources = sorted(glob.glob("src/*.c") + glob.glob("src/api/*.c"))
 
@@ -23,8 +24,25 @@ class build_ext_and_bytecode(build_ext):
             compileall.compile_dir(package, quiet=1)
 
 
+# NUMBA_CUDA_C_AS_NUMBA_CUDA=1 makes `import numba.cuda` numba_cuda_c in every Python process (numba_cuda_c.alias):
+# a .pth file beside the package in site-packages, which the interpreter runs at start-up. Without the variable
+# it imports nothing.
+PTH = "numba_cuda_c_alias.pth"
+
+
+class build_py_with_pth(build_py):
+    """build_py, and the .pth file at the top of what is installed (wheels and editable installs alike)."""
+
+    def run(self):
+        super().run()
+        self.copy_file(PTH, os.path.join(self.build_lib, PTH), preserve_mode=0)
+
+    def get_outputs(self, include_bytecode=1):
+        return super().get_outputs(include_bytecode) + [os.path.join(self.build_lib, PTH)]
+
+
 setup(
-    cmdclass={"build_ext": build_ext_and_bytecode},
+    cmdclass={"build_ext": build_ext_and_bytecode, "build_py": build_py_with_pth},
     ext_modules=[
         Extension(
             "numba_cuda_c._cuda",
