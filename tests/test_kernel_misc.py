@@ -232,3 +232,23 @@ def test_np_dtype_calls_are_dtypes_and_an_untypeable_one_says_which_variable():
     assert "short" in source
     with pytest.raises(KernelTypeError, match="Cannot infer the type of variable 'arr'.*no device type for dtype object"):
         cuda.compile_ptx(mk.object_dtype_array, "void()")
+
+
+@needs_nvrtc
+def test_a_function_exec_d_from_a_string_is_read_from_its_bytecode_whatever_linecache_holds():
+    # Python 3.13 keeps a `-c` program's text in linecache under "<string>", the file name functions exec'd
+    # from strings carry too: that text (here, a stand-in) is not the function's, so its bytecode is read
+    import linecache
+
+    saved = linecache.cache.get("<string>")
+    linecache.cache["<string>"] = (40, None, ["import sys;exec(eval(sys.stdin.readline()))\n"], "<string>")
+    try:
+        namespace = {}
+        exec(compile("def store_one(a):\n    a[0] = 1\n", "<string>", "exec"), namespace)
+        ptx, _ = cuda.compile_ptx(namespace["store_one"], (cuda.int32[:],))
+    finally:
+        if saved is None:
+            linecache.cache.pop("<string>", None)
+        else:
+            linecache.cache["<string>"] = saved
+    assert ".entry" in ptx and "store_one" in ptx

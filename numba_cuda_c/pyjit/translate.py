@@ -61,9 +61,11 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
         self.filename = (inspect.getsourcefile(pyfunc) if source is not None else None) or pyfunc.__code__.co_filename
         self.first_line = pyfunc.__code__.co_firstlineno
         self.source_lines = source.splitlines() if source is not None else []
-        if source is not None:
-            self.node = _function_node(pyfunc, source, self)
-        else:
+        self.node = _function_node(pyfunc, source, self) if source is not None else None
+        if self.node is None and source is not None:
+            source, why = None, OSError("its source text (%s) does not define it" % self.filename)
+            self.source_lines = []
+        if self.node is None:
             from numba_cuda_c.pyjit.bytecode import Unreadable, function_def
 
             try:
@@ -771,7 +773,10 @@ def _function_node(pyfunc, source, translator):
     if pyfunc.__name__ != "<lambda>":
         if tree is None:
             raise KernelTypeError("cannot parse the source of %s" % pyfunc.__qualname__)
-        return next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        # None where the text is not the function's: Python 3.13 keeps a `-c` program's text under the file
+        # name "<string>", which functions exec'd from strings also carry; they are read from bytecode
+        return next((n for n in defs if n.name == pyfunc.__name__), defs[0] if defs else None)
     code = pyfunc.__code__
     params = list(code.co_varnames[: code.co_argcount])
     lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)] if tree is not None else []
