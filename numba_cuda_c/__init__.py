@@ -7,6 +7,14 @@ driver: CUDA is loaded at first use, so the import is fast and works on a machin
 import contextlib as _contextlib
 import os as _os
 
+if _os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+    # numba's CUDA simulator (numba_cuda_c/simulator/): its module takes this one's place in sys.modules, so that
+    # `import numba_cuda_c` gives the simulator's API. A module cannot stop part way: the rest of this file still
+    # runs, into this module object, which nothing then sees (it imports the C extension, touching no driver).
+    from numba_cuda_c import simulator as _simulator
+
+    _simulator.install(__name__)
+
 from numba_cuda_c import _cuda
 from numba_cuda_c._cuda import (  # noqa: F401
     Context,

@@ -9,6 +9,8 @@ not with the package):
     OPT                            NUMBA_OPT                          3  0: @cuda.jit's opt= is False when not given
     CUDA_ARRAY_INTERFACE_SYNC      NUMBA_CUDA_ARRAY_INTERFACE_SYNC    1  wait for a CUDA-array-interface object's stream
                                                                          (read by the C launcher and CAI imports)
+    ENABLE_CUDASIM                 NUMBA_ENABLE_CUDASIM               0  1: the package is the CUDA simulator (read
+                                                                         when numba_cuda_c is imported)
 
 Assigning to this module's attributes changes them while the program runs. Where numba-cuda's own configuration
 module is loaded (numba.cuda.core.config: a program that also uses numba, or a test harness that sets it), its
@@ -27,6 +29,7 @@ _ENVIRONMENT = {  # name -> (environment variable, default)
     "CUDA_DEBUGINFO_DEFAULT": ("NUMBA_CUDA_DEBUGINFO", 0),
     "OPT": ("NUMBA_OPT", 3),
     "CUDA_ARRAY_INTERFACE_SYNC": ("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", 1),
+    "ENABLE_CUDASIM": ("NUMBA_ENABLE_CUDASIM", 0),
 }
 
 

@@ -1,0 +1,193 @@
+"""@cuda.jit in the simulator: kernels and device functions stay Python functions. Owns the launch configuration
+(kernel[griddim, blockdim, stream, sharedmem], forall), what a kernel's arguments become, and device function
+calls. Relies on threads.py to run the blocks one after another and on arrays.py for device arrays."""
+
+import functools
+import numbers
+
+import numpy as np
+
+from numba_cuda_c import config, types
+from numba_cuda_c._cuda import CudaAPIError
+from numba_cuda_c.args import as_hint
+from numba_cuda_c.simulator import threads
+from numba_cuda_c.simulator.arrays import DeviceNDArray
+
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_DIM = (1024, 1024, 64)
+CUDA_ERROR_INVALID_VALUE = 1
+
+
+def jit(func_or_sig=None, device=False, debug=None, link=None, **options):
+    """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True). The function is not compiled: a
+    launch runs it in Python, one thread per CUDA thread. Options numba's compiler takes (fastmath, opt, cache,
+    lineinfo, max_registers, inline, ...) are accepted and change nothing."""
+    if link:
+        raise NotImplementedError("the CUDA simulator cannot link CUDA C, PTX or other device code (link=)")
+    if debug is None:
+        debug = bool(config.get("CUDA_DEBUGINFO_DEFAULT"))
+    if callable(func_or_sig) and not isinstance(func_or_sig, (types.Type, types.Signature)) and not (
+        types.is_numba_type(func_or_sig)
+    ):
+        return Kernel(func_or_sig, None, device, debug)
+    sigs = None
+    if func_or_sig is not None:
+        sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
+
+    def decorate(func):
+        return Kernel(func, sigs, device, debug)
+
+    return decorate
+
+
+class Kernel:
+    """A @cuda.jit function in the simulator. A kernel is launched as kernel[griddim, blockdim](*args); a device
+    function (device=True) is called as it is, from a kernel or from the host."""
+
+    def __init__(self, py_func, sigs, device, debug):
+        functools.update_wrapper(self, py_func)
+        self.py_func, self.device, self.debug = py_func, device, debug
+        self._sigs = list(sigs or [])
+        self.extensions = []  # numba's: objects whose prepare_args(ty, val, stream=, retr=) map each argument
+
+    def __repr__(self):
+        return "<simulated %s %s>" % ("device function" if self.device else "kernel", self.__name__)
+
+    def __call__(self, *args, **kwargs):
+        if self.device or threads.in_kernel():
+            return self.py_func(*args, **kwargs)
+        raise ValueError("launch configuration was not specified for kernel %s. Use the syntax: "
+                         "%s[griddim, blockdim](*args)" % (self.__name__, self.__name__))
+
+    def __getitem__(self, configuration):
+        if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
+            raise ValueError("a launch configuration is [griddim, blockdim], [griddim, blockdim, stream] or "
+                             "[griddim, blockdim, stream, sharedmem]")
+        griddim, blockdim, stream, sharedmem = configuration + (0, 0)[len(configuration) - 2:]
+        return LaunchConfiguration(self, griddim, blockdim, stream, sharedmem)
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launch covering ntasks threads (at most tpb per block; 128 by default)."""
+        if ntasks < 0:
+            raise ValueError("Can't create ForAll with negative task count: %s" % ntasks)
+        tpb = tpb or 128
+        return self[max(1, (ntasks + tpb - 1) // tpb), tpb, stream, sharedmem]
+
+    def specialize(self, *args):
+        return self
+
+    def bind(self):
+        pass
+
+    @property
+    def signatures(self):
+        return list(self._sigs)
+
+    @property
+    def overloads(self):
+        return _Overloads()
+
+    def _scalar_types(self, count):
+        """The scalar argument types of the kernel's one signature (None where not a scalar), or None."""
+        if len(self._sigs) != 1:
+            return None
+        try:
+            argtypes = types.parse_signature(self._sigs[0]).args
+        except TypeError:
+            return None
+        if len(argtypes) != count:
+            return None
+        return [t if isinstance(t, types.Scalar) else None for t in argtypes]
+
+
+class _Overload:
+    def max_cooperative_grid_blocks(self, blockdim):
+        return 1  # blocks run one after another: cuda.cg.this_grid().sync() can only work in a grid of one block
+
+
+class _Overloads(dict):
+    """numba's simulator's: every signature has an overload, as nothing is compiled."""
+
+    def __getitem__(self, key):
+        return _Overload()
+
+
+class LaunchConfiguration:
+    """kernel[griddim, blockdim, stream, sharedmem]: call it with the kernel's arguments to launch it. The launch
+    is synchronous (streams are), and raises what a thread raised."""
+
+    def __init__(self, kernel, griddim, blockdim, stream, sharedmem):
+        self.dispatcher = kernel
+        self.griddim = threads.Dim3(*_dims(griddim, "griddim"))
+        self.blockdim = threads.Dim3(*_dims(blockdim, "blockdim"))
+        self.stream, self.sharedmem = stream, int(sharedmem)
+        # the names threads.Block reads
+        self.gridDim, self.blockDim = self.griddim, self.blockdim
+        x, y, z = self.blockdim
+        if x * y * z > MAX_THREADS_PER_BLOCK or any(d > m for d, m in zip(self.blockdim, MAX_BLOCK_DIM)):
+            raise CudaAPIError(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE: block %s is more "
+                               "than a block may have (1024 threads; 1024, 1024, 64)" % (tuple(self.blockdim),))
+
+    def __call__(self, *args):
+        kernel = self.dispatcher
+        writebacks = []
+        scalar_types = kernel._scalar_types(len(args))
+        values = []
+        for position, value in enumerate(args):
+            for extension in kernel.extensions:
+                _, value = extension.prepare_args(None, value, stream=self.stream, retr=writebacks)
+            value = _kernel_argument(value, writebacks)
+            if scalar_types is not None and scalar_types[position] is not None:
+                value = _as_scalar(value, scalar_types[position])
+            values.append(value)
+        gx, gy, gz = self.griddim
+        for z in range(gz):
+            for y in range(gy):
+                for x in range(gx):
+                    threads.Block(self, threads.Dim3(x, y, z)).run(kernel.py_func, values, kernel.debug)
+        for writeback in writebacks:
+            writeback()
+
+
+def _dims(value, name):
+    items = list(value) if isinstance(value, (tuple, list)) else [value]
+    if not 1 <= len(items) <= 3:
+        raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, value))
+    if not all(isinstance(v, numbers.Integral) for v in items):
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, value))
+    if not all(v > 0 for v in items):
+        raise ValueError("%s must be positive, got %r" % (name, value))
+    return [int(v) for v in items] + [1] * (3 - len(items))
+
+
+def _kernel_argument(value, writebacks):
+    """What the kernel's Python function gets for an argument: a NumPy array as it is (written in place), a device
+    array's NumPy storage, an In/Out/InOut hint's device array's storage, a record as a view of a copy written back
+    after the launch, anything else as it is. Arrays of records are recarrays, so fields read as attributes."""
+    hint = as_hint(value)
+    if hint is not None:
+        value = hint.to_device(writebacks)
+    if isinstance(value, DeviceNDArray):
+        value = value._array
+    if isinstance(value, np.ndarray):
+        return value.view(np.recarray) if value.dtype.fields is not None else value
+    if isinstance(value, np.void) and value.dtype.fields is not None:
+        holder = np.array(value)
+
+        def write_back():
+            for name in value.dtype.names:
+                value[name] = holder[name]
+
+        writebacks.append(write_back)
+        return holder.view(np.recarray)[()]
+    return value
+
+
+def _as_scalar(value, scalar_type):
+    """A number as the kernel's signature declares it (float32 arithmetic for a float32 argument)."""
+    if not isinstance(value, (numbers.Number, np.generic)):
+        return value
+    try:
+        return scalar_type.dtype.type(value)
+    except (TypeError, ValueError, OverflowError):
+        return value

@@ -1,0 +1,144 @@
+"""The CUDA simulator (NUMBA_ENABLE_CUDASIM=1, numba_cuda_c/simulator/): `import numba_cuda_c` gives numba's
+simulator API, kernels run in Python threads on the CPU. Each test runs in a fresh interpreter, as the variable
+is read when the package is imported. No GPU needed: these run in CI."""
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from subproc import run_python
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def simulated(code):
+    return run_python(code, NUMBA_ENABLE_CUDASIM="1")
+
+
+def test_the_package_is_the_simulator():
+    out = simulated("""
+        import numba_cuda_c as cuda, numba_cuda_c.random
+        assert cuda.is_available() and cuda.simulator.__name__ == "numba_cuda_c.simulator"
+        assert numba_cuda_c.random is cuda.simulator.random
+        assert cuda.gpus[0].name == "SIMULATOR" and len(cuda.list_devices()) == 1
+        assert isinstance(cuda.__version__, str)
+        cuda.detect()
+        for name in ("SourceModule", "compile_ptx"):
+            try:
+                getattr(cuda, name)("")
+            except NotImplementedError as exc:
+                print(exc)
+            else:
+                raise AssertionError(name)
+        try:
+            cuda.no_such_name
+        except AttributeError as exc:
+            print(exc)
+    """)
+    assert "SIMULATOR" in out and "the CUDA simulator" in out
+    assert "cuda.SourceModule: the CUDA simulator has no CUDA C compiler" in out
+    assert "has no attribute 'no_such_name'" in out
+
+
+def test_syncthreads_is_a_barrier_and_shared_arrays_are_per_block():
+    simulated("""
+        import numpy as np
+        import numba_cuda_c as cuda
+
+        @cuda.jit
+        def reverse_each_block(a):
+            s = cuda.shared.array(64, dtype=np.int64)
+            t = cuda.threadIdx.x
+            base = cuda.blockIdx.x * cuda.blockDim.x
+            s[t] = a[base + t]
+            cuda.syncthreads()  # every thread's store is seen before any thread reads its mirror
+            a[base + t] = s[cuda.blockDim.x - 1 - t]
+
+        a = np.arange(128)
+        d = cuda.to_device(a)
+        reverse_each_block[2, 64](d)
+        np.testing.assert_array_equal(d.copy_to_host(), np.concatenate([a[:64][::-1], a[64:][::-1]]))
+
+        @cuda.jit
+        def count_all(counter, biggest):
+            i = cuda.grid(1)
+            cuda.atomic.add(counter, 0, 1)
+            cuda.atomic.max(biggest, 0, i)
+            n = cuda.syncthreads_count(i % 2 == 0)
+            if i == 0:
+                counter[1] = n
+
+        counter, biggest = np.zeros(2, np.int32), np.zeros(1, np.int32)
+        count_all[3, 32](counter, biggest)
+        assert counter[0] == 96 and counter[1] == 16 and biggest[0] == 95, (counter, biggest)
+
+        @cuda.jit
+        def warp_sum(a, out):
+            v = a[cuda.threadIdx.x]
+            offset = 16
+            while offset > 0:
+                v += cuda.shfl_down_sync(0xFFFFFFFF, v, offset)
+                offset //= 2
+            if cuda.threadIdx.x == 0:
+                out[0] = v
+
+        out = np.zeros(1, np.float64)
+        warp_sum[1, 32](np.arange(32.0), out)
+        assert out[0] == sum(range(32))
+    """)
+
+
+def test_arrays_streams_and_events_work_synchronously():
+    simulated("""
+        import numpy as np
+        import numba_cuda_c as cuda
+
+        stream = cuda.stream()
+        start, end = cuda.event(), cuda.event()
+        start.record(stream)
+        d = cuda.to_device(np.arange(10.0), stream=stream)
+        d2 = cuda.device_array_like(d, stream=stream)
+        d2.copy_to_device(d, stream=stream)
+        end.record(stream)
+        stream.synchronize()
+        assert end.query() and cuda.event_elapsed_time(start, end) >= 0
+        np.testing.assert_array_equal(d2[2:5].copy_to_host(), [2, 3, 4])
+        pinned = cuda.pinned_array(4, np.int32)
+        pinned[:] = 7
+        assert cuda.is_cuda_array(d) and not cuda.is_cuda_array(pinned)
+        assert cuda.reduce(lambda a, b: a + b)(np.arange(100)) == 4950
+    """)
+
+
+def test_an_error_in_a_kernel_names_the_thread():
+    done = subprocess.run([sys.executable, "-c", "\n".join([
+        "import numpy as np, numba_cuda_c as cuda",
+        "@cuda.jit",
+        "def k(a):",
+        "    a[cuda.grid(1)] = 1",
+        "k[1, 8](np.zeros(4))"])], env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"), capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode != 0
+    assert "IndexError" in done.stderr and re.search(r"tid=\[\d+, 0, 0\] ctaid=\[0, 0, 0\]", done.stderr), done.stderr
+
+
+def _selection():
+    with open(os.path.join(HERE, "simulator_selection.txt")) as listing:
+        return [line.strip() for line in listing if line.strip() and not line.startswith("#")]
+
+
+@pytest.mark.timeout(600)
+def test_our_gpu_tests_pass_under_the_simulator():
+    """The GPU tests tests/simulator_selection.txt lists, run with the simulator on: each passes, none skips."""
+    parallel = ["-n", "4"] if importlib.util.find_spec("xdist") else []
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *parallel, "tests"],
+        cwd=ROOT, env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"), capture_output=True, text=True, timeout=580)
+    tail = done.stdout[-3000:] + done.stderr[-2000:]
+    assert done.returncode == 0, tail
+    passed = re.search(r"(\d+) passed", done.stdout)
+    assert passed and int(passed.group(1)) == len(_selection()), tail
