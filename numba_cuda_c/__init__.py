@@ -92,6 +92,10 @@ from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 from numba_cuda_c.stubs import *  # noqa: F401,F403  (grid, shared, syncthreads, ...: device-side names)
 from numba_cuda_c import cudadrv  # noqa: F401
 from numba_cuda_c.cudadrv import devicearray, devices  # noqa: F401  (numba.cuda leaks these modules; driver: below)
+from numba_cuda_c import distributed_serializers as _distributed_serializers
+
+# Dask's serializers for our arrays, registered once distributed.protocol is imported (never importing it here)
+_distributed_serializers.watch()
 
 implementation = "NVIDIA"
 

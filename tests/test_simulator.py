@@ -135,9 +135,14 @@ def test_our_gpu_tests_pass_under_the_simulator(tmp_path):
     """The GPU tests tests/simulator_selection.txt lists, run with the simulator on: each passes, none skips. Run
     from elsewhere than the checkout, so that the numba_cuda_c tested is the one installed (a wheel in CI too)."""
     parallel = ["-n", "4"] if importlib.util.find_spec("xdist") else []
+    import numba_cuda_c  # the copy this session tests (installed, or the checkout on sys.path): the same there
+
+    where = os.path.dirname(os.path.dirname(os.path.abspath(numba_cuda_c.__file__)))
+    path = os.pathsep.join(p for p in (where, os.environ.get("PYTHONPATH")) if p)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *parallel, HERE],
-        cwd=str(tmp_path), env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"), capture_output=True, text=True, timeout=580)
+        cwd=str(tmp_path), env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=path), capture_output=True, text=True,
+        timeout=580)
     tail = done.stdout[-3000:] + done.stderr[-2000:]
     assert done.returncode == 0, tail
     passed = re.search(r"(\d+) passed", done.stdout)

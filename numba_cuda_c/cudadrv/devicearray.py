@@ -213,9 +213,13 @@ def _rebuild_device_array(kind, span, low, shape, strides, dtype):
         return record
     if span.size == 0:
         return DeviceNDArray(shape, strides, dtype)
-    raw = _cuda.to_device(span)
-    # from the lowest byte with every stride positive, then reversed where it was negative: the same
-    # layout, element (0, ..., 0) `-low` bytes in
+    return _view_of_span(_cuda.to_device(span), low, shape, strides, dtype)
+
+
+def _view_of_span(raw, low, shape, strides, dtype):
+    """An array of `shape`, `strides` and `dtype` over the device bytes `raw` (a 1-d uint8 device array, the
+    bytes the array spans), element (0, ..., 0) `-low` bytes in: laid out from the lowest byte with every stride
+    positive, then reversed where a stride was negative. Pickling and Dask's serializers rebuild with it."""
     array = DeviceNDArray(shape, tuple(abs(s) for s in strides), dtype, gpu_data=raw.gpu_data)
     if low:
         array = array[tuple(slice(None, None, -1) if s < 0 else slice(None) for s in strides)]

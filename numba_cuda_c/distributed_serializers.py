@@ -1,0 +1,159 @@
+"""Dask's transport for our device arrays: `distributed` serializes what tasks return and exchange through
+families of serializers; this registers DeviceNDArray (and DeviceRecord) with two of them, as distributed does
+itself for CuPy's and numba's arrays:
+
+    cuda  frames that are device memory (a uint8 device array over the bytes the array spans, no copy), so that
+          a GPU-aware transport (UCX) moves them GPU to GPU;
+    dask  frames in host memory (the same bytes, copied to the host): any transport, TCP included.
+
+Pickling (DeviceNDArray.__reduce__) stays the fallback of the `pickle` family. The registration runs when
+`distributed.protocol` is imported, before or after numba_cuda_c, and never imports distributed itself: watch()
+puts a finder on sys.meta_path that wraps that one module's loading (numba_cuda_c's import calls it)."""
+
+import sys
+
+WATCHED = "distributed.protocol"
+
+
+def _span(array):
+    """(low, nbytes): where the bytes an array spans start, relative to its element (0, ..., 0) (<= 0), and how
+    many there are (gaps between elements included)."""
+    if array.size == 0:
+        return 0, 0
+    low = sum((n - 1) * s for n, s in zip(array.shape, array.strides) if s < 0)
+    high = sum((n - 1) * s for n, s in zip(array.shape, array.strides) if s > 0)
+    return low, high - low + array.dtype.itemsize
+
+
+def _layout_header(kind, low, shape, strides, dtype):
+    import pickle
+
+    # msgpack carries the header: lists and bytes, no tuples or dtypes
+    return {"kind": kind, "low": low, "shape": list(shape), "strides": list(strides), "dtype": pickle.dumps(dtype)}
+
+
+def _bytes_as_device_array(frame, owner):
+    """A 1-d uint8 device array over a frame's device memory (ours, CuPy's, an RMM buffer: anything with
+    __cuda_array_interface__ that is contiguous), keeping `owner` alive."""
+    from numba_cuda_c import _cuda
+
+    interface = frame.__cuda_array_interface__
+    raw = _cuda.from_cuda_array_interface(interface, owner=owner)
+    if raw.ndim == 1 and raw.dtype.itemsize == 1 and raw.flags["C_CONTIGUOUS"]:
+        return raw
+    if not raw.flags["C_CONTIGUOUS"]:
+        raise ValueError("a device frame must be contiguous, not strides %s" % (raw.strides,))
+    flat = {"shape": (raw.nbytes,), "strides": None, "typestr": "|u1", "data": interface["data"], "version": 3}
+    return _cuda.from_cuda_array_interface(flat, owner=owner)
+
+
+def serialize_on_device(array):
+    """cuda family: the header and one device frame, the array's own memory (its stream finished first, as the
+    transport reads it on its own)."""
+    from numba_cuda_c import _cuda
+
+    low, nbytes = _span(array)
+    stream = getattr(array, "stream", 0)
+    if stream:
+        stream.synchronize()
+    kind = "record" if isinstance(array, _cuda.DeviceRecord) else "array"
+    interface = {"shape": (nbytes,), "strides": None, "typestr": "|u1", "version": 3,
+                 "data": (array.device_ctypes_pointer.value + low if nbytes else 0, False)}
+    frame = _cuda.from_cuda_array_interface(interface, owner=array)
+    return _layout_header(kind, low, array.shape, array.strides, array.dtype), [frame]
+
+
+def deserialize_on_device(header, frames):
+    import pickle
+
+    from numba_cuda_c.cudadrv.devicearray import DeviceNDArray, DeviceRecord, _view_of_span
+
+    dtype = pickle.loads(header["dtype"])
+    (frame,) = frames
+    raw = _bytes_as_device_array(frame, frame)
+    if header["kind"] == "record":
+        return DeviceRecord(dtype, gpu_data=raw.gpu_data)
+    shape, strides = tuple(header["shape"]), tuple(header["strides"])
+    if raw.size == 0:
+        return DeviceNDArray(shape, strides, dtype)
+    return _view_of_span(raw, header["low"], shape, strides, dtype)
+
+
+def serialize_on_host(array):
+    """dask family: the bytes the array spans, copied to the host (what pickling copies), as one frame."""
+    _rebuild, (kind, span, low, shape, strides, dtype) = array.__reduce__()
+    return _layout_header(kind, low, shape, strides, dtype), [memoryview(span)]
+
+
+def deserialize_on_host(header, frames):
+    import pickle
+
+    import numpy as np
+
+    from numba_cuda_c.cudadrv.devicearray import _rebuild_device_array
+
+    (frame,) = frames
+    span = np.frombuffer(frame, dtype=np.uint8)
+    return _rebuild_device_array(header["kind"], span, header["low"], tuple(header["shape"]),
+                                 tuple(header["strides"]), pickle.loads(header["dtype"]))
+
+
+def register():
+    """Registers the serializers with distributed (imported by now). Dispatch follows the class hierarchy, so
+    DeviceRecord and the array subclasses of numba_cuda_c.cudadrv.devicearray use DeviceNDArray's."""
+    from distributed.protocol.cuda import cuda_deserialize, cuda_serialize
+    from distributed.protocol.serialize import dask_deserialize, dask_serialize
+
+    from numba_cuda_c._cuda import DeviceNDArray
+
+    cuda_serialize.register(DeviceNDArray)(serialize_on_device)
+    cuda_deserialize.register(DeviceNDArray)(deserialize_on_device)
+    dask_serialize.register(DeviceNDArray)(serialize_on_host)
+    dask_deserialize.register(DeviceNDArray)(deserialize_on_host)
+
+
+class _RegisterAfterLoading:
+    """A loader that runs the real one, then register(): the module's registries exist from then on."""
+
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        register()
+
+    def __getattr__(self, name):  # get_resource_reader, is_package, ...: the real loader's
+        return getattr(self.loader, name)
+
+
+class _Watcher:
+    """A finder, first on sys.meta_path, that answers only for distributed.protocol: it asks the finders after
+    it for the module and hands back their spec with its loader wrapped."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != WATCHED:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _RegisterAfterLoading(spec.loader)
+                return spec
+        return None
+
+
+def watch():
+    """Registers now if distributed.protocol is loaded, else when it is (once either way)."""
+    if WATCHED in sys.modules:
+        try:
+            register()
+        except ImportError:  # distributed.protocol part way through its own import: it will finish
+            pass
+        return
+    if not any(isinstance(finder, _Watcher) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _Watcher())
