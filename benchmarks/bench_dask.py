@@ -1,0 +1,116 @@
+"""Dask on GPUs, numba_cuda_c beside numba-cuda in one run (dask-cuda's LocalCUDACluster, one worker per GPU):
+
+    python3 benchmarks/bench_dask.py [--tasks 400] [--libs ours,numba]
+
+  - small GPU tasks through client.map (benchmarks/dask_work.py: copy in, a kernel of about a millisecond, one
+    number back) on 1 and on 2 workers: tasks per second, and the scaling from 1 to 2 workers (goal >= 1.9x);
+  - a 256 MiB device array made on worker 0 and used by a task pinned to worker 1: GB/s (what the consumer
+    waits, divided into 256 MiB; median of 3).
+The 2-worker rows need two GPUs; where the machine has one, the transfer row runs between two worker processes
+that share it (distributed's LocalCluster: the same serialization across processes, not across devices) and
+says so, and the 2-worker scaling row is left out, named. Ratio above 1: ours is faster.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+MIB256 = 256 << 20
+
+
+def gpu_count():
+    import numba_cuda_c as cuda
+
+    return len(cuda.gpus) if cuda.is_available() else 0
+
+
+def cluster(lib, workers, gpus):
+    import distributed
+
+    os.environ["BENCH_DASK_LIB"] = lib  # the spawned workers inherit it: dask_work imports that library
+    if workers <= gpus:
+        import dask_cuda
+
+        return dask_cuda.LocalCUDACluster(n_workers=workers, protocol="tcp", dashboard_address=None)
+    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+
+
+def tasks_per_second(client, tasks):
+    import dask_work
+
+    client.gather(client.map(dask_work.small_gpu_task, range(8 * len(client.scheduler_info()["workers"])),
+                             pure=False))  # compiled and warm on every worker
+    started = time.perf_counter()
+    client.gather(client.map(dask_work.small_gpu_task, range(tasks), pure=False))
+    return tasks / (time.perf_counter() - started)
+
+
+def transfer_gbs(client):
+    import distributed
+
+    import dask_work
+
+    first, second = sorted(client.scheduler_info()["workers"])
+    times = []
+    for _ in range(3):
+        array = client.submit(dask_work.make_array, MIB256, workers=[first], allow_other_workers=False, pure=False)
+        distributed.wait(array)
+        started = time.perf_counter()
+        used = client.submit(dask_work.first_element, array, workers=[second], allow_other_workers=False, pure=False)
+        assert used.result() == 1.0
+        times.append(time.perf_counter() - started)
+        del array, used
+    return MIB256 / statistics.median(times) / 1e9
+
+
+def measure(lib, tasks, gpus):
+    import distributed
+
+    found = {}
+    with cluster(lib, 1, gpus) as one, distributed.Client(one) as client:
+        found["tasks/s, 1 worker"] = tasks_per_second(client, tasks)
+    with cluster(lib, 2, gpus) as two, distributed.Client(two) as client:
+        client.wait_for_workers(2)
+        if gpus >= 2:
+            found["tasks/s, 2 workers"] = tasks_per_second(client, tasks)
+            found["scaling, 1 -> 2 workers (x)"] = found["tasks/s, 2 workers"] / found["tasks/s, 1 worker"]
+        found["256 MiB worker 0 -> worker 1 (GB/s)"] = transfer_gbs(client)
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tasks", type=int, default=400)
+    parser.add_argument("--libs", default="ours,numba")
+    options = parser.parse_args()
+    try:
+        import dask_cuda
+        import distributed
+    except ImportError as exc:
+        print("bench_dask: skipped, %s (pip install -e '.[dask]')" % exc)
+        return
+    del dask_cuda, distributed  # imported where used; here only to say what is missing
+    gpus = gpu_count()
+    if gpus == 0:
+        print("bench_dask: skipped, no GPU")
+        return
+    libs = options.libs.split(",")
+    results = {lib: measure(lib, options.tasks, gpus) for lib in libs}
+    rows = list(results[libs[0]])
+    print("Dask, %d task(s) per map, %d GPU(s)%s" % (options.tasks, gpus, "" if gpus >= 2 else
+          ": transfer between two worker processes on the one GPU; 2-worker scaling needs two GPUs (not run)"))
+    print("| %-38s | %s | ours / theirs (above 1: ours better) |" % ("row", " | ".join("%12s" % lib for lib in libs)))
+    print("| %s | %s | --- |" % ("-" * 38, " | ".join("-" * 12 for _ in libs)))
+    for row in rows:
+        values = [results[lib].get(row) for lib in libs]
+        ratio = "%.2fx" % (values[0] / values[1]) if len(values) > 1 and values[1] else "—"
+        print("| %-38s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
+
+
+if __name__ == "__main__":
+    main()
