@@ -109,3 +109,19 @@ def test_each_worker_uses_the_gpu_it_is_given(client):
     for visible, uuid in client.run(dask_kernels.my_device).values():
         assert visible is not None
         assert uuid == cuda.gpus[int(visible.split(",")[0])].uuid
+
+
+def test_the_readme_example_runs(tmp_path):
+    """README.rst's "Scaling out with Dask" example, as a script of its own."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    readme = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.rst")).read()
+    block = re.search(r"\.\. dask-example\n\n\.\. code-block:: python\n\n((?:   .*\n|\n)+)", readme).group(1)
+    script = tmp_path / "dask_example.py"
+    script.write_text("\n".join(line[3:] for line in block.splitlines()))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "1048576.0", done.stdout

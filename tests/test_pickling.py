@@ -158,3 +158,32 @@ def test_local_ufuncs_pickle_by_value():
     clone = pickle.loads(pickle.dumps(shifted))
     assert clone is not shifted and clone.ntypes == 2 and clone.__name__ == "shifted"
     assert clone.py_func.__closure__[0].cell_contents == 2.5
+
+
+def test_a_scripts_kernels_travel_by_value():
+    """A kernel at the top of a script (module __main__) cannot be found by name in a Dask worker or a spawned
+    process, whose __main__ is another program: it pickles by value, as numba's does."""
+    pytest.importorskip("cloudpickle")
+    import subprocess
+    import sys
+
+    from subproc import run_python
+
+    pickled = run_python("""
+        import pickle, sys
+        import numba_cuda_c as cuda
+
+        @cuda.jit(fastmath=True)
+        def script_kernel(a):
+            a[0] = 5
+
+        sys.stdout.write(pickle.dumps(script_kernel[4, 32], protocol=0).decode("latin-1"))
+    """)
+    done = subprocess.run([sys.executable, "-c", "\n".join([
+        "import pickle, sys",
+        "configuration = pickle.loads(sys.stdin.read().encode('latin-1'))",
+        "assert configuration.griddim == (4, 1, 1) and configuration.blockdim == (32, 1, 1)",
+        "kernel = configuration.dispatcher",
+        "assert kernel.py_func.__name__ == 'script_kernel' and kernel.options == {'fastmath': True}",
+        "print('by value ok')"])], input=pickled, capture_output=True, text=True, timeout=120)
+    assert "by value ok" in done.stdout, done.stdout + done.stderr

@@ -414,7 +414,7 @@ class Dispatcher:
         """A module-level kernel pickles by reference (its module and name); any other (made in a
         function, a closure) by value: its Python function through cloudpickle, as numba does. The
         other process compiles it lazily (from the disk cache where cache=True)."""
-        module = sys.modules.get(self.__module__ or "")
+        module = _importable_module(self.__module__)
         if module is not None and _lookup(module, self.__qualname__) is self:
             return self.__qualname__
         payload = _function_payload(self.py_func)
@@ -815,10 +815,17 @@ def _closure_key(func):
     return tuple(values)
 
 
+def _importable_module(name):
+    """The module `name` where another process can import it by that name: not __main__ (a script's kernels,
+    the tutorial's client.submit(kernel[blocks, threads]), travel by value, as cloudpickle and numba send
+    them: a Dask worker's or a pool process's __main__ is another program)."""
+    return None if name in (None, "", "__main__", "__mp_main__") else sys.modules.get(name)
+
+
 def _function_payload(func):
-    """func itself where pickle finds it by reference (a module-level function), else its pickle by
-    value through cloudpickle (a function made in a function, a lambda, a closure)."""
-    module = sys.modules.get(getattr(func, "__module__", None) or "")
+    """func itself where pickle finds it by reference (a module-level function of an importable module), else
+    its pickle by value through cloudpickle (a script's function, one made in a function, a lambda, a closure)."""
+    module = _importable_module(getattr(func, "__module__", None))
     if module is not None and _lookup(module, func.__qualname__) is func:
         return func
     for name in ("cloudpickle", "numba.cloudpickle"):
