@@ -6,6 +6,7 @@ driver: CUDA is loaded at first use, so the import is fast and works on a machin
 
 import contextlib as _contextlib
 import os as _os
+import sys as _sys
 
 if _os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
     # numba's CUDA simulator (numba_cuda_c/simulator/): its module takes this one's place in sys.modules, so that
@@ -92,10 +93,27 @@ from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 from numba_cuda_c.stubs import *  # noqa: F401,F403  (grid, shared, syncthreads, ...: device-side names)
 from numba_cuda_c import cudadrv  # noqa: F401
 from numba_cuda_c.cudadrv import devicearray, devices  # noqa: F401  (numba.cuda leaks these modules; driver: below)
-from numba_cuda_c import distributed_serializers as _distributed_serializers
 
-# Dask's serializers for our arrays, registered once distributed.protocol is imported (never importing it here)
-_distributed_serializers.watch()
+
+class _DistributedProtocolFinder:
+    """Dask's serializers for our arrays (numba_cuda_c/distributed_serializers.py) are registered once
+    distributed.protocol is imported, never importing it here: this finder, first on sys.meta_path, answers for
+    that one module (loading the serializers only then); every other import costs it one comparison."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "distributed.protocol":
+            return None
+        from numba_cuda_c import distributed_serializers
+
+        return distributed_serializers.spec_registering_after(self, fullname, path, target)
+
+
+if "distributed.protocol" in _sys.modules:
+    from numba_cuda_c import distributed_serializers as _distributed_serializers
+
+    _distributed_serializers.register_if_loaded()
+elif not any(type(finder).__name__ == "_DistributedProtocolFinder" for finder in _sys.meta_path):
+    _sys.meta_path.insert(0, _DistributedProtocolFinder())
 
 implementation = "NVIDIA"
 

@@ -7,13 +7,11 @@ itself for CuPy's and numba's arrays:
     dask  frames in host memory (the same bytes, copied to the host): any transport, TCP included.
 
 Pickling (DeviceNDArray.__reduce__) stays the fallback of the `pickle` family. The registration runs when
-`distributed.protocol` is imported, before or after numba_cuda_c, and never imports distributed itself: watch()
-puts a finder on sys.meta_path that wraps that one module's loading (numba_cuda_c's import calls it)."""
+`distributed.protocol` is imported, before or after numba_cuda_c, and never imports distributed itself: the
+package puts a small finder first on sys.meta_path (numba_cuda_c/__init__.py) that, for that one module only,
+loads this one and wraps the module's loading (spec_registering_after)."""
 
 import sys
-
-WATCHED = "distributed.protocol"
-
 
 def _span(array):
     """(low, nbytes): where the bytes an array spans start, relative to its element (0, ..., 0) (<= 0), and how
@@ -129,31 +127,23 @@ class _RegisterAfterLoading:
         return getattr(self.loader, name)
 
 
-class _Watcher:
-    """A finder, first on sys.meta_path, that answers only for distributed.protocol: it asks the finders after
-    it for the module and hands back their spec with its loader wrapped."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname != WATCHED:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(fullname, path, target)
-            if spec is not None:
-                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _RegisterAfterLoading(spec.loader)
-                return spec
-        return None
+def spec_registering_after(watcher, fullname, path, target):
+    """The spec the finders after `watcher` (numba_cuda_c's finder for distributed.protocol, first on
+    sys.meta_path) give for the module, its loader wrapped to register() once the module has run."""
+    for finder in sys.meta_path:
+        if finder is watcher or not hasattr(finder, "find_spec"):
+            continue
+        spec = finder.find_spec(fullname, path, target)
+        if spec is not None:
+            if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                spec.loader = _RegisterAfterLoading(spec.loader)
+            return spec
+    return None
 
 
-def watch():
-    """Registers now if distributed.protocol is loaded, else when it is (once either way)."""
-    if WATCHED in sys.modules:
-        try:
-            register()
-        except ImportError:  # distributed.protocol part way through its own import: it will finish
-            pass
-        return
-    if not any(isinstance(finder, _Watcher) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _Watcher())
+def register_if_loaded():
+    """register() where distributed.protocol is loaded already (numba_cuda_c imported after it)."""
+    try:
+        register()
+    except ImportError:  # distributed.protocol part way through its own import: the finder sees it finish
+        pass
