@@ -7,7 +7,7 @@
 
 Prints one table: median time per call of each operation for each library, the C floor (the same
 operation through the driver API from C, no Python: benchmarks/floor.c), and the ratios numba-cuda /
-ours, CuPy / ours and PyTorch / ours (PyTorch: the CUDA graph rows only) (above 1: we are faster; for the GB/s rows they are ours / theirs, so above 1
+ours, CuPy / ours and PyTorch / ours (PyTorch: the CUDA graph rows only; the DLPack rows have PyTorch as the other side) (above 1: we are faster; for the GB/s rows they are ours / theirs, so above 1
 still means we are faster). Progress goes to stderr; the table and its notes are printed last, on
 stdout.
 
@@ -403,6 +403,32 @@ row("100 kernels, launched one by one, + sync", ours=_graph_one_by_one("ours"), 
     cupy=_graph_one_by_one("cupy"), torch=_graph_one_by_one("torch"))
 row("100 kernels, one CUDA graph launch, + sync", ours=_graph_replay("ours"), cupy=_graph_replay("cupy"),
     torch=_graph_replay("torch"))
+
+# DLPack, both ways, with PyTorch on the other side: export (PyTorch takes a 16-element float32 array of the
+# library's through torch.from_dlpack: __dlpack__, the capsule, its stream handshake, the tensor) and import (the
+# library takes a 16-element torch tensor through its from_dlpack). numba-cuda 0.30 has neither.
+def _dlpack_export(lib):
+    def setup(module):
+        import torch
+
+        d = module.ones(16, np.float32) if lib == "cupy" else module.to_device(np.ones(16, np.float32))
+        return lambda: torch.from_dlpack(d)
+
+    return setup
+
+
+def _dlpack_import(lib):
+    def setup(module):
+        import torch
+
+        t = torch.ones(16, device="cuda")
+        return lambda: module.from_dlpack(t)
+
+    return setup
+
+
+row("DLPack export (torch.from_dlpack of an array)", ours=_dlpack_export("ours"), cupy=_dlpack_export("cupy"))
+row("DLPack import (from_dlpack of a torch tensor)", ours=_dlpack_import("ours"), cupy=_dlpack_import("cupy"))
 
 row("launch, 1 device-array argument", ours=_launch1("ours"), numba=_launch1("numba"), cupy=_launch1("cupy"))
 row("launch, 5 arguments", ours=_launch5("ours"), numba=_launch5("numba"), cupy=_launch5("cupy"))
