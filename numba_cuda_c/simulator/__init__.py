@@ -19,6 +19,7 @@ from numba_cuda_c import _cuda, args, config, types  # noqa: F401
 from numba_cuda_c._cuda import CudaAPIError, CudaDriverError, CudaSupportError, MemoryInfo, NvrtcError  # noqa: F401
 from numba_cuda_c.args import In, InOut, Out  # noqa: F401
 from numba_cuda_c.simulator import atomics as atomic  # noqa: F401
+from numba_cuda_c.simulator import arrays as devicearray  # noqa: F401  (cuda.devicearray.auto_device, as numba's)
 from numba_cuda_c.simulator import fp16, random  # noqa: F401
 from numba_cuda_c.simulator.arrays import (  # noqa: F401
     DeviceNDArray,
@@ -156,6 +157,8 @@ SourceModule = _unsupported("SourceModule", "CUDA C compiler")
 load_module = _unsupported("load_module", "module loader")
 open_ipc_array = _unsupported("open_ipc_array", "IPC")
 set_memory_manager = _unsupported("set_memory_manager", "memory managers")
+vectorize = _unsupported("vectorize", "CUDA ufuncs")
+guvectorize = _unsupported("guvectorize", "CUDA ufuncs")
 
 
 def declare_device(name, sig, link=None, use_cooperative=False):

@@ -212,6 +212,18 @@ def to_device(obj, stream=0, copy=True, to=None):
                              stream)
 
 
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """numba's devicearray.auto_device: (a device array of obj, whether it was made): a device array as it is,
+    anything else copied (a host array must be one contiguous region, as numba requires)."""
+    if isinstance(obj, DeviceNDArray):
+        return obj, False
+    array = obj if isinstance(obj, np.void) else np.array(obj, copy=None, subok=True)
+    if array.ndim and not (array.flags["C_CONTIGUOUS"] or array.flags["F_CONTIGUOUS"]):
+        raise ValueError("Array contains non-contiguous buffer and cannot be transferred as a single memory "
+                         "region. Please ensure contiguous buffer with numpy .ascontiguousarray()")
+    return to_device(array, stream, copy), True
+
+
 def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     """A new device array (its contents are not initialised, as on a GPU)."""
     check_stream(stream)

@@ -99,6 +99,11 @@ def as_dtype(dtype):
     return np.dtype(dtype)
 
 
+def _no_alignment(alignment):
+    if alignment is not None:
+        raise RuntimeError("Array alignment is not supported in cudasim (alignment=%r)" % (alignment,))
+
+
 class _Shared:
     """cuda.shared: arrays shared by the threads of a block."""
 
@@ -106,6 +111,7 @@ class _Shared:
         """The block's array declared at this call site (the same one for every thread of the block, and for each
         time the site runs, as CUDA's static shared memory); shape 0: the launch's dynamic shared memory, which
         every such array shares."""
+        _no_alignment(alignment)
         t = current()
         dtype = as_dtype(dtype)
         if shape == 0 or shape == (0,):
@@ -119,6 +125,7 @@ class _Local:
     """cuda.local: arrays private to a thread."""
 
     def array(self, shape, dtype, alignment=None):
+        _no_alignment(alignment)
         return np.empty(shape, as_dtype(dtype))
 
 

@@ -12,7 +12,7 @@ from numba_cuda_c import types
 def _bits(value):
     if isinstance(value, np.integer):
         return value.dtype.itemsize * 8 if value.dtype.itemsize == 8 else 32
-    return 64
+    return 32 if -(1 << 31) <= int(value) < (1 << 32) else 64  # a Python int: 32 bits where it fits, as numba's
 
 
 def _unsigned(value):

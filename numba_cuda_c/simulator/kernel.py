@@ -2,8 +2,12 @@
 (kernel[griddim, blockdim, stream, sharedmem], forall), what a kernel's arguments become, and device function
 calls. Relies on threads.py to run the blocks one after another and on arrays.py for device arrays."""
 
+import builtins
+import contextlib
 import functools
 import numbers
+import sys
+import threading
 
 import numpy as np
 
@@ -141,20 +145,68 @@ class LaunchConfiguration:
                 value = _as_scalar(value, scalar_types[position])
             values.append(value)
         gx, gy, gz = self.griddim
-        for z in range(gz):
-            for y in range(gy):
-                for x in range(gx):
-                    threads.Block(self, threads.Dim3(x, y, z)).run(kernel.py_func, values, kernel.debug)
+        with _kernel_builtins():
+            for z in range(gz):
+                for y in range(gy):
+                    for x in range(gx):
+                        threads.Block(self, threads.Dim3(x, y, z)).run(kernel.py_func, values, kernel.debug)
         for writeback in writebacks:
             writeback()
+
+
+_builtins_lock = threading.Lock()
+_launches_running = [0]  # launches running now (kernels may launch from several host threads)
+_saved_builtins = {}
+
+
+def _print_whole_lines(*values, sep=" ", end="\n", file=None, flush=False):
+    """print, as a kernel's threads call it: each call's text written at once, as a GPU's printf writes a line,
+    not word by word between the writes of the block's other threads."""
+    stream = sys.stdout if file is None else file
+    text = (" " if sep is None else sep).join(map(str, values)) + ("\n" if end is None else end)
+    with _builtins_lock:
+        stream.write(text)
+        if flush:
+            stream.flush()
+
+
+def _round_as_numba(number, ndigits=None):
+    """round, as a kernel calls it: a float32 rounded to digits from its exact value, as numba does (NumPy's
+    own rounds a scaled float32, so 0.3425 -> 0.342, not 0.343)."""
+    if ndigits is not None and isinstance(number, np.floating):
+        return type(number)(_saved_builtins["round"](float(number), ndigits))
+    return _saved_builtins["round"](number, ndigits)
+
+
+_KERNEL_BUILTINS = {"print": _print_whole_lines, "round": _round_as_numba}
+
+
+@contextlib.contextmanager
+def _kernel_builtins():
+    """The builtins a kernel's Python function reads behave as on the GPU while a launch runs: print writes whole
+    lines, round rounds float32 as numba does (put in builtins: the kernel's own globals are left as they are)."""
+    with _builtins_lock:
+        if _launches_running[0] == 0:
+            for name, replacement in _KERNEL_BUILTINS.items():
+                _saved_builtins[name] = getattr(builtins, name)
+                setattr(builtins, name, replacement)
+        _launches_running[0] += 1
+    try:
+        yield
+    finally:
+        with _builtins_lock:
+            _launches_running[0] -= 1
+            if _launches_running[0] == 0:
+                for name, original in _saved_builtins.items():
+                    setattr(builtins, name, original)
 
 
 def _dims(value, name):
     items = list(value) if isinstance(value, (tuple, list)) else [value]
     if not 1 <= len(items) <= 3:
-        raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, value))
+        raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, items))
     if not all(isinstance(v, numbers.Integral) for v in items):
-        raise TypeError("%s must be a sequence of integers, got %r" % (name, value))
+        raise TypeError("%s must be a sequence of integers, got %r" % (name, items))
     if not all(v > 0 for v in items):
         raise ValueError("%s must be positive, got %r" % (name, value))
     return [int(v) for v in items] + [1] * (3 - len(items))
@@ -184,9 +236,16 @@ def _kernel_argument(value, writebacks):
 
 
 def _as_scalar(value, scalar_type):
-    """A number as the kernel's signature declares it (float32 arithmetic for a float32 argument)."""
+    """A number as the kernel's signature declares it: float32 arithmetic for a float32 argument; an integer
+    argument a Python int (math.ldexp and others take no NumPy integers; numba's simulator passes ints), wrapped
+    to the declared width as C converts it (0xFFFFFFFF for an int32 is -1)."""
     if not isinstance(value, (numbers.Number, np.generic)):
         return value
+    dtype = getattr(scalar_type, "dtype", None)
+    if dtype is not None and dtype.kind in "iu" and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        bits = dtype.itemsize * 8
+        wrapped = int(value) & ((1 << bits) - 1)
+        return wrapped - (1 << bits) if dtype.kind == "i" and wrapped >> (bits - 1) else wrapped
     try:
         return scalar_type.dtype.type(value)
     except (TypeError, ValueError, OverflowError):
