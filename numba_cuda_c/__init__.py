@@ -448,3 +448,7 @@ def __getattr__(name):
         value = globals()[name] = getattr(linkable_code, name)
         return value
     raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
+
+
+if _os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":  # the simulator's cudadrv, once this package's own modules are in
+    _simulator.finish_install(__name__)

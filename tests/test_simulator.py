@@ -147,3 +147,32 @@ def test_our_gpu_tests_pass_under_the_simulator(tmp_path):
     assert done.returncode == 0, tail
     passed = re.search(r"(\d+) passed", done.stdout)
     assert passed and int(passed.group(1)) == len(_selection()), tail
+
+
+def test_the_driver_modules_are_the_simulators():
+    """numba_cuda_c.cudadrv.driver / devices / devicearray are the simulator's, as numba's simulator makes
+    numba.cuda.cudadrv: memset and copies over simulated memory, one device; the package's other cudadrv
+    modules still import."""
+    out = simulated("""
+        import numpy as np
+        from numba_cuda_c.cudadrv import driver, devices, devicearray
+        from numba_cuda_c.cudadrv.driver import driver as the_driver
+        from numba_cuda_c.cudadrv import linkable_code  # noqa: F401  (the package's own)
+        import numba_cuda_c as cuda
+
+        memory = devices.get_context().memalloc(40)
+        driver.host_to_device(memory, np.arange(10, dtype=np.uint32), 40)
+        back = np.empty(10, np.uint32)
+        driver.device_to_host(back, memory, 40)
+        assert back.tolist() == list(range(10)) and the_driver.get_device_count() == 1
+        d = cuda.to_device(np.ones(4))
+        driver.device_memset(d, 0, driver.device_memory_size(d))
+        assert d.copy_to_host().tolist() == [0, 0, 0, 0]
+        assert devicearray.auto_device(2)[0].copy_to_host() == 2
+        try:
+            devicearray.auto_device(np.arange(10.0)[::2])
+        except ValueError as exc:
+            print(exc)
+        assert cuda.cudadrv.devicearray is devicearray and len(cuda.gpus.lst) == 1
+    """)
+    assert "non-contiguous buffer" in out

@@ -207,3 +207,21 @@ def install(package_name):
     face.simulator = sys.modules[__name__]
     sys.modules[package_name] = face
     sys.modules[package_name + ".random"] = random
+
+
+def finish_install(package_name):
+    """After the package has run (its own modules loaded): numba_cuda_c.cudadrv and its driver, devices and
+    devicearray modules are the simulator's, as numba's simulator makes numba.cuda.cudadrv (programs and tests
+    import driver.host_to_device, devices.get_context, devicearray.auto_device from there)."""
+    from numba_cuda_c.simulator import arrays, driver, memory
+
+    real = sys.modules[package_name + ".cudadrv"]
+    cudadrv = _types.ModuleType(package_name + ".cudadrv", "numba's cudadrv modules, as the CUDA simulator has them")
+    # its other submodules (nvvm, linkable_code, ...) are the package's own, from the same folder: imported, they
+    # let a program's imports work where the simulator has no use for them (numba's simulator has stubs there)
+    cudadrv.__path__, cudadrv.__package__ = real.__path__, real.__name__
+    cudadrv.driver, cudadrv.devices, cudadrv.devicearray = memory, driver, arrays
+    sys.modules[package_name + ".cudadrv"] = cudadrv
+    for name in ("driver", "devices", "devicearray"):
+        sys.modules["%s.cudadrv.%s" % (package_name, name)] = getattr(cudadrv, name)
+    sys.modules[package_name].cudadrv = cudadrv

@@ -6,6 +6,16 @@ import contextlib
 
 import numpy as np
 
+from numba_cuda_c.cudadrv.devicearray import (  # noqa: F401  (numba's devicearray helpers: the same here)
+    array_core,
+    check_array_compatibility,
+    errmsg_contiguous_buffer,
+    is_contiguous,
+    is_cuda_ndarray,
+    require_cuda_ndarray,
+    sentry_contiguous,
+    verify_cuda_ndarray_interface,
+)
 from numba_cuda_c.simulator.streams import check_stream
 
 
@@ -212,15 +222,24 @@ def to_device(obj, stream=0, copy=True, to=None):
                              stream)
 
 
+def from_array_like(ary, stream=0, gpu_data=None):
+    """numba's devicearray.from_array_like: a device array of ary's shape, strides and dtype."""
+    return DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream, gpu_data=gpu_data)
+
+
+def from_record_like(rec, stream=0, gpu_data=None):
+    """numba's devicearray.from_record_like: a device record of rec's dtype."""
+    return DeviceRecord(rec.dtype, stream=stream, gpu_data=gpu_data)
+
+
 def auto_device(obj, stream=0, copy=True, user_explicit=False):
     """numba's devicearray.auto_device: (a device array of obj, whether it was made): a device array as it is,
     anything else copied (a host array must be one contiguous region, as numba requires)."""
     if isinstance(obj, DeviceNDArray):
         return obj, False
     array = obj if isinstance(obj, np.void) else np.array(obj, copy=None, subok=True)
-    if array.ndim and not (array.flags["C_CONTIGUOUS"] or array.flags["F_CONTIGUOUS"]):
-        raise ValueError("Array contains non-contiguous buffer and cannot be transferred as a single memory "
-                         "region. Please ensure contiguous buffer with numpy .ascontiguousarray()")
+    if array.ndim:
+        sentry_contiguous(array)
     return to_device(array, stream, copy), True
 
 

@@ -5,6 +5,8 @@ a CUDA driver. Relies on os (the host's memory size, reported as the device's)."
 import contextlib
 import os
 
+import numpy as np
+
 from numba_cuda_c._cuda import CudaSupportError, MemoryInfo
 from numba_cuda_c.simulator import streams
 
@@ -65,6 +67,13 @@ class Context:
         """gpus[0].name, .compute_capability, ...: the device's, as numba's device context managers forward them."""
         return getattr(self.device, name)
 
+    def memalloc(self, size):
+        """size bytes of simulated device memory (host memory: a uint8 NumPy array), as numba's simulator."""
+        return np.empty(int(size), np.uint8)
+
+    def memhostalloc(self, size, mapped=False, portable=False, wc=False):
+        return self.memalloc(size)
+
     def get_memory_info(self):
         """The host's memory, as (free, total) bytes: device arrays live there."""
         try:
@@ -119,8 +128,22 @@ class _DeviceList:
     def current(self):
         return _CONTEXT
 
+    @property
+    def lst(self):
+        """numba's list of the device contexts: the one simulated device's."""
+        return [_CONTEXT]
+
 
 gpus = _DeviceList()
+
+
+def get_context(devnum=0):
+    """numba's cudadrv.devices.get_context: the simulated device's context."""
+    return _CONTEXT
+
+
+def reset():
+    pass
 
 
 def current_context(devnum=None):
