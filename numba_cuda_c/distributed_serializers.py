@@ -121,7 +121,13 @@ class _RegisterAfterLoading:
 
     def exec_module(self, module):
         self.loader.exec_module(module)
-        register()
+        try:
+            register()
+        except Exception as exc:  # a distributed we do not know: its import must still work, with pickling as ours
+            import warnings
+
+            warnings.warn("numba_cuda_c could not register its device arrays with distributed's serializers (%s: "
+                          "%s); they travel by pickling" % (type(exc).__name__, exc), RuntimeWarning, stacklevel=2)
 
     def __getattr__(self, name):  # get_resource_reader, is_package, ...: the real loader's
         return getattr(self.loader, name)

@@ -82,3 +82,21 @@ np.testing.assert_array_equal(e.copy_to_host(), np.arange(1000.0))
 print("alive ok")
 """)
     assert "alive ok" in out
+
+
+def test_a_registration_that_fails_leaves_distributed_importable():
+    out = run_python("""
+        import warnings
+        import numba_cuda_c as cuda
+        from numba_cuda_c import distributed_serializers
+
+        def broken():
+            raise AttributeError("no such registry")
+
+        distributed_serializers.register = broken
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            import distributed.protocol  # noqa: F401
+        print([str(w.message) for w in caught if "could not register" in str(w.message)])
+    """)
+    assert "no such registry" in out and "travel by pickling" in out
