@@ -96,6 +96,32 @@ def deserialize_on_host(header, frames):
                                  tuple(header["strides"]), pickle.loads(header["dtype"]))
 
 
+def serialize_host_reachable(array):
+    """dask family, for mapped and managed arrays (NumPy arrays the device reaches): their data as one host frame,
+    rebuilt in memory of the same kind (distributed's NumPy serializer would give an ordinary array)."""
+    import pickle
+
+    from numba_cuda_c.cudadrv.devicearray import _layout_order
+
+    order = _layout_order(array)
+    data = array.copy_to_host().ravel(order=order)
+    header = {"kind": array._kind, "order": order, "shape": list(array.shape), "dtype": pickle.dumps(array.dtype)}
+    return header, [memoryview(data.view("u1"))]
+
+
+def deserialize_host_reachable(header, frames):
+    import pickle
+
+    import numpy as np
+
+    from numba_cuda_c.cudadrv.devicearray import _rebuild_host_array
+
+    (frame,) = frames
+    dtype = pickle.loads(header["dtype"])
+    data = np.frombuffer(frame, dtype=np.uint8).view(dtype).reshape(tuple(header["shape"]), order=header["order"])
+    return _rebuild_host_array(header["kind"], data, header["order"])
+
+
 def register():
     """Registers the serializers with distributed (imported by now). Dispatch follows the class hierarchy, so
     DeviceRecord and the array subclasses of numba_cuda_c.cudadrv.devicearray use DeviceNDArray's."""
@@ -108,6 +134,11 @@ def register():
     cuda_deserialize.register(DeviceNDArray)(deserialize_on_device)
     dask_serialize.register(DeviceNDArray)(serialize_on_host)
     dask_deserialize.register(DeviceNDArray)(deserialize_on_host)
+    from numba_cuda_c.cudadrv.devicearray import _host_array_classes
+
+    for cls in _host_array_classes().values():  # mapped, managed: more specific than NumPy's registration
+        dask_serialize.register(cls)(serialize_host_reachable)
+        dask_deserialize.register(cls)(deserialize_host_reachable)
 
 
 class _RegisterAfterLoading:

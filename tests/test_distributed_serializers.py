@@ -100,3 +100,21 @@ def test_a_registration_that_fails_leaves_distributed_importable():
         print([str(w.message) for w in caught if "could not register" in str(w.message)])
     """)
     assert "no such registry" in out and "travel by pickling" in out
+
+
+def test_mapped_and_managed_arrays_travel_as_their_kind(mock_driver):
+    out = run_mock(r"""
+from distributed.protocol import serialize, deserialize
+for make in (cuda.mapped_array, cuda.managed_array):
+    for order in ("C", "F"):
+        a = make((3, 4), dtype=np.float64, order=order)
+        a[...] = np.arange(12.0).reshape(3, 4)
+        header, frames = serialize(a, serializers=["dask"])
+        assert header["serializer"] == "dask"
+        b = deserialize(header, frames, deserializers=["dask"])
+        assert type(b) is type(a) and b.flags["F_CONTIGUOUS"] == (order == "F"), (make, order, type(b))
+        np.testing.assert_array_equal(b, a)
+        assert b.device_pointer != a.device_pointer
+print("host kinds ok")
+""")
+    assert "host kinds ok" in out

@@ -7,6 +7,7 @@ import pickle
 
 import pytest
 
+from gpu import requires_gpu
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 
 import numba_cuda_c as cuda
@@ -187,3 +188,53 @@ def test_a_scripts_kernels_travel_by_value():
         "assert kernel.py_func.__name__ == 'script_kernel' and kernel.options == {'fastmath': True}",
         "print('by value ok')"])], input=pickled, capture_output=True, text=True, timeout=120)
     assert "by value ok" in done.stdout, done.stdout + done.stderr
+
+
+def test_mapped_and_managed_arrays_come_back_in_memory_of_their_kind(mock_driver):
+    out = run_mock(r"""
+import pickle
+for make in (cuda.mapped_array, cuda.managed_array):
+    for order in ("C", "F"):
+        a = make((3, 4), dtype=np.int32, order=order)
+        a[...] = np.arange(12).reshape(3, 4)
+        b = pickle.loads(pickle.dumps(a, protocol=5))
+        assert type(b) is type(a) and b.flags["F_CONTIGUOUS"] == (order == "F"), (make, order)
+        np.testing.assert_array_equal(b, a)
+        assert b.device_pointer != a.device_pointer and b.__cuda_array_interface__["shape"] == (3, 4)
+    view = pickle.loads(pickle.dumps(a[:, ::2]))
+    assert type(view) is type(a) and view.shape == (3, 2) and view.device_pointer
+print("host arrays ok")
+""")
+    assert "host arrays ok" in out
+
+
+@requires_gpu
+def test_every_dtype_and_layout_round_trips_on_the_gpu():
+    """On the GPU: device arrays of every dtype our arrays take, in every layout (C, F, gaps, reversed axes,
+    broadcast, 0-d, empty), and mapped and managed arrays, through pickle; the data and layout intact."""
+    import numpy as np
+
+    dtypes = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+              np.float16, np.float32, np.float64, np.complex64, np.complex128, "M8[ns]", "m8[s]",
+              np.dtype([("a", "i4"), ("b", "f8"), ("c", "u1", (3,))])]
+    for dtype in map(np.dtype, dtypes):
+        base = np.arange(60).reshape(3, 4, 5).astype(dtype) if dtype.fields is None else np.zeros((3, 4, 5), dtype)
+        if dtype.fields is not None:
+            base["a"] = np.arange(60).reshape(3, 4, 5)
+        layouts = {
+            "C": cuda.to_device(base), "F": cuda.to_device(np.asfortranarray(base)),
+            "gaps": cuda.to_device(base)[::2, 1:, ::2], "reversed": cuda.to_device(base)[::-1, :, ::-2],
+            "broadcast": cuda.to_device(np.broadcast_to(base[0, 0], (4, 5))),
+            "0-d": cuda.to_device(base[1, 2, 3:4]).reshape(()),
+            "empty": cuda.device_array((0, 3), dtype),
+        }
+        for name, d in layouts.items():
+            e = pickle.loads(pickle.dumps(d, protocol=5))
+            assert (e.shape, e.strides, e.dtype) == (d.shape, d.strides, d.dtype), (dtype, name)
+            np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host(), err_msg="%s %s" % (dtype, name))
+    for make in (cuda.mapped_array, cuda.managed_array):
+        a = make((3, 4), dtype=np.float32, order="F")
+        a[...] = np.arange(12).reshape(3, 4)
+        b = pickle.loads(pickle.dumps(a))
+        assert type(b) is type(a) and b.flags["F_CONTIGUOUS"]
+        np.testing.assert_array_equal(b, a)

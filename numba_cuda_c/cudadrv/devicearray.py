@@ -74,12 +74,22 @@ def _host_array_classes():
             ary[...] = self
             return ary
 
+        def __reduce__(self):
+            """Pickled as its data, rebuilt in new memory of the same kind (mapped or managed) in the unpickling
+            process's current context: NumPy's own pickling would give an array of this class in ordinary memory,
+            which the device cannot reach."""
+            return (_rebuild_host_array, (self._kind, self.copy_to_host(), _layout_order(self)))
+
+        def __reduce_ex__(self, protocol):  # ndarray's own __reduce_ex__ would bypass __reduce__
+            return self.__reduce__()
+
     class MappedNDArray(_DeviceReachableArray):
         """A host array in mapped (page-locked, device-addressable) memory: cuda.mapped_array()."""
 
     class ManagedNDArray(_DeviceReachableArray):
         """A host array in managed (unified) memory: cuda.managed_array()."""
 
+    MappedNDArray._kind, ManagedNDArray._kind = "mapped", "managed"
     for cls in (MappedNDArray, ManagedNDArray):
         cls.__module__, cls.__qualname__ = __name__, cls.__name__
     return {"MappedNDArray": MappedNDArray, "ManagedNDArray": ManagedNDArray}
@@ -214,6 +224,22 @@ def _rebuild_device_array(kind, span, low, shape, strides, dtype):
     if span.size == 0:
         return DeviceNDArray(shape, strides, dtype)
     return _view_of_span(_cuda.to_device(span), low, shape, strides, dtype)
+
+
+def _layout_order(array):
+    return "F" if array.ndim > 1 and array.flags["F_CONTIGUOUS"] and not array.flags["C_CONTIGUOUS"] else "C"
+
+
+def _rebuild_host_array(kind, data, order):
+    """A pickled mapped or managed array made again: new memory of that kind in the current context, holding
+    `data` (a NumPy array), C or F ordered as the original was (a strided view comes back contiguous, as NumPy
+    pickles views)."""
+    import numba_cuda_c as cuda
+
+    allocate = cuda.mapped_array if kind == "mapped" else cuda.managed_array
+    array = allocate(data.shape, dtype=data.dtype, order=order)
+    array[...] = data
+    return array
 
 
 def _view_of_span(raw, low, shape, strides, dtype):
