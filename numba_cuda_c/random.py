@@ -13,8 +13,10 @@ each directly, jumping by the powers of two of its index (the jump is linear ove
 import numpy as np
 
 from numba_cuda_c.pyjit import lib as _lib
-
-xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
+from numba_cuda_c.xoroshiro import MASK as _MASK
+from numba_cuda_c.xoroshiro import jump as _jump
+from numba_cuda_c.xoroshiro import splitmix64 as _splitmix64
+from numba_cuda_c.xoroshiro import xoroshiro128p_dtype
 
 _lib._load()
 xoroshiro128p_next = _lib.TABLE[("random", "xoroshiro128p_next")]
@@ -23,39 +25,6 @@ xoroshiro128p_uniform_float32 = _lib.TABLE[("random", "xoroshiro128p_uniform_flo
 xoroshiro128p_uniform_float64 = _lib.TABLE[("random", "xoroshiro128p_uniform_float64")]
 xoroshiro128p_normal_float32 = _lib.TABLE[("random", "xoroshiro128p_normal_float32")]
 xoroshiro128p_normal_float64 = _lib.TABLE[("random", "xoroshiro128p_normal_float64")]
-
-_MASK = (1 << 64) - 1
-_JUMP = (0xBEAC0467EBA5FACB, 0xD86B048B86AA9922)
-
-
-def _splitmix64(seed):
-    """The first state of the sequence for `seed` (numba's init_xoroshiro128p_state): both words z."""
-    z = (seed + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
-def _rotl(x, k):
-    return ((x << k) | (x >> (64 - k))) & _MASK
-
-
-def _next(s0, s1):
-    s1 ^= s0
-    return _rotl(s0, 55) ^ s1 ^ ((s1 << 14) & _MASK), _rotl(s1, 36)
-
-
-def _jump(s0, s1):
-    """The state 2**64 steps ahead (numba's xoroshiro128p_jump)."""
-    t0 = t1 = 0
-    for word in _JUMP:
-        for bit in range(64):
-            if word >> bit & 1:
-                t0 ^= s0
-                t1 ^= s1
-            s0, s1 = _next(s0, s1)
-    return t0, t1
-
 
 _powers = []  # _powers[k]: the jump by 2**(64 + k) steps, as a 128x128 0/1 matrix (column i: image of bit i)
 

@@ -57,6 +57,23 @@ if "pytest" in sys.modules:  # not inside a mock subprocess, where only Mock is 
         return require_mock()
 
 
+# A snippet for run_mock: `cases`, device arrays of one of each layout and of a few dtypes (pickling and Dask's
+# serializers round-trip them all)
+ARRAY_LAYOUTS = """\
+base = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+cases = {
+    "C order": cuda.to_device(base),
+    "F order": cuda.to_device(np.asfortranarray(base)),
+    "gaps": cuda.to_device(base)[::2, 1:, ::2],
+    "reversed axes": cuda.to_device(base)[::-1, :, ::-2],
+    "empty": cuda.device_array((0, 3)),
+    "complex": cuda.to_device(np.arange(5) * (1 + 2j)),
+    "bool": cuda.to_device(np.array([True, False])),
+    "records": cuda.to_device(np.zeros(2, dtype=[("a", "i4"), ("b", "f8")])),
+    "broadcast": cuda.to_device(np.broadcast_to(np.arange(3.0), (4, 3))),
+}
+"""
+
 PRELUDE = """\
 import gc, sys
 import numpy as np

@@ -6,7 +6,7 @@ installed (the test extra installs it)."""
 
 import pytest
 
-from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+from mock_driver import ARRAY_LAYOUTS, mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 from subproc import run_python
 
 pytest.importorskip("distributed")
@@ -32,20 +32,8 @@ def test_registered_whichever_is_imported_first_and_distributed_never_imported_b
 
 
 def test_arrays_round_trip_through_both_families(mock_driver):
-    out = run_mock(r"""
+    out = run_mock(ARRAY_LAYOUTS + r"""
 from distributed.protocol import serialize, deserialize
-base = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
-cases = {
-    "C order": cuda.to_device(base),
-    "F order": cuda.to_device(np.asfortranarray(base)),
-    "gaps": cuda.to_device(base)[::2, 1:, ::2],
-    "reversed axes": cuda.to_device(base)[::-1, :, ::-2],
-    "empty": cuda.device_array((0, 3)),
-    "complex": cuda.to_device(np.arange(5) * (1 + 2j)),
-    "big-endian": cuda.to_device(np.arange(4, dtype=">i4").astype("<i4")),
-    "records": cuda.to_device(np.zeros(2, dtype=[("a", "i4"), ("b", "f8")])),
-    "broadcast": cuda.to_device(np.broadcast_to(np.arange(3.0), (4, 3))),
-}
 for family in ("dask", "cuda"):
     for name, d in cases.items():
         header, frames = serialize(d, serializers=[family])

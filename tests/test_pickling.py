@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from gpu import requires_gpu
-from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+from mock_driver import ARRAY_LAYOUTS, mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 
 import numba_cuda_c as cuda
 
@@ -64,20 +64,8 @@ def test_local_kernel_without_cloudpickle_is_a_clear_error(monkeypatch):
 
 
 def test_arrays_and_stream_bound_configurations(mock_driver):
-    out = run_mock(r"""
+    out = run_mock(ARRAY_LAYOUTS + r"""
 import pickle
-base = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
-cases = {
-    "C order": cuda.to_device(base),
-    "F order": cuda.to_device(np.asfortranarray(base)),
-    "gaps": cuda.to_device(base)[::2, 1:, ::2],
-    "reversed axes": cuda.to_device(base)[::-1, :, ::-2],
-    "empty": cuda.device_array((0, 3)),
-    "complex": cuda.to_device(np.arange(5) * (1 + 2j)),
-    "bool": cuda.to_device(np.array([True, False])),
-    "records": cuda.to_device(np.zeros(2, dtype=[("a", "i4"), ("b", "f8")])),
-    "broadcast": cuda.to_device(np.broadcast_to(np.arange(3.0), (4, 3))),
-}
 for name, d in cases.items():
     e = pickle.loads(pickle.dumps(d))
     assert type(e) is type(d) and (e.shape, e.strides, e.dtype) == (d.shape, d.strides, d.dtype), name

@@ -1,43 +1,22 @@
 """numba.cuda.random in the simulator (numba_cuda_c.random is this module there): xoroshiro128+ generators in an
 array of xoroshiro128p_dtype records, one per thread, giving numba's streams of numbers for the same seed. The
-states are made on the host, each 2**64 steps past the one before. Relies on NumPy and arrays.py."""
+states are made on the host, each 2**64 steps past the one before. Its arithmetic is numba_cuda_c/xoroshiro.py's."""
 
 import numpy as np
 
 from numba_cuda_c.simulator.arrays import DeviceNDArray, device_array
+from numba_cuda_c.xoroshiro import MASK as _MASK
+from numba_cuda_c.xoroshiro import jump as _jumped
+from numba_cuda_c.xoroshiro import splitmix64 as _splitmix64
+from numba_cuda_c.xoroshiro import step as _step
+from numba_cuda_c.xoroshiro import xoroshiro128p_dtype
 
-xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
-
-_MASK = (1 << 64) - 1
-_JUMP = (0xBEAC0467EBA5FACB, 0xD86B048B86AA9922)
 _TWO_PI_FLOAT32 = np.float32(2 * np.pi)
 _TWO_PI_FLOAT64 = np.float64(2 * np.pi)
 
 
 def _storage(states):
     return states._array if isinstance(states, DeviceNDArray) else states
-
-
-def _rotate_left(x, k):
-    return ((x << k) | (x >> (64 - k))) & _MASK
-
-
-def _step(s0, s1):
-    """The state after (s0, s1), as Python ints."""
-    s1 ^= s0
-    return _rotate_left(s0, 55) ^ s1 ^ ((s1 << 14) & _MASK), _rotate_left(s1, 36)
-
-
-def _jumped(s0, s1):
-    """The state 2**64 steps after (s0, s1)."""
-    t0 = t1 = 0
-    for word in _JUMP:
-        for bit in range(64):
-            if word >> bit & 1:
-                t0 ^= s0
-                t1 ^= s1
-            s0, s1 = _step(s0, s1)
-    return t0, t1
 
 
 def xoroshiro128p_next(states, index):
@@ -74,13 +53,6 @@ def xoroshiro128p_normal_float64(states, index):
     u1 = xoroshiro128p_uniform_float32(states, index)
     u2 = xoroshiro128p_uniform_float32(states, index)
     return np.sqrt(-2.0 * np.float64(np.log(u1))) * np.cos(_TWO_PI_FLOAT64 * np.float64(u2))
-
-
-def _splitmix64(seed):
-    z = (seed + 0x9E3779B97F4A7C15) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
