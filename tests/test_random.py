@@ -11,6 +11,7 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import numba_cuda_or_skip, requires_gpu
 from numba_cuda_c import random as rnd
+from numba_cuda_c import xoroshiro
 from numba_cuda_c.random import (
     create_xoroshiro128p_states,
     xoroshiro128p_normal_float32,
@@ -22,18 +23,18 @@ from numba_cuda_c.random import (
 
 def sequential_states(n, seed, start=0):
     """numba's init_xoroshiro128p_states_cpu, in Python: each state the previous one jumped."""
-    s0 = s1 = rnd._splitmix64(seed & rnd._MASK)
+    s0 = s1 = xoroshiro.splitmix64(seed & xoroshiro.MASK)
     for _ in range(start):
-        s0, s1 = rnd._jump(s0, s1)
+        s0, s1 = xoroshiro.jump(s0, s1)
     states = [(s0, s1)]
     for _ in range(n - 1):
-        states.append(rnd._jump(*states[-1]))
+        states.append(xoroshiro.jump(*states[-1]))
     return states
 
 
 def jumped(seed, index):
     """The state `index` jumps in, by the powers of two (the GPU kernel's method)."""
-    a = b = rnd._splitmix64(seed & rnd._MASK)
+    a = b = xoroshiro.splitmix64(seed & xoroshiro.MASK)
     powers = rnd._packed_powers(max(index.bit_length(), 1))
     for k in range(index.bit_length()):
         if index >> k & 1:
@@ -63,8 +64,8 @@ def python_draws(state, count):
     s0, s1 = state
     out = []
     for _ in range(count):
-        out.append(((s0 + s1) & rnd._MASK) >> 11)
-        s0, s1 = rnd._next(s0, s1)
+        out.append(((s0 + s1) & xoroshiro.MASK) >> 11)
+        s0, s1 = xoroshiro.step(s0, s1)
     return [x * (1.0 / 2**53) for x in out]
 
 
