@@ -14,7 +14,7 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.lib import arrays as array_lib
-from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of
+from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal
 
 
 class Calls:
@@ -311,5 +311,15 @@ def compile_time_arguments(target, args, node, translator):
         if is_object and param in stored:
             translator.fail(node, "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj))
         if is_object or (not target.declared and param not in stored):
-            constants[k] = value
+            constants[k] = _known(value)
     return constants
+
+
+def _known(value):
+    """A compile-time argument as the callee reads it: objects as they are, numbers as their literals (a
+    typing pass's Value has no C)."""
+    if value.items is not None:
+        return Value(type=value.type, items=[_known(i) for i in value.items], const=value.const)
+    if value.obj is not None and value.code is None:
+        return value
+    return literal(value.const, value.type)

@@ -34,13 +34,16 @@ from numba_cuda_c.pyjit.operators import BINOPS, Operators
 from numba_cuda_c.pyjit.values import (
     MATH_CONSTANTS,
     BoundMethod,
+    TYPED,
     Namespace,
     Value,
     c_array_type,
     cast,
     literal,
+    typed,
 )
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.typedtree import TypedTree
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
@@ -119,6 +122,8 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
         self.launch_bounds = ()  # a kernel's __launch_bounds__ (numba's launch_bounds option)
         self.forceinline = False  # a device function's __forceinline__
         self.current_statement = None
+        self.retyping = False  # typing_only, called by the emitting pass
+        self.tree = TypedTree()  # each expression's annotation from the typing passes (typedtree.py)
 
     # -- errors ---------------------------------------------------------------------------------
     def fail(self, node, message, cls=KernelTypeError):
@@ -546,62 +551,113 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, node):
-        method = getattr(self, "expr_" + type(node).__name__, None)
+        """The node's Value. A node kind with a typing rule (type_<Kind>) is typed by the typing passes,
+        which annotate the tree with the result, and written by its C rule (c_<Kind>) from that annotation
+        when emitting; a kind with one combined rule (expr_<Kind>) runs it in both, its annotation checked."""
+        kind = type(node).__name__
+        type_rule = getattr(self, "type_" + kind, None)
+        if type_rule is not None:
+            annotation = self.tree.get(node) if self.emitting else None
+            if annotation is None:  # typing; or a node made while emitting (not reached by the typing passes)
+                annotation = self.typing_only(type_rule, node)
+                self.tree.annotate(node, annotation)
+            return getattr(self, "c_" + kind)(node, annotation) if self.emitting else annotation
+        method = getattr(self, "expr_" + kind, None)
         if method is None:
-            self.fail(node, "unsupported expression (%s)" % type(node).__name__)
-        return method(node)
+            self.fail(node, "unsupported expression (%s)" % kind)
+        value = method(node)
+        if self.emitting:
+            self.tree.check(node, value, self.tree.get(node))
+        else:
+            self.tree.annotate(node, value)
+        return value
 
-    def expr_Constant(self, node):
+    def typing_only(self, rule, *args):
+        """rule(*args) with no C written (typing mode), whichever pass this is."""
+        emitting, self.emitting = self.emitting, False
+        retyping, self.retyping = self.retyping, self.retyping or emitting
+        try:
+            return rule(*args)
+        finally:
+            self.emitting, self.retyping = emitting, retyping
+
+    def type_Constant(self, node):
         value = node.value
         if isinstance(value, bool):
-            return literal(value, types.boolean)
+            return typed(types.boolean, const=value)
         if isinstance(value, int):
             if not -(2**63) <= value < 2**64:
                 self.fail(node, "integer constant out of range")
-            return literal(value, types.int64 if value < 2**63 else types.uint64)
+            return typed(types.int64 if value < 2**63 else types.uint64, const=value)
         if isinstance(value, float):
-            return literal(value, types.float64)
+            return typed(types.float64, const=value)
         if isinstance(value, complex):
-            return literal(value, types.complex128)
+            return typed(types.complex128, const=value)
         if value is None:  # numba's none type: false, and `x is None` is known when compiling
             return Value(type=types.none)
         if isinstance(value, str):  # a compile-time object: a dtype's name (dtype="int32"), a record's field
             return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
 
-    def expr_Name(self, node):
-        return self.load_name(node.id, node)
+    def c_Constant(self, node, annotation):
+        return literal(annotation.const, annotation.type) if annotation.code is not None else annotation
 
-    def load_name(self, name, node):
+    def type_Name(self, node):
+        """What the name reads (how): a variable, or a value known when compiling (a constant, a global)."""
+        name = node.id
         if name in self.local_functions:  # a function defined in this one
             return Value(obj=self.local_functions[name])
         if name in self.constants:
-            return self.constants[name]
-        name = self.renames.get(name, name)  # the variable the name is bound to now (binding())
-        if name in self.vars:
-            # Read before any assignment, outside a loop (where an earlier iteration may have
-            # assigned it): Python would raise UnboundLocalError, so this is an error, not garbage.
-            if self.emitting and name not in self.assigned and self.loop_depth == 0:
-                self.fail(node, "local variable %r is used before it is assigned" % name)
-            t = self.vars[name]
+            return _as_annotation(self.constants[name], ("value", self.constants[name]))
+        variable = self.renames.get(name, name)  # the variable the name is bound to now (binding())
+        if variable in self.vars:
+            t = self.vars[variable]
             if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
                 return Value(obj=t.instance_type)
-            if name in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
-                return literal(self.single_constants[name], t)
+            if variable in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
+                return typed(t, const=self.single_constants[variable], how=("variable", variable))
             if isinstance(t, types.Tuple):
-                return _tuple_value(name, t)
-            return Value("v_%s" % name, t)
+                return _as_annotation(_tuple_value(variable, t), ("variable", variable))
+            return typed(t, how=("variable", variable))
         if name in self.globals:
-            return self.python_value(self.globals[name], node)
+            return _as_annotation(self.python_value(self.globals[name], node), ("global", self.globals[name]))
         import builtins
 
         if hasattr(builtins, name):
             return Value(obj=getattr(builtins, name))
         if name == self.pyfunc.__name__:  # itself, recursively, while its decorator compiles it (a signature given)
             return Value(obj=DeviceFunction(self.pyfunc))
-        if not self.emitting:
-            raise _Unknown(name)
-        self.fail(node, "name %r is not defined" % name)
+        if self.retyping:  # the emitting pass: every name is known by now
+            self.fail(node, "name %r is not defined" % name)
+        raise _Unknown(name)
+
+    def c_Name(self, node, annotation):
+        kind, what = annotation.how or (None, None)
+        if kind == "variable":
+            return self.variable_value(what, node)
+        if kind == "global":  # its C is made where it is read (a constant array's view, a captured array)
+            return self.python_value(what, node)
+        if kind == "value":
+            return what
+        return annotation  # a compile-time object
+
+    def variable_value(self, name, node):
+        """A variable's Value where it is read."""
+        # Read before any assignment, outside a loop (where an earlier iteration may have
+        # assigned it): Python would raise UnboundLocalError, so this is an error, not garbage.
+        if self.emitting and name not in self.assigned and self.loop_depth == 0:
+            self.fail(node, "local variable %r is used before it is assigned" % name)
+        t = self.vars[name]
+        if name in self.single_constants:
+            return literal(self.single_constants[name], t)
+        if isinstance(t, types.Tuple):
+            return _tuple_value(name, t)
+        return Value("v_%s" % name, t)
+
+    def load_name(self, name, node):
+        """The Value of a name read by a statement rule (x += 1), typed and written in one."""
+        annotation = self.typing_only(self.type_Name, ast.Name(id=name, ctx=ast.Load()))
+        return self.c_Name(node, annotation) if self.emitting else annotation
 
     def python_value(self, obj, node):
         """A global: a number becomes a constant; modules, functions and types stay objects."""
@@ -750,10 +806,13 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
             return Value(obj=BoundMethod(attr, base))
         self.fail(node, "numbers have no attribute %r in kernels" % attr)
 
-    def expr_Tuple(self, node):
+    def type_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
         const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
         return Value(type=types.Tuple([i.type for i in items]), items=items, const=const)
+
+    def c_Tuple(self, node, annotation):
+        return Value(type=annotation.type, items=[self.expr(e) for e in node.elts], const=annotation.const)
 
     # -- calls ----------------------------------------------------------------------------------
 class _ArrayCtypes:
@@ -818,6 +877,15 @@ def _lambdas_on_first_line(pyfunc, params):
             ast.increment_lineno(node, 1 - code.co_firstlineno)
             found.append(node)
     return found
+
+
+def _as_annotation(value, how):
+    """A value a typing rule resolved (a constant, a global): its annotation, saying how it was found."""
+    if value.items is not None:
+        return Value(type=value.type, items=value.items, const=value.const, how=how)
+    if value.code is None:  # a compile-time object
+        return value
+    return Value(TYPED, value.type, const=value.const, obj=value.obj, how=how)
 
 
 def _tuple_value(path, t):

@@ -11,10 +11,24 @@ from numba_cuda_c.pyjit.typing import KernelTypeError
 
 class Value:
     """A translated expression: C code and a type; or a compile-time Python object (a module,
-    a namespace such as cuda.threadIdx, a function, a dtype); or a tuple of Values."""
+    a namespace such as cuda.threadIdx, a function, a dtype); or a tuple of Values.
 
-    def __init__(self, code=None, type=None, const=None, obj=None, items=None):
+    The typing pass makes Values without C (code TYPED) as the annotations of the typed tree
+    (typedtree.py); `how` is what the expression's C rule needs from its typing rule (the resolved
+    call target, the operator's form, the variable a name reads)."""
+
+    def __init__(self, code=None, type=None, const=None, obj=None, items=None, how=None):
         self.code, self.type, self.const, self.obj, self.items = code, type, const, obj, items
+        self.how = how
+
+
+# The code of a typed Value: a typing rule knows the expression's type, not its C (which its C rule writes)
+TYPED = "/* typed */"
+
+
+def typed(type_, const=None, how=None, items=None):
+    """A typing rule's result: a value of this type (or a tuple of these items), no C yet."""
+    return Value(TYPED if items is None else None, type_, const=const, items=items, how=how)
 
 
 class BoundMethod:
