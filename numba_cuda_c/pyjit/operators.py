@@ -8,7 +8,7 @@ import ast
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, typing
 from numba_cuda_c.pyjit.typing import KernelTypeError
-from numba_cuda_c.pyjit.values import Value, cast, literal
+from numba_cuda_c.pyjit.values import Value, cast, literal, typed
 
 BINOPS = {
     ast.Add: "+",
@@ -33,8 +33,14 @@ class Operators:
     def condition(self, node):
         return self.truth(self.expr(node), node)
 
+    def check_condition(self, value, node):
+        """A typing rule's check that a value can be a condition."""
+        if value.type not in (types.boolean, types.none) and not isinstance(value.type, types.Scalar):
+            self.fail(node, "a condition must be a number or a bool")
+
     def truth(self, value, node):
         """A translated value as a C condition."""
+        self.check_condition(value, node)
         if value.type == types.boolean:
             return value.code
         if value.type == types.none:
@@ -43,47 +49,67 @@ class Operators:
             return "ncc_nonzero(%s)" % value.code
         if getattr(value.type, "to_float", None):  # a storage-only float (float16)
             return "(%s != 0.0f)" % (value.type.to_float % value.code)
-        if isinstance(value.type, types.Scalar):
-            return "(%s) != 0" % value.code
-        self.fail(node, "a condition must be a number or a bool")
+        return "(%s) != 0" % value.code
 
-    def expr_IfExp(self, node):
-        test = self.condition(node.test)
-        a, b = self.expr(node.body), self.expr(node.orelse)
-        t = typing.unify(a.type, b.type)
+    def type_IfExp(self, node):
+        self.check_condition(self.expr(node.test), node)
+        return typed(typing.unify(self.expr(node.body).type, self.expr(node.orelse).type))
+
+    def c_IfExp(self, node, annotation):
+        test, a, b, t = self.condition(node.test), self.expr(node.body), self.expr(node.orelse), annotation.type
         return Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
 
-    def expr_UnaryOp(self, node):
+    def type_UnaryOp(self, node):
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.Not):
-            return Value("(!(%s))" % self.condition(node.operand), types.boolean)
+            self.check_condition(operand, node)
+            return typed(types.boolean)
         if isinstance(node.op, ast.UAdd):
             return operand
         op = "-" if isinstance(node.op, ast.USub) else "~"
         if datetimes.involved(operand.type):
             try:
-                return datetimes.unary(self, op, operand)
+                return typed(datetimes.unary(self, op, operand).type, how="datetime")
             except KernelTypeError as exc:
                 self.fail(node, str(exc))
         if operand.const is not None and op == "-" and typing.is_number(operand.type):
             t = typing.unary(op, operand.type) if operand.type != types.boolean else types.int64
             if typing.is_int(t) and -(2**63) <= -operand.const < 2**63:
                 t = types.int64  # a negative literal (-9223372036854775808 too), as numba folds it
-            return literal(-operand.const, t)
-        t = typing.unary(op, operand.type)
+            return typed(t, const=-operand.const, how="literal")
+        return typed(typing.unary(op, operand.type))
+
+    def c_UnaryOp(self, node, annotation):
+        if annotation.how == "literal":
+            return literal(annotation.const, annotation.type)
+        if isinstance(node.op, ast.Not):
+            return Value("(!(%s))" % self.condition(node.operand), types.boolean)
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        op, t = "-" if isinstance(node.op, ast.USub) else "~", annotation.type
+        if annotation.how == "datetime":
+            return datetimes.unary(self, op, operand)
         if op == "~" and t == types.boolean:  # numba: ~True is False
             return Value("(!(%s))" % operand.code, t)
         return Value("(%s%s)" % (op, cast(operand, t)), t)
 
-    def expr_BoolOp(self, node):
+    def type_BoolOp(self, node):
+        for v in node.values:
+            self.check_condition(self.expr(v), v)
+        return typed(types.boolean)
+
+    def c_BoolOp(self, node, annotation):
         op = " && " if isinstance(node.op, ast.And) else " || "
         return Value("(" + op.join(self.condition(v) for v in node.values) + ")", types.boolean)
 
-    def expr_Compare(self, node):
-        parts, left = [], self.expr(node.left)
+    def type_Compare(self, node):
+        """Each comparison's form (how): membership, a `None` test known now, datetimes, or numbers compared as
+        the type that holds both."""
+        forms, left = [], self.expr(node.left)
         for op_node, right_node in zip(node.ops, node.comparators):
             if isinstance(op_node, (ast.In, ast.NotIn)):  # x in (1, 2): x == 1 || x == 2
-                parts.append(self.membership(left, right_node, isinstance(op_node, ast.NotIn), node))
+                forms.append(("in", self.membership_types(left, self.expr(right_node), node)))
                 left = None
                 continue
             op = COMPARES.get(type(op_node))
@@ -91,95 +117,127 @@ class Operators:
                 self.fail(node, "unsupported comparison")
             right = self.expr(right_node)
             if types.none in (left.type, right.type) and op in ("==", "!="):  # x is None: known when compiling
-                same = left.type == right.type
-                parts.append("true" if same == (op == "==") else "false")
-                left = right
-                continue
-            if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
+                forms.append(("known", (left.type == right.type) == (op == "==")))
+            elif not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
                 self.fail(node, "only numbers can be compared")
-            if datetimes.involved(left.type, right.type):
+            elif datetimes.involved(left.type, right.type):
                 try:
-                    parts.append(datetimes.compare(self, op, left, right))
+                    datetimes.compare(self, op, left, right)
                 except KernelTypeError as exc:
                     self.fail(node, str(exc))
-                left = right
-                continue
-            t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
-            if typing.is_complex(t) and op not in ("==", "!="):
-                self.fail(node, "complex numbers are not ordered: only == and != compare them")
-            parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
+                forms.append(("datetime", op))
+            else:
+                t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
+                if typing.is_complex(t) and op not in ("==", "!="):
+                    self.fail(node, "complex numbers are not ordered: only == and != compare them")
+                forms.append(("numbers", (op, t)))
+            left = right
+        return typed(types.boolean, how=forms)
+
+    def c_Compare(self, node, annotation):
+        parts, left = [], self.expr(node.left)
+        for (form, what), op_node, right_node in zip(annotation.how, node.ops, node.comparators):
+            right = self.expr(right_node)
+            if form == "in":
+                found = "(" + (" || ".join("(%s == %s)" % (cast(left, t), cast(item, t))
+                                           for item, t in zip(right.items, what)) or "false") + ")"
+                parts.append("(!%s)" % found if isinstance(op_node, ast.NotIn) else found)
+            elif form == "known":
+                parts.append("true" if what else "false")
+            elif form == "datetime":
+                parts.append(datetimes.compare(self, what, left, right))
+            else:
+                op, t = what
+                parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
             left = right
         return Value("(" + " && ".join(parts) + ")", types.boolean)
 
-    def membership(self, left, right_node, negated, node):
-        """`x in t` for a tuple t of numbers (numba's tuple containment): any item equal."""
-        items = self.expr(right_node).items
-        if items is None or left is None or not isinstance(left.type, types.Scalar):
+    def membership_types(self, left, right, node):
+        """`x in t` for a tuple t of numbers (numba's tuple containment): the type each item compares as."""
+        if right.items is None or left is None or not isinstance(left.type, types.Scalar):
             self.fail(node, "`in` takes a number and a tuple of numbers in kernels")
-        tests = []
-        for item in items:
+        compared = []
+        for item in right.items:
             if not isinstance(item.type, types.Scalar):
                 self.fail(node, "`in` takes a tuple of numbers in kernels")
-            t = typing.unify(left.type, item.type)
-            tests.append("(%s == %s)" % (cast(left, t), cast(item, t)))
-        found = "(" + (" || ".join(tests) or "false") + ")"
-        return "(!%s)" % found if negated else found
+            compared.append(typing.unify(left.type, item.type))
+        return compared
 
-    def expr_BinOp(self, node):
+    def type_BinOp(self, node):
         op = BINOPS.get(type(node.op))
         if op is None:
             self.fail(node, "unsupported operator")
         left, right = self.expr(node.left), self.expr(node.right)
         if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
             self.fail(node, "arithmetic works on numbers, not %s and %s" % (left.type, right.type))
-        result = self.binop(op, left, right, node)
-        folded = _fold_integers(op, left, right, result)  # 2 * N stays a constant (array shapes, ranges)
-        return folded if folded is not None else result
+        if datetimes.involved(left.type, right.type):
+            return typed(self.binop(op, left, right, node).type, how="datetime")
+        t = self.binop_type(op, left, right, node)
+        folded = _fold_integers(op, left, right, t)  # 2 * N stays a constant (array shapes, ranges)
+        return typed(t, const=folded, how="literal" if folded is not None else None)
+
+    def c_BinOp(self, node, annotation):
+        if annotation.how == "literal":
+            return literal(annotation.const, annotation.type)
+        op, left, right = BINOPS[type(node.op)], self.expr(node.left), self.expr(node.right)
+        if annotation.how == "datetime":
+            return self.binop(op, left, right, node)
+        return Value(self.binop_code(op, left, right, annotation.type), annotation.type)
 
     def binop(self, op, left, right, node, wraps=True):
+        """left op right, typed and written in one (for the rules of statements and calls that compute)."""
         if datetimes.involved(left.type, right.type):
             try:
                 return datetimes.binop(self, op, left, right)
             except KernelTypeError as exc:
                 self.fail(node, str(exc))
+        t = self.binop_type(op, left, right, node)
+        return Value(self.binop_code(op, left, right, t, wraps), t)
+
+    def binop_type(self, op, left, right, node):
+        """The result type of left op right, by numba's rules."""
         try:
             if op == "/":
-                t = typing.true_divide(left.type, right.type)
-                return Value("(%s / %s)" % (cast(left, t), self.checked_divisor(cast(right, t), t)), t)
+                return typing.true_divide(left.type, right.type)
             if op in ("&", "|", "^", "<<", ">>"):
-                t = (typing.bitwise if op in "&|^" else typing.shift)(left.type, right.type)
-                return Value("(%s %s %s)" % (cast(left, t), op, cast(right, t)), t)
+                return (typing.bitwise if op in "&|^" else typing.shift)(left.type, right.type)
             if op in ("//", "%"):
-                t = typing.floor_divide(left.type, right.type)
-            else:
-                t = typing.promote(left.type, right.type) if op != "**" else typing.power(left.type, right.type)
+                return typing.floor_divide(left.type, right.type)
+            return typing.promote(left.type, right.type) if op != "**" else typing.power(left.type, right.type)
         except KernelTypeError as exc:
             self.fail(node, str(exc))
+
+    def binop_code(self, op, left, right, t, wraps=True):
+        """The C of left op right, computed in type t."""
         a, b = cast(left, t), cast(right, t)
+        if op == "/":
+            return "(%s / %s)" % (a, self.checked_divisor(b, t))
+        if op in ("&", "|", "^", "<<", ">>"):
+            return "(%s %s %s)" % (a, op, b)
         if op in ("//", "%") and not typing.is_complex(t):
             b = self.checked_divisor(b, t)  # debug=True: ZeroDivisionError, as numba's Python error model
         if op == "**" and typing.is_complex(t):
-            return Value("ncc_cpow(%s, %s)" % (a, b), t)
+            return "ncc_cpow(%s, %s)" % (a, b)
         if op == "//":
             if typing.is_int(t):
-                return Value("ncc_floordiv<%s>(%s, %s)" % (t.ctype, a, b), t)
-            return Value("%s(%s, %s)" % ("ncc_ffloordiv_f32" if t == types.float32 else "ncc_ffloordiv", a, b), t)
+                return "ncc_floordiv<%s>(%s, %s)" % (t.ctype, a, b)
+            return "%s(%s, %s)" % ("ncc_ffloordiv_f32" if t == types.float32 else "ncc_ffloordiv", a, b)
         if op == "%":
             if typing.is_int(t):
-                return Value("ncc_mod<%s>(%s, %s)" % (t.ctype, a, b), t)
-            return Value("%s(%s, %s)" % ("ncc_fmodf" if t == types.float32 else "ncc_fmod", a, b), t)
+                return "ncc_mod<%s>(%s, %s)" % (t.ctype, a, b)
+            return "%s(%s, %s)" % ("ncc_fmodf" if t == types.float32 else "ncc_fmod", a, b)
         if op == "**":
             if typing.is_float(t) and right.const in (1, 2, 3, 4) and not isinstance(right.const, bool):
-                return Value("ncc_powi<%d>(%s)" % (right.const, a), t)  # x**2 as x*x, as LLVM does for numba
+                return "ncc_powi<%d>(%s)" % (right.const, a)  # x**2 as x*x, as LLVM does for numba
             if typing.is_int(t):
-                return Value("ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b), t)
+                return "ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b)
             if typing.is_float(t) and typing.is_int(typing.as_arith(right.type)):  # numba's int_power: squaring
-                return Value("ncc_fpowi<%s>(%s, (long long)(%s))" % (t.ctype, a, right.code), t)
-            return Value("%s(%s, %s)" % ("powf" if t == types.float32 else "pow", a, b), t)
+                return "ncc_fpowi<%s>(%s, (long long)(%s))" % (t.ctype, a, right.code)
+            return "%s(%s, %s)" % ("powf" if t == types.float32 else "pow", a, b)
         if typing.is_int(t) and t.kind == "i" and wraps:  # signed overflow wraps, as in numba
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
-            return Value("%s<%s>(%s, %s)" % (helper, t.ctype, a, b), t)
-        return Value("(%s %s %s)" % (a, op, b), t)
+            return "%s<%s>(%s, %s)" % (helper, t.ctype, a, b)
+        return "(%s %s %s)" % (a, op, b)
 
 
 _INTEGER_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
@@ -187,15 +245,15 @@ _INTEGER_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a,
                 "|": lambda a, b: a | b, "^": lambda a, b: a ^ b}
 
 
-def _fold_integers(op, left, right, result):
-    """The literal of an operation on two integer constants (Python's semantics are numba's here: // and %
-    floor), where it fits the result type; None otherwise."""
+def _fold_integers(op, left, right, t):
+    """The value of an operation on two integer constants (Python's semantics are numba's here: // and %
+    floor), where it fits the result type t; None otherwise."""
     a, b = left.const, right.const
-    if op not in _INTEGER_OPS or not (type(a) is int and type(b) is int) or not typing.is_int(result.type):
+    if op not in _INTEGER_OPS or not (type(a) is int and type(b) is int) or not typing.is_int(t):
         return None
     if op in ("//", "%") and b == 0:
         return None
     value = _INTEGER_OPS[op](a, b)
-    bits, signed = result.type.bits, result.type.kind == "i"
+    bits, signed = t.bits, t.kind == "i"
     low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)
-    return literal(value, result.type) if low <= value < high else None
+    return value if low <= value < high else None
