@@ -14,7 +14,7 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.lib import arrays as array_lib
-from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal
+from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
 
 
 class Calls:
@@ -100,6 +100,52 @@ class Calls:
             self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
         return value
 
+    def type_Call(self, node):
+        """A call's target, resolved (how): a library entry (pyjit/lib: its typing rule gives the result), or
+        one of the targets whose rule still types and writes in one (expr_Call, checked against this)."""
+        func = self.expr(node.func) if not any(isinstance(a, ast.Starred) for a in node.args) else None
+        entry = self.library_entry(func, node) if func is not None else None
+        if entry is None:
+            value = self.expr_Call(node)
+            return Value(value.code, value.type, value.const, value.obj, value.items, how=("combined", None))
+        if node.keywords and not self.keywords_allowed(node, func.obj):
+            self.fail(node, "keyword arguments are not supported here")
+        args = [self.expr(a) for a in node.args]
+        try:
+            result = entry.typing(args)
+        except TypeError as exc:
+            self.fail(node, str(exc))
+        if isinstance(result, types.Tuple) and entry.statements:
+            return Value(type=result, items=[typed(t) for t in result.items], how=("library", entry))
+        return typed(result, how=("library", entry))
+
+    def c_Call(self, node, annotation):
+        kind, entry = annotation.how
+        if kind == "combined":
+            value = self.expr_Call(node)
+            self.tree.check(node, value, annotation)
+            return value
+        method = self.expr(node.func).obj
+        receiver = method.value if isinstance(method, BoundMethod) and entry.path[0] == method.value.type.name else None
+        return self.library_call_code(entry, [self.expr(a) for a in node.args], annotation.type, receiver)
+
+    def library_entry(self, func, node):
+        """The library entry (pyjit/lib) a call's target is, or None: cuda.<path>, a method of an opaque device
+        type (g.sync()), an entry imported by name, a NumPy function on arrays (np.sum)."""
+        target = func.obj
+        if isinstance(target, Namespace):
+            return lib.lookup(target.path[1:])
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Opaque):
+            entry = lib.lookup((target.value.type.name, target.name))
+            if entry is None:
+                self.fail(node, "%s has no method %r in kernels" % (target.value.type.name, target.name))
+            return entry
+        if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
+            return target
+        if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
+            return array_lib.OBJECTS[target]  # np.sum(a)
+        return None
+
     def expr_Call(self, node):
         if any(isinstance(a, ast.Starred) for a in node.args):
             node = self.spread_starred(node)
@@ -109,19 +155,14 @@ class Calls:
             self.fail(node, "keyword arguments are not supported here")
         import builtins
 
+        entry = self.library_entry(func, node)
+        if entry is not None:  # f(*args) of a library function
+            receiver = target.value if isinstance(target, BoundMethod) else None
+            return self.call_library(entry, node, receiver=receiver)
         if isinstance(target, Namespace):
             return self.cuda_call(target.path, node)
-        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Opaque):
-            entry = lib.lookup((target.value.type.name, target.name))
-            if entry is None:
-                self.fail(node, "%s has no method %r in kernels" % (target.value.type.name, target.name))
-            return self.call_library(entry, node, receiver=target.value)
-        if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
-            return self.call_library(target, node)
         if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # a.sum()
             return self.array_method(target, node)
-        if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
-            return self.call_library(array_lib.OBJECTS[target], node)  # np.sum(a)
         if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
             return self.expr(ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node))
         if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:

@@ -7,7 +7,7 @@ import ast
 import math
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import lib, typing
+from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import (
     CMATH_FUNCTIONS,
     FP16_COMPARISONS,
@@ -589,12 +589,16 @@ class Intrinsics:
         return Value("(%s * %s)" % (cast(a, t), cast(literal(factor, t), t)), t)
 
     def call_library(self, entry, node, receiver=None):
-        """A call of a library function (pyjit/lib): its typing rule, then its C rule."""
+        """A call of a library function (pyjit/lib), typed and written in one: its typing rule, then its C rule."""
         args = [self.expr(a) for a in node.args]
         try:
             result = entry.typing(args)
         except TypeError as exc:
             self.fail(node, str(exc))
+        return self.library_call_code(entry, args, result, receiver)
+
+    def library_call_code(self, entry, args, result, receiver=None):
+        """A library function's C rule, for arguments its typing rule gave `result` for."""
         for name in entry.requires:
             self.module.require(name)
         operands = ([receiver] if receiver is not None else []) + args
@@ -693,9 +697,6 @@ class Intrinsics:
 
     def cuda_call(self, path, node):
         name = path[1:]
-        entry = lib.lookup(name)
-        if entry is not None:
-            return self.call_library(entry, node)
         if len(name) == 1 and name[0] in types.VECTOR_TYPES:
             return self.make_vector(types.VECTOR_TYPES[name[0]], node)
         if name == ("grid",) or name == ("gridsize",):
