@@ -106,7 +106,7 @@ class Calls:
         func = self.expr(node.func) if not any(isinstance(a, ast.Starred) for a in node.args) else None
         entry = self.library_entry(func, node) if func is not None else None
         if entry is None:
-            value = self.expr_Call(node)
+            value = self.expr_Call(node, func)
             return Value(value.code, value.type, value.const, value.obj, value.items, how=("combined", None))
         if node.keywords and not self.keywords_allowed(node, func.obj):
             self.fail(node, "keyword arguments are not supported here")
@@ -126,7 +126,7 @@ class Calls:
             self.tree.check(node, value, annotation)
             return value
         method = self.expr(node.func).obj
-        receiver = method.value if isinstance(method, BoundMethod) and entry.path[0] == method.value.type.name else None
+        receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
         return self.library_call_code(entry, [self.expr(a) for a in node.args], annotation.type, receiver)
 
     def library_entry(self, func, node):
@@ -146,10 +146,12 @@ class Calls:
             return array_lib.OBJECTS[target]  # np.sum(a)
         return None
 
-    def expr_Call(self, node):
+    def expr_Call(self, node, func=None):
+        """A call typed and written in one (func: its target, where the caller typed it already)."""
         if any(isinstance(a, ast.Starred) for a in node.args):
             node = self.spread_starred(node)
-        func = self.expr(node.func)
+        if func is None:
+            func = self.expr(node.func)
         target = func.obj
         if node.keywords and not self.keywords_allowed(node, target):
             self.fail(node, "keyword arguments are not supported here")

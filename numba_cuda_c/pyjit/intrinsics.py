@@ -624,9 +624,7 @@ class Intrinsics:
             result = entry.typing([method.value])
         except TypeError as exc:
             self.fail(node, str(exc))
-        for name in entry.requires:
-            self.module.require(name)
-        return Value(entry.emit([method.value.code], [method.value], result), result)
+        return self.library_call_code(entry, [], result, receiver=method.value)
 
     def pointer_array(self, order, node):
         """carray(ptr, shape, dtype) / farray(...): an array over the memory a pointer argument points at, C or

@@ -9,9 +9,10 @@ rule (c_<Kind>), the emitter writes C from the annotation and types nothing. A n
 one combined rule (expr_<Kind>) is typed again while emitting, and must agree with its annotation: a
 disagreement is a translator bug, reported as one (not C of another type).
 
-Annotations are kept by node identity. Each node is annotated once per pass: the AST the passes walk is
-the same object every pass (loop rewrites and unrolled bodies are made once, rewritten calls are kept:
-FunctionTranslator.rewritten)."""
+Annotations are kept by node identity: the AST the passes walk is the same object every pass (loop
+rewrites and unrolled bodies are made once, loops.py). A node a rule makes afresh each pass (pow(a, b) as
+a ** b, operator.add(a, b) as a + b, f(*t)) has no annotation when emitting: FunctionTranslator.expr types
+it there, before writing it."""
 
 from numba_cuda_c.pyjit.typing import KernelTypeError
 

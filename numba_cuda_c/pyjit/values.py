@@ -26,9 +26,9 @@ class Value:
 TYPED = "/* typed */"
 
 
-def typed(type_, const=None, how=None, items=None):
-    """A typing rule's result: a value of this type (or a tuple of these items), no C yet."""
-    return Value(TYPED if items is None else None, type_, const=const, items=items, how=how)
+def typed(type_, const=None, how=None):
+    """A typing rule's result: a value of this type, no C yet."""
+    return Value(TYPED, type_, const=const, how=how)
 
 
 class BoundMethod:
