@@ -10,8 +10,6 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import (
     CMATH_FUNCTIONS,
-    FP16_COMPARISONS,
-    FP16_FUNCTIONS,
     MATH_BINARY,
     MATH_FUNCTIONS,
     MATH_PREDICATES,
@@ -697,80 +695,16 @@ class Intrinsics:
         name = path[1:]
         if len(name) == 1 and name[0] in types.VECTOR_TYPES:
             return self.make_vector(types.VECTOR_TYPES[name[0]], node)
-        if name == ("grid",) or name == ("gridsize",):
-            (n,) = self.args(node, 1)
-            if n.const is None:  # numba's RequireLiteralValue: the dimension count must be known when compiling
-                self.fail(node, "RequireLiteralValue: cuda.%s(ndim) needs ndim as a literal 1, 2 or 3" % name[0])
-            if n.const not in (1, 2, 3):
-                self.fail(node, "cuda.%s(ndim) takes 1, 2 or 3" % name[0])
-            items = []
-            for axis in "xyz"[: n.const]:
-                if name == ("grid",):
-                    code = "((long long)threadIdx.%s + (long long)blockIdx.%s * (long long)blockDim.%s)" % (
-                        (axis,) * 3
-                    )
-                else:
-                    code = "((long long)blockDim.%s * (long long)gridDim.%s)" % (axis, axis)
-                items.append(Value(code, types.int64))
-            if n.const == 1:
-                return items[0]
-            return Value(type=types.Tuple([types.int64] * n.const), items=items)
-        simple = {
-            ("syncthreads",): "__syncthreads()",
-            ("threadfence",): "__threadfence()",
-            ("threadfence_block",): "__threadfence_block()",
-            ("threadfence_system",): "__threadfence_system()",
-        }
-        if name in simple:
-            self.args(node, 0)
-            return Value(simple[name], None)
-        if name == ("nanosleep",):  # sleep about ns nanoseconds (sm_70+), numba's cuda.nanosleep
-            (ns,) = self.args(node, 1)
-            if not typing.is_int(ns.type):
-                self.fail(node, "cuda.nanosleep takes an integer number of nanoseconds")
-            return Value("__nanosleep(%s)" % cast(ns, types.uint32), None)
         if name == ("syncwarp",):
             args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
             mask = cast(args[0], types.uint32) if args else "0xffffffffu"
             return Value("__syncwarp(%s)" % mask, None)
-        if name in (("syncthreads_count",), ("syncthreads_and",), ("syncthreads_or",)):
-            (predicate,) = self.args(node, 1)
-            return Value("__%s((int)(%s))" % (name[0], predicate.code), types.int32)
         if name in (("shared", "array"), ("local", "array")):
             return self.new_array(node, name[0])
         if name == ("const", "array_like"):
             return self.constant_array(node)
         if name and name[0] == "atomic":
             return self.atomic(name[1] if len(name) > 1 else "", node)
-        if name == ("fma",):
-            a, b, c = self.args(node, 3)
-            t = typing.math_result(typing.promote(typing.promote(a.type, b.type), c.type))
-            return Value(
-                "%s(%s, %s, %s)" % ("fmaf" if t == types.float32 else "fma", cast(a, t), cast(b, t), cast(c, t)), t
-            )
-        if len(name) == 2 and name[0] == "fp16" and (name[1] in FP16_FUNCTIONS or name[1] in FP16_COMPARISONS):
-            function, count = FP16_FUNCTIONS.get(name[1], (FP16_COMPARISONS.get(name[1]), 2))
-            args = self.args(node, count)
-            if not all(typing.is_real(a.type) for a in args):
-                self.fail(node, "cuda.fp16.%s takes real numbers" % name[1])
-            codes = ", ".join(cast(a, types.float16) for a in args)
-            return Value(
-                "%s(%s)" % (function, codes), types.boolean if name[1] in FP16_COMPARISONS else types.float16
-            )
-        if name == ("cbrt",):
-            (a,) = self.args(node, 1)
-            t = typing.math_result(a.type)
-            return Value("%s(%s)" % ("cbrtf" if t == types.float32 else "cbrt", cast(a, t)), t)
-        if name in (("popc",), ("clz",), ("ffs",), ("brev",)):
-            (a,) = self.args(node, 1)
-            if not typing.is_int(a.type):
-                self.fail(node, "cuda.%s takes an integer" % name[0])
-            wide = a.type.bits == 64
-            if name == ("brev",):
-                t = types.uint64 if wide else types.uint32
-                return Value("__brev%s(%s)" % ("ll" if wide else "", cast(a, t)), t)
-            operand = "(long long)(%s)" % a.code if wide else "(int)(%s)" % a.code
-            return Value("__%s%s(%s)" % (name[0], "ll" if wide else "", operand), types.int32)
         if len(name) == 1 and name[0] in CACHE_HINTS:
             return self.cache_hint(name[0], node)
         self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))

@@ -190,30 +190,3 @@ MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 
 # numba-cuda's cuda.fp16 intrinsics: CUDA's half-precision functions (arguments become float16)
-FP16_FUNCTIONS = {
-    "hadd": ("__hadd", 2),
-    "hsub": ("__hsub", 2),
-    "hmul": ("__hmul", 2),
-    "hdiv": ("__hdiv", 2),
-    "hneg": ("__hneg", 1),
-    "habs": ("__habs", 1),
-    "hfma": ("__hfma", 3),
-    "hmax": ("__hmax", 2),
-    "hmin": ("__hmin", 2),
-    "hsqrt": ("hsqrt", 1),
-    "hrsqrt": ("hrsqrt", 1),
-    "hrcp": ("hrcp", 1),
-    "hlog": ("hlog", 1),
-    "hlog2": ("hlog2", 1),
-    "hlog10": ("hlog10", 1),
-    "hexp": ("hexp", 1),
-    "hexp2": ("hexp2", 1),
-    "hexp10": ("hexp10", 1),
-    "hsin": ("hsin", 1),
-    "hcos": ("hcos", 1),
-    "hceil": ("hceil", 1),
-    "hfloor": ("hfloor", 1),
-    "htrunc": ("htrunc", 1),
-    "hrint": ("hrint", 1),
-}
-FP16_COMPARISONS = {"heq": "__heq", "hne": "__hne", "hgt": "__hgt", "hge": "__hge", "hlt": "__hlt", "hle": "__hle"}

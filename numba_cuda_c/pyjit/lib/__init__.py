@@ -1,5 +1,6 @@
 """The device libraries numba ships, as a table: one entry per function, in one module per family
-(cg.py: cooperative groups; random.py: xoroshiro128+; libdevice.py: the __nv_* functions), each with
+(core.py: grid, barriers, fma, bit functions; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random.py:
+xoroshiro128+; libdevice.py: the __nv_* functions), each with
 one typing rule and one C rule.
 
 An entry is found by its path under `cuda` (("cg", "this_grid")), by the object a kernel names
@@ -87,7 +88,7 @@ def module_functions(family, namespace, what):
 
 def _load():
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import bf16, cg, libdevice, random, warp  # noqa: F401  (registering)
+        from numba_cuda_c.pyjit.lib import bf16, cg, core, fp16, libdevice, random, warp  # noqa: F401  (registering)
 
         _loaded.append(True)
 
