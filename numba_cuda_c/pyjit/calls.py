@@ -6,14 +6,13 @@ functions, literal numbers) specialise them."""
 import ast
 import functools
 import inspect
-import math
 
 import numpy as np
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
-from numba_cuda_c.pyjit.lib import arrays as array_lib
+from numba_cuda_c.pyjit.lib import arrays as array_lib, pymath
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
 
 
@@ -105,6 +104,9 @@ class Calls:
         one of the targets whose rule still types and writes in one (expr_Call, checked against this)."""
         func = self.expr(node.func) if not any(isinstance(a, ast.Starred) for a in node.args) else None
         entry = self.library_entry(func, node) if func is not None else None
+        device = _device_target(func.obj) if func is not None and entry is None else None
+        if device is not None:  # a @cuda.jit function: resolved to its translation for these argument types
+            return self.device_call_type(device, node)
         if entry is None:
             value = self.expr_Call(node, func)
             return Value(value.code, value.type, value.const, value.obj, value.items, how=("combined", None))
@@ -121,6 +123,8 @@ class Calls:
 
     def c_Call(self, node, annotation):
         kind, entry = annotation.how
+        if kind == "device":
+            return self.device_call_code(node, annotation)
         if kind == "combined":
             value = self.expr_Call(node)
             self.tree.check(node, value, annotation)
@@ -128,6 +132,48 @@ class Calls:
         method = self.expr(node.func).obj
         receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
         return self.library_call_code(entry, [self.expr(a) for a in node.args], annotation.type, receiver)
+
+    def device_call_type(self, target, node):
+        """A device function call's typing rule: its arguments bound, the compile-time ones taken out, the others
+        converted to a declared signature's types; the callee translated for them (ModuleBuilder.device_function).
+        The annotation's `how` says what the C rule needs: the callee's C name, which arguments are compile-time,
+        the declared argument types."""
+        args = self.bind_call(target.py_func, node)
+        constants = compile_time_arguments(target, args, node, self)
+        args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
+        declared = target.declared_signature([a.type for a in args]) if not constants else None
+        argtypes = list(declared.args) if declared is not None else [a.type for a in args]
+        name, return_type = self.module.device_function(
+            target.py_func, argtypes, declared.return_type if declared else None, constants, forceinline=target.inline,
+        )
+        how = ("device", (target, name, frozenset(constants), argtypes))
+        if isinstance(return_type, types.Tuple):
+            return Value(type=return_type, items=[typed(t) for t in return_type.items], how=how)
+        return typed(None if return_type == types.void else return_type, how=how)
+
+    def device_call_code(self, node, annotation):
+        """A device function call's C rule: the arguments (converted to the types the callee was translated for)
+        passed to the callee the typing rule resolved; a record or a tuple it returns held in a temporary."""
+        target, name, constants, argtypes = annotation.how[1]
+        args = [a for k, a in enumerate(self.bind_call(target.py_func, node)) if k not in constants]
+        codes = []
+        for a, t in zip(args, argtypes):
+            a = self.device_argument(a, node)
+            codes.append(cast(a, t) if a.type != t and isinstance(t, types.Scalar) else a.code)
+        if self.emitting:
+            self.called.append(name)
+        code = "%s(%s)" % (name, ", ".join(codes))
+        return_type = annotation.type
+        if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address
+            temp = self.module.unique("ret")
+            self.emit("%s %s = %s;" % (self.module.record_struct(return_type), temp, code))
+            return Value("%s.bytes" % temp, return_type)
+        if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
+            temp = self.module.unique("ret")
+            self.emit("%s %s = %s;" % (self.module.tuple_struct(return_type), temp, code))
+            items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
+            return Value(type=return_type, items=items)
+        return Value(code, return_type)
 
     def library_entry(self, func, node):
         """The library entry (pyjit/lib) a call's target is, or None: cuda.<path>, a method of an opaque device
@@ -142,6 +188,8 @@ class Calls:
             return entry
         if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
             return target
+        if callable(target) and getattr(target, "__module__", None) in ("math", "cmath"):  # math.sin, from math import sin
+            return pymath.entry_for(target)
         if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
             return array_lib.OBJECTS[target]  # np.sum(a)
         return None
@@ -197,14 +245,8 @@ class Calls:
             self.args(node, 0)
             z = target.value
             return Value("ncc_conj(%s)" % z.code, z.type) if typing.is_complex(z.type) else z
-        if getattr(target, "__module__", None) == "cmath" and callable(target):
-            return self.cmath_call(target.__name__, node)
-        if (
-            target is math
-            or getattr(target, "__module__", None) == "math"
-            or (callable(target) and getattr(math, getattr(target, "__name__", ""), None) is target)
-        ):
-            return self.math_call(target.__name__, node)
+        if getattr(target, "__module__", None) in ("math", "cmath") and callable(target):  # not a library entry
+            self.fail(node, "%s.%s is not supported in kernels" % (target.__module__, target.__name__))
         if target in (
             builtins.abs,
             builtins.min,
@@ -234,29 +276,7 @@ class Calls:
         if target is None and callable(func.obj) and not isinstance(func.obj, type):
             target = self.overload_implementation(func.obj, node)  # numba's @overload
         if target is not None:
-            args = self.bind_call(target.py_func, node)
-            constants = compile_time_arguments(target, args, node, self)
-            args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
-            declared = target.declared_signature([a.type for a in args]) if not constants else None
-            if declared is not None:  # numba converts the arguments to the declared types
-                args = [Value(cast(a, t), t) if a.type != t else a for a, t in zip(args, declared.args)]
-            name, return_type = self.module.device_function(
-                target.py_func, [a.type for a in args], declared.return_type if declared else None, constants,
-                forceinline=target.inline,
-            )
-            if self.emitting:
-                self.called.append(name)
-            code = "%s(%s)" % (name, ", ".join(a.code for a in args))
-            if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address
-                temp = self.module.unique("ret")
-                self.emit("%s %s = %s;" % (self.module.record_struct(return_type), temp, code))
-                return Value("%s.bytes" % temp, return_type)
-            if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
-                temp = self.module.unique("ret")
-                self.emit("%s %s = %s;" % (self.module.tuple_struct(return_type), temp, code))
-                items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
-                return Value(type=return_type, items=items)
-            return Value(code, None if return_type == types.void else return_type)
+            return self.device_call_code(node, self.device_call_type(target, node))
         if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
             self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, func.obj))
         self.fail(node, "cannot call %r in a kernel" % (func.obj,))
@@ -289,6 +309,11 @@ def _operator_as_expression(function, node):
     else:
         return None
     return ast.fix_missing_locations(ast.copy_location(expression, node))
+
+
+def _device_target(obj):
+    """The DeviceFunction a call's target is (a @cuda.jit function gives one), or None."""
+    return obj if isinstance(obj, DeviceFunction) else getattr(obj, "__ncc_device_function__", None)
 
 
 def _is_compile_time(value):

@@ -9,51 +9,90 @@ import enum
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.values import Value, c_array_type, cast
+from numba_cuda_c.pyjit.values import Value, c_array_type, cast, typed
 
 
 class Indexing:
-    def expr_Subscript(self, node):
+    def type_Subscript(self, node):
+        """What base[index] is (how: the case its C rule writes) and its type."""
         base = self.expr(node.value)
         if isinstance(base.obj, enum.EnumMeta) and isinstance(node.slice, ast.Constant):  # Color["red"]
             try:
-                return self.python_value(base.obj[node.slice.value], node)
+                return self.global_annotation(base.obj[node.slice.value], node)
             except KeyError:
                 self.fail(node, "%s has no member %r" % (base.obj.__name__, node.slice.value))
         if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i])
-            return self.tuple_item(base, self.expr(node.slice), node)
+            return self.tuple_item_type(base, self.expr(node.slice), node)
         if isinstance(base.type, types.Record):  # r["x"]
-            return self.field_value(base, self.field_name(node, base.type), node)
+            name = self.field_name(node, base.type)
+            return typed(self.field_type(base.type, name, node), how=("field", name))
         if isinstance(base.type, types.CPointer):  # p[i]: raw, as numba's pointers
-            ref, dtype = self.element(node, base)
-            return Value(ref, dtype)
+            indices = self.indices(node)
+            if len(indices) != 1 or isinstance(indices[0], ast.Slice) or not typing.is_int(indices[0].type):
+                self.fail(node, "a pointer is indexed by one integer")
+            return typed(base.type.dtype, how=("element", None))
         if not isinstance(base.type, types.Array):
             self.fail(node, "only arrays and tuples can be indexed")
         indices = self.indices(node)
-        if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < base.type.ndim:
+        ndim = base.type.ndim
+        if len(indices) > ndim:
+            self.fail(node, "too many indices")
+        for axis, index in enumerate(indices):
+            if isinstance(index, ast.Slice):
+                for part in (index.lower, index.upper, index.step):
+                    if part is not None and not isinstance(self.expr(part).type, types.Scalar):
+                        self.fail(node, "slices take integers")
+            else:
+                self.check_index(index, node)
+        if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < ndim:
+            kept = ndim - sum(1 for i in indices if not isinstance(i, ast.Slice))
+            return typed(types.Array(base.type.dtype, kept, "A"), how=("view", None))
+        return typed(base.type.dtype, how=("element", None))
+
+    def c_Subscript(self, node, annotation):
+        kind, what = annotation.how or (None, None)
+        if kind is None:  # a compile-time result
+            return annotation
+        if kind == "global":
+            return self.python_value(what, node)
+        base = self.expr(node.value)
+        if kind == "item":
+            return base.items[what]
+        if kind == "select":
+            return self.tuple_item(base, self.expr(node.slice), node)
+        if kind == "field":
+            return self.field_value(base, what, node)
+        indices = self.indices(node)
+        if kind == "view":
             return self.view(base, indices, node)
         ref, dtype = self.element(node, base, indices)
         return Value(ref, dtype)
 
-    def tuple_item(self, base, index, node):
-        """A constant index picks an item; a variable one, of a tuple whose items share a type (as
-        numba's UniTuple), selects at run time."""
+    def tuple_item_type(self, base, index, node):
+        """A constant index picks an item; a variable one selects at run time, from a tuple whose items share a
+        type (as numba's UniTuple)."""
         n = len(base.items)
         if isinstance(index.const, int) and not isinstance(index.const, bool):
             if not -n <= index.const < n:
                 self.fail(node, "tuple index %d out of range for %d items" % (index.const, n))
-            return base.items[index.const]
+            item = base.items[index.const]
+            return Value(item.code, item.type, item.const, item.obj, item.items, how=("item", index.const))
         if not typing.is_int(index.type):
             self.fail(node, "tuples are indexed by integers")
         item_type = base.items[0].type
         if not all(item.type == item_type and isinstance(item_type, types.Scalar) for item in base.items):
             self.fail(node, "a tuple of mixed types is indexed by constants only")
+        return typed(item_type, how=("select", None))
+
+    def tuple_item(self, base, index, node):
+        """t[i] of a variable i (tuple_item_type checked it): the item selected at run time."""
+        n = len(base.items)
         k = self.module.unique("k")
         self.emit("long long %s = %s;" % (k, self.checked_tuple_index(cast(index, types.int64), n)))
         code = base.items[-1].code
         for position in range(n - 2, -1, -1):
             code = "(%s == %d ? %s : %s)" % (k, position, base.items[position].code, code)
-        return Value(code, item_type)
+        return Value(code, base.items[0].type)
 
     def indices(self, node):
         """The subscript's entries: translated Values, or ast.Slice nodes."""
@@ -68,11 +107,16 @@ class Indexing:
             return [value]
         return [e if isinstance(e, ast.Slice) else self.expr(e) for e in entries]
 
+    def check_index(self, index, node):
+        """An array index is an integer (a bool, a 0-d array of an integer)."""
+        t = index.type.dtype if isinstance(index.type, types.Array) and index.type.ndim == 0 else index.type
+        if not (typing.is_int(t) or t == types.boolean):
+            self.fail(node, "array indices must be integers, not %s" % t)
+
     def index_code(self, base, axis, index, node):
+        self.check_index(index, node)
         if isinstance(index.type, types.Array) and index.type.ndim == 0:  # a 0-d array of an integer: its value
             index = Value("(*%s.data)" % index.code, index.type.dtype)
-        if not (typing.is_int(index.type) or index.type == types.boolean):
-            self.fail(node, "array indices must be integers, not %s" % index.type)
         code = cast(index, types.int64)
         if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
             code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
@@ -99,7 +143,7 @@ class Indexing:
                 % (base.type.ndim, base.type.ndim),
             )
         codes = [self.index_code(base, axis, i, node) for axis, i in enumerate(indices)]
-        return self.element_ref(base, codes), base.type.dtype
+        return element_ref(base, codes), base.type.dtype
 
     def assign_into_array(self, target, value, node):
         """target[...] = value: an array of the target's dimensions (size-1 dimensions broadcast) or a
@@ -125,13 +169,6 @@ class Indexing:
             self.fail(node, "a record of %s is assigned a %s" % (record_type, value.type))
         self.emit("memcpy(%s, %s, %d);" % (address, value.code, record_type.size))
 
-    def element_ref(self, base, codes):
-        """An lvalue of the element; for a record, a reference (its first byte's address)."""
-        offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes)) or "0"
-        if isinstance(base.type.dtype, types.Record):
-            return "((unsigned char *)%s.data + %s)" % (base.code, offset)
-        return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
-
     # -- records --------------------------------------------------------------------------------
     def field_name(self, node, record_type):
         """The field r["x"] names; r[k], a constant integer, names the k-th field (numba's)."""
@@ -144,10 +181,16 @@ class Indexing:
 
     def field(self, record, name, node):
         t = record.type
-        if name not in t.fields:
-            self.fail(node, "the record has no field %r (it has %s)" % (name, ", ".join(t.fields)))
+        self.field_type(t, name, node)  # refuses a field the record does not have
         field_type, offset = t.fields[name]
         return field_type, "(%s + %d)" % (record.code, offset), t.aligned(name)
+
+    def field_type(self, record_type, name, node):
+        """The type of a record's field as read (field_value): a nested record, a view of a nested array, a number."""
+        if name not in record_type.fields:
+            self.fail(node, "the record has no field %r (it has %s)" % (name, ", ".join(record_type.fields)))
+        t = record_type.fields[name][0]
+        return t.array if isinstance(t, types.NestedArray) else t
 
     def field_value(self, record, name, node):
         """A field's value: read in place (an lvalue where the field is aligned); a nested record is a
@@ -253,3 +296,12 @@ class Indexing:
             )
         )
         return Value(temp, view_type)
+
+
+def element_ref(base, codes):
+    """An lvalue of an array's element at these (int64, wrapped) indices; for a record, a reference (its first
+    byte's address)."""
+    offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes)) or "0"
+    if isinstance(base.type.dtype, types.Record):
+        return "((unsigned char *)%s.data + %s)" % (base.code, offset)
+    return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)

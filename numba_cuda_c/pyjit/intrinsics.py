@@ -10,18 +10,13 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import (
     CMATH_FUNCTIONS,
-    MATH_BINARY,
     MATH_FUNCTIONS,
-    MATH_PREDICATES,
-    MATH_TO_INT,
     Value,
     c_array_type,
     cast,
     dtype_of,
     literal,
 )
-
-CACHE_HINTS = ("ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt")  # CUDA's __ldcg, ...
 
 
 class Intrinsics:
@@ -45,99 +40,18 @@ class Intrinsics:
             self.fail(node, "wrong number of arguments")
         return [self.expr(a) for a in node.args]
 
-    def math_call(self, name, node):
-        return self.math_values(name, self.args(node, 2 if name in MATH_BINARY else 1), node)
-
     def math_values(self, name, args, node, label="math"):
-        """math.name of translated arguments (NumPy's ufuncs on numbers come here too, as `label`)."""
-        for a in args:
-            if not typing.is_real(a.type):
-                self.fail(
-                    node,
-                    "%s.%s takes real numbers%s"
-                    % (label, name, "; cmath takes complex ones" if typing.is_number(a.type) else ""),
-                )
-        if name == "ldexp":  # ldexp(x, i): x's type, i as int32 (numba's signature)
-            if not typing.is_int(typing.as_arith(args[1].type)):
-                self.fail(node, "math.ldexp(x, i) takes an integer exponent")
-            t = typing.math_result(args[0].type)
-            work = types.float32 if t.to_float else t
-            result = Value(
-                "ldexp%s(%s, %s)"
-                % ("f" if work == types.float32 else "", cast(args[0], work), cast(args[1], types.int32)),
-                work,
-            )
-            return Value(cast(result, t), t)
-        t = (
-            typing.math_result(args[0].type)
-            if len(args) == 1
-            else typing.math_result(typing.promote(args[0].type, args[1].type))
-        )
-        if t.to_float:  # a half (float16, bfloat16): computed in float32 and rounded back, as numba-cuda does
-            single = self.math_call_typed(
-                name, [Value(cast(a, types.float32), types.float32) for a in args], types.float32, node
-            )
-            return Value(cast(single, t), t) if single.type == types.float32 else single
-        return self.math_call_typed(name, args, t, node)
+        """math.name of translated arguments, typed and written in one: NumPy's ufuncs on numbers (label "np")."""
+        from numba_cuda_c.pyjit.lib import pymath
 
-    def math_call_typed(self, name, args, t, node):
-        suffix = "f" if t == types.float32 else ""
-        codes = ", ".join(cast(a, t) for a in args)
-        if name in ("frexp", "modf"):  # tuples: (mantissa, int32 exponent), (fraction, integral part)
-            second = types.int32 if name == "frexp" else t
-            out, first = self.module.unique("m"), self.module.unique("m")
-            self.emit("%s %s;" % (second.ctype, out))
-            self.emit("%s %s = %s%s(%s, &%s);" % (t.ctype, first, name, suffix, codes, out))
-            items = [Value(first, t), Value(out, second)]
-            return Value(type=types.Tuple([t, second]), items=items)
-        if name in MATH_FUNCTIONS:
-            return Value("%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes), t)
-        if name in MATH_TO_INT:
-            return Value("((long long)%s%s(%s))" % (MATH_TO_INT[name], suffix, codes), types.int64)
-        if name in MATH_PREDICATES:
-            if typing.is_int(args[0].type):
-                return literal(name == "isfinite", types.boolean)
-            return Value("((bool)%s(%s))" % (MATH_PREDICATES[name], codes), types.boolean)
-        if name in ("degrees", "radians"):
-            factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
-            return Value("(%s * %r%s)" % (codes, factor, suffix), t)
-        self.fail(node, "math.%s is not supported in kernels" % name)
-
-    def cmath_call(self, name, node):
-        """cmath's functions: complex in, complex out (real arguments become complex first)."""
-        args = self.args(node, (1, 2) if name in ("log", "rect") else 1)
-        for a in args:
-            if not typing.is_number(a.type):
-                self.fail(node, "cmath.%s takes numbers" % name)
-        if name == "rect":
-            if len(args) != 2 or not all(typing.is_real(a.type) for a in args):
-                self.fail(node, "cmath.rect(r, phi) takes two real numbers")
-            part = typing.math_result(typing.promote(args[0].type, args[1].type))
-            part = types.float64 if part.to_float else part
-            t = types.complex64 if part == types.float32 else types.complex128
-            return Value("ncc_rect(%s, %s)" % (cast(args[0], part), cast(args[1], part)), t)
-        z = args[0]
-        t = typing.cmath_result(z.type)
-        code = cast(z, t)
-        if name in CMATH_FUNCTIONS:
-            result = Value("%s(%s)" % (CMATH_FUNCTIONS[name], code), t)
-            if len(args) == 2:  # log(z, base)
-                t = typing.promote(t, args[1].type)
-                result = Value("(%s / ncc_clog(%s))" % (cast(result, t), cast(args[1], t)), t)
-            return result
-        if name in ("isnan", "isinf", "isfinite"):
-            return Value("ncc_c%s(%s)" % (name, code), types.boolean)
-        if name == "phase":
-            return Value("ncc_phase(%s)" % code, t.underlying_float)
-        if name == "polar":
-            temp = self.module.unique("z")
-            self.emit("%s %s = %s;" % (t.ctype, temp, code))
-            items = [
-                Value("ncc_cabs(%s)" % temp, t.underlying_float),
-                Value("ncc_phase(%s)" % temp, t.underlying_float),
-            ]
-            return Value(type=types.Tuple([i.type for i in items]), items=items)
-        self.fail(node, "cmath.%s is not supported in kernels" % name)
+        try:
+            result, work = pymath.math_types(name, args, label)
+        except TypeError as exc:
+            self.fail(node, str(exc))
+        code = pymath.math_code(name, args, result, work, self)
+        if isinstance(result, types.Tuple):
+            return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
+        return Value(code, result)
 
     def print_call(self, node):
         """print(...) as numba-cuda's: printf of string constants, integers and floats, spaced."""
@@ -703,130 +617,9 @@ class Intrinsics:
             return self.new_array(node, name[0])
         if name == ("const", "array_like"):
             return self.constant_array(node)
-        if name and name[0] == "atomic":
-            return self.atomic(name[1] if len(name) > 1 else "", node)
-        if len(name) == 1 and name[0] in CACHE_HINTS:
-            return self.cache_hint(name[0], node)
+        if name and name[0] == "atomic":  # the operations are library entries (pyjit/lib/atomics.py)
+            self.fail(node, "cuda.atomic.%s is not supported" % ".".join(name[1:]))
         self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))
-
-    def cache_hint(self, name, node):
-        """cuda.ldcg(a, i) and cuda.stcg(a, i, value) (a an array, i an index or a tuple of them, or a
-        pointer and an offset): CUDA's __ldcg/__stcg, a load or store with that cache policy."""
-        store = name.startswith("st")
-        args = self.args(node, 3 if store else 2)
-        base, index = args[0], args[1]
-        if not isinstance(base.type, (types.Array, types.CPointer)):
-            self.fail(node, "cuda.%s takes an array or a pointer first" % name)
-        indices = index.items if index.items is not None else [index]
-        dtype = base.type.dtype
-        if not isinstance(dtype, types.Scalar) or dtype == types.boolean or typing.is_complex(dtype):
-            self.fail(node, "%s requires array of integer or float type, not %s" % (name, dtype))  # numba's words
-        for i in indices:
-            if not typing.is_int(i.type):
-                self.fail(node, "%s is not a valid index" % i.type)
-        if isinstance(base.type, types.Array) and len(indices) != base.type.ndim:
-            got = "a scalar" if index.items is None else "%d" % len(indices)
-            self.fail(node, "Expected %d indices, got %s" % (base.type.ndim, got))
-        ref, dtype = self.element(node, base, indices)
-        if store:
-            self.emit("__%s(&%s, %s);" % (name, ref, cast(args[2], dtype)))
-            return Value("", None)
-        return Value("__%s(&%s)" % (name, ref), dtype)
-
-    ATOMIC_CTYPES = {
-        "int32": "int",
-        "uint32": "unsigned int",
-        "int64": "unsigned long long",
-        "uint64": "unsigned long long",
-        "float32": "float",
-        "float64": "double",
-    }
-
-    def atomic(self, op, node):
-        if op in ("cas", "compare_and_swap"):
-            if op == "compare_and_swap":
-                array, old, value = self.args(node, 3)
-                ref = self.element_ref(array, ["0LL"] * array.type.ndim)
-            else:
-                array, index, old, value = self.args(node, 4)
-                ref = self.atomic_ref(array, index, node)
-            t = array.type.dtype
-            if t.kind not in "iu" or t.bits not in (32, 64):
-                self.fail(node, "atomic compare-and-swap takes 32- or 64-bit integers")
-            ctype = self.ATOMIC_CTYPES[t.name]
-            return Value(
-                "((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))"
-                % (t.ctype, ctype, ref, ctype, old.code, ctype, value.code),
-                t,
-            )
-        array, index, value = self.args(node, 3)
-        if not isinstance(array.type, types.Array):
-            self.fail(node, "atomics act on an array element")
-        ref = self.atomic_ref(array, index, node)
-        t = array.type.dtype
-        if t.name not in self.ATOMIC_CTYPES:
-            self.fail(node, "atomics take int32, uint32, int64, uint64, float32 or float64, not %s" % t)
-        ctype = self.ATOMIC_CTYPES[t.name]
-        v = cast(value, t)
-        pointer = "(%s *)&%s" % (ctype, ref)
-        if t.kind == "f" and op in ("max", "min", "nanmax", "nanmin"):
-            suffix = "_f32" if t.bits == 32 else "_f64"
-            return Value("ncc_atomic_%s%s(&%s, %s)" % (op, suffix, ref, v), t)
-        functions = {
-            "add": "atomicAdd",
-            "sub": "atomicSub",
-            "max": "atomicMax",
-            "min": "atomicMin",
-            "nanmax": "atomicMax",
-            "nanmin": "atomicMin",
-            "exch": "atomicExch",
-            "and_": "atomicAnd",
-            "or_": "atomicOr",
-            "xor": "atomicXor",
-            "inc": "atomicInc",
-            "dec": "atomicDec",
-            "and": "atomicAnd",
-            "or": "atomicOr",
-        }  # numba's names are and_ and or_
-        if op not in functions:
-            self.fail(node, "cuda.atomic.%s is not supported" % op)
-        function = functions[op]
-        if op == "sub" and (t.kind == "f" or t.bits == 64):
-            function, v = "atomicAdd", "-(%s)" % v
-        if t.kind == "f" and op not in ("add", "sub", "exch"):
-            self.fail(node, "cuda.atomic.%s takes integers" % op)
-        if op in ("inc", "dec") and t not in (types.uint32, types.uint64, types.int32, types.int64):
-            self.fail(node, "cuda.atomic.%s takes 32- and 64-bit integer arrays" % op)
-        if op in ("inc", "dec") and t != types.uint32:  # CUDA has them for uint32 only: a CAS loop
-            unsigned = "unsigned long long" if t.bits == 64 else "unsigned int"
-            return Value(
-                "ncc_atomic_%s<%s, %s>(&%s, (%s)(%s))" % (op, t.ctype, unsigned, ref, t.ctype, v), t
-            )
-        if op == "exch" and t == types.float64:  # atomicExch has no double overload: swap the bits
-            return Value(
-                "__longlong_as_double((long long)atomicExch((unsigned long long *)&%s, "
-                "(unsigned long long)__double_as_longlong(%s)))" % (ref, v),
-                t,
-            )
-        if t == types.int64 and op in ("max", "min", "nanmax", "nanmin"):
-            ctype, pointer = "long long", "(long long *)&%s" % ref
-        return Value("((%s)%s(%s, (%s)(%s)))" % (t.ctype, function, pointer, ctype, v), t)
-
-    def atomic_ref(self, array, index, node):
-        if not isinstance(array.type, types.Array):
-            self.fail(node, "atomics act on an array element")
-        items = index.items if index.items is not None else [index]
-        if len(items) != array.type.ndim:
-            self.fail(node, "the index must give one integer per dimension")
-        codes = []
-        for axis, item in enumerate(items):
-            if not typing.is_int(item.type):
-                self.fail(node, "array indices must be integers, not %s" % item.type)
-            code = cast(item, types.int64)
-            if item.type.kind == "i" and not (item.const is not None and item.const >= 0):
-                code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)
-            codes.append(code)
-        return self.element_ref(array, codes)
 
 
 def _is_instance(t, kind):

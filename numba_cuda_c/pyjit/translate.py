@@ -11,17 +11,15 @@ module.py is the compilation unit (ModuleBuilder) that device functions and head
 """
 
 import ast
-import cmath
 import enum
 import inspect
-import math
 import textwrap
 
 import numpy as np
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
-from numba_cuda_c.pyjit.lib import arrays as array_lib
+from numba_cuda_c.pyjit.attributes import Attributes
 from numba_cuda_c.pyjit.bindings import Bindings, _single_constants
 from numba_cuda_c.pyjit.calls import Calls, parameter_names
 from numba_cuda_c.pyjit.exceptions import Raising
@@ -32,11 +30,9 @@ from numba_cuda_c.pyjit.module import ModuleBuilder, _Unknown
 from numba_cuda_c.pyjit.names import ascii_locals
 from numba_cuda_c.pyjit.operators import BINOPS, Operators
 from numba_cuda_c.pyjit.values import (
-    MATH_CONSTANTS,
-    BoundMethod,
-    TYPED,
     Namespace,
     Value,
+    as_annotation,
     c_array_type,
     cast,
     literal,
@@ -47,11 +43,10 @@ from numba_cuda_c.pyjit.typedtree import TypedTree
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
-INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 TYPING_PASSES = 20
 
 
-class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising):
+class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising):
     def __init__(self, pyfunc, argtypes, module, device=False, name=None, constants=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
@@ -608,7 +603,7 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
         if name in self.local_functions:  # a function defined in this one
             return Value(obj=self.local_functions[name])
         if name in self.constants:
-            return _as_annotation(self.constants[name], ("value", self.constants[name]))
+            return as_annotation(self.constants[name], ("value", self.constants[name]))
         variable = self.renames.get(name, name)  # the variable the name is bound to now (binding())
         if variable in self.vars:
             t = self.vars[variable]
@@ -617,10 +612,10 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
             if variable in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
                 return typed(t, const=self.single_constants[variable], how=("variable", variable))
             if isinstance(t, types.Tuple):
-                return _as_annotation(_tuple_value(variable, t), ("variable", variable))
+                return as_annotation(_tuple_value(variable, t), ("variable", variable))
             return typed(t, how=("variable", variable))
         if name in self.globals:
-            return _as_annotation(self.python_value(self.globals[name], node), ("global", self.globals[name]))
+            return as_annotation(self.python_value(self.globals[name], node), ("global", self.globals[name]))
         import builtins
 
         if hasattr(builtins, name):
@@ -714,98 +709,6 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
                 self.fail(node, str(exc))
         return Value(obj=obj)
 
-    def expr_Attribute(self, node):
-        base = self.expr(node.value)
-        attr = node.attr
-        if isinstance(base.type, types.Opaque):  # g.sync: a library method, called next
-            return Value(obj=BoundMethod(attr, base))
-        if isinstance(base.obj, _ArrayCtypes):
-            if attr != "data":
-                self.fail(node, "a.ctypes has only .data in kernels")
-            return Value("((unsigned long long)%s.data)" % base.obj.array.code, types.uint64)
-        if isinstance(base.type, types.NamedTuple) and base.items is not None and attr in base.type.fields:
-            return base.items[base.type.fields.index(attr)]  # p.x of a namedtuple
-        if isinstance(base.type, types.VectorType):  # v.x, v.y, v.z, v.w
-            if attr not in base.type.attr_names:
-                self.fail(node, "%s has the elements %s" % (base.type, ", ".join(base.type.attr_names)))
-            return Value("(%s).%s" % (base.code, attr), base.type.base)
-        if isinstance(base.type, types.Array):
-            t = base.type
-            if attr == "shape":
-                items = [Value("%s.shape[%d]" % (base.code, d), types.int64) for d in range(t.ndim)]
-                return Value(type=types.Tuple([types.int64] * t.ndim), items=items)
-            if attr == "strides":
-                items = [Value("%s.strides[%d]" % (base.code, d), types.int64) for d in range(t.ndim)]
-                return Value(type=types.Tuple([types.int64] * t.ndim), items=items)
-            if attr == "size":
-                return Value(
-                    "(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(t.ndim)] or ["1"]) + ")",
-                    types.int64,
-                )
-            if attr == "ndim":
-                return literal(t.ndim, types.int64)
-            if attr == "dtype":  # a compile-time type: cuda.local.array(n, dtype=a.dtype), a.dtype.type(0)
-                return Value(obj=t.dtype)
-            if attr in ("real", "imag") and typing.is_complex(t.dtype):  # views of the parts, as NumPy's
-                part = t.dtype.underlying_float
-                offset = 0 if attr == "real" else part.bits // 8
-                return Value("ncc_field_view<%s>(%s, %dLL)" % (part.ctype, base.code, offset), types.Array(part, t.ndim, "A"))
-            if isinstance(t.dtype, types.Record) and attr in t.dtype.fields:  # a recarray's field: x.value1
-                field, offset = t.dtype.fields[attr]
-                if not isinstance(field, types.Scalar):
-                    self.fail(node, "field %r holds a %s: index the array first (x[i].%s)" % (attr, field, attr))
-                if not t.dtype.aligned(attr):
-                    self.fail(node, "field %r of a packed record is not aligned: it cannot be viewed as an array" % attr)
-                code = "ncc_field_view<%s>(%s, %dLL)" % (field.element_ctype, base.code, offset)
-                return Value(code, types.Array(field, t.ndim, "A"))
-            if attr == "T":
-                self.module.require("array_views")
-                return Value("ncc_transpose(%s)" % base.code, types.Array(t.dtype, t.ndim, "A"))
-            if attr == "ctypes":  # a.ctypes.data: the address of its first element
-                return Value(obj=_ArrayCtypes(base))
-            if attr in array_lib.METHODS or attr in array_lib.VIEW_METHODS:  # a.sum(): called next
-                return Value(obj=BoundMethod(attr, base))
-            self.fail(node, "arrays have no attribute %r in kernels" % attr)
-        if isinstance(base.obj, Namespace):
-            path = base.obj.path
-            if len(path) == 2 and path[1] in INDEX_NAMES and attr in ("x", "y", "z"):
-                return Value("((int)%s.%s)" % (path[1], attr), types.int32)
-            if path == ("cuda",) and attr == "warpsize":
-                return literal(32, types.int32)
-            if path == ("cuda",) and attr == "laneid":
-                return Value("((int)ncc_laneid())", types.int32)
-            if path == ("cuda",):
-                import numba_cuda_c
-
-                found = vars(numba_cuda_c).get(attr)
-                if isinstance(found, types.Type) or found is types:  # cuda.float32, cuda.types.int64
-                    return self.python_value(found, node)
-            return Value(obj=base.obj.child(attr))
-        if base.obj in (math, cmath) and attr in MATH_CONSTANTS:
-            return literal(MATH_CONSTANTS[attr], types.float64)
-        if base.obj is cmath and attr in ("infj", "nanj"):
-            return literal(getattr(cmath, attr), types.complex128)
-        if isinstance(base.type, types.Scalar):
-            return self.scalar_attribute(base, attr, node)
-        if isinstance(base.type, types.Record):
-            return self.field_value(base, attr, node)
-        if base.obj is not None and hasattr(base.obj, attr):
-            return self.python_value(getattr(base.obj, attr), node)
-        self.fail(node, "unsupported attribute %r" % attr)
-
-    def scalar_attribute(self, base, attr, node):
-        """x.real and x.imag (of real numbers too, as in Python), and the method z.conjugate."""
-        t = base.type
-        if attr == "real":
-            return Value("(%s).re" % base.code, t.underlying_float) if typing.is_complex(t) else base
-        if attr == "imag":
-            if typing.is_complex(t):
-                return Value("(%s).im" % base.code, t.underlying_float)
-            return literal(0, typing.as_arith(t))
-        if attr == "conjugate" or (attr == "bit_count" and typing.is_int(t)):
-            return Value(obj=BoundMethod(attr, base))
-        self.fail(node, "numbers have no attribute %r in kernels" % attr)
-
     def type_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
         const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
@@ -815,13 +718,6 @@ class FunctionTranslator(Calls, Bindings, Operators, Intrinsics, Indexing, Loops
         return Value(type=annotation.type, items=[self.expr(e) for e in node.elts], const=annotation.const)
 
     # -- calls ----------------------------------------------------------------------------------
-class _ArrayCtypes:
-    """a.ctypes in a kernel: its .data is the array's address (numba's)."""
-
-    def __init__(self, array):
-        self.array = array
-
-
 def _function_node(pyfunc, source, translator):
     """The function's definition in its source; a lambda (cuda.Reduce(lambda a, b: a + b)) as the
     function `def <lambda>(a, b): return a + b`, found on its line by its parameters."""
@@ -877,15 +773,6 @@ def _lambdas_on_first_line(pyfunc, params):
             ast.increment_lineno(node, 1 - code.co_firstlineno)
             found.append(node)
     return found
-
-
-def _as_annotation(value, how):
-    """A value a typing rule resolved (a constant, a global): its annotation, saying how it was found."""
-    if value.items is not None:
-        return Value(type=value.type, items=value.items, const=value.const, how=how)
-    if value.code is None:  # a compile-time object
-        return value
-    return Value(TYPED, value.type, const=value.const, obj=value.obj, how=how)
 
 
 def _tuple_value(path, t):

@@ -31,6 +31,15 @@ def typed(type_, const=None, how=None):
     return Value(TYPED, type_, const=const, how=how)
 
 
+def as_annotation(value, how):
+    """A value a typing rule resolved (a constant, a global): its annotation, saying how it was found."""
+    if value.items is not None:
+        return Value(type=value.type, items=value.items, const=value.const, how=how)
+    if value.code is None:  # a compile-time object
+        return value
+    return Value(TYPED, value.type, const=value.const, obj=value.obj, how=how)
+
+
 class BoundMethod:
     """A number's method, looked up and not called yet (z.conjugate)."""
 

@@ -1,5 +1,5 @@
 """The device libraries numba ships, as a table: one entry per function, in one module per family
-(core.py: grid, barriers, fma, bit functions; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random.py:
+(core.py: grid, barriers, fma, bit functions; atomics.py: cuda.atomic.* and the cache hints; pymath.py: math and cmath; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random.py:
 xoroshiro128+; libdevice.py: the __nv_* functions), each with
 one typing rule and one C rule.
 
@@ -88,7 +88,7 @@ def module_functions(family, namespace, what):
 
 def _load():
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import bf16, cg, core, fp16, libdevice, random, warp  # noqa: F401  (registering)
+        from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, pymath, random, warp  # noqa: F401  (registering)
 
         _loaded.append(True)
 

@@ -1,0 +1,162 @@
+"""cuda.atomic.*: read-modify-write of one array element (add, sub, max, min, nanmax, nanmin, exch, and_, or_, xor,
+inc, dec; compare_and_swap and cas), returning the old value, on the types numba allows; and the cache hints
+cuda.ldcg(a, i) / cuda.stcg(a, i, v) (CUDA's __ldcg, __stcg, ...), a load or a store with that cache policy.
+
+The index is an integer or a tuple of them, one per dimension, negative ones wrapped as numba's."""
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.indexing import element_ref
+from numba_cuda_c.pyjit.lib import Intrinsic
+from numba_cuda_c.pyjit.values import cast
+
+# the C type CUDA's atomic functions take for each element type
+CTYPES = {
+    "int32": "int", "uint32": "unsigned int", "int64": "unsigned long long", "uint64": "unsigned long long",
+    "float32": "float", "float64": "double",
+}  # fmt: skip
+
+# numba's names (and_, or_; `and` and `or` too) -> CUDA's functions
+FUNCTIONS = {
+    "add": "atomicAdd", "sub": "atomicSub", "max": "atomicMax", "min": "atomicMin", "nanmax": "atomicMax",
+    "nanmin": "atomicMin", "exch": "atomicExch", "and_": "atomicAnd", "or_": "atomicOr", "xor": "atomicXor",
+    "inc": "atomicInc", "dec": "atomicDec", "and": "atomicAnd", "or": "atomicOr",
+}  # fmt: skip
+
+
+def _count(args, n):
+    if len(args) != n:
+        raise TypeError("wrong number of arguments")
+
+
+def _check_index(array, index):
+    """The array is an array, indexed by one integer per dimension."""
+    if not isinstance(array.type, types.Array):
+        raise TypeError("atomics act on an array element")
+    items = index.items if index.items is not None else [index]
+    if len(items) != array.type.ndim:
+        raise TypeError("the index must give one integer per dimension")
+    for item in items:
+        if not typing.is_int(item.type):
+            raise TypeError("array indices must be integers, not %s" % item.type)
+
+
+def _element(array, index):
+    """The element's lvalue (C), negative indices wrapped."""
+    codes = []
+    for axis, item in enumerate(index.items if index.items is not None else [index]):
+        code = cast(item, types.int64)
+        if item.type.kind == "i" and not (item.const is not None and item.const >= 0):
+            code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)
+        codes.append(code)
+    return element_ref(array, codes)
+
+
+def _operation(op):
+    def typing_rule(args):
+        _count(args, 3)
+        array, index, _value = args
+        _check_index(array, index)
+        t = array.type.dtype
+        if t.name not in CTYPES:
+            raise TypeError("atomics take int32, uint32, int64, uint64, float32 or float64, not %s" % t)
+        if t.kind == "f" and op not in ("add", "sub", "exch", "max", "min", "nanmax", "nanmin"):
+            raise TypeError("cuda.atomic.%s takes integers" % op)
+        if op in ("inc", "dec") and t not in (types.uint32, types.uint64, types.int32, types.int64):
+            raise TypeError("cuda.atomic.%s takes 32- and 64-bit integer arrays" % op)
+        return t
+
+    def emit(codes, args, t):
+        array, index, value = args
+        ref, v, ctype = _element(array, index), cast(value, t), CTYPES[t.name]
+        if t.kind == "f" and op in ("max", "min", "nanmax", "nanmin"):  # a CAS loop (prelude.py)
+            return "ncc_atomic_%s%s(&%s, %s)" % (op, "_f32" if t.bits == 32 else "_f64", ref, v)
+        function = FUNCTIONS[op]
+        if op == "sub" and (t.kind == "f" or t.bits == 64):  # CUDA subtracts 32-bit integers only
+            function, v = "atomicAdd", "-(%s)" % v
+        if op in ("inc", "dec") and t != types.uint32:  # CUDA has them for uint32 only: a CAS loop
+            unsigned = "unsigned long long" if t.bits == 64 else "unsigned int"
+            return "ncc_atomic_%s<%s, %s>(&%s, (%s)(%s))" % (op, t.ctype, unsigned, ref, t.ctype, v)
+        if op == "exch" and t == types.float64:  # atomicExch has no double overload: swap the bits
+            return ("__longlong_as_double((long long)atomicExch((unsigned long long *)&%s, "
+                    "(unsigned long long)__double_as_longlong(%s)))" % (ref, v))
+        if t == types.int64 and op in ("max", "min", "nanmax", "nanmin"):  # signed comparison
+            ctype = "long long"
+        return "((%s)%s((%s *)&%s, (%s)(%s)))" % (t.ctype, function, ctype, ref, ctype, v)
+
+    Intrinsic(("atomic", op), typing_rule, emit)
+
+
+for _op in FUNCTIONS:
+    _operation(_op)
+
+
+def _compare_and_swap(name):
+    """cas(a, index, old, value); compare_and_swap(a, old, value) on a's first element."""
+
+    def typing_rule(args):
+        _count(args, 4 if name == "cas" else 3)
+        array = args[0]
+        if name == "cas":
+            _check_index(array, args[1])
+        elif not isinstance(array.type, types.Array):
+            raise TypeError("atomics act on an array element")
+        t = array.type.dtype
+        if t.kind not in "iu" or t.bits not in (32, 64):
+            raise TypeError("atomic compare-and-swap takes 32- or 64-bit integers")
+        return t
+
+    def emit(codes, args, t):
+        array, old, value = args[0], args[-2], args[-1]
+        ref = _element(array, args[1]) if name == "cas" else element_ref(array, ["0LL"] * array.type.ndim)
+        ctype = CTYPES[t.name]
+        return "((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))" % (t.ctype, ctype, ref, ctype, old.code, ctype, value.code)
+
+    Intrinsic(("atomic", name), typing_rule, emit)
+
+
+_compare_and_swap("cas")
+_compare_and_swap("compare_and_swap")
+
+CACHE_HINTS = ("ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt")  # CUDA's __ldcg, ...
+
+
+def _cache_hint(name):
+    """cuda.ldcg(a, i) -> a[i]; cuda.stcg(a, i, value): a an array, i an index or a tuple of them; or a pointer and
+    an offset."""
+    store = name.startswith("st")
+
+    def typing_rule(args):
+        _count(args, 3 if store else 2)
+        base, index = args[0], args[1]
+        if not isinstance(base.type, (types.Array, types.CPointer)):
+            raise TypeError("cuda.%s takes an array or a pointer first" % name)
+        dtype = base.type.dtype
+        if not isinstance(dtype, types.Scalar) or dtype == types.boolean or typing.is_complex(dtype):
+            raise TypeError("%s requires array of integer or float type, not %s" % (name, dtype))  # numba's words
+        indices = index.items if index.items is not None else [index]
+        for i in indices:
+            if not typing.is_int(i.type):
+                raise TypeError("%s is not a valid index" % i.type)
+        if isinstance(base.type, types.Array) and len(indices) != base.type.ndim:
+            got = "a scalar" if index.items is None else "%d" % len(indices)
+            raise TypeError("Expected %d indices, got %s" % (base.type.ndim, got))
+        if isinstance(base.type, types.CPointer) and len(indices) != 1:
+            raise TypeError("a pointer is indexed by one integer")
+        return None if store else dtype
+
+    def emit(codes, args, result):
+        base, index = args[0], args[1]
+        if isinstance(base.type, types.CPointer):
+            ref = "(%s)[%s]" % (base.code, cast(index, types.int64))
+        else:
+            ref = _element(base, index)
+        if store:
+            return "__%s(&%s, %s)" % (name, ref, cast(args[2], base.type.dtype))
+        return "__%s(&%s)" % (name, ref)
+
+    Intrinsic((name,), typing_rule, emit)
+
+
+for _name in CACHE_HINTS:
+    _cache_hint(_name)

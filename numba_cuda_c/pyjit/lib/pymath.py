@@ -1,0 +1,164 @@
+"""Python's math and cmath functions in kernels, as numba types them: math takes real numbers (integers become
+float64; float16 and bfloat16 are computed in float32 and rounded back, as numba-cuda does), floor/ceil/trunc give
+int64, isnan/isinf/isfinite a bool, frexp and modf a tuple; cmath takes numbers and computes in complex.
+
+Entries are found by the function a kernel calls (math.sin, or sin imported from math): `entry_for`."""
+
+import cmath
+import math
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.lib import Intrinsic, lookup
+from numba_cuda_c.pyjit.values import (
+    CMATH_FUNCTIONS,
+    MATH_BINARY,
+    MATH_FUNCTIONS,
+    MATH_PREDICATES,
+    MATH_TO_INT,
+    Value,
+    cast,
+    literal,
+)
+
+OTHER_MATH = ("degrees", "radians", "frexp", "modf", "ldexp")
+
+
+def entry_for(function):
+    """The entry of a math or cmath function object, or None (not one, or one kernels cannot call)."""
+    name = getattr(function, "__name__", None)
+    if not isinstance(name, str):
+        return None
+    if getattr(math, name, None) is function:
+        return lookup(("math", name))
+    if getattr(cmath, name, None) is function:
+        return lookup(("cmath", name))
+    return None
+
+
+def _count(args, counts):
+    if len(args) not in counts:
+        raise TypeError("wrong number of arguments")
+
+
+def math_types(name, args, label="math"):
+    """(result type, the type computed in) of math.name(*args); NumPy's ufuncs on numbers share it (label "np")."""
+    for a in args:
+        if not typing.is_real(a.type):
+            raise TypeError("%s.%s takes real numbers%s"
+                            % (label, name, "; cmath takes complex ones" if typing.is_number(a.type) else ""))
+    if name == "ldexp":  # ldexp(x, i): x's type, i as int32 (numba's signature)
+        if not typing.is_int(typing.as_arith(args[1].type)):
+            raise TypeError("math.ldexp(x, i) takes an integer exponent")
+        t = typing.math_result(args[0].type)
+        return t, types.float32 if t.to_float else t
+    t = typing.math_result(args[0].type if len(args) == 1 else typing.promote(args[0].type, args[1].type))
+    work = types.float32 if t.to_float else t  # a half: computed in float32
+    if name in ("frexp", "modf"):  # tuples: (mantissa, int32 exponent), (fraction, integral part)
+        return types.Tuple([work, types.int32 if name == "frexp" else work]), work
+    if name in MATH_TO_INT:
+        return types.int64, work
+    if name in MATH_PREDICATES:
+        return types.boolean, work
+    if name in MATH_FUNCTIONS or name in ("degrees", "radians"):
+        return t, work
+    raise TypeError("%s.%s is not supported in kernels" % (label, name))
+
+
+def math_code(name, args, result, work, translator):
+    """The C of math.name(*args) (frexp and modf: the items' C, after statements)."""
+    suffix = "f" if work == types.float32 else ""
+    if name == "ldexp":
+        code = "ldexp%s(%s, %s)" % (suffix, cast(args[0], work), cast(args[1], types.int32))
+        return cast(Value(code, work), result)
+    codes = ", ".join(cast(a, work) for a in args)
+    if name in ("frexp", "modf"):
+        out, first = translator.module.unique("m"), translator.module.unique("m")
+        translator.emit("%s %s;" % (result.items[1].ctype, out))
+        translator.emit("%s %s = %s%s(%s, &%s);" % (work.ctype, first, name, suffix, codes, out))
+        return [first, out]
+    if name in MATH_TO_INT:
+        return "((long long)%s%s(%s))" % (MATH_TO_INT[name], suffix, codes)
+    if name in MATH_PREDICATES:
+        if typing.is_int(args[0].type):
+            return literal(name == "isfinite", types.boolean).code
+        return "((bool)%s(%s))" % (MATH_PREDICATES[name], codes)
+    if name in ("degrees", "radians"):
+        factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
+        code = "(%s * %r%s)" % (codes, factor, suffix)
+    else:
+        code = "%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes)
+    return cast(Value(code, work), result)
+
+
+def _math(name):
+    counts = (2,) if name in MATH_BINARY else (1,)
+
+    def typing_rule(args):
+        _count(args, counts)
+        return math_types(name, args)[0]
+
+    def emit(codes, args, result, translator):
+        return math_code(name, args, result, math_types(name, args)[1], translator)
+
+    Intrinsic(("math", name), typing_rule, emit, statements=True)
+
+
+for _name in (*MATH_FUNCTIONS, *MATH_TO_INT, *MATH_PREDICATES, *OTHER_MATH):
+    _math(_name)
+
+
+def _cmath_types(name, args):
+    """(result type, the complex type computed in) of cmath.name(*args)."""
+    _count(args, (1, 2) if name in ("log", "rect") else (1,))
+    for a in args:
+        if not typing.is_number(a.type):
+            raise TypeError("cmath.%s takes numbers" % name)
+    if name == "rect":
+        if len(args) != 2 or not all(typing.is_real(a.type) for a in args):
+            raise TypeError("cmath.rect(r, phi) takes two real numbers")
+        part = typing.math_result(typing.promote(args[0].type, args[1].type))
+        part = types.float64 if part.to_float else part
+        t = types.complex64 if part == types.float32 else types.complex128
+        return t, part
+    t = typing.cmath_result(args[0].type)
+    if name == "log" and len(args) == 2:  # log(z, base)
+        return typing.promote(t, args[1].type), t
+    if name in CMATH_FUNCTIONS:
+        return t, t
+    if name in ("isnan", "isinf", "isfinite"):
+        return types.boolean, t
+    if name == "phase":
+        return t.underlying_float, t
+    if name == "polar":
+        return types.Tuple([t.underlying_float, t.underlying_float]), t
+    raise TypeError("cmath.%s is not supported in kernels" % name)
+
+
+def _cmath(name):
+    def typing_rule(args):
+        return _cmath_types(name, args)[0]
+
+    def emit(codes, args, result, translator):
+        work = _cmath_types(name, args)[1]
+        if name == "rect":
+            return "ncc_rect(%s, %s)" % (cast(args[0], work), cast(args[1], work))
+        code = cast(args[0], work)
+        if name in ("isnan", "isinf", "isfinite"):
+            return "ncc_c%s(%s)" % (name, code)
+        if name == "phase":
+            return "ncc_phase(%s)" % code
+        if name == "polar":  # z evaluated once
+            temp = translator.module.unique("z")
+            translator.emit("%s %s = %s;" % (work.ctype, temp, code))
+            return ["ncc_cabs(%s)" % temp, "ncc_phase(%s)" % temp]
+        value = "%s(%s)" % (CMATH_FUNCTIONS[name], code)
+        if len(args) == 2:  # log(z, base)
+            value = "(%s / ncc_clog(%s))" % (cast(Value(value, work), result), cast(args[1], result))
+        return value
+
+    Intrinsic(("cmath", name), typing_rule, emit, statements=True)
+
+
+for _name in (*CMATH_FUNCTIONS, "isnan", "isinf", "isfinite", "phase", "polar", "rect"):
+    _cmath(_name)
