@@ -10,9 +10,9 @@ import inspect
 import numpy as np
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import lib, typing
+from numba_cuda_c.pyjit import lib
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
-from numba_cuda_c.pyjit.lib import arrays as array_lib, pymath
+from numba_cuda_c.pyjit.lib import arrays as array_lib, numbers, pybuiltins, pymath
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
 
 
@@ -112,11 +112,13 @@ class Calls:
             return Value(value.code, value.type, value.const, value.obj, value.items, how=("combined", None))
         if node.keywords and not self.keywords_allowed(node, func.obj):
             self.fail(node, "keyword arguments are not supported here")
-        args = [self.expr(a) for a in node.args]
+        receiver = [func.obj.value] if isinstance(func.obj, BoundMethod) else []  # a method: the value it is of first
         try:
-            result = entry.typing(args)
+            result = entry.typing(receiver + [self.expr(a) for a in node.args])
         except TypeError as exc:
             self.fail(node, str(exc))
+        if isinstance(result, Value):  # known when compiling (len of a tuple, isinstance): that literal
+            return Value(result.code, result.type, result.const, how=("known", entry))
         if isinstance(result, types.Tuple) and entry.statements:
             return Value(type=result, items=[typed(t) for t in result.items], how=("library", entry))
         return typed(result, how=("library", entry))
@@ -125,6 +127,8 @@ class Calls:
         kind, entry = annotation.how
         if kind == "device":
             return self.device_call_code(node, annotation)
+        if kind == "known":
+            return annotation
         if kind == "combined":
             value = self.expr_Call(node)
             self.tree.check(node, value, annotation)
@@ -186,10 +190,18 @@ class Calls:
             if entry is None:
                 self.fail(node, "%s has no method %r in kernels" % (target.value.type.name, target.name))
             return entry
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Scalar):  # z.conjugate()
+            return lib.lookup(("number", target.name))
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # a.sum(); views: None
+            return array_lib.METHODS.get(target.name)
+        if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
+            return numbers.conversion(dtype_of(target))  # np.float32(x), types.int32(x)
         if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
             return target
         if callable(target) and getattr(target, "__module__", None) in ("math", "cmath"):  # math.sin, from math import sin
             return pymath.entry_for(target)
+        if getattr(target, "__module__", None) == "builtins":  # abs, min, len, ... (print is not an entry)
+            return pybuiltins.entry_for(target)
         if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
             return array_lib.OBJECTS[target]  # np.sum(a)
         return None
@@ -211,8 +223,8 @@ class Calls:
             return self.call_library(entry, node, receiver=receiver)
         if isinstance(target, Namespace):
             return self.cuda_call(target.path, node)
-        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # a.sum()
-            return self.array_method(target, node)
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # not entries: the views
+            return self.array_view(target.name, target.value, node)  # a.reshape(...), a.view(dtype), a.fill(v)
         if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
             return self.expr(ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node))
         if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
@@ -231,42 +243,10 @@ class Calls:
             return self.pointer_array("C" if target is numpy_support.carray else "F", node)
         if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
             return self.ufunc_call(target, node)
-        if isinstance(target, BoundMethod) and target.name == "bit_count":  # x.bit_count(): ones in |x|
-            self.args(node, 0)
-            x = target.value
-            wide = x.type.bits == 64
-            unsigned = "unsigned long long" if wide else "unsigned int"
-            if x.type.kind == "i":  # Python counts the bits of the absolute value
-                operand = "(%s)ncc_abs(%s)" % (unsigned, cast(x, types.int64 if wide else types.int32))
-            else:
-                operand = cast(x, types.uint64 if wide else types.uint32)
-            return Value("(long long)__popc%s(%s)" % ("ll" if wide else "", operand), types.int64)
-        if isinstance(target, BoundMethod):  # z.conjugate()
-            self.args(node, 0)
-            z = target.value
-            return Value("ncc_conj(%s)" % z.code, z.type) if typing.is_complex(z.type) else z
         if getattr(target, "__module__", None) in ("math", "cmath") and callable(target):  # not a library entry
             self.fail(node, "%s.%s is not supported in kernels" % (target.__module__, target.__name__))
-        if target in (
-            builtins.abs,
-            builtins.min,
-            builtins.max,
-            builtins.round,
-            builtins.len,
-            builtins.int,
-            builtins.float,
-            builtins.bool,
-            builtins.complex,
-            builtins.print,
-            builtins.tuple,
-            builtins.isinstance,
-        ):
-            return self.builtin_call(target.__name__, node)
-        if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
-            if len(node.args) != 1:
-                self.fail(node, "a conversion takes one value")
-            t = dtype_of(target)
-            return Value(cast(self.expr(node.args[0]), t), t)
+        if target is builtins.print:
+            return self.print_call(node)
         from numba_cuda_c.pyjit.extern import ExternFunction, call
 
         if isinstance(target, ExternFunction):

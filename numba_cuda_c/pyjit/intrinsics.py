@@ -55,6 +55,8 @@ class Intrinsics:
 
     def print_call(self, node):
         """print(...) as numba-cuda's: printf of string constants, integers and floats, spaced."""
+        if node.keywords:
+            self.fail(node, "print() in kernels takes no keyword arguments")
         formats, values = [], []
         for argument in node.args:
             if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
@@ -71,106 +73,6 @@ class Intrinsics:
                 values.append(cast(value, types.uint64 if value.type.kind == "u" else types.int64))
         text = " ".join(formats).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
         return Value("printf(%s)" % ", ".join(['"%s\\n"' % text] + values), None)
-
-    def builtin_call(self, name, node):
-        if name == "print":
-            if node.keywords:
-                self.fail(node, "print() in kernels takes no keyword arguments")
-            return self.print_call(node)
-        if name == "float" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and isinstance(
-            node.args[0].value, str
-        ):  # float("nan"), float("inf"): a constant, as numba folds them
-            try:
-                return literal(float(node.args[0].value), types.float64)
-            except ValueError:
-                self.fail(node, "float() of %r" % node.args[0].value)
-        args = [self.expr(a) for a in node.args]
-        if name == "isinstance":  # known when the kernel compiles, as numba's isinstance
-            kinds = [args[1].obj] if len(args) == 2 and args[1].items is None else [i.obj for i in args[1].items or ()]
-            if len(args) != 2 or not kinds or any(k is None for k in kinds):
-                self.fail(node, "isinstance() in kernels takes a value and a type (or a tuple of types)")
-            return literal(any(_is_instance(args[0].type, k) for k in kinds), types.boolean)
-        if name == "tuple":  # tuple(t) of a tuple: t itself
-            if len(args) != 1 or args[0].items is None:
-                self.fail(node, "tuple() in kernels takes a tuple")
-            return args[0]
-        if name == "complex":
-            if not 1 <= len(args) <= 2 or not all(typing.is_number(a.type) for a in args):
-                self.fail(node, "complex() takes one or two numbers here")
-            if len(args) == 1:
-                return Value(cast(args[0], types.complex128), types.complex128)
-            if not all(typing.is_real(a.type) for a in args):
-                self.fail(node, "complex(real, imag) takes real numbers here")
-            re, im = (cast(a, types.float64) for a in args)
-            return Value("ncc_complex_of(%s, %s)" % (re, im), types.complex128)
-        if name == "len":
-            if len(args) == 1 and args[0].items is not None:
-                return literal(len(args[0].items), types.int64)
-            if len(args) != 1 or not isinstance(args[0].type, types.Array):
-                self.fail(node, "len() takes an array")
-            return Value("%s.shape[0]" % args[0].code, types.int64)
-        if name in ("min", "max"):
-            if len(args) == 1 and args[0].items is not None:
-                args = args[0].items
-            if len(args) < 2:
-                self.fail(node, "%s() needs two or more values" % name)
-            t = args[0].type
-            for a in args[1:]:
-                t = typing.unify(t, a.type)  # numba types min and max by unification
-            if not typing.is_real(t):
-                self.fail(node, "%s() compares real numbers, not %s" % (name, t))
-            if len(args) == 2 and all(a.type in (types.float32, types.float64) for a in args):
-                # two floats: CUDA's fmax/fmin (the NaN-ignoring max.f32/max.f64), as numba lowers them
-                c_name = ("f" + name) + ("f" if t == types.float32 else "")
-                return Value("%s(%s, %s)" % (c_name, cast(args[0], t), cast(args[1], t)), t)
-            result = cast(args[0], t)
-            for a in args[1:]:
-                other = cast(a, t)
-                result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
-            return Value(result, t)
-        if name == "round" and len(args) == 2:  # round(x, ndigits): a float, as numba
-            x, digits = args
-            if not typing.is_int(typing.as_arith(digits.type)) or not typing.is_real(x.type):
-                self.fail(node, "round(x, ndigits) takes a real number and an integer")
-            t = x.type if x.type in (types.float32, types.float64) else types.float64
-            return Value("ncc_round_digits(%s, %s)" % (cast(x, t), cast(digits, types.int64)), t)
-        if len(args) != 1:
-            self.fail(node, "%s() takes one value here" % name)
-        (a,) = args
-        if name == "abs" and isinstance(a.type, types.Scalar) and a.type.kind == "m":  # of a timedelta64
-            from numba_cuda_c.pyjit import datetimes
-
-            return datetimes.absolute(self, a)
-        if not typing.is_number(a.type):
-            self.fail(node, "%s() takes a number" % name)
-        if name == "abs":
-            t = typing.absolute(a.type)
-            if typing.is_complex(a.type):
-                return Value("ncc_cabs(%s)" % a.code, t)
-            if a.type == types.float16 and t == types.float16:  # CUDA's own half abs (abs.f16), as numba's
-                return Value("__habs(%s)" % a.code, t)
-            if a.type.to_float:
-                return Value(cast(Value("fabsf(%s)" % cast(a, types.float32), types.float32), t), t)
-            if typing.is_float(a.type):
-                return Value("%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code), t)
-            if t.kind == "u":
-                return a
-            return Value("ncc_abs<%s>(%s)" % (t.ctype, cast(a, t)), t)
-        if name == "round":
-            if typing.is_int(a.type):
-                return Value(cast(a, types.int64), types.int64)
-            if typing.is_complex(a.type):
-                self.fail(node, "round() takes a real number")
-            single = a.type == types.float32 or bool(a.type.to_float)
-            operand = cast(a, types.float32) if single else a.code
-            return Value("((long long)%s(%s))" % ("rintf" if single else "rint", operand), types.int64)
-        if name == "int":
-            return Value(cast(a, types.int64), types.int64)
-        if name == "float":
-            return Value(cast(a, types.float64), types.float64)
-        if typing.is_complex(a.type):
-            return Value("ncc_nonzero(%s)" % a.code, types.boolean)
-        return Value(cast(a, types.boolean), types.boolean)
 
     def constant_shape(self, node):
         if isinstance(node, ast.List):  # shape=[N, M]: as the tuple
@@ -401,27 +303,6 @@ class Intrinsics:
         self.emit("ncc_map(%s, %s, %s);" % (target.code, lam, inputs))
         return Value("", None)
 
-    def make_vector(self, vector, node):
-        """cuda.float32x4(...): numbers and vectors of the same base type, their elements in order, as many as the
-        vector holds (numba's constructors: float32x3(float32x2(a, b), c), float32x2(float32x1(a), b), ...)."""
-        if node.keywords:
-            self.fail(node, "cuda.%s takes its elements by position" % vector.name)
-        elements = []
-        for arg in (self.expr(a) for a in node.args):
-            if isinstance(arg.type, types.VectorType):
-                if arg.type.base != vector.base:
-                    self.fail(node, "cuda.%s takes %s vectors, not %s" % (vector.name, vector.base, arg.type))
-                temp = self.module.unique("vec")  # evaluated once, read element by element
-                self.emit("%s %s = %s;" % (arg.type.ctype, temp, arg.code))
-                elements += [Value("%s.%s" % (temp, a), vector.base) for a in arg.type.attr_names]
-            elif isinstance(arg.type, types.Scalar) and not typing.is_complex(arg.type):
-                elements.append(arg)
-            else:
-                self.fail(node, "cuda.%s takes numbers and %s vectors" % (vector.name, vector.base))
-        if len(elements) != vector.count:
-            self.fail(node, "cuda.%s takes %d elements, %d given" % (vector.name, vector.count, len(elements)))
-        return Value("make_%s(%s)" % (vector.ctype, ", ".join(cast(e, vector.base) for e in elements)), vector)
-
     def ufunc_supported(self, name):
         return (
             name in self.UFUNC_OPERATORS
@@ -504,9 +385,11 @@ class Intrinsics:
         """A call of a library function (pyjit/lib), typed and written in one: its typing rule, then its C rule."""
         args = [self.expr(a) for a in node.args]
         try:
-            result = entry.typing(args)
+            result = entry.typing(([receiver] if receiver is not None else []) + args)
         except TypeError as exc:
             self.fail(node, str(exc))
+        if isinstance(result, Value):  # known when compiling
+            return result
         return self.library_call_code(entry, args, result, receiver)
 
     def library_call_code(self, entry, args, result, receiver=None):
@@ -521,22 +404,6 @@ class Intrinsics:
         if isinstance(result, types.Tuple):
             return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
         return Value(code, result)
-
-    def array_method(self, method, node):
-        """a.sum(), a.max(), ...: numba's array methods without arguments (pyjit/lib/arrays.py); the views
-        a.reshape(shape), a.view(dtype) and a.transpose()."""
-        from numba_cuda_c.pyjit.lib import arrays
-
-        if method.name in arrays.VIEW_METHODS:
-            return self.array_view(method.name, method.value, node)
-        if node.args or node.keywords:
-            self.fail(node, "%s() on an array in a kernel takes no arguments (no axis)" % method.name)
-        entry = arrays.METHODS[method.name]
-        try:
-            result = entry.typing([method.value])
-        except TypeError as exc:
-            self.fail(node, str(exc))
-        return self.library_call_code(entry, [], result, receiver=method.value)
 
     def pointer_array(self, order, node):
         """carray(ptr, shape, dtype) / farray(...): an array over the memory a pointer argument points at, C or
@@ -607,8 +474,6 @@ class Intrinsics:
 
     def cuda_call(self, path, node):
         name = path[1:]
-        if len(name) == 1 and name[0] in types.VECTOR_TYPES:
-            return self.make_vector(types.VECTOR_TYPES[name[0]], node)
         if name == ("syncwarp",):
             args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
             mask = cast(args[0], types.uint32) if args else "0xffffffffu"
@@ -620,16 +485,3 @@ class Intrinsics:
         if name and name[0] == "atomic":  # the operations are library entries (pyjit/lib/atomics.py)
             self.fail(node, "cuda.atomic.%s is not supported" % ".".join(name[1:]))
         self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))
-
-
-def _is_instance(t, kind):
-    """isinstance(value of type t, kind) in a kernel: our types (numba's map to them) by identity; Python's
-    number classes and tuple by kind."""
-    import builtins
-
-    python = {builtins.bool: "b", builtins.int: "iu", builtins.float: "f", builtins.complex: "c"}
-    if kind in python:
-        return isinstance(t, types.Scalar) and t.kind in python[kind]
-    if kind is builtins.tuple:
-        return isinstance(t, types.Tuple)
-    return t == kind

@@ -313,8 +313,11 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
             name = self.binding(target.id, value)
             if self.emitting:
                 self.assigned.add(name)
-            if isinstance(value.type, types.Array):
-                self.vars[name] = value.type
+            if isinstance(value.type, types.Array):  # the last array stored (branches may store other layouts)
+                if not self.emitting:
+                    self.vars[name] = value.type
+                elif c_array_type(value.type) != c_array_type(self.vars[name]):
+                    self.fail(node, "a variable cannot hold both %s and %s" % (self.vars[name], value.type))
                 self.emit("v_%s = %s;" % (name, value.code))  # declared at the top (declarations())
                 return
             if value.items is not None:
@@ -324,8 +327,7 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
                 self.fail(node, "only numbers, tuples and arrays can be stored in variables")
             if name in self.params and self.vars[name] != value.type:
                 value = Value(cast(value, self.vars[name]), self.vars[name])
-            self.vars[name] = typing.unify(self.vars.get(name), value.type)
-            self.emit("v_%s = %s;" % (name, cast(value, self.vars[name])))
+            self.emit("v_%s = %s;" % (name, cast(value, self.settle_variable(name, value.type))))
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
             indices = self.indices(target) if isinstance(base.type, types.Array) else None  # evaluated once
@@ -342,6 +344,25 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         else:
             self.fail(node, "cannot assign to this")
 
+    def settle_variable(self, name, t, unify=True):
+        """The type of variable `name` once it holds a value of type t: unified with its earlier values (as numba
+        types a variable) by the typing passes; the emitting pass reads the settled type, which it must be."""
+        settled = typing.unify(self.vars.get(name), t) if unify else t
+        if self.emitting:
+            if settled != self.vars.get(name):  # the typing passes ended with types that still change
+                raise KernelTypeError("internal error: variable %r typed as %s, emitted as %s" % (name, self.vars.get(name), settled))
+            return settled
+        self.vars[name] = settled
+        return settled
+
+    def settle_return(self, t, unify=True):
+        """The device function's return type once it returns a value of type t (settle_variable's rule)."""
+        settled = typing.unify(self.return_type, t) if unify and self.return_type is not None else t
+        if self.emitting and settled != self.return_type:
+            raise KernelTypeError("internal error: the return value typed as %s, emitted as %s" % (self.return_type, settled))
+        self.return_type = settled
+        return settled
+
     def store_tuple(self, name, value, node):
         """t = (a, b): each item in its own C variable, typed by unification as a scalar would be."""
         old = self.vars.get(name)
@@ -353,7 +374,9 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
             self.fail(node, "tuples stored in variables hold numbers only")
         olds = old.items if old is not None else [None] * len(value.items)
         unified = [typing.unify(o, item.type) for o, item in zip(olds, value.items)]
-        t = self.vars[name] = value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified)
+        t = self.settle_variable(
+            name, value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified), unify=False
+        )
         temps = []
         for item, item_type in zip(value.items, t.items):  # through temporaries: t = t[1], t[0] swaps
             temps.append(self.module.unique("t"))
@@ -456,7 +479,7 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         if kind == types.float64:
             self.fail(node, "range() over a mix of int64 and uint64")
         name = self.binding(node.target.id, Value("", kind))
-        self.vars[name] = typing.unify(self.vars.get(name), kind)
+        self.settle_variable(name, kind)
         counter, limit, stride = (self.module.unique(s) for s in ("i", "stop", "step"))
         ctype = kind.ctype
         self.loop_else_begin(node)
@@ -529,8 +552,7 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
             return
         if not isinstance(value.type, types.Scalar):
             self.fail(node, "device functions return numbers, arrays and tuples of numbers only")
-        self.return_type = value.type if self.return_type is None else typing.unify(self.return_type, value.type)
-        self.emit("return %s;" % cast(value, self.return_type))
+        self.emit("return %s;" % cast(value, self.settle_return(value.type)))
 
     def return_tuple(self, value, node):
         old = self.return_type
@@ -540,7 +562,7 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         if not all(isinstance(item.type, types.Scalar) for item in value.items):
             self.fail(node, "device functions return tuples of numbers only")
         olds = old.items if old is not None else [None] * len(value.items)
-        t = self.return_type = types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)])
+        t = self.settle_return(types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)]), unify=False)
         codes = ", ".join(cast(item, item_type) for item, item_type in zip(value.items, t.items))
         self.emit("return %s{%s};" % (self.module.tuple_struct(t), codes))
 

@@ -1,5 +1,5 @@
 """The device libraries numba ships, as a table: one entry per function, in one module per family
-(core.py: grid, barriers, fma, bit functions; atomics.py: cuda.atomic.* and the cache hints; pymath.py: math and cmath; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random.py:
+(core.py: grid, barriers, fma, bit functions; atomics.py: cuda.atomic.* and the cache hints; pymath.py: math and cmath; pybuiltins.py: abs, min, len, ...; numbers.py: conversions, number methods, vector constructors; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random.py:
 xoroshiro128+; libdevice.py: the __nv_* functions), each with
 one typing rule and one C rule.
 
@@ -42,7 +42,8 @@ class Requirement:
 
 class Intrinsic:
     """A device function numba provides. typing(args) -> result type (raise TypeError with the reason
-    to refuse the arguments); emit(codes, args, result) -> the C expression. Calling one on the host
+    to refuse the arguments), or a literal Value where the result is known when compiling (len of a tuple);
+    emit(codes, args, result) -> the C expression. Calling one on the host
     is an error, as numba's are (they are device functions)."""
 
     def __init__(self, path, typing, emit, requires=(), doc=None, statements=False):
@@ -88,7 +89,7 @@ def module_functions(family, namespace, what):
 
 def _load():
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, pymath, random, warp  # noqa: F401  (registering)
+        from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, numbers, pybuiltins, pymath, random, warp  # noqa: F401  (registering)
 
         _loaded.append(True)
 

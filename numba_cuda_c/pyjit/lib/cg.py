@@ -20,9 +20,11 @@ struct ncc_grid_group {
 )
 
 
-def _no_arguments(name):
+def _no_arguments(name, method=False):
+    """A typing rule for no arguments (a method's args start with the value it is of)."""
+
     def typing(args):
-        if args:
+        if len(args) > method:
             raise TypeError("%s() takes no arguments" % name)
         return None
 
@@ -39,7 +41,7 @@ Intrinsic(
 
 Intrinsic(
     ("GridGroup", "sync"),
-    _no_arguments("GridGroup.sync"),
+    _no_arguments("GridGroup.sync", method=True),
     lambda codes, args, result: "%s.sync()" % codes[0],
     requires=("cooperative_groups",),
     doc="A barrier across the whole grid.",

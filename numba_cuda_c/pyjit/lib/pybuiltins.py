@@ -1,0 +1,193 @@
+"""Python's builtins in kernels, as numba types them: abs, min, max, round, int, float, bool, complex, len,
+isinstance and tuple (print, which reads its string arguments from the source, is translator code: intrinsics.py).
+
+A typing rule returns a Value where the result is known when compiling (len of a tuple, isinstance, float("nan")):
+the call is that literal."""
+
+import builtins
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.lib import Intrinsic, lookup
+from numba_cuda_c.pyjit.values import Value, cast, literal
+
+NAMES = ("abs", "min", "max", "round", "len", "int", "float", "bool", "complex", "tuple", "isinstance")
+_OBJECTS = {getattr(builtins, n): n for n in NAMES}
+
+
+def entry_for(function):
+    """The entry of a builtin a kernel calls, or None."""
+    try:
+        name = _OBJECTS.get(function)
+    except TypeError:  # unhashable
+        return None
+    return lookup(("builtins", name)) if name else None
+
+
+def _is_instance(t, kind):
+    """isinstance(value of type t, kind) in a kernel: our types (numba's map to them) by identity; Python's number
+    classes and tuple by kind."""
+    python = {builtins.bool: "b", builtins.int: "iu", builtins.float: "f", builtins.complex: "c"}
+    if kind in python:
+        return isinstance(t, types.Scalar) and t.kind in python[kind]
+    if kind is builtins.tuple:
+        return isinstance(t, types.Tuple)
+    return t == kind
+
+
+def _isinstance(args):
+    kinds = [args[1].obj] if len(args) == 2 and args[1].items is None else [i.obj for i in args[1].items or ()]
+    if len(args) != 2 or not kinds or any(k is None for k in kinds):
+        raise TypeError("isinstance() in kernels takes a value and a type (or a tuple of types)")
+    return literal(any(_is_instance(args[0].type, k) for k in kinds), types.boolean)
+
+
+def _tuple(args):
+    if len(args) != 1 or args[0].items is None:
+        raise TypeError("tuple() in kernels takes a tuple")
+    return args[0].type
+
+
+def _complex(args):
+    if not 1 <= len(args) <= 2 or not all(typing.is_number(a.type) for a in args):
+        raise TypeError("complex() takes one or two numbers here")
+    if len(args) == 2 and not all(typing.is_real(a.type) for a in args):
+        raise TypeError("complex(real, imag) takes real numbers here")
+    return types.complex128
+
+
+def _complex_code(args):
+    if len(args) == 1:
+        return cast(args[0], types.complex128)
+    return "ncc_complex_of(%s, %s)" % tuple(cast(a, types.float64) for a in args)
+
+
+def _len(args):
+    if len(args) == 1 and args[0].items is not None:
+        return literal(len(args[0].items), types.int64)
+    if len(args) != 1 or not isinstance(args[0].type, types.Array):
+        raise TypeError("len() takes an array")
+    return types.int64
+
+
+def _extremes(name):
+    """min and max, of two or more numbers or of a tuple, typed by unification (numba's)."""
+
+    def operands(args):
+        return args[0].items if len(args) == 1 and args[0].items is not None else args
+
+    def typing_rule(args):
+        args = operands(args)
+        if len(args) < 2:
+            raise TypeError("%s() needs two or more values" % name)
+        t = args[0].type
+        for a in args[1:]:
+            t = typing.unify(t, a.type)
+        if not typing.is_real(t):
+            raise TypeError("%s() compares real numbers, not %s" % (name, t))
+        return t
+
+    def emit(codes, args, t):
+        args = operands(args)
+        if len(args) == 2 and all(a.type in (types.float32, types.float64) for a in args):
+            # two floats: CUDA's fmax/fmin (the NaN-ignoring max.f32/max.f64), as numba lowers them
+            return "%s(%s, %s)" % ("f" + name + ("f" if t == types.float32 else ""), cast(args[0], t), cast(args[1], t))
+        result = cast(args[0], t)
+        for a in args[1:]:
+            other = cast(a, t)
+            result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
+        return result
+
+    Intrinsic(("builtins", name), typing_rule, emit)
+
+
+def _one_number(name, args):
+    if len(args) != 1:
+        raise TypeError("%s() takes one value here" % name)
+    if not typing.is_number(args[0].type):
+        raise TypeError("%s() takes a number" % name)
+    return args[0]
+
+
+def _abs(args):
+    if len(args) == 1 and isinstance(args[0].type, types.Scalar) and args[0].type.kind == "m":  # of a timedelta64
+        return args[0].type
+    return typing.absolute(_one_number("abs", args).type)
+
+
+def _abs_code(args, t):
+    (a,) = args
+    if a.type.kind == "m":
+        return "ncc_dt_abs(%s)" % a.code
+    if typing.is_complex(a.type):
+        return "ncc_cabs(%s)" % a.code
+    if a.type == types.float16 and t == types.float16:  # CUDA's own half abs (abs.f16), as numba's
+        return "__habs(%s)" % a.code
+    if a.type.to_float:
+        return cast(Value("fabsf(%s)" % cast(a, types.float32), types.float32), t)
+    if typing.is_float(a.type):
+        return "%s(%s)" % ("fabsf" if a.type == types.float32 else "fabs", a.code)
+    if t.kind == "u":
+        return a.code
+    return "ncc_abs<%s>(%s)" % (t.ctype, cast(a, t))
+
+
+def _round(args):
+    if len(args) == 2:  # round(x, ndigits): a float, as numba
+        x, digits = args
+        if not typing.is_int(typing.as_arith(digits.type)) or not typing.is_real(x.type):
+            raise TypeError("round(x, ndigits) takes a real number and an integer")
+        return x.type if x.type in (types.float32, types.float64) else types.float64
+    a = _one_number("round", args)
+    if typing.is_complex(a.type):
+        raise TypeError("round() takes a real number")
+    return types.int64
+
+
+def _round_code(args, t):
+    if len(args) == 2:
+        return "ncc_round_digits(%s, %s)" % (cast(args[0], t), cast(args[1], types.int64))
+    (a,) = args
+    if typing.is_int(a.type):
+        return cast(a, types.int64)
+    single = a.type == types.float32 or bool(a.type.to_float)
+    return "((long long)%s(%s))" % ("rintf" if single else "rint", cast(a, types.float32) if single else a.code)
+
+
+def _float(args):
+    if len(args) == 1 and isinstance(args[0].obj, str):  # float("nan"), float("inf"): a constant, as numba folds them
+        try:
+            return literal(float(args[0].obj), types.float64)
+        except ValueError:
+            raise TypeError("float() of %r" % args[0].obj) from None
+    _one_number("float", args)
+    return types.float64
+
+
+def _int(args):
+    _one_number("int", args)
+    return types.int64
+
+
+def _bool(args):
+    _one_number("bool", args)
+    return types.boolean
+
+
+def _bool_code(args, t):
+    (a,) = args
+    return "ncc_nonzero(%s)" % a.code if typing.is_complex(a.type) else cast(a, types.boolean)
+
+
+Intrinsic(("builtins", "isinstance"), _isinstance, None)
+Intrinsic(("builtins", "tuple"), _tuple, lambda codes, args, t, translator: [i.code for i in args[0].items],
+          statements=True)
+Intrinsic(("builtins", "complex"), _complex, lambda codes, args, t: _complex_code(args))
+Intrinsic(("builtins", "len"), _len, lambda codes, args, t: "%s.shape[0]" % codes[0])
+_extremes("min")
+_extremes("max")
+Intrinsic(("builtins", "abs"), _abs, lambda codes, args, t: _abs_code(args, t))
+Intrinsic(("builtins", "round"), _round, lambda codes, args, t: _round_code(args, t))
+Intrinsic(("builtins", "int"), _int, lambda codes, args, t: cast(args[0], types.int64))
+Intrinsic(("builtins", "float"), _float, lambda codes, args, t: cast(args[0], types.float64))
+Intrinsic(("builtins", "bool"), _bool, lambda codes, args, t: _bool_code(args, t))
