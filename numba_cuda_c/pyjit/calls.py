@@ -107,14 +107,19 @@ class Calls:
         device = _device_target(func.obj) if func is not None and entry is None else None
         if device is not None:  # a @cuda.jit function: resolved to its translation for these argument types
             return self.device_call_type(device, node)
+        if func is not None and entry is None:
+            annotation = self.translator_call_type(func.obj, node)  # cuda.shared.array, cuda.syncwarp(mask=...), print
+            if annotation is not None:
+                return annotation
         if entry is None:
             value = self.expr_Call(node, func)
             return Value(value.code, value.type, value.const, value.obj, value.items, how=("combined", None))
         if node.keywords and not self.keywords_allowed(node, func.obj):
             self.fail(node, "keyword arguments are not supported here")
         receiver = [func.obj.value] if isinstance(func.obj, BoundMethod) else []  # a method: the value it is of first
+        args = receiver + [self.expr(a) for a in node.args]
         try:
-            result = entry.typing(receiver + [self.expr(a) for a in node.args])
+            result = entry.typing(args)
         except TypeError as exc:
             self.fail(node, str(exc))
         if isinstance(result, Value):  # known when compiling (len of a tuple, isinstance): that literal
@@ -129,6 +134,8 @@ class Calls:
             return self.device_call_code(node, annotation)
         if kind == "known":
             return annotation
+        if kind in ("new_array", "const_array", "syncwarp", "print"):
+            return self.translator_call_code(node, annotation)
         if kind == "combined":
             value = self.expr_Call(node)
             self.tree.check(node, value, annotation)
@@ -245,8 +252,8 @@ class Calls:
             return self.ufunc_call(target, node)
         if getattr(target, "__module__", None) in ("math", "cmath") and callable(target):  # not a library entry
             self.fail(node, "%s.%s is not supported in kernels" % (target.__module__, target.__name__))
-        if target is builtins.print:
-            return self.print_call(node)
+        if target is builtins.print:  # print(*t)
+            return self.translator_call_code(node, self.print_type(node))
         from numba_cuda_c.pyjit.extern import ExternFunction, call
 
         if isinstance(target, ExternFunction):

@@ -11,11 +11,13 @@ from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import (
     CMATH_FUNCTIONS,
     MATH_FUNCTIONS,
+    Namespace,
     Value,
     c_array_type,
     cast,
     dtype_of,
     literal,
+    typed,
 )
 
 
@@ -53,18 +55,23 @@ class Intrinsics:
             return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
         return Value(code, result)
 
-    def print_call(self, node):
-        """print(...) as numba-cuda's: printf of string constants, integers and floats, spaced."""
+    def print_type(self, node):
+        """print(...) as numba-cuda's: string constants, integers and floats (printf, spaced); no value."""
         if node.keywords:
             self.fail(node, "print() in kernels takes no keyword arguments")
+        for argument in node.args:
+            if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+                if not typing.is_real(self.expr(argument).type):
+                    self.fail(node, "print() in kernels takes strings, integers and floats")
+        return typed(None, how=("print", None))
+
+    def print_code(self, node):
         formats, values = [], []
         for argument in node.args:
             if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
                 formats.append(argument.value.replace("%", "%%"))
                 continue
             value = self.expr(argument)
-            if not typing.is_real(value.type):
-                self.fail(node, "print() in kernels takes strings, integers and floats")
             if typing.is_float(value.type):
                 formats.append("%f")
                 values.append(cast(value, types.float64))
@@ -85,7 +92,9 @@ class Intrinsics:
             self.fail(node, "an array's shape must be a constant int or tuple of ints")
         return shape
 
-    def new_array(self, node, space):
+    def new_array_type(self, node, space):
+        """cuda.shared.array / cuda.local.array's typing rule: a C-order array of a constant shape and a dtype; `how`
+        holds what its C rule needs (space, shape, alignment, element type)."""
         args = list(node.args)
         keywords = {k.arg: k.value for k in node.keywords}
         shape_node = args[0] if args else keywords.get("shape")
@@ -98,6 +107,11 @@ class Intrinsics:
         scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
         if not isinstance(scalar, (types.Scalar, types.Record)):
             self.fail(node, "%s arrays hold numbers or records, not %s" % (space, scalar))
+        return typed(types.Array(scalar, len(shape), "C"), how=("new_array", (space, shape, alignment)))
+
+    def new_array_code(self, t, space, shape, alignment):
+        """The array's storage (hoisted to the function's top: numba allocates local arrays once) and its view."""
+        scalar = t.dtype
         count = 1
         for n in shape:
             count *= n
@@ -107,7 +121,6 @@ class Intrinsics:
         for n in reversed(shape):
             strides.insert(0, step)
             step *= max(n, 1)
-        t = types.Array(scalar, len(shape), "C")
         storage = self.module.unique("storage")
         shape_codes = ["%dLL" % n for n in shape]
         element = scalar.element_ctype
@@ -130,6 +143,19 @@ class Intrinsics:
         )
         return Value(temp, t)
 
+    def syncwarp_type(self, node):
+        """cuda.syncwarp(mask=all lanes): a barrier of the warp's lanes in the mask."""
+        args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
+        if len(args) > 1 or any(k.arg != "mask" for k in node.keywords):
+            self.fail(node, "cuda.syncwarp takes one mask")
+        if args and not typing.is_int(typing.as_arith(args[0].type)):
+            self.fail(node, "cuda.syncwarp's mask is an integer, not %s" % args[0].type)
+        return typed(None, how=("syncwarp", None))
+
+    def syncwarp_code(self, node):
+        masks = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
+        return Value("__syncwarp(%s)" % (cast(masks[0], types.uint32) if masks else "0xffffffffu"), None)
+
     def array_alignment(self, node, at):
         """The alignment= of cuda.local.array / cuda.shared.array: None, or a literal power of 2, a multiple of a
         pointer's size (numba's rules and words: ValueError for a bad number, RequireLiteralValue otherwise)."""
@@ -150,16 +176,16 @@ class Intrinsics:
                 self.fail(at, message, KernelValueError)
         return alignment
 
-    def constant_array(self, node):
+    def constant_array_type(self, node):
         """cuda.const.array_like(ary): a global NumPy array's values, in the device's constant memory."""
         import numpy as np
 
-        if len(node.args) != 1:
+        if len(node.args) != 1 or node.keywords:
             self.fail(node, "cuda.const.array_like takes one array")
         source = self.global_object(node.args[0])
         if not isinstance(source, np.ndarray) or not (source.dtype.kind in "biufc" or source.dtype.fields is not None):
             self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers or records")
-        return self.constant_array_of(source, node, "cuda.const.array_like")
+        return typed(types.Array(dtype_of(source.dtype), source.ndim, "C"), how=("const_array", source))
 
     def global_object(self, node):
         """The Python object a global name (ARRAY, module.ARRAY) is, not yet made a kernel value; None
@@ -472,16 +498,39 @@ class Intrinsics:
         self.emit("if (%s == 2) { %s; }" % (status, self.raise_code(NotImplementedError, ("incompatible shape for array",))))
         return Value(temp, result)
 
+    def translator_call_type(self, target, node):
+        """The typing rule of a call that is translator code, not a library entry (it reads its arguments' source: a
+        constant shape, a global array, a keyword, print's strings), or None."""
+        import builtins
+
+        if target is builtins.print:
+            return self.print_type(node)
+        if not isinstance(target, Namespace):
+            return None
+        name = target.path[1:]
+        if name == ("syncwarp",):
+            return self.syncwarp_type(node)
+        if name in (("shared", "array"), ("local", "array")):
+            return self.new_array_type(node, name[0])
+        if name == ("const", "array_like"):
+            return self.constant_array_type(node)
+        return None
+
+    def translator_call_code(self, node, annotation):
+        kind, what = annotation.how
+        if kind == "print":
+            return self.print_code(node)
+        if kind == "syncwarp":
+            return self.syncwarp_code(node)
+        if kind == "new_array":
+            return self.new_array_code(annotation.type, *what)
+        return self.constant_array_of(what, node, "cuda.const.array_like")
+
     def cuda_call(self, path, node):
         name = path[1:]
-        if name == ("syncwarp",):
-            args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
-            mask = cast(args[0], types.uint32) if args else "0xffffffffu"
-            return Value("__syncwarp(%s)" % mask, None)
-        if name in (("shared", "array"), ("local", "array")):
-            return self.new_array(node, name[0])
-        if name == ("const", "array_like"):
-            return self.constant_array(node)
+        annotation = self.translator_call_type(Namespace(path), node)
+        if annotation is not None:  # typed and written in one here (f(*args)): both rules
+            return self.translator_call_code(node, annotation)
         if name and name[0] == "atomic":  # the operations are library entries (pyjit/lib/atomics.py)
             self.fail(node, "cuda.atomic.%s is not supported" % ".".join(name[1:]))
         self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))

@@ -1,24 +1,24 @@
 """Python kernels to CUDA C: checks a function's AST against the supported subset, types it with
 numba's rules (typing.py) and writes the CUDA C that NVRTC compiles.
 
-One FunctionTranslator per (function, argument types). It runs over the body until the types settle
-(a variable keeps the type that holds every value assigned to it), then once more to write the code,
-with every local declared at the top. A construct outside the subset raises KernelTypeError quoting
-the source line. This file holds statements, names, attributes and the driver; its mixins hold the
-rest: calls.py (call targets and argument binding), bindings.py (re-bound names, nested functions),
-operators.py, intrinsics.py (cuda.*, math, builtins, ufuncs), indexing.py, loops.py, exceptions.py;
-module.py is the compilation unit (ModuleBuilder) that device functions and headers go into.
+One FunctionTranslator per (function, argument types). Its typing passes run over the body until the
+types settle (a variable keeps the type that holds every value assigned to it), annotating each
+expression (typedtree.py: its type, and how its C rule is to write it: the resolved call target, the
+operator's form, the variable read); then the emitting pass writes the C from those annotations,
+every local declared at the top. A construct outside the subset raises KernelTypeError quoting the
+source line. This file holds the driver, statements and names; its mixins hold the rest: calls.py
+(call targets, argument binding, device function calls), attributes.py, indexing.py, operators.py,
+intrinsics.py (translator-written calls: local and shared arrays, ufuncs, print, array views),
+bindings.py (re-bound names, nested functions), loops.py, exceptions.py, pyvalues.py (Python objects
+as kernel values); source.py reads the function's definition; pyjit/lib holds the library entries
+(cuda.*, math, builtins, conversions: one typing rule and one C rule each); module.py is the
+compilation unit (ModuleBuilder) that device functions and headers go into.
 """
 
 import ast
-import enum
-import inspect
-import textwrap
-
-import numpy as np
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import lib, typing
+from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.attributes import Attributes
 from numba_cuda_c.pyjit.bindings import Bindings, _single_constants
 from numba_cuda_c.pyjit.calls import Calls, parameter_names
@@ -30,7 +30,6 @@ from numba_cuda_c.pyjit.module import ModuleBuilder, _Unknown
 from numba_cuda_c.pyjit.names import ascii_locals
 from numba_cuda_c.pyjit.operators import BINOPS, Operators
 from numba_cuda_c.pyjit.values import (
-    Namespace,
     Value,
     as_annotation,
     c_array_type,
@@ -39,6 +38,8 @@ from numba_cuda_c.pyjit.values import (
     typed,
 )
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.pyvalues import PythonValues
+from numba_cuda_c.pyjit.source import function_definition
 from numba_cuda_c.pyjit.typedtree import TypedTree
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
@@ -46,34 +47,12 @@ from numba_cuda_c.pyjit.typing import KernelTypeError
 TYPING_PASSES = 20
 
 
-class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising):
+class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising, PythonValues):
     def __init__(self, pyfunc, argtypes, module, device=False, name=None, constants=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
         self.declared_return = None  # a device function's declared return type: values convert to it
-        try:
-            source = textwrap.dedent(inspect.getsource(pyfunc))
-        except (OSError, TypeError) as exc:  # made with exec from a string: rebuilt from its bytecode
-            source = None
-            why = exc
-        self.filename = (inspect.getsourcefile(pyfunc) if source is not None else None) or pyfunc.__code__.co_filename
-        self.first_line = pyfunc.__code__.co_firstlineno
-        self.source_lines = source.splitlines() if source is not None else []
-        self.node = _function_node(pyfunc, source, self) if source is not None else None
-        if self.node is None and source is not None:
-            source, why = None, OSError("its source text (%s) does not define it" % self.filename)
-            self.source_lines = []
-        if self.node is None:
-            from numba_cuda_c.pyjit.bytecode import Unreadable, function_def
-
-            try:
-                self.node = function_def(pyfunc)
-            except Unreadable as unreadable:
-                raise KernelTypeError(
-                    "cannot read the source of %r (%s), and its bytecode is not straight-line code (%s): define "
-                    "the function in a file or a notebook cell, where Python keeps its source"
-                    % (pyfunc, why, unreadable)
-                ) from None
+        self.filename, self.first_line, self.source_lines, self.node = function_definition(pyfunc)
         ascii_locals(self.node)  # ρ, μ_Q: NVRTC takes ASCII identifiers only
         self.globals = dict(pyfunc.__globals__)
         if pyfunc.__closure__:
@@ -676,61 +655,6 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         annotation = self.typing_only(self.type_Name, ast.Name(id=name, ctx=ast.Load()))
         return self.c_Name(node, annotation) if self.emitting else annotation
 
-    def python_value(self, obj, node):
-        """A global: a number becomes a constant; modules, functions and types stay objects."""
-        if isinstance(obj, enum.Enum) and isinstance(obj.value, (int, float)):  # Color.red: its value, as numba
-            return self.python_value(obj.value, node)
-        if obj is None:  # a global or closure variable holding None: numba's none type, false, known when compiling
-            return Value(type=types.none)
-        if isinstance(obj, bool):
-            return literal(obj, types.boolean)
-        if isinstance(obj, int):
-            return literal(obj, types.int64)
-        if isinstance(obj, float):
-            return literal(obj, types.float64)
-        if isinstance(obj, complex):
-            return literal(obj, types.complex128)
-        if isinstance(obj, np.generic) and obj.dtype.kind in "Mm":  # np.datetime64/timedelta64: its count
-            count = int(obj.view(np.int64))
-            return Value("(%dLL - 1)" % (count + 1) if count == -(2**63) else "%dLL" % count, types.from_dtype(obj.dtype))
-        if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
-            t = types.from_dtype(obj.dtype)
-            return literal(obj.item(), t)
-        if isinstance(obj, tuple) and all(isinstance(v, (int, float, bool, complex)) for v in obj):
-            items = [self.python_value(v, node) for v in obj]
-            return Value(type=types.tuple_type(obj, [i.type for i in items]), items=items, const=obj)
-        if isinstance(obj, tuple) and obj:  # of arrays too (numba freezes each), for literal_unroll
-            items = [self.python_value(v, node) for v in obj]
-            if all(i.type is not None for i in items):
-                return Value(type=types.Tuple([i.type for i in items]), items=items)
-        import numba_cuda_c
-        from numba_cuda_c.stubs import DeviceName
-
-        if obj is numba_cuda_c:
-            return Value(obj=Namespace(("cuda",)))
-        if isinstance(obj, DeviceName):  # from numba_cuda_c import grid: the name cuda.grid
-            return Value(obj=Namespace(obj.path))
-        if isinstance(obj, np.ndarray) and (obj.dtype.kind in "biufc" or obj.dtype.fields is not None):
-            # numba captures its values now (records: their bytes)
-            return self.constant_array_of(obj, node, "global array")
-        if isinstance(obj, numba_cuda_c.DeviceNDArray) or _has_cuda_array_interface(obj):
-            return self.captured_device_array(obj, node)
-        if type(obj).__name__ == "CPUDispatcher" and callable(getattr(obj, "py_func", None)):
-            # a @numba.jit function, which numba-cuda lets kernels call: its Python, as a device function
-            return Value(obj=DeviceFunction(obj.py_func))
-        if getattr(obj, "__module__", None) in _NUMBA_BF16_MODULES and callable(obj):  # numba's own bf16 bindings
-            entry = lib.lookup(("bf16", getattr(obj, "__name__", "").lstrip("_")))  # its __hadd is cuda.bf16.hadd
-            if entry is not None:
-                return Value(obj=entry)
-        if isinstance(obj, type) and obj.__module__ == "numba.cuda.stubs" and obj.__name__ in types.VECTOR_TYPES:
-            return Value(obj=Namespace(("cuda", obj.__name__)))  # numba's own stub of a vector type, by name
-        if types.is_numba_type(obj):  # from numba import float32: ours, by name
-            try:
-                return Value(obj=types.from_numba(obj))
-            except TypeError as exc:
-                self.fail(node, str(exc))
-        return Value(obj=obj)
-
     def type_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
         const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
@@ -740,63 +664,6 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         return Value(type=annotation.type, items=[self.expr(e) for e in node.elts], const=annotation.const)
 
     # -- calls ----------------------------------------------------------------------------------
-def _function_node(pyfunc, source, translator):
-    """The function's definition in its source; a lambda (cuda.Reduce(lambda a, b: a + b)) as the
-    function `def <lambda>(a, b): return a + b`, found on its line by its parameters."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:  # a lambda inside a call that spans lines: the lines from its own
-        tree = None
-    if pyfunc.__name__ != "<lambda>":
-        if tree is None:
-            raise KernelTypeError("cannot parse the source of %s" % pyfunc.__qualname__)
-        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        # None where the text is not the function's: Python 3.13 keeps a `-c` program's text under the file
-        # name "<string>", which functions exec'd from strings also carry; they are read from bytecode
-        return next((n for n in defs if n.name == pyfunc.__name__), defs[0] if defs else None)
-    code = pyfunc.__code__
-    params = list(code.co_varnames[: code.co_argcount])
-    lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)] if tree is not None else []
-    matching = [n for n in lambdas if [a.arg for a in n.args.args] == params]
-    if len(matching) != 1:  # its lines alone do not parse (a lambda in a call spanning lines): the whole file's
-        matching = _lambdas_on_first_line(pyfunc, params)
-    if len(matching) != 1:
-        raise KernelTypeError(
-            "cannot tell which lambda on line %d is %s: define it with def, or put it on a line of its own"
-            % (code.co_firstlineno, pyfunc.__qualname__)
-        )
-    lam = matching[0]
-    body = [ast.Return(value=lam.body, lineno=lam.lineno, col_offset=lam.col_offset)]
-    function = ast.FunctionDef(
-        name="lambda_", args=lam.args, body=body, decorator_list=[], returns=None, type_comment=None,
-        lineno=lam.lineno, col_offset=lam.col_offset,
-    )
-    if hasattr(ast.FunctionDef, "type_params"):
-        function.type_params = []
-    return ast.fix_missing_locations(function)
-
-
-def _lambdas_on_first_line(pyfunc, params):
-    """The lambdas with these parameters that start on pyfunc's first line, found by parsing its whole file, their
-    line numbers made relative to that line (as those of inspect.getsource's text)."""
-    import copy
-    import linecache
-
-    code = pyfunc.__code__
-    lines = linecache.getlines(code.co_filename)
-    try:
-        tree = ast.parse("".join(lines))
-    except (SyntaxError, ValueError):
-        return []
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno and [a.arg for a in node.args.args] == params:
-            node = copy.deepcopy(node)
-            ast.increment_lineno(node, 1 - code.co_firstlineno)
-            found.append(node)
-    return found
-
-
 def _tuple_value(path, t):
     """A tuple variable's Value: an item per C variable tv_<path>_<k>, nested tuples as nested Values."""
     items = []
@@ -804,21 +671,6 @@ def _tuple_value(path, t):
         sub = "%s_%d" % (path, k)
         items.append(_tuple_value(sub, item) if isinstance(item, types.Tuple) else Value("tv_" + sub, item))
     return Value(type=t, items=items)
-
-
-def _has_cuda_array_interface(obj):
-    """Whether a global is a CUDA array (the interface on its class, or set on the object itself as
-    numba's testing ForeignArray does); modules, functions and types are not."""
-    if isinstance(obj, (type, types.Type)) or inspect.ismodule(obj) or callable(obj):
-        return hasattr(type(obj), "__cuda_array_interface__")
-    try:
-        return isinstance(getattr(obj, "__cuda_array_interface__", None), dict)
-    except Exception:  # a property that raises: not usable
-        return False
-
-
-# Where numba-cuda defines its bfloat16 functions: a kernel naming one of them gets ours of that name
-_NUMBA_BF16_MODULES = ("numba.cuda._internal.cuda_bf16", "numba.cuda.bf16")
 
 
 def _translated(translator):
