@@ -274,6 +274,10 @@ static void *find(int kind, const void *handle)
 static int ndevices = 1, cc_major = 9, cc_minor = 0;
 static size_t total_memory = (size_t)16 << 30;
 static struct ctx *primary[MAX_DEVICES];
+/* Retains of a device's primary context that a reset left without a context: the driver releases none at a
+ * reset ("resetting the primary context does not release it"; an H100 with driver 580 agrees), so a retain
+ * taken before a reset is still released afterwards, and the next retain's context inherits the count. */
+static int reset_retains[MAX_DEVICES];
 static __thread struct ctx *ctx_stack[64];
 static __thread int ctx_depth;
 
@@ -704,6 +708,8 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
         c->kind = K_CONTEXT;
         c->alive = 1;
         c->device = dev;
+        c->retains = reset_retains[dev];
+        reset_retains[dev] = 0;
         primary[dev] = c;
     }
     primary[dev]->retains++;
@@ -718,7 +724,9 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
     CHECK_DEVICE(dev);
     CUresult rc = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
-    if (primary[dev] == NULL || primary[dev]->retains == 0)
+    if (primary[dev] == NULL && reset_retains[dev] > 0)
+        reset_retains[dev]--; /* a retain from before a reset: nothing to destroy */
+    else if (primary[dev] == NULL || primary[dev]->retains == 0)
         rc = CUDA_ERROR_INVALID_CONTEXT;
     else if (--primary[dev]->retains == 0)
         ctx_destroy(primary[dev], "cuDevicePrimaryCtxRelease");
@@ -731,8 +739,10 @@ EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
     FAULT("cuDevicePrimaryCtxReset");
     CHECK_DEVICE(dev);
     pthread_mutex_lock(&lock);
-    if (primary[dev] != NULL)
+    if (primary[dev] != NULL) {
+        reset_retains[dev] += primary[dev]->retains; /* kept: a reset releases no retain */
         ctx_destroy(primary[dev], "cuDevicePrimaryCtxReset");
+    }
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
@@ -1932,8 +1942,8 @@ EXPORT long mock_calls(const char *name)
 }
 
 /* Live objects of a kind: "device" (incl. pooled), "pinned", "mapped", "managed", "registered", "ipc" (open
- * handles), "streams", "events", "modules", "functions", "contexts" (primary-context retains, all devices),
- * "callbacks" (queued, not yet run). -1 for an unknown kind. */
+ * handles), "streams", "events", "modules", "functions", "contexts" (primary-context retains, all devices,
+ * those a reset kept too), "callbacks" (queued, not yet run). -1 for an unknown kind. */
 EXPORT long mock_live(const char *what)
 {
     static const char *alloc_names[] = {"device", "pinned", "mapped", "managed", "registered"};
@@ -1955,6 +1965,8 @@ EXPORT long mock_live(const char *what)
                 if (head[0] == k && head[1])
                     n += k == K_CONTEXT ? ((struct ctx *)head)->retains : 1;
             }
+            for (int d = 0; k == K_CONTEXT && d < ndevices; d++)
+                n += reset_retains[d]; /* retains a reset kept, owed a release all the same */
         }
     if (strcmp(what, "ipc") == 0) {
         n = 0;
