@@ -118,6 +118,19 @@ DeviceObject *device_get(module_state *st, int devnum)
     return (DeviceObject *)PyTuple_GET_ITEM(st->devices, devnum);
 }
 
+/* Gives back a retain Device_primary_context took and cannot keep, where it may be the device's last
+ * (a close released the process's meanwhile, or nobody retained since a reset): then the release
+ * destroys the context, and like any destroy it waits, with the gate closed, for the driver calls
+ * other threads have in flight (driver_gate.h); without the gate a copy or allocation running in
+ * that context would have it destroyed under it. Rare: a retain that raced a reset or failed. */
+static void release_unkept_retain(module_state *st, DeviceObject *self)
+{
+    driver_gate_close();
+    cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+    memory_rescue_restore(st); /* where this was the last retain, the driver has unmapped watched pages */
+    driver_gate_open();
+}
+
 ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
 {
     if (self->primary_context != NULL)
@@ -136,17 +149,22 @@ ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
     if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
         return NULL;
     if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
-        cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+        /* The reset did not release this retain (the driver's resets release none), and since then
+         * other threads may have retained the context afresh and work in it, or a close may have
+         * released theirs: this release can be the last. */
+        release_unkept_retain(st, self);
         PyErr_Format(st->CudaDriverError, "CUDA device %d was reset by another thread meanwhile", self->id);
         return NULL;
     }
     if (self->primary_context != NULL) { /* another thread retained it meanwhile: keep one reference */
+        /* Never the last, so no gate: no reset ran (above), and the process's retain, which
+         * primary_context holds, goes only in a close, which clears primary_context first. */
         cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
         return self->primary_context;
     }
     self->primary_context = context_new(st, self, handle);
     if (self->primary_context == NULL)
-        cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+        release_unkept_retain(st, self);
     return self->primary_context;
 }
 

@@ -117,6 +117,28 @@ TYPE_NAMES = ("DeviceNDArray", "DeviceRecord", "Stream", "Event", "MemoryPointer
               "LaunchConfig", "Context")
 
 
+def _symbolize(text):
+    """backtrace_symbols' "object(+0xoffset) [address]" lines of static functions, with addr2line's
+    "function at file:line" appended; text unchanged where addr2line is missing."""
+    addr2line = shutil.which("addr2line")
+    if addr2line is None:
+        return text
+
+    def named(match):
+        path, offset = match.group(1), int(match.group(2), 16)
+        try:
+            done = subprocess.run([addr2line, "-f", "-C", "-e", path, hex(max(offset - 1, 0))],
+                                  capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return match.group(0)
+        lines = done.stdout.split()
+        where = " ".join(lines[:1] + ["at", os.path.basename(lines[1])] if len(lines) >= 2 else lines)
+        return "%s  <- %s" % (match.group(0), where) if where else match.group(0)
+
+    # offset - 1: a return address is the instruction after the call, which may be the next line
+    return re.sub(r"(/[^\s()]+)\(\+(0x[0-9a-f]+)\)\s*\[0x[0-9a-f]+\]", named, text)
+
+
 class Mock:
     """The mock's control API. Use inside run_mock snippets (the library the package loaded)."""
 
@@ -132,6 +154,8 @@ class Mock:
                                         ctypes.POINTER(ctypes.c_ulonglong), ctypes.POINTER(ctypes.c_int), size_p,
                                         size_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
         lib.mock_is_device_range.argtypes = [ctypes.c_ulonglong, ctypes.c_size_t]
+        lib.mock_under_call_report.restype = ctypes.c_size_t
+        lib.mock_under_call_report.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
 
     def check_same_image(self):
         """The package's driver calls went through this library (ctypes found the image dlopen loaded)."""
@@ -164,6 +188,14 @@ class Mock:
     def destroyed_under_call(self):
         """Contexts destroyed (release or reset) while a copy or an allocation ran in another thread."""
         return self.lib.mock_live(b"destroyed_under_call")
+
+    def destroyed_under_call_report(self):
+        """What destroyed_under_call counted: for the first few, the destroying call and every call in flight,
+        each with its thread, context and stack (the package's frames named by addr2line where it is found)."""
+        size = self.lib.mock_under_call_report(None, 0) + 1
+        buf = ctypes.create_string_buffer(size)
+        self.lib.mock_under_call_report(buf, size)
+        return "%d destroyed under a call\n%s" % (self.destroyed_under_call(), _symbolize(buf.value.decode()))
 
     def set_params(self, name, sizes, offsets=None):
         """The parameter sizes (and offsets; default: natural alignment) kernel `name` reports; None: the image's."""

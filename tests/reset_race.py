@@ -34,15 +34,17 @@ def worker(t):
 
 threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
 for t in threads: t.start()
-for i in range({rounds}):
-    time.sleep({pause})
-    if i % 2:
-        cuda.close()
-    else:
-        cuda.get_current_device().reset()
-time.sleep({settle})
-stop.set()
-for t in threads: t.join()
+try:
+    for i in range({rounds}):
+        time.sleep({pause})
+        if i % 2:
+            cuda.close()
+        else:
+            cuda.get_current_device().reset()
+    time.sleep({settle})
+finally:  # the workers stop even when the main thread fails: its error is reported, not a hang
+    stop.set()
+    for t in threads: t.join()
 assert not bad, "wrong data in threads %s" % bad
 assert not errors, errors
 {extra_check}

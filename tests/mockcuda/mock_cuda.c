@@ -8,13 +8,16 @@
 #define _GNU_SOURCE
 #include "cuda_api.h"
 
+#include <execinfo.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -58,12 +61,38 @@ static long callback_violations;
 static long calls_in_flight, destroyed_under_call;
 static long slow_calls_us = -1;
 
-static void in_flight_begin(void) /* the lock held */
+/* What was in flight: a failure should say which call raced, in which thread, and where the package made
+ * it, not only that one did. Each call in flight holds a slot (its entry point, thread, context and
+ * stack); ctx_destroy describes the slots taken, and the destroyer, in under_call_report
+ * (mock.destroyed_under_call_report()). */
+#define MAX_FLIGHTS 64
+#define FLIGHT_FRAMES 20
+struct ctx;
+static struct flight {
+    const char *name; /* NULL: a free slot */
+    pid_t tid;
+    const struct ctx *ctx; /* the caller's current context */
+    int nframes;
+    void *frames[FLIGHT_FRAMES];
+} flights[MAX_FLIGHTS];
+static char under_call_report[16384];
+static size_t under_call_length;
+
+static int in_flight_begin(const char *name, const struct ctx *c) /* the lock held; returns the slot, or -1 */
 {
     calls_in_flight++;
+    for (int i = 0; i < MAX_FLIGHTS; i++)
+        if (flights[i].name == NULL) {
+            flights[i].name = name;
+            flights[i].tid = gettid();
+            flights[i].ctx = c;
+            flights[i].nframes = backtrace(flights[i].frames, FLIGHT_FRAMES);
+            return i;
+        }
+    return -1;
 }
 
-static void in_flight_end(void) /* the lock not held */
+static void in_flight_end(int slot) /* the lock not held */
 {
     if (slow_calls_us < 0) {
         const char *text = getenv("MOCK_CUDA_SLOW_CALLS_US");
@@ -73,7 +102,47 @@ static void in_flight_end(void) /* the lock not held */
         nanosleep(&(struct timespec){slow_calls_us / 1000000, slow_calls_us % 1000000 * 1000}, NULL);
     pthread_mutex_lock(&lock);
     calls_in_flight--;
+    if (slot >= 0)
+        flights[slot].name = NULL;
     pthread_mutex_unlock(&lock);
+}
+
+static void report(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static void report(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    size_t room = sizeof under_call_report - under_call_length;
+    int n = vsnprintf(under_call_report + under_call_length, room, format, args);
+    va_end(args);
+    if (n > 0)
+        under_call_length += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static void report_frames(void *const *frames, int n)
+{
+    char **names = backtrace_symbols(frames, n);
+    for (int i = 0; i < n; i++)
+        report("        %s\n", names ? names[i] : "?");
+    free(names);
+}
+
+/* A destroy under calls in flight, described (the lock held). The first few only: one says enough. */
+static void report_destroy_under_call(const char *by, const struct ctx *c)
+{
+    if (destroyed_under_call > 4)
+        return;
+    report("%s in thread %d destroyed context %p while in flight:\n", by, (int)gettid(), (const void *)c);
+    for (int i = 0; i < MAX_FLIGHTS; i++)
+        if (flights[i].name != NULL) {
+            report("    %s in thread %d, current context %p%s, called from\n", flights[i].name, (int)flights[i].tid,
+                   (const void *)flights[i].ctx, flights[i].ctx == c ? " (the one destroyed)" : "");
+            report_frames(flights[i].frames, flights[i].nframes); /* the mock's own frames too (inlining varies) */
+        }
+    void *frames[FLIGHT_FRAMES];
+    int n = backtrace(frames, FLIGHT_FRAMES);
+    report("    the destroy, called from\n");
+    report_frames(frames, n);
 }
 
 /* MOCK_CUDA_CALLBACKS_BLOCK=1: as a real driver can, every call waits while a stream callback runs
@@ -205,6 +274,10 @@ static void *find(int kind, const void *handle)
 static int ndevices = 1, cc_major = 9, cc_minor = 0;
 static size_t total_memory = (size_t)16 << 30;
 static struct ctx *primary[MAX_DEVICES];
+/* Retains of a device's primary context that a reset left without a context: the driver releases none at a
+ * reset ("resetting the primary context does not release it"; an H100 with driver 580 agrees), so a retain
+ * taken before a reset is still released afterwards, and the next retain's context inherits the count. */
+static int reset_retains[MAX_DEVICES];
 static __thread struct ctx *ctx_stack[64];
 static __thread int ctx_depth;
 
@@ -296,10 +369,26 @@ static int device_range_ok(CUdeviceptr p, size_t n)
 }
 
 /* Destroys everything a context owns, as the driver does at release or reset. Lock held. */
-static void ctx_destroy(struct ctx *c)
+/* MOCK_CUDA_TRACE_DESTROYS=1: every destroy writes its caller's stack to stderr, to find which one
+ * destroyed a context that another thread still used. */
+static int trace_destroys = -1;
+
+static void ctx_destroy(struct ctx *c, const char *by)
 {
-    if (calls_in_flight > 0)
+    if (calls_in_flight > 0) {
         destroyed_under_call++;
+        report_destroy_under_call(by, c);
+    }
+    if (trace_destroys < 0) {
+        const char *env = getenv("MOCK_CUDA_TRACE_DESTROYS");
+        trace_destroys = env != NULL && env[0] == '1';
+    }
+    if (trace_destroys) {
+        void *frames[FLIGHT_FRAMES];
+        int n = backtrace(frames, FLIGHT_FRAMES);
+        fprintf(stderr, "mock: %s in thread %d destroyed context %p, from\n", by, (int)gettid(), (const void *)c);
+        backtrace_symbols_fd(frames, n < 8 ? n : 8, 2);
+    }
     c->alive = 0;
     c->retains = 0;
     for (size_t i = nallocs; i-- > 0;)
@@ -619,6 +708,8 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
         c->kind = K_CONTEXT;
         c->alive = 1;
         c->device = dev;
+        c->retains = reset_retains[dev];
+        reset_retains[dev] = 0;
         primary[dev] = c;
     }
     primary[dev]->retains++;
@@ -633,10 +724,12 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
     CHECK_DEVICE(dev);
     CUresult rc = CUDA_SUCCESS;
     pthread_mutex_lock(&lock);
-    if (primary[dev] == NULL || primary[dev]->retains == 0)
+    if (primary[dev] == NULL && reset_retains[dev] > 0)
+        reset_retains[dev]--; /* a retain from before a reset: nothing to destroy */
+    else if (primary[dev] == NULL || primary[dev]->retains == 0)
         rc = CUDA_ERROR_INVALID_CONTEXT;
     else if (--primary[dev]->retains == 0)
-        ctx_destroy(primary[dev]);
+        ctx_destroy(primary[dev], "cuDevicePrimaryCtxRelease");
     pthread_mutex_unlock(&lock);
     return rc;
 }
@@ -646,8 +739,10 @@ EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
     FAULT("cuDevicePrimaryCtxReset");
     CHECK_DEVICE(dev);
     pthread_mutex_lock(&lock);
-    if (primary[dev] != NULL)
-        ctx_destroy(primary[dev]);
+    if (primary[dev] != NULL) {
+        reset_retains[dev] += primary[dev]->retains; /* kept: a reset releases no retain */
+        ctx_destroy(primary[dev], "cuDevicePrimaryCtxReset");
+    }
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
@@ -1025,7 +1120,7 @@ EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
 
 /* ---- memory ---- */
 
-static CUresult allocate(enum alloc_kind kind, void **out, size_t size)
+static CUresult allocate(const char *name, enum alloc_kind kind, void **out, size_t size)
 {
     if (out == NULL || size == 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1051,11 +1146,10 @@ static CUresult allocate(enum alloc_kind kind, void **out, size_t size)
             *out = p;
         }
     }
-    if (rc == CUDA_SUCCESS)
-        in_flight_begin();
+    int slot = rc == CUDA_SUCCESS ? in_flight_begin(name, live_current()) : -1;
     pthread_mutex_unlock(&lock);
     if (rc == CUDA_SUCCESS)
-        in_flight_end();
+        in_flight_end(slot);
     return rc;
 }
 
@@ -1077,7 +1171,7 @@ static CUresult release(CUdeviceptr p, int kind_a, int kind_b)
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size)
 {
     FAULT("cuMemAlloc");
-    return allocate(A_DEVICE, (void **)dptr, size);
+    return allocate("cuMemAlloc", A_DEVICE, (void **)dptr, size);
 }
 
 EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
@@ -1091,7 +1185,7 @@ EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned int f
     FAULT("cuMemAllocManaged");
     if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
         return CUDA_ERROR_INVALID_VALUE;
-    return allocate(A_MANAGED, (void **)dptr, size);
+    return allocate("cuMemAllocManaged", A_MANAGED, (void **)dptr, size);
 }
 
 EXPORT CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags)
@@ -1099,7 +1193,7 @@ EXPORT CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags)
     FAULT("cuMemHostAlloc");
     if (flags & ~0x7u)
         return CUDA_ERROR_INVALID_VALUE;
-    return allocate(flags & CU_MEMHOSTALLOC_DEVICEMAP ? A_MAPPED : A_PINNED, pp, size);
+    return allocate("cuMemHostAlloc", flags & CU_MEMHOSTALLOC_DEVICEMAP ? A_MAPPED : A_PINNED, pp, size);
 }
 
 EXPORT CUresult cuMemFreeHost(void *p)
@@ -1273,7 +1367,7 @@ static CUresult copy(const char *name, void *dst, const void *src, size_t n, int
     CUresult rc = fault(name);
     if (rc != CUDA_SUCCESS)
         return rc;
-    struct stream *s;
+    struct stream *s = NULL;
     pthread_mutex_lock(&lock);
     rc = use_stream ? stream_lookup(stream, &s) : (live_current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT);
     if (rc == CUDA_SUCCESS && ((dst_device && !device_range_ok((CUdeviceptr)(uintptr_t)dst, n)) ||
@@ -1281,13 +1375,12 @@ static CUresult copy(const char *name, void *dst, const void *src, size_t n, int
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && (dst == NULL || src == NULL) && n != 0)
         rc = CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
-        in_flight_begin();
+    int slot = rc == CUDA_SUCCESS ? in_flight_begin(name, use_stream && s != NULL ? s->ctx : live_current()) : -1;
     pthread_mutex_unlock(&lock);
     if (rc == CUDA_SUCCESS) {
         if (n != 0)
             memmove(dst, src, n);
-        in_flight_end();
+        in_flight_end(slot);
     }
     return rc;
 }
@@ -1393,7 +1486,7 @@ EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream stream)
     pthread_mutex_lock(&lock);
     CUresult rc = stream_lookup(stream, &s);
     pthread_mutex_unlock(&lock);
-    return rc != CUDA_SUCCESS ? rc : allocate(A_DEVICE, (void **)dptr, size);
+    return rc != CUDA_SUCCESS ? rc : allocate("cuMemAllocAsync", A_DEVICE, (void **)dptr, size);
 }
 
 EXPORT CUresult cuMemFreeAsync(CUdeviceptr p, CUstream stream)
@@ -1849,8 +1942,8 @@ EXPORT long mock_calls(const char *name)
 }
 
 /* Live objects of a kind: "device" (incl. pooled), "pinned", "mapped", "managed", "registered", "ipc" (open
- * handles), "streams", "events", "modules", "functions", "contexts" (primary-context retains, all devices),
- * "callbacks" (queued, not yet run). -1 for an unknown kind. */
+ * handles), "streams", "events", "modules", "functions", "contexts" (primary-context retains, all devices,
+ * those a reset kept too), "callbacks" (queued, not yet run). -1 for an unknown kind. */
 EXPORT long mock_live(const char *what)
 {
     static const char *alloc_names[] = {"device", "pinned", "mapped", "managed", "registered"};
@@ -1872,6 +1965,8 @@ EXPORT long mock_live(const char *what)
                 if (head[0] == k && head[1])
                     n += k == K_CONTEXT ? ((struct ctx *)head)->retains : 1;
             }
+            for (int d = 0; k == K_CONTEXT && d < ndevices; d++)
+                n += reset_retains[d]; /* retains a reset kept, owed a release all the same */
         }
     if (strcmp(what, "ipc") == 0) {
         n = 0;
@@ -1884,6 +1979,18 @@ EXPORT long mock_live(const char *what)
         n = callback_violations;
     if (strcmp(what, "destroyed_under_call") == 0) /* contexts destroyed while a copy or allocation ran */
         n = destroyed_under_call;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+/* What raced, where destroyed_under_call counted any: the destroyer and the calls in flight, with their
+ * stacks (the first few destroys). Copies it into buf (NUL-terminated); returns its whole length. */
+EXPORT size_t mock_under_call_report(char *buf, size_t size)
+{
+    pthread_mutex_lock(&lock);
+    size_t n = under_call_length;
+    if (buf != NULL && size > 0)
+        snprintf(buf, size, "%s", under_call_report);
     pthread_mutex_unlock(&lock);
     return n;
 }
