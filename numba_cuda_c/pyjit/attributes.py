@@ -12,7 +12,8 @@ import math
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib import arrays as array_lib
-from numba_cuda_c.pyjit.values import MATH_CONSTANTS, BoundMethod, Namespace, Value, as_annotation, literal, typed
+from numba_cuda_c.pyjit.lib.pymath import MATH_CONSTANTS
+from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, as_annotation, literal, typed
 
 INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 

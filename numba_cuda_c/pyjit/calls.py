@@ -19,7 +19,7 @@ from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype
 class Calls:
     def spread_starred(self, node):
         """f(a, *t): the call with t's items as arguments, t evaluated once (into variables named after
-        the call's place, the same in every pass)."""
+        the call's place, the same in every pass); the call node is made once (rewritten())."""
         args = []
         for position, arg in enumerate(node.args):
             if not isinstance(arg, ast.Starred):
@@ -35,7 +35,7 @@ class Calls:
                 else:
                     self.store(ast.copy_location(name, arg), item, node)
                 args.append(ast.copy_location(ast.Name(id=name.id, ctx=ast.Load()), arg))
-        return ast.copy_location(ast.Call(func=node.func, args=args, keywords=node.keywords), node)
+        return self.rewritten(node, lambda: ast.Call(func=node.func, args=args, keywords=node.keywords))
 
     def overload_implementation(self, function, node):
         """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
@@ -100,22 +100,81 @@ class Calls:
         return value
 
     def type_Call(self, node):
-        """A call's target, resolved (how): a library entry (pyjit/lib: its typing rule gives the result), or
-        one of the targets whose rule still types and writes in one (expr_Call, checked against this)."""
-        func = self.expr(node.func) if not any(isinstance(a, ast.Starred) for a in node.args) else None
-        entry = self.library_entry(func, node) if func is not None else None
-        device = _device_target(func.obj) if func is not None and entry is None else None
-        if device is not None:  # a @cuda.jit function: resolved to its translation for these argument types
-            return self.device_call_type(device, node)
-        if func is not None and entry is None:
-            annotation = self.translator_call_type(func.obj, node)  # cuda.shared.array, cuda.syncwarp(mask=...), print
-            if annotation is not None:
-                return annotation
-        if entry is None:
-            value = self.expr_Call(node, func)
-            return Value(value.code, value.type, value.const, value.obj, value.items, how=("combined", None))
+        """A call's typing rule: its target resolved (call_target) and typed by that kind's rule (type_call_<kind>);
+        `how` names the kind and what its C rule (c_call_<kind>) needs. f(*t) is the call f(t_0, t_1, ...) after
+        the stores of t's items (spread_starred)."""
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            spread = self.spread_starred(node)
+            value = self.expr(spread)
+            return Value(value.code, value.type, value.const, value.obj, value.items, how=("spread", spread))
+        func = self.expr(node.func)
         if node.keywords and not self.keywords_allowed(node, func.obj):
             self.fail(node, "keyword arguments are not supported here")
+        kind, what = self.call_target(func, node)
+        return getattr(self, "type_call_" + kind)(node, func, what)
+
+    def c_Call(self, node, annotation):
+        return getattr(self, "c_call_" + annotation.how[0])(node, annotation)
+
+    def c_call_spread(self, node, annotation):
+        return self.expr(self.spread_starred(node))  # the items' stores, then the call made of them
+
+    def call_target(self, func, node):
+        """(kind, what) of a call's target: a library entry (pyjit/lib), a device function (a @cuda.jit function or
+        numba's @overload implementation), a declared extern, one of the calls the translator writes (local and
+        shared arrays, syncwarp, print, array views, ufuncs, carray), or a call rewritten as an operator."""
+        import builtins
+
+        from numba_cuda_c.np import numpy_support
+        from numba_cuda_c.pyjit.extern import ExternFunction
+
+        target = func.obj
+        entry = self.library_entry(func, node)
+        if entry is not None:
+            return "library", entry
+        if isinstance(target, Namespace):
+            return self.cuda_target(target.path, node)
+        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # not entries: the views
+            return "array_view", target.name  # a.reshape(...), a.view(dtype), a.transpose(), a.fill(v)
+        if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
+            return "rewrite", self.rewritten(node, lambda: ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]))
+        if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
+            rewritten = self.rewritten(node, lambda: _operator_as_expression(target, node))  # operator.add(a, b): a + b
+            if rewritten is not None:
+                return "rewrite", rewritten
+        if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
+            return "dtype", None
+        if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
+            return "pointer_array", "C" if target is numpy_support.carray else "F"
+        if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
+            return "ufunc", target
+        if getattr(target, "__module__", None) in ("math", "cmath") and callable(target):  # not a library entry
+            self.fail(node, "%s.%s is not supported in kernels" % (target.__module__, target.__name__))
+        if target is builtins.print:
+            return "print", None
+        if isinstance(target, ExternFunction):
+            return "extern", target
+        # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
+        device = _device_target(target)
+        if device is None and callable(target) and not isinstance(target, type):
+            device = self.overload_implementation(target, node)  # numba's @overload
+        if device is not None:
+            return "device", device
+        if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
+            self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, target))
+        self.fail(node, "cannot call %r in a kernel" % (target,))
+
+    def rewritten(self, node, make):
+        """The expression a call is rewritten as (pow(a, b) as a ** b), made once for every pass, so that the typing
+        passes' annotations of it are the ones the emitting pass reads."""
+        found = self.call_rewrites.get(id(node))
+        if found is None or found[0] is not node:
+            made = make()
+            found = self.call_rewrites[id(node)] = (node, made and ast.fix_missing_locations(ast.copy_location(made, node)))
+        return found[1]
+
+    # -- the typing rule and the C rule of each kind of call target ------------------------------------
+    def type_call_library(self, node, func, entry):
         receiver = [func.obj.value] if isinstance(func.obj, BoundMethod) else []  # a method: the value it is of first
         args = receiver + [self.expr(a) for a in node.args]
         try:
@@ -128,21 +187,43 @@ class Calls:
             return Value(type=result, items=[typed(t) for t in result.items], how=("library", entry))
         return typed(result, how=("library", entry))
 
-    def c_Call(self, node, annotation):
-        kind, entry = annotation.how
-        if kind == "device":
-            return self.device_call_code(node, annotation)
-        if kind == "known":
-            return annotation
-        if kind in ("new_array", "const_array", "syncwarp", "print"):
-            return self.translator_call_code(node, annotation)
-        if kind == "combined":
-            value = self.expr_Call(node)
-            self.tree.check(node, value, annotation)
-            return value
+    def c_call_library(self, node, annotation):
         method = self.expr(node.func).obj
         receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
-        return self.library_call_code(entry, [self.expr(a) for a in node.args], annotation.type, receiver)
+        return self.library_call_code(annotation.how[1], [self.expr(a) for a in node.args], annotation.type, receiver)
+
+    def c_call_known(self, node, annotation):  # a compile-time result: the annotation is the value
+        return annotation
+
+    def type_call_device(self, node, func, target):
+        return self.device_call_type(target, node)
+
+    def c_call_device(self, node, annotation):
+        return self.device_call_code(node, annotation)
+
+    def type_call_rewrite(self, node, func, rewritten):
+        value = self.expr(rewritten)
+        return Value(value.code, value.type, value.const, value.obj, value.items, how=("rewrite", rewritten))
+
+    def c_call_rewrite(self, node, annotation):
+        return self.expr(annotation.how[1])
+
+    def type_call_dtype(self, node, func, what):
+        args = [self.expr(a) for a in node.args]
+        constants = [a.obj if a.code is None else a.const for a in args]
+        if node.keywords or len(args) != 1 or constants[0] is None:
+            self.fail(node, "np.dtype() in a kernel takes one constant (a name or a type)")
+        return Value(obj=np.dtype(constants[0]), how=("known", None))
+
+    def type_call_extern(self, node, func, extern):
+        from numba_cuda_c.pyjit.extern import call_type
+
+        return typed(call_type(self, extern, node), how=("extern", extern))
+
+    def c_call_extern(self, node, annotation):
+        from numba_cuda_c.pyjit.extern import call
+
+        return call(self, annotation.how[1], node)
 
     def device_call_type(self, target, node):
         """A device function call's typing rule: its arguments bound, the compile-time ones taken out, the others
@@ -212,61 +293,6 @@ class Calls:
         if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
             return array_lib.OBJECTS[target]  # np.sum(a)
         return None
-
-    def expr_Call(self, node, func=None):
-        """A call typed and written in one (func: its target, where the caller typed it already)."""
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            node = self.spread_starred(node)
-        if func is None:
-            func = self.expr(node.func)
-        target = func.obj
-        if node.keywords and not self.keywords_allowed(node, target):
-            self.fail(node, "keyword arguments are not supported here")
-        import builtins
-
-        entry = self.library_entry(func, node)
-        if entry is not None:  # f(*args) of a library function
-            receiver = target.value if isinstance(target, BoundMethod) else None
-            return self.call_library(entry, node, receiver=receiver)
-        if isinstance(target, Namespace):
-            return self.cuda_call(target.path, node)
-        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # not entries: the views
-            return self.array_view(target.name, target.value, node)  # a.reshape(...), a.view(dtype), a.fill(v)
-        if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
-            return self.expr(ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node))
-        if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
-            rewritten = _operator_as_expression(target, node)  # operator.add(a, b) is a + b
-            if rewritten is not None:
-                return self.expr(rewritten)
-        from numba_cuda_c.np import numpy_support
-
-        if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
-            args = [self.expr(a) for a in node.args]
-            constants = [a.obj if a.code is None else a.const for a in args]
-            if node.keywords or len(args) != 1 or constants[0] is None:
-                self.fail(node, "np.dtype() in a kernel takes one constant (a name or a type)")
-            return Value(obj=np.dtype(constants[0]))
-        if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
-            return self.pointer_array("C" if target is numpy_support.carray else "F", node)
-        if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
-            return self.ufunc_call(target, node)
-        if getattr(target, "__module__", None) in ("math", "cmath") and callable(target):  # not a library entry
-            self.fail(node, "%s.%s is not supported in kernels" % (target.__module__, target.__name__))
-        if target is builtins.print:  # print(*t)
-            return self.translator_call_code(node, self.print_type(node))
-        from numba_cuda_c.pyjit.extern import ExternFunction, call
-
-        if isinstance(target, ExternFunction):
-            return call(self, target, node)
-        # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
-        target = target if isinstance(target, DeviceFunction) else getattr(target, "__ncc_device_function__", None)
-        if target is None and callable(func.obj) and not isinstance(func.obj, type):
-            target = self.overload_implementation(func.obj, node)  # numba's @overload
-        if target is not None:
-            return self.device_call_code(node, self.device_call_type(target, node))
-        if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
-            self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, func.obj))
-        self.fail(node, "cannot call %r in a kernel" % (func.obj,))
 
 
 _OPERATOR_BINARY = {

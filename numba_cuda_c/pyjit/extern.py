@@ -143,30 +143,34 @@ def links_of(externs):
     return out
 
 
-def call(translator, extern, node):
-    """The Value of a call to a declared device function in a kernel: arguments converted to the
-    declared types, as numba does; arrays of the declared dtype and dimensions (any layout)."""
+def call_type(translator, extern, node):
+    """The typing rule of a call to a declared device function in a kernel: numbers convertible to the declared types,
+    arrays of the declared dtype and dimensions (any layout); its declared return type (None: nothing)."""
     args = [translator.expr(a) for a in node.args]
     sig = extern.sig
     if len(args) != len(sig.args):
-        translator.fail(
-            node, "%s takes %d arguments (%s), %d given" % (extern.name, len(sig.args), sig, len(args))
-        )
-    converted = []
+        translator.fail(node, "%s takes %d arguments (%s), %d given" % (extern.name, len(sig.args), sig, len(args)))
     for a, t in zip(args, sig.args):
         if isinstance(t, types.Array):
             have = a.type
             if not (isinstance(have, types.Array) and have.dtype == t.dtype and have.ndim == t.ndim):
                 translator.fail(node, "%s takes %s, not %s" % (extern.name, t, have))
-            converted.append(a.code)
+        elif not isinstance(a.type, types.Scalar):
+            translator.fail(node, "%s takes %s, not %s" % (extern.name, t, a.type))
         else:
-            if not isinstance(a.type, types.Scalar):
-                translator.fail(node, "%s takes %s, not %s" % (extern.name, t, a.type))
             try:
-                converted.append(cast(a, t))
+                cast(a, t)  # refuses a complex number for a real parameter, saying why
             except KernelTypeError as exc:
                 translator.fail(node, str(exc))
+    return sig.return_type if sig.return_type != types.void else None
+
+
+def call(translator, extern, node):
+    """The C rule: the wrapper of the declaration (declared once in the module), the arguments converted to the
+    declared types, as numba does."""
+    args = [translator.expr(a) for a in node.args]
+    converted = [a.code if isinstance(t, types.Array) else cast(a, t) for a, t in zip(args, extern.sig.args)]
     wrapper = translator.module.extern(extern)
     code = "%s(%s)" % (wrapper, ", ".join(converted))
-    returns = sig.return_type != types.void
-    return Value(code, sig.return_type if returns else None)
+    returns = extern.sig.return_type != types.void
+    return Value(code, extern.sig.return_type if returns else None)

@@ -149,19 +149,23 @@ class Indexing:
         """target[...] = value: an array of the target's dimensions (size-1 dimensions broadcast) or a
         number, converted to the target's dtype element by element (numba's setitem of a view)."""
         dtype = target.type.dtype
-        if not isinstance(dtype, types.Scalar):
-            self.fail(node, "only arrays of numbers can be assigned to as a whole")
+        self.check_assign_into_array(target.type, value, node)
         if isinstance(value.type, types.Array):
-            if value.type.ndim != target.type.ndim:
-                self.fail(node, "cannot assign a %d-dimensional array to a %d-dimensional one"
-                          % (value.type.ndim, target.type.ndim))
             source, element = value.code, value.type.dtype
-        elif isinstance(value.type, types.Scalar):
-            source, element = "ncc_scalar_input(%s)" % value.code, value.type
         else:
-            self.fail(node, "an array is assigned an array or a number")
+            source, element = "ncc_scalar_input(%s)" % value.code, value.type
         body = "return %s;" % cast(Value("e0", element), dtype)
         self.emit("ncc_map(%s, [=](%s e0) { %s }, %s);" % (target.code, element.ctype, body, source))
+
+    def check_assign_into_array(self, t, value, node):
+        """An array of type t can be assigned this value as a whole: an array of its dimensions or a number."""
+        if not isinstance(t.dtype, types.Scalar):
+            self.fail(node, "only arrays of numbers can be assigned to as a whole")
+        if isinstance(value.type, types.Array):
+            if value.type.ndim != t.ndim:
+                self.fail(node, "cannot assign a %d-dimensional array to a %d-dimensional one" % (value.type.ndim, t.ndim))
+        elif not isinstance(value.type, types.Scalar):
+            self.fail(node, "an array is assigned an array or a number")
 
     def assign_record(self, address, record_type, value, node):
         """a[i] = r, r.inner = s: the record's bytes, as numba copies a record."""

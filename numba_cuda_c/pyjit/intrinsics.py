@@ -8,10 +8,8 @@ import math
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.lib.pymath import CMATH_FUNCTIONS, MATH_FUNCTIONS
 from numba_cuda_c.pyjit.values import (
-    CMATH_FUNCTIONS,
-    MATH_FUNCTIONS,
-    Namespace,
     Value,
     c_array_type,
     cast,
@@ -55,7 +53,7 @@ class Intrinsics:
             return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
         return Value(code, result)
 
-    def print_type(self, node):
+    def type_call_print(self, node, func, what):
         """print(...) as numba-cuda's: string constants, integers and floats (printf, spaced); no value."""
         if node.keywords:
             self.fail(node, "print() in kernels takes no keyword arguments")
@@ -65,7 +63,7 @@ class Intrinsics:
                     self.fail(node, "print() in kernels takes strings, integers and floats")
         return typed(None, how=("print", None))
 
-    def print_code(self, node):
+    def c_call_print(self, node, annotation):
         formats, values = [], []
         for argument in node.args:
             if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
@@ -92,7 +90,7 @@ class Intrinsics:
             self.fail(node, "an array's shape must be a constant int or tuple of ints")
         return shape
 
-    def new_array_type(self, node, space):
+    def type_call_new_array(self, node, func, space):
         """cuda.shared.array / cuda.local.array's typing rule: a C-order array of a constant shape and a dtype; `how`
         holds what its C rule needs (space, shape, alignment, element type)."""
         args = list(node.args)
@@ -109,8 +107,9 @@ class Intrinsics:
             self.fail(node, "%s arrays hold numbers or records, not %s" % (space, scalar))
         return typed(types.Array(scalar, len(shape), "C"), how=("new_array", (space, shape, alignment)))
 
-    def new_array_code(self, t, space, shape, alignment):
+    def c_call_new_array(self, node, annotation):
         """The array's storage (hoisted to the function's top: numba allocates local arrays once) and its view."""
+        t, (space, shape, alignment) = annotation.type, annotation.how[1]
         scalar = t.dtype
         count = 1
         for n in shape:
@@ -143,7 +142,7 @@ class Intrinsics:
         )
         return Value(temp, t)
 
-    def syncwarp_type(self, node):
+    def type_call_syncwarp(self, node, func, what):
         """cuda.syncwarp(mask=all lanes): a barrier of the warp's lanes in the mask."""
         args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
         if len(args) > 1 or any(k.arg != "mask" for k in node.keywords):
@@ -152,7 +151,7 @@ class Intrinsics:
             self.fail(node, "cuda.syncwarp's mask is an integer, not %s" % args[0].type)
         return typed(None, how=("syncwarp", None))
 
-    def syncwarp_code(self, node):
+    def c_call_syncwarp(self, node, annotation):
         masks = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
         return Value("__syncwarp(%s)" % (cast(masks[0], types.uint32) if masks else "0xffffffffu"), None)
 
@@ -176,7 +175,7 @@ class Intrinsics:
                 self.fail(at, message, KernelValueError)
         return alignment
 
-    def constant_array_type(self, node):
+    def type_call_const_array(self, node, func, what):
         """cuda.const.array_like(ary): a global NumPy array's values, in the device's constant memory."""
         import numpy as np
 
@@ -186,6 +185,9 @@ class Intrinsics:
         if not isinstance(source, np.ndarray) or not (source.dtype.kind in "biufc" or source.dtype.fields is not None):
             self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers or records")
         return typed(types.Array(dtype_of(source.dtype), source.ndim, "C"), how=("const_array", source))
+
+    def c_call_const_array(self, node, annotation):
+        return self.constant_array_of(annotation.how[1], node, "cuda.const.array_like")
 
     def global_object(self, node):
         """The Python object a global name (ARRAY, module.ARRAY) is, not yet made a kernel value; None
@@ -292,6 +294,15 @@ class Intrinsics:
                     "rad2deg")
 
     UFUNC_REAL_ONLY = ("radians", "deg2rad", "degrees", "rad2deg", "floor_divide", "remainder")  # as NumPy's loops
+
+    def type_call_ufunc(self, node, func, ufunc):
+        """A ufunc's typing rule: its element rule on the arguments' types (the value on numbers; None for a loop
+        into out); its C rule is ufunc_call."""
+        value = self.ufunc_call(ufunc, node)
+        return typed(value.type, how=("ufunc", ufunc))
+
+    def c_call_ufunc(self, node, annotation):
+        return self.ufunc_call(annotation.how[1], node)
 
     def ufunc_call(self, ufunc, node):
         """np.sin(x) on numbers is math.sin's C; np.sin(x, out) / np.add(a, b, out) on arrays is a loop
@@ -407,17 +418,6 @@ class Intrinsics:
         factor = math.pi / 180 if name in ("radians", "deg2rad") else 180 / math.pi
         return Value("(%s * %s)" % (cast(a, t), cast(literal(factor, t), t)), t)
 
-    def call_library(self, entry, node, receiver=None):
-        """A call of a library function (pyjit/lib), typed and written in one: its typing rule, then its C rule."""
-        args = [self.expr(a) for a in node.args]
-        try:
-            result = entry.typing(([receiver] if receiver is not None else []) + args)
-        except TypeError as exc:
-            self.fail(node, str(exc))
-        if isinstance(result, Value):  # known when compiling
-            return result
-        return self.library_call_code(entry, args, result, receiver)
-
     def library_call_code(self, entry, args, result, receiver=None):
         """A library function's C rule, for arguments its typing rule gave `result` for."""
         for name in entry.requires:
@@ -431,9 +431,14 @@ class Intrinsics:
             return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
         return Value(code, result)
 
-    def pointer_array(self, order, node):
+    def type_call_pointer_array(self, node, func, order):
         """carray(ptr, shape, dtype) / farray(...): an array over the memory a pointer argument points at, C or
         Fortran order, as numba's numpy_support functions."""
+        dtype, shape, _pointer = self.pointer_array_operands(node)
+        return typed(types.Array(dtype, len(shape), order), how=("pointer_array", order))
+
+    def pointer_array_operands(self, node):
+        """carray's element type and shape (Values)."""
         args = [self.expr(a) for a in node.args]
         dtype = args[2].obj if len(args) > 2 else None
         for keyword in node.keywords:
@@ -444,7 +449,11 @@ class Intrinsics:
         shape = args[1].items if args[1].items is not None else [args[1]]
         if not all(typing.is_int(n.type) for n in shape):
             self.fail(node, "carray/farray's shape is an integer or a tuple of integers")
-        t = types.Array(dtype, len(shape), order)
+        return dtype, shape, args[0]
+
+    def c_call_pointer_array(self, node, annotation):
+        t, order = annotation.type, annotation.how[1]
+        dtype, shape, pointer = self.pointer_array_operands(node)
         codes = [cast(n, types.int64) for n in shape]
         strides, step = [None] * len(codes), "%dLL" % (dtype.bits // 8 if isinstance(dtype, types.Scalar) else dtype.size)
         for axis in (range(len(codes) - 1, -1, -1) if order == "C" else range(len(codes))):
@@ -452,8 +461,36 @@ class Intrinsics:
             step = "(%s * %s)" % (step, codes[axis])
         temp = self.module.unique("carray")
         self.emit("%s %s = {(%s *)(%s), {%s}, {%s}};" % (
-            c_array_type(t), temp, dtype.element_ctype, args[0].code, ", ".join(codes), ", ".join(strides)))
+            c_array_type(t), temp, dtype.element_ctype, pointer.code, ", ".join(codes), ", ".join(strides)))
         return Value(temp, t)
+
+    def type_call_array_view(self, node, func, name):
+        """a.reshape(shape), a.view(dtype), a.transpose(): the view's type; a.fill(value): none."""
+        t = func.obj.value.type
+        if node.keywords:
+            self.fail(node, "a.%s() takes no keyword arguments in kernels" % name)
+        if name == "transpose":
+            if node.args:
+                self.fail(node, "a.transpose() in kernels takes no axes")
+            return typed(types.Array(t.dtype, t.ndim, "A"), how=("array_view", name))
+        args = [self.expr(a) for a in node.args]
+        if name == "fill":
+            if len(args) != 1:
+                self.fail(node, "wrong number of arguments")
+            self.check_assign_into_array(t, args[0], node)
+            return typed(None, how=("array_view", name))
+        if name == "view":
+            if len(args) != 1 or args[0].obj is None:
+                self.fail(node, "a.view(dtype) takes a dtype")
+            return typed(types.Array(dtype_of(args[0].obj), t.ndim, "A"), how=("array_view", name))
+        if len(args) == 1 and args[0].items is not None:
+            args = args[0].items
+        if not args or not all(typing.is_int(a.type) for a in args):
+            self.fail(node, "a.reshape() takes a shape: integers, or a tuple of them")
+        return typed(types.Array(t.dtype, len(args), "A"), how=("array_view", name))
+
+    def c_call_array_view(self, node, annotation):
+        return self.array_view(annotation.how[1], self.expr(node.func).obj.value, node)
 
     def array_view(self, name, array, node):
         """a.reshape(shape) (a tuple or the lengths as arguments; one -1), a.view(dtype), a.transpose(): views,
@@ -498,39 +535,16 @@ class Intrinsics:
         self.emit("if (%s == 2) { %s; }" % (status, self.raise_code(NotImplementedError, ("incompatible shape for array",))))
         return Value(temp, result)
 
-    def translator_call_type(self, target, node):
-        """The typing rule of a call that is translator code, not a library entry (it reads its arguments' source: a
-        constant shape, a global array, a keyword, print's strings), or None."""
-        import builtins
-
-        if target is builtins.print:
-            return self.print_type(node)
-        if not isinstance(target, Namespace):
-            return None
-        name = target.path[1:]
-        if name == ("syncwarp",):
-            return self.syncwarp_type(node)
-        if name in (("shared", "array"), ("local", "array")):
-            return self.new_array_type(node, name[0])
-        if name == ("const", "array_like"):
-            return self.constant_array_type(node)
-        return None
-
-    def translator_call_code(self, node, annotation):
-        kind, what = annotation.how
-        if kind == "print":
-            return self.print_code(node)
-        if kind == "syncwarp":
-            return self.syncwarp_code(node)
-        if kind == "new_array":
-            return self.new_array_code(annotation.type, *what)
-        return self.constant_array_of(what, node, "cuda.const.array_like")
-
-    def cuda_call(self, path, node):
+    def cuda_target(self, path, node):
+        """The kind of a cuda.* call that is not a library entry: what the translator writes itself (it reads its
+        arguments' source: a constant shape, a global array, a keyword)."""
         name = path[1:]
-        annotation = self.translator_call_type(Namespace(path), node)
-        if annotation is not None:  # typed and written in one here (f(*args)): both rules
-            return self.translator_call_code(node, annotation)
+        if name == ("syncwarp",):
+            return "syncwarp", None
+        if name in (("shared", "array"), ("local", "array")):
+            return "new_array", name[0]
+        if name == ("const", "array_like"):
+            return "const_array", None
         if name and name[0] == "atomic":  # the operations are library entries (pyjit/lib/atomics.py)
             self.fail(node, "cuda.atomic.%s is not supported" % ".".join(name[1:]))
         self.fail(node, "cuda.%s is not supported in kernels" % ".".join(name))

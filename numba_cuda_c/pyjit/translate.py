@@ -93,6 +93,7 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         self.while_names = []  # the names each enclosing while loop's condition reads
         self.break_flags = []  # per enclosing loop: the flag its breaks set when it has an else, or None
         self.loop_rewrites = {}  # id(for node) -> its rewrite (loops.py), made once for every pass
+        self.call_rewrites = {}  # id(call node) -> (node, the expression it is rewritten as): calls.py's rewritten()
         self.launch_bounds = ()  # a kernel's __launch_bounds__ (numba's launch_bounds option)
         self.forceinline = False  # a device function's __forceinline__
         self.current_statement = None
@@ -547,26 +548,17 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, node):
-        """The node's Value. A node kind with a typing rule (type_<Kind>) is typed by the typing passes,
-        which annotate the tree with the result, and written by its C rule (c_<Kind>) from that annotation
-        when emitting; a kind with one combined rule (expr_<Kind>) runs it in both, its annotation checked."""
+        """The node's Value. Each node kind has a typing rule (type_<Kind>), run by the typing passes, which
+        annotate the tree with its result, and a C rule (c_<Kind>), run by the emitting pass on that annotation."""
         kind = type(node).__name__
         type_rule = getattr(self, "type_" + kind, None)
-        if type_rule is not None:
-            annotation = self.tree.get(node) if self.emitting else None
-            if annotation is None:  # typing; or a node made while emitting (not reached by the typing passes)
-                annotation = self.typing_only(type_rule, node)
-                self.tree.annotate(node, annotation)
-            return getattr(self, "c_" + kind)(node, annotation) if self.emitting else annotation
-        method = getattr(self, "expr_" + kind, None)
-        if method is None:
+        if type_rule is None:
             self.fail(node, "unsupported expression (%s)" % kind)
-        value = method(node)
-        if self.emitting:
-            self.tree.check(node, value, self.tree.get(node))
-        else:
-            self.tree.annotate(node, value)
-        return value
+        annotation = self.tree.get(node) if self.emitting else None
+        if annotation is None:  # typing; or a node the typing passes did not reach (a statement's own: load_name)
+            annotation = self.typing_only(type_rule, node)
+            self.tree.annotate(node, annotation)
+        return getattr(self, "c_" + kind)(node, annotation) if self.emitting else annotation
 
     def typing_only(self, rule, *args):
         """rule(*args) with no C written (typing mode), whichever pass this is."""

@@ -1,5 +1,5 @@
-"""What the translator works with: a translated expression (Value), names in the cuda namespace,
-constants and casts in CUDA C, and the math functions CUDA provides."""
+"""What the translator works with: a translated expression (Value) and a typing rule's annotation (typed), names in
+the cuda namespace, and constants and casts in CUDA C."""
 
 import math
 
@@ -135,67 +135,3 @@ def dtype_of(obj):
 
 def c_array_type(t):
     return "Array<%s, %d>" % (t.dtype.element_ctype, t.ndim)
-
-
-MATH_FUNCTIONS = {
-    "sqrt": "sqrt",
-    "exp": "exp",
-    "log": "log",
-    "log2": "log2",
-    "log10": "log10",
-    "log1p": "log1p",
-    "expm1": "expm1",
-    "sin": "sin",
-    "cos": "cos",
-    "tan": "tan",
-    "asin": "asin",
-    "acos": "acos",
-    "atan": "atan",
-    "sinh": "sinh",
-    "cosh": "cosh",
-    "tanh": "tanh",
-    "asinh": "asinh",
-    "acosh": "acosh",
-    "atanh": "atanh",
-    "fabs": "fabs",
-    "erf": "erf",
-    "erfc": "erfc",
-    "gamma": "tgamma",
-    "lgamma": "lgamma",
-    "atan2": "atan2",
-    "pow": "pow",
-    "hypot": "hypot",
-    "copysign": "copysign",
-    "fmod": "fmod",
-    "remainder": "remainder",
-    "exp2": "exp2",
-    "cbrt": "cbrt",
-    "nextafter": "nextafter",
-}
-MATH_BINARY = ("atan2", "pow", "hypot", "copysign", "fmod", "remainder", "ldexp", "nextafter")
-CMATH_FUNCTIONS = {
-    name: "ncc_c" + name
-    for name in (
-        "exp",
-        "log",
-        "log10",
-        "sqrt",
-        "sin",
-        "cos",
-        "tan",
-        "sinh",
-        "cosh",
-        "tanh",
-        "asin",
-        "acos",
-        "atan",
-        "asinh",
-        "acosh",
-        "atanh",
-    )
-}
-MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
-MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
-MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
-
-# numba-cuda's cuda.fp16 intrinsics: CUDA's half-precision functions (arguments become float16)

@@ -10,16 +10,70 @@ import math
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib import Intrinsic, lookup
-from numba_cuda_c.pyjit.values import (
-    CMATH_FUNCTIONS,
-    MATH_BINARY,
-    MATH_FUNCTIONS,
-    MATH_PREDICATES,
-    MATH_TO_INT,
-    Value,
-    cast,
-    literal,
-)
+from numba_cuda_c.pyjit.values import Value, cast, literal
+
+# math's functions -> CUDA's (a float32 argument calls the f-suffixed one)
+MATH_FUNCTIONS = {
+    "sqrt": "sqrt",
+    "exp": "exp",
+    "log": "log",
+    "log2": "log2",
+    "log10": "log10",
+    "log1p": "log1p",
+    "expm1": "expm1",
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "asin": "asin",
+    "acos": "acos",
+    "atan": "atan",
+    "sinh": "sinh",
+    "cosh": "cosh",
+    "tanh": "tanh",
+    "asinh": "asinh",
+    "acosh": "acosh",
+    "atanh": "atanh",
+    "fabs": "fabs",
+    "erf": "erf",
+    "erfc": "erfc",
+    "gamma": "tgamma",
+    "lgamma": "lgamma",
+    "atan2": "atan2",
+    "pow": "pow",
+    "hypot": "hypot",
+    "copysign": "copysign",
+    "fmod": "fmod",
+    "remainder": "remainder",
+    "exp2": "exp2",
+    "cbrt": "cbrt",
+    "nextafter": "nextafter",
+}
+MATH_BINARY = ("atan2", "pow", "hypot", "copysign", "fmod", "remainder", "ldexp", "nextafter")
+CMATH_FUNCTIONS = {
+    name: "ncc_c" + name
+    for name in (
+        "exp",
+        "log",
+        "log10",
+        "sqrt",
+        "sin",
+        "cos",
+        "tan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asin",
+        "acos",
+        "atan",
+        "asinh",
+        "acosh",
+        "atanh",
+    )
+}
+MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
+MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+
 
 OTHER_MATH = ("degrees", "radians", "frexp", "modf", "ldexp")
 
