@@ -43,15 +43,15 @@ ARGTYPES = [types.Array(types.float64, 1, "A"), types.Array(types.float64, 1, "A
 
 
 class Recording(translate.FunctionTranslator):
-    """Counts what each pass does: typing rules run while the emitting pass is running (other than the name a
-    statement rule such as x += 1 reads), and the nodes the emitting pass found annotated."""
+    """Counts what each pass does: typing rules run while the emitting pass is running, and the nodes the emitting
+    pass found annotated."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.typed_while_emitting, self.written = [], []
 
     def typing_only(self, rule, *args):
-        if self.emitting and rule.__name__ != "type_Name":
+        if self.emitting:
             self.typed_while_emitting.append((rule.__name__, args))
         return super().typing_only(rule, *args)
 

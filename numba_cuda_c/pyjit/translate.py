@@ -374,7 +374,7 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
             self.store_field(field[0], field[1], self.binop(op, current, self.expr(node.value), node), node)
             return
         if isinstance(node.target, ast.Name):
-            current = self.load_name(node.target.id, node)
+            current = self.expr(node.target)  # the value it holds before: typed by the typing passes, as any read
             # `i += stride` where a while loop tests i: an induction variable, assumed not to overflow
             # (as a range() counter), so that NVVM can count the loop's trips and unroll it, as LLVM
             # does numba's; other integer arithmetic wraps
@@ -555,7 +555,7 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         if type_rule is None:
             self.fail(node, "unsupported expression (%s)" % kind)
         annotation = self.tree.get(node) if self.emitting else None
-        if annotation is None:  # typing; or a node the typing passes did not reach (a statement's own: load_name)
+        if annotation is None:  # typing; or a node no typing pass reached (a name never assigned: its error)
             annotation = self.typing_only(type_rule, node)
             self.tree.annotate(node, annotation)
         return getattr(self, "c_" + kind)(node, annotation) if self.emitting else annotation
@@ -641,11 +641,6 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         if isinstance(t, types.Tuple):
             return _tuple_value(name, t)
         return Value("v_%s" % name, t)
-
-    def load_name(self, name, node):
-        """The Value of a name read by a statement rule (x += 1), typed and written in one."""
-        annotation = self.typing_only(self.type_Name, ast.Name(id=name, ctx=ast.Load()))
-        return self.c_Name(node, annotation) if self.emitting else annotation
 
     def type_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
