@@ -39,7 +39,7 @@ class Attributes:
             return typed(types.uint64, how=("ctypes_data", None))
         if isinstance(t, types.NamedTuple) and base.items is not None and attr in t.fields:  # p.x of a namedtuple
             item = base.items[t.fields.index(attr)]
-            return Value(item.code, item.type, item.const, item.obj, item.items, how=("item", t.fields.index(attr)))
+            return item.annotated(("item", t.fields.index(attr)))
         if isinstance(t, types.VectorType):  # v.x, v.y, v.z, v.w
             if attr not in t.attr_names:
                 self.fail(node, "%s has the elements %s" % (t, ", ".join(t.attr_names)))
@@ -82,9 +82,8 @@ class Attributes:
         if kind == "axes":  # a.shape, a.strides
             return Value(type=annotation.type, items=[Value("%s.%s[%d]" % (base.code, what, d), types.int64)
                                                       for d in range(len(annotation.items))])
-        if kind == "size":
-            ndim = annotation.how[1]
-            return Value("(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(ndim)] or ["1"]) + ")",
+        if kind == "size":  # what: the array's ndim
+            return Value("(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(what)] or ["1"]) + ")",
                          types.int64)
         if kind == "field_view":  # a view of a part or a field of each element: a.real, a.imag, x.value1
             element, offset = what
@@ -150,7 +149,7 @@ class Attributes:
         if attr == "real":
             if typing.is_complex(t):
                 return typed(t.underlying_float, how=("real", None))
-            return Value(base.code, t, base.const, how=("real", None))  # the number itself
+            return base.annotated(("real", None))  # the number itself
         if attr == "imag":
             if typing.is_complex(t):
                 return typed(t.underlying_float, how=("imag", None))

@@ -106,7 +106,7 @@ class Calls:
         if any(isinstance(a, ast.Starred) for a in node.args):
             spread = self.spread_starred(node)
             value = self.expr(spread)
-            return Value(value.code, value.type, value.const, value.obj, value.items, how=("spread", spread))
+            return value.annotated(("spread", spread))
         func = self.expr(node.func)
         if node.keywords and not self.keywords_allowed(node, func.obj):
             self.fail(node, "keyword arguments are not supported here")
@@ -182,7 +182,7 @@ class Calls:
         except TypeError as exc:
             self.fail(node, str(exc))
         if isinstance(result, Value):  # known when compiling (len of a tuple, isinstance): that literal
-            return Value(result.code, result.type, result.const, how=("known", entry))
+            return result.annotated(("known", entry))
         if isinstance(result, types.Tuple) and entry.statements:
             return Value(type=result, items=[typed(t) for t in result.items], how=("library", entry))
         return typed(result, how=("library", entry))
@@ -203,7 +203,7 @@ class Calls:
 
     def type_call_rewrite(self, node, func, rewritten):
         value = self.expr(rewritten)
-        return Value(value.code, value.type, value.const, value.obj, value.items, how=("rewrite", rewritten))
+        return value.annotated(("rewrite", rewritten))
 
     def c_call_rewrite(self, node, annotation):
         return self.expr(annotation.how[1])

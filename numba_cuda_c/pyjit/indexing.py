@@ -76,7 +76,7 @@ class Indexing:
             if not -n <= index.const < n:
                 self.fail(node, "tuple index %d out of range for %d items" % (index.const, n))
             item = base.items[index.const]
-            return Value(item.code, item.type, item.const, item.obj, item.items, how=("item", index.const))
+            return item.annotated(("item", index.const))
         if not typing.is_int(index.type):
             self.fail(node, "tuples are indexed by integers")
         item_type = base.items[0].type
@@ -117,10 +117,7 @@ class Indexing:
         self.check_index(index, node)
         if isinstance(index.type, types.Array) and index.type.ndim == 0:  # a 0-d array of an integer: its value
             index = Value("(*%s.data)" % index.code, index.type.dtype)
-        code = cast(index, types.int64)
-        if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
-            code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
-        return code
+        return wrapped_index(index, base, axis)
 
     def element(self, node, base=None, indices=None):
         """A reference (an lvalue) to one element, and its type."""
@@ -309,3 +306,12 @@ def element_ref(base, codes):
     if isinstance(base.type.dtype, types.Record):
         return "((unsigned char *)%s.data + %s)" % (base.code, offset)
     return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
+
+
+def wrapped_index(index, base, axis):
+    """An integer index into an axis of array `base`, as an int64; a negative one counts from the end (numba's
+    wraparound), unless it is a constant known not to be negative."""
+    code = cast(index, types.int64)
+    if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
+        code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
+    return code

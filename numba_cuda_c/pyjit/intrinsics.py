@@ -1,6 +1,7 @@
-"""The calls a kernel can make: cuda.* (grid, thread indices, barriers, shared and local arrays,
-atomics, bit intrinsics), math.*, and Python's builtins (abs, min, max, round, len, int, float,
-bool). A mixin of FunctionTranslator (translate.py), which gives expr(), fail() and emit().
+"""The calls the translator writes itself, each with a typing rule (type_call_<kind>) and a C rule (c_call_<kind>):
+local and shared arrays, cuda.const.array_like, syncwarp, print, NumPy ufuncs, array views, carray/farray; and the C
+rule every library entry's call goes through (library_call_code). A mixin of FunctionTranslator (translate.py), which
+gives expr(), fail() and emit(); the library entries themselves are in pyjit/lib.
 """
 
 import ast
@@ -8,7 +9,8 @@ import math
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib.pymath import CMATH_FUNCTIONS, MATH_FUNCTIONS
+from numba_cuda_c.pyjit import lib
+from numba_cuda_c.pyjit.lib.pymath import CMATH_FUNCTIONS, MATH_FUNCTIONS, math_types
 from numba_cuda_c.pyjit.values import (
     Value,
     c_array_type,
@@ -35,23 +37,13 @@ class Intrinsics:
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         return self.ufunc_supported(name) and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
 
-    def args(self, node, count):
-        if len(node.args) not in (count if isinstance(count, tuple) else (count,)):
-            self.fail(node, "wrong number of arguments")
-        return [self.expr(a) for a in node.args]
-
     def math_values(self, name, args, node, label="math"):
         """math.name of translated arguments, typed and written in one: NumPy's ufuncs on numbers (label "np")."""
-        from numba_cuda_c.pyjit.lib import pymath
-
         try:
-            result, work = pymath.math_types(name, args, label)
+            result = math_types(name, args, label)[0]
         except TypeError as exc:
             self.fail(node, str(exc))
-        code = pymath.math_code(name, args, result, work, self)
-        if isinstance(result, types.Tuple):
-            return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
-        return Value(code, result)
+        return self.library_call_code(lib.lookup(("math", name)), args, result)
 
     def type_call_print(self, node, func, what):
         """print(...) as numba-cuda's: string constants, integers and floats (printf, spaced); no value."""
@@ -92,7 +84,7 @@ class Intrinsics:
 
     def type_call_new_array(self, node, func, space):
         """cuda.shared.array / cuda.local.array's typing rule: a C-order array of a constant shape and a dtype; `how`
-        holds what its C rule needs (space, shape, alignment, element type)."""
+        holds what its C rule needs (space, shape, alignment)."""
         args = list(node.args)
         keywords = {k.arg: k.value for k in node.keywords}
         shape_node = args[0] if args else keywords.get("shape")
@@ -434,11 +426,6 @@ class Intrinsics:
     def type_call_pointer_array(self, node, func, order):
         """carray(ptr, shape, dtype) / farray(...): an array over the memory a pointer argument points at, C or
         Fortran order, as numba's numpy_support functions."""
-        dtype, shape, _pointer = self.pointer_array_operands(node)
-        return typed(types.Array(dtype, len(shape), order), how=("pointer_array", order))
-
-    def pointer_array_operands(self, node):
-        """carray's element type and shape (Values)."""
         args = [self.expr(a) for a in node.args]
         dtype = args[2].obj if len(args) > 2 else None
         for keyword in node.keywords:
@@ -449,12 +436,13 @@ class Intrinsics:
         shape = args[1].items if args[1].items is not None else [args[1]]
         if not all(typing.is_int(n.type) for n in shape):
             self.fail(node, "carray/farray's shape is an integer or a tuple of integers")
-        return dtype, shape, args[0]
+        return typed(types.Array(dtype, len(shape), order), how=("pointer_array", order))
 
     def c_call_pointer_array(self, node, annotation):
         t, order = annotation.type, annotation.how[1]
-        dtype, shape, pointer = self.pointer_array_operands(node)
-        codes = [cast(n, types.int64) for n in shape]
+        pointer, extents = self.expr(node.args[0]), self.expr(node.args[1])
+        codes = [cast(n, types.int64) for n in (extents.items if extents.items is not None else [extents])]
+        dtype = t.dtype
         strides, step = [None] * len(codes), "%dLL" % (dtype.bits // 8 if isinstance(dtype, types.Scalar) else dtype.size)
         for axis in (range(len(codes) - 1, -1, -1) if order == "C" else range(len(codes))):
             strides[axis] = step
@@ -490,42 +478,27 @@ class Intrinsics:
         return typed(types.Array(t.dtype, len(args), "A"), how=("array_view", name))
 
     def c_call_array_view(self, node, annotation):
-        return self.array_view(annotation.how[1], self.expr(node.func).obj.value, node)
-
-    def array_view(self, name, array, node):
-        """a.reshape(shape) (a tuple or the lengths as arguments; one -1), a.view(dtype), a.transpose(): views,
-        as numba's; a.fill(value) in place. A reshape that no view can give, or a view whose dtype does not fit the last axis, raises as
-        numba does (the thread ends; recorded with debug=True)."""
-        t = array.type
+        """The view type_call_array_view typed (a.fill(value): in place). A reshape that no view can give, or a view
+        whose dtype does not fit the last axis, raises as numba does (the thread ends; recorded with debug=True)."""
+        name, result = annotation.how[1], annotation.type
+        array = self.expr(node.func).obj.value
         self.module.require("array_views")
-        if node.keywords:
-            self.fail(node, "a.%s() takes no keyword arguments in kernels" % name)
         if name == "transpose":
-            if node.args:
-                self.fail(node, "a.transpose() in kernels takes no axes")
-            return Value("ncc_transpose(%s)" % array.code, types.Array(t.dtype, t.ndim, "A"))
-        if name == "fill":  # every element set to a number, in place (a[...] = value)
-            (value,) = self.args(node, 1)
-            self.assign_into_array(array, value, node)
-            return Value("", None)
+            return Value("ncc_transpose(%s)" % array.code, result)
         args = [self.expr(a) for a in node.args]
+        if name == "fill":  # every element set to a number (a[...] = value)
+            self.assign_into_array(array, args[0], node)
+            return Value("", None)
         temp = self.module.unique(name)
         if name == "view":
-            if len(args) != 1 or args[0].obj is None:
-                self.fail(node, "a.view(dtype) takes a dtype")
-            dtype = dtype_of(args[0].obj)
-            result = types.Array(dtype, t.ndim, "A")
             self.emit("%s %s;" % (c_array_type(result), temp))
             bad = self.raise_code(ValueError, (
                 "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last "
                 "axis of the array.",))
-            self.emit("if (ncc_view_as<%s>(%s, &%s)) { %s; }" % (dtype.element_ctype, array.code, temp, bad))
+            self.emit("if (ncc_view_as<%s>(%s, &%s)) { %s; }" % (result.dtype.element_ctype, array.code, temp, bad))
             return Value(temp, result)
         if len(args) == 1 and args[0].items is not None:
             args = args[0].items
-        if not args or not all(typing.is_int(a.type) for a in args):
-            self.fail(node, "a.reshape() takes a shape: integers, or a tuple of them")
-        result = types.Array(t.dtype, len(args), "A")
         shape = self.module.unique("shape")
         self.emit("long long %s[%d] = {%s};" % (shape, len(args), ", ".join(cast(a, types.int64) for a in args)))
         self.emit("%s %s;" % (c_array_type(result), temp))

@@ -21,6 +21,10 @@ class Value:
         self.code, self.type, self.const, self.obj, self.items = code, type, const, obj, items
         self.how = how
 
+    def annotated(self, how):
+        """This value as an annotation whose C rule is told `how` (a tuple's item, a rewritten call's expression)."""
+        return Value(self.code, self.type, self.const, self.obj, self.items, how=how)
+
 
 # The code of a typed Value: a typing rule knows the expression's type, not its C (which its C rule writes)
 TYPED = "/* typed */"

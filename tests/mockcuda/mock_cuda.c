@@ -368,11 +368,11 @@ static int device_range_ok(CUdeviceptr p, size_t n)
     return a != NULL;
 }
 
-/* Destroys everything a context owns, as the driver does at release or reset. Lock held. */
 /* MOCK_CUDA_TRACE_DESTROYS=1: every destroy writes its caller's stack to stderr, to find which one
  * destroyed a context that another thread still used. */
 static int trace_destroys = -1;
 
+/* Destroys everything a context owns, as the driver does at release or reset. Lock held. */
 static void ctx_destroy(struct ctx *c, const char *by)
 {
     if (calls_in_flight > 0) {

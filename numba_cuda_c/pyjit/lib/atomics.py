@@ -6,7 +6,7 @@ The index is an integer or a tuple of them, one per dimension, negative ones wra
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.indexing import element_ref
+from numba_cuda_c.pyjit.indexing import element_ref, wrapped_index
 from numba_cuda_c.pyjit.lib import Intrinsic
 from numba_cuda_c.pyjit.values import cast
 
@@ -43,13 +43,8 @@ def _check_index(array, index):
 
 def _element(array, index):
     """The element's lvalue (C), negative indices wrapped."""
-    codes = []
-    for axis, item in enumerate(index.items if index.items is not None else [index]):
-        code = cast(item, types.int64)
-        if item.type.kind == "i" and not (item.const is not None and item.const >= 0):
-            code = "ncc_wrap(%s, %s.shape[%d])" % (code, array.code, axis)
-        codes.append(code)
-    return element_ref(array, codes)
+    items = index.items if index.items is not None else [index]
+    return element_ref(array, [wrapped_index(item, array, axis) for axis, item in enumerate(items)])
 
 
 def _operation(op):
