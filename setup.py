@@ -1,5 +1,5 @@
 # Builds the one C extension, numba_cuda_c._cuda, from src/. No CUDA toolkit is needed:
-# libcuda and libnvrtc are found and loaded at run time (src/api/loader.c).
+# libcuda and libnvrtc are found and loaded at run time (src/driver/api/loader.c).
 import compileall
 import glob
 import os
@@ -9,7 +9,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
-sources = sorted(glob.glob("src/*.c") + glob.glob("src/api/*.c"))
+sources = sorted(glob.glob("src/**/*.c", recursive=True))
 
 
 class build_ext_and_bytecode(build_ext):

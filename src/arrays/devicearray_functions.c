@@ -1,0 +1,269 @@
+/* devicearray_functions.c: the module functions that make device arrays: device_array,
+ * device_array_like, and the consumers of __cuda_array_interface__ (is_cuda_array, as_cuda_array,
+ * from_cuda_array_interface), which view another library's memory without a copy. */
+#include "arrays/devicearray.h"
+#include "core/memory.h"
+
+#include "driver/errors.h"
+#include "arrays/dlpack.h"
+#include "core/foreign.h"
+#include "core/stream.h"
+
+/* Module functions */
+
+static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"shape", "dtype", "strides", "order", "stream", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None, *stream = Py_None;
+    array_layout layout;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:device_array", keywords, &shape_obj, &dtype_obj,
+                                     &strides_obj, &order_obj, &stream))
+        return NULL;
+    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
+        return NULL;
+    CUstream unused;
+    DeviceArrayObject *array = NULL;
+    if (stream_handle_from_object(st, stream, &unused) == 0)
+        array = devicearray_allocate(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides, 'C', layout.dtype, stream);
+    Py_DECREF(layout.dtype);
+    return (PyObject *)array;
+}
+
+/* The layout of a new contiguous array like `ary` (numba's _contiguous_strides_like_array, NumPy's
+ * empty_like): its shape and dtype, strides packed in the order of its strides' sizes. 0 with
+ * layout->dtype a new reference, or -1 with an error. */
+static int layout_like(PyObject *ary, array_layout *layout)
+{
+    if (numpy_require() < 0)
+        return -1;
+    PyObject *shape_obj = PyObject_GetAttrString(ary, "shape");
+    PyObject *dtype_obj = shape_obj ? PyObject_GetAttrString(ary, "dtype") : NULL;
+    PyObject *strides_obj = dtype_obj ? PyObject_GetAttrString(ary, "strides") : NULL;
+    int status = -1;
+    array_layout like;
+    if (strides_obj != NULL && layout_parse(shape_obj, dtype_obj, Py_None, Py_None, layout) == 0) {
+        int n = layout->ndim;
+        if (strides_obj != Py_None && layout_parse_shape(strides_obj, like.strides, "strides") == n) {
+            /* axes ordered by decreasing |stride| (a stable sort: ties keep their order) */
+            int axes[NPY_MAXDIMS];
+            for (int i = 0; i < n; i++)
+                axes[i] = i;
+            for (int i = 1; i < n; i++)
+                for (int j = i; j > 0; j--) {
+                    npy_intp a = like.strides[axes[j - 1]], b = like.strides[axes[j]];
+                    if ((a < 0 ? -a : a) >= (b < 0 ? -b : b))
+                        break;
+                    int swap = axes[j];
+                    axes[j] = axes[j - 1];
+                    axes[j - 1] = swap;
+                }
+            npy_intp step = PyDataType_ELSIZE(layout->dtype);
+            for (int k = n - 1; k >= 0; k--) {
+                layout->strides[axes[k]] = step;
+                step *= layout->shape[axes[k]] > 0 ? layout->shape[axes[k]] : 1;
+            }
+        }
+        PyErr_Clear(); /* no strides: C order, as layout_parse made them */
+        status = 0;
+    }
+    Py_XDECREF(shape_obj);
+    Py_XDECREF(dtype_obj);
+    Py_XDECREF(strides_obj);
+    return status;
+}
+
+/* device_array_like(ary, stream=0): the shape and dtype of `ary`, contiguous in the order of its
+ * strides (layout_like). */
+static PyObject *module_device_array_like(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *ary, *stream = Py_None;
+    array_layout layout;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:device_array_like", keywords, &ary, &stream) ||
+        layout_like(ary, &layout) < 0)
+        return NULL;
+    PyObject *result = (PyObject *)devicearray_allocate(st, st->DeviceNDArrayType, layout.ndim, layout.shape,
+                                                        layout.strides, 'C', layout.dtype, stream);
+    Py_DECREF(layout.dtype);
+    return result;
+}
+
+/* _strides_like(ary): the strides device_array_like gives, for the pinned and mapped *_like. */
+static PyObject *module_strides_like(PyObject *Py_UNUSED(module), PyObject *ary)
+{
+    array_layout layout;
+    if (layout_like(ary, &layout) < 0)
+        return NULL;
+    Py_DECREF(layout.dtype);
+    PyObject *strides = PyTuple_New(layout.ndim);
+    for (int i = 0; strides != NULL && i < layout.ndim; i++) {
+        PyObject *item = PyLong_FromSsize_t(layout.strides[i]);
+        if (item == NULL) {
+            Py_CLEAR(strides);
+            break;
+        }
+        PyTuple_SET_ITEM(strides, i, item);
+    }
+    return strides;
+}
+
+static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj)
+{
+    return PyBool_FromLong(PyObject_HasAttrString(obj, "__cuda_array_interface__"));
+}
+
+/* from_cuda_array_interface(desc, owner=None, sync=True): a view of someone else's device memory.
+ * `owner` is kept alive by the view; the exporter's stream is waited for when sync (numba's rule,
+ * NUMBA_CUDA_ARRAY_INTERFACE_SYNC). */
+int cai_wait_stream(module_state *st, PyObject *desc, int sync)
+{
+    PyObject *stream = PyDict_Check(desc) ? PyDict_GetItemString(desc, "stream") : NULL;
+    if (stream == NULL || stream == Py_None || !sync)
+        return 0;
+    /* numba's setting, read where numba_cuda_c/config.py reads the others (numba's loaded config wins) */
+    PyObject *name = PyUnicode_FromString("CUDA_ARRAY_INTERFACE_SYNC");
+    PyObject *setting = name ? call_python_helper("numba_cuda_c.config", "get", name) : NULL;
+    Py_XDECREF(name);
+    int wait = setting ? PyObject_IsTrue(setting) : -1;
+    Py_XDECREF(setting);
+    if (wait <= 0)
+        return wait;
+    void *handle = PyLong_AsVoidPtr(stream);
+    if (handle == NULL && PyErr_Occurred())
+        return -1;
+    if (stream_synchronize_replaced(st)) { /* numba: external_stream(handle).synchronize() */
+        ContextObject *context = context_current(st);
+        return context ? stream_call_synchronize(st, context, (CUstream)handle, STREAM_EXTERNAL) : -1;
+    }
+    CUresult rc;
+    CU_BEGIN_ALLOW_THREADS
+    rc = cu.cuStreamSynchronize((CUstream)handle);
+    CU_END_ALLOW_THREADS
+    return cu_check(st, rc, "cuStreamSynchronize");
+}
+
+/* The exporter's stream becomes the imported array's default stream, as an external stream (numba);
+ * *stream stays NULL (no default stream) when the interface names none. */
+static int cai_stream(module_state *st, ContextObject *context, PyObject *desc, PyObject **stream)
+{
+    PyObject *value = PyDict_GetItemString(desc, "stream");
+    *stream = NULL;
+    if (value == NULL || value == Py_None)
+        return 0;
+    void *handle = PyLong_AsVoidPtr(value);
+    if (handle == NULL && PyErr_Occurred())
+        return -1;
+    *stream = stream_new(st, context, (CUstream)handle, STREAM_EXTERNAL);
+    return *stream == NULL ? -1 : 0;
+}
+
+static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
+{
+    if (!PyDict_Check(desc)) {
+        PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ must be a dict");
+        return NULL;
+    }
+    PyObject *mask = PyDict_GetItemString(desc, "mask");
+    if (mask != NULL && mask != Py_None) {
+        PyErr_SetString(PyExc_NotImplementedError, "Masked arrays are not supported");
+        return NULL;
+    }
+    PyObject *shape_obj = PyDict_GetItemString(desc, "shape");
+    PyObject *data_obj = PyDict_GetItemString(desc, "data");
+    PyObject *typestr = PyDict_GetItemString(desc, "typestr");
+    PyObject *descr = PyDict_GetItemString(desc, "descr");
+    PyObject *strides_obj = PyDict_GetItemString(desc, "strides");
+    if (shape_obj == NULL || data_obj == NULL || typestr == NULL || !PyTuple_Check(data_obj) ||
+        PyTuple_GET_SIZE(data_obj) < 1) {
+        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ needs shape, typestr and data=(pointer, readonly)");
+        return NULL;
+    }
+    /* a structured type is described by descr; typestr alone says only its size */
+    PyObject *dtype_spec = (descr != NULL && PyList_Check(descr) && PyList_GET_SIZE(descr) > 1) ? descr : typestr;
+    array_layout layout;
+    if (layout_parse_view(shape_obj, dtype_spec, strides_obj, &layout) < 0)
+        return NULL;
+    unsigned long long pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data_obj, 0));
+    ContextObject *context = NULL;
+    if (pointer != (unsigned long long)-1 || !PyErr_Occurred()) {
+        /* the data pointer is element (0, ..., 0): with negative strides the lowest byte lies below it */
+        if (layout.span > 0 && (pointer < (unsigned long long)-layout.low ||
+                                pointer + (unsigned long long)layout.low > ~0ULL - layout.span))
+            PyErr_Format(PyExc_ValueError,
+                         "__cuda_array_interface__: the data pointer %p with these shape and strides reaches "
+                         "outside the address space", (void *)(uintptr_t)pointer);
+        else /* memory of our own (an IPC mapping, a raw allocation) belongs to its context, whichever is current */
+            context = owner != NULL && Py_IS_TYPE(owner, st->MemoryPointerType) ? ((MemoryObject *)owner)->context
+                                                                               : context_current(st);
+    }
+    PyObject *result = NULL, *stream = NULL;
+    if (context != NULL && foreign_check_extent(st, (CUdeviceptr)pointer, layout.low, layout.span,
+                                                "__cuda_array_interface__") < 0)
+        context = NULL;
+    if (context != NULL && cai_wait_stream(st, desc, sync) == 0 && cai_stream(st, context, desc, &stream) == 0)
+        result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
+                                              layout.dtype, (CUdeviceptr)pointer, owner, context, stream);
+    Py_XDECREF(stream);
+    Py_DECREF(layout.dtype);
+    return result;
+}
+
+static PyObject *module_from_cuda_array_interface(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"desc", "owner", "sync", NULL};
+    PyObject *desc, *owner = Py_None;
+    int sync = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:from_cuda_array_interface", keywords, &desc, &owner, &sync))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    return from_cai(state_of_module(module), desc, owner == Py_None ? NULL : owner, sync);
+}
+
+PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync)
+{
+    if (numpy_require() < 0)
+        return NULL;
+    if (devicearray_check(st, obj))
+        return Py_NewRef(obj);
+    PyObject *desc = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+    if (desc == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            if (PyObject_HasAttrString(obj, "__dlpack__") && !PyArray_Check(obj)) /* JAX, and other DLPack-only producers */
+                return dlpack_import(st, obj);
+            PyErr_SetString(PyExc_TypeError, "*obj* doesn't implement the cuda array interface.");
+        }
+        return NULL;
+    }
+    PyObject *result = from_cai(st, desc, obj, sync);
+    Py_DECREF(desc);
+    return result;
+}
+
+static PyObject *module_as_cuda_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"obj", "sync", NULL};
+    PyObject *obj;
+    int sync = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:as_cuda_array", keywords, &obj, &sync))
+        return NULL;
+    return devicearray_from_object(state_of_module(module), obj, sync);
+}
+
+PyMethodDef devicearray_module_methods[] = {
+    {"device_array", (PyCFunction)(void (*)(void))module_device_array, METH_VARARGS | METH_KEYWORDS,
+     "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0): an uninitialised device array."},
+    {"device_array_like", (PyCFunction)(void (*)(void))module_device_array_like, METH_VARARGS | METH_KEYWORDS,
+     "device_array_like(ary, stream=0): a device array with the shape, dtype and layout of ary."},
+    {"_strides_like", module_strides_like, METH_O, "_strides_like(ary): device_array_like's strides for ary."},
+    {"is_cuda_array", module_is_cuda_array, METH_O, "True if obj has __cuda_array_interface__."},
+    {"as_cuda_array", (PyCFunction)(void (*)(void))module_as_cuda_array, METH_VARARGS | METH_KEYWORDS,
+     "as_cuda_array(obj, sync=True): a DeviceNDArray view of a CUDA-array-interface object, without a copy."},
+    {"from_cuda_array_interface", (PyCFunction)(void (*)(void))module_from_cuda_array_interface,
+     METH_VARARGS | METH_KEYWORDS,
+     "from_cuda_array_interface(desc, owner=None, sync=True): a DeviceNDArray view of the described memory."},
+    {0},
+};

@@ -1,0 +1,860 @@
+/* transfer.c: host <-> device copies and what is built on them: DeviceNDArray.copy_to_host,
+ * copy_to_device and __setitem__, cuda.to_device, and host arrays in pinned, mapped or managed
+ * memory. Every copy runs with the GIL released; stream 0 means a synchronous copy, as in numba.
+ * Contiguous layouts copy bytes directly; other layouts go through a host buffer once. */
+#include "arrays/transfer.h"
+
+#include "driver/errors.h"
+#include "core/graph.h"
+#include "core/memory.h"
+#include "core/staging.h"
+#include "core/stream.h"
+
+/* Large copies between the device and pageable host memory go through the context's staging ring
+ * (staging.h), made at first need: worker threads copy between the host memory and pinned slots
+ * while the DMA engine moves the slots, where the driver's own staging runs at a fraction of the
+ * bus (and, into memory just allocated, takes the page faults one at a time). Pinned, registered
+ * and managed host memory, and copies under NUMBA_CUDA_C_STAGING_THRESHOLD bytes, go to the driver
+ * directly. */
+#define STAGING_CHUNK ((size_t)2 << 20)
+#define STAGING_SLOTS 32
+
+/* The context's ring (the context current), made now if need be; NULL (no error) where it cannot be. */
+static staging_ring *context_staging(ContextObject *context)
+{
+    if (context->staging != NULL || context->staging_closed)
+        return context->staging;
+    staging_ring *ring = PyMem_RawMalloc(sizeof *ring);
+    if (ring == NULL)
+        return NULL;
+    CUresult rc;
+    /* counted as a user, so that a release or reset waits for the new ring to be kept or destroyed
+     * (context_free_staging) before it destroys the context */
+    context->staging_users++;
+    CU_BEGIN_ALLOW_THREADS
+    rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS, 0); /* 64 MiB pinned: milliseconds */
+    CU_END_ALLOW_THREADS
+    if (rc != CUDA_SUCCESS || context->staging != NULL || context->staging_closed) {
+        /* failed, or another thread made one meanwhile, or the context is going */
+        if (rc == CUDA_SUCCESS) {
+            CU_BEGIN_ALLOW_THREADS
+            staging_ring_destroy(ring);
+            CU_END_ALLOW_THREADS
+        }
+        PyMem_RawFree(ring);
+        ring = context->staging;
+    } else {
+        context->staging = ring;
+    }
+    context->staging_users--;
+    return ring;
+}
+
+/* Whether host memory is pageable: the driver knows nothing of it (not pinned, registered or managed). */
+static int host_is_pageable(const void *host)
+{
+    unsigned int type;
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)host));
+    return rc != CUDA_SUCCESS;
+}
+
+/* A copy function set on numba's driver object (driver.cuMemcpyHtoD = f: test suites that forbid transfers, or
+ * count them) is what a copy calls, as numba's copies call the attribute: f(dst, src, size[, stream handle]) with
+ * numba's argument order. 1: it was called (0 or -1 returned through *status); 0: none set for this copy. */
+static int call_driver_override(module_state *st, void *host, CUdeviceptr device_dst, CUdeviceptr device_src,
+                                size_t size, PyObject *stream, int sync, transfer_direction direction, int *status)
+{
+    static const char *names[2][3] = {{"cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync"},
+                                      {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"}};
+    PyObject *override = PyDict_GetItemString(st->driver_overrides, names[sync ? 1 : 0][direction]); /* borrowed */
+    if (override == NULL)
+        return 0;
+    unsigned long long dst = direction == DEVICE_TO_HOST ? (unsigned long long)(uintptr_t)host : device_dst;
+    unsigned long long src = direction == HOST_TO_DEVICE ? (unsigned long long)(uintptr_t)host : device_src;
+    CUstream handle = NULL;
+    PyObject *result = NULL;
+    Py_INCREF(override); /* it may remove itself */
+    if (sync)
+        result = PyObject_CallFunction(override, "KKn", dst, src, (Py_ssize_t)size);
+    else if (stream_handle_from_object(st, stream, &handle) == 0)
+        result = PyObject_CallFunction(override, "KKnK", dst, src, (Py_ssize_t)size,
+                                       (unsigned long long)(uintptr_t)handle);
+    Py_DECREF(override);
+    Py_XDECREF(result);
+    *status = result == NULL ? -1 : 0;
+    return 1;
+}
+
+int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
+                  CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
+{
+    CUstream handle;
+    int pushed, sync = stream_is_default(stream), status;
+    CUresult rc = CUDA_SUCCESS;
+    if (size == 0)
+        return 0;
+    if (st->driver_overrides != NULL && /* one pointer test on the usual path */
+        call_driver_override(st, host, device_dst, device_src, size, stream, sync, direction, &status))
+        return status;
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0)
+        return -1;
+    if (direction != DEVICE_TO_DEVICE && graph_capturing(st, stream) && host_is_pageable(host)) {
+        PyErr_SetString(PyExc_ValueError, "a copy between the device and pageable host memory cannot be captured "
+                        "into a graph (the graph would read or write it long after this call): copy to or from "
+                        "pinned memory (cuda.pinned_array) on a capturing stream");
+        return -1;
+    }
+    if (context_enter(st, context, &pushed) < 0)
+        return -1;
+    /* numba's stream 0 is the synchronous API; under the per-thread default stream that means an
+     * async copy on CU_STREAM_PER_THREAD and a wait (what the _ptds entry points do). A staged copy
+     * returns when it is done, on any stream, as the driver's copies of pageable memory do. */
+    int use_sync_api = sync && handle == NULL;
+    staging_ring *ring = NULL;
+    if (direction != DEVICE_TO_DEVICE && size >= st->staging_threshold && host_is_pageable(host))
+        ring = context_staging(context);
+    if (ring != NULL)
+        context->staging_users++; /* the ring stays until this copy is done (context_free_staging) */
+    CU_BEGIN_ALLOW_THREADS
+    if (ring != NULL && direction == HOST_TO_DEVICE) {
+        rc = staging_copy_to_device(ring, device_dst, host, size, handle);
+    } else if (ring != NULL) {
+        staging_hugepage_hint(host, size); /* where the pages are fresh, fault them in 2 MiB at a time */
+        rc = staging_copy(ring, host, device_src, size, handle);
+    } else {
+        switch (direction) {
+        case HOST_TO_DEVICE:
+            rc = use_sync_api ? cu.cuMemcpyHtoD(device_dst, host, size)
+                              : cu.cuMemcpyHtoDAsync(device_dst, host, size, handle);
+            break;
+        case DEVICE_TO_HOST:
+            rc = use_sync_api ? cu.cuMemcpyDtoH(host, device_src, size)
+                              : cu.cuMemcpyDtoHAsync(host, device_src, size, handle);
+            break;
+        case DEVICE_TO_DEVICE:
+            rc = use_sync_api ? cu.cuMemcpyDtoD(device_dst, device_src, size)
+                              : cu.cuMemcpyDtoDAsync(device_dst, device_src, size, handle);
+            break;
+        }
+        if (rc == CUDA_SUCCESS && sync && !use_sync_api)
+            rc = cu.cuStreamSynchronize(handle);
+    }
+    CU_END_ALLOW_THREADS
+    if (ring != NULL)
+        context->staging_users--;
+    static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
+    int failed = cu_check(st, rc, names[direction]) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    return 0;
+}
+
+static int wait_stream(module_state *st, PyObject *stream)
+{
+    CUstream handle;
+    if (stream_is_default(stream))
+        return 0;
+    if (stream_handle_from_object(st, stream, &handle) < 0)
+        return -1;
+    CUresult rc;
+    CU_BEGIN_ALLOW_THREADS
+    rc = cu.cuStreamSynchronize(handle);
+    CU_END_ALLOW_THREADS
+    return cu_check(st, rc, "cuStreamSynchronize");
+}
+
+/* Shapes equal once axes of length 1 are dropped (numba's check_array_compatibility squeezes). */
+static int same_squeezed_shape(int n1, const npy_intp *s1, int n2, const npy_intp *s2)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < n1 && s1[i] == 1)
+            i++;
+        while (j < n2 && s2[j] == 1)
+            j++;
+        if (i == n1 || j == n2)
+            return i == n1 && j == n2;
+        if (s1[i++] != s2[j++])
+            return 0;
+    }
+}
+
+static int same_layout(DeviceArrayObject *self, PyArrayObject *host)
+{
+    if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host)))
+        return 0;
+    if (devicearray_is_c_contiguous(self) && PyArray_IS_C_CONTIGUOUS(host))
+        return 1;
+    return devicearray_is_f_contiguous(self) && PyArray_IS_F_CONTIGUOUS(host);
+}
+
+/* A host array with the device array's layout over a fresh buffer holding a copy of its span. */
+static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, PyObject *stream)
+{
+    npy_intp low;
+    npy_intp span = (npy_intp)devicearray_span(self, &low);
+    if (self->size == 0 || (devicearray_is_c_contiguous(self) && low == 0) ||
+        (devicearray_is_f_contiguous(self) && low == 0)) {
+        Py_INCREF(self->dtype);
+        PyArrayObject *result = (PyArrayObject *)PyArray_NewFromDescr(
+            &PyArray_Type, self->dtype, self->ndim, self->shape,
+            self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
+        size_t size = result != NULL ? (size_t)PyArray_NBYTES(result) : 0;
+        int failed = result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data, size, stream,
+                                                     DEVICE_TO_HOST) < 0;
+        if (failed)
+            Py_CLEAR(result);
+        return result;
+    }
+    PyArrayObject *buffer = (PyArrayObject *)PyArray_SimpleNew(1, &span, NPY_UINT8);
+    if (buffer == NULL)
+        return NULL;
+    if (transfer_copy(st, self->context, PyArray_DATA(buffer), 0, self->data + low, (size_t)span, stream,
+                      DEVICE_TO_HOST) < 0) {
+        Py_DECREF(buffer);
+        return NULL;
+    }
+    Py_INCREF(self->dtype);
+    PyArrayObject *result = (PyArrayObject *)PyArray_NewFromDescr(
+        &PyArray_Type, self->dtype, self->ndim, self->shape, self->strides, (char *)PyArray_DATA(buffer) - low,
+        NPY_ARRAY_WRITEABLE, NULL);
+    if (result == NULL || PyArray_SetBaseObject(result, (PyObject *)buffer) < 0) {
+        Py_XDECREF(result);
+        Py_DECREF(buffer);
+        return NULL;
+    }
+    return result;
+}
+
+/* Writes a host array laid out by span_to_host back over the device array's span. */
+static int span_from_host(module_state *st, DeviceArrayObject *self, PyArrayObject *host, PyObject *stream)
+{
+    npy_intp low;
+    size_t span = devicearray_span(self, &low);
+    return transfer_copy(st, self->context, (char *)PyArray_DATA(host) + low, self->data + low, 0, span, stream,
+                         HOST_TO_DEVICE);
+}
+
+/* Host data in non-native byte order (dtype('>f8') on x86) would reach the device as raw bytes,
+ * which kernels misread: refused with ValueError, as numba refuses such arrays as kernel arguments
+ * (it cannot type them). One flag check for the usual dtypes; records are checked field by field. */
+static int refuse_swapped(PyArray_Descr *descr, const char *what)
+{
+    int native = PyArray_ISNBO(descr->byteorder);
+    if (native && (PyDataType_HASFIELDS(descr) || PyDataType_HASSUBARRAY(descr))) {
+        PyObject *flag = PyObject_GetAttrString((PyObject *)descr, "isnative");
+        if (flag == NULL || (native = PyObject_IsTrue(flag)) < 0) {
+            Py_XDECREF(flag);
+            return -1;
+        }
+        Py_DECREF(flag);
+    }
+    if (native)
+        return 0;
+    PyErr_Format(PyExc_ValueError,
+                 "%s: dtype %R is not in the machine's byte order, and the device would read its raw bytes; "
+                 "convert the array first, e.g. a.astype(a.dtype.newbyteorder('='))",
+                 what, (PyObject *)descr);
+    return -1;
+}
+
+/* A NumPy record scalar (np.void, np.record) as a writable 0-d array over its own bytes: NumPy lets
+ * a record's fields be assigned in place, and numba's copy_to_host writes into it the same way. */
+static PyObject *record_scalar_as_array(PyObject *record)
+{
+    PyVoidScalarObject *scalar = (PyVoidScalarObject *)record;
+    PyArray_Descr *descr = (PyArray_Descr *)scalar->descr;
+    Py_INCREF(descr);
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, scalar->obval, NPY_ARRAY_WRITEABLE,
+                                          NULL);
+    if (view == NULL)
+        return NULL;
+    if (PyArray_SetBaseObject((PyArrayObject *)view, Py_NewRef(record)) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
+PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *ary = Py_None, *stream = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:copy_to_host", keywords, &ary, &stream))
+        return NULL;
+    stream = devicearray_effective_stream(self, stream);
+    if (ary == Py_None)
+        return (PyObject *)span_to_host(st, self, stream);
+    if (numpy_require() < 0)
+        return NULL;
+    if (PyArray_IsScalar(ary, Void)) { /* a NumPy record (numba's DeviceRecord copies into one) */
+        PyObject *view = record_scalar_as_array(ary);
+        if (view == NULL)
+            return NULL;
+        PyObject *view_args = stream ? PyTuple_Pack(2, view, stream) : PyTuple_Pack(1, view);
+        PyObject *result = view_args ? devicearray_copy_to_host(op, view_args, NULL) : NULL;
+        Py_XDECREF(view_args);
+        Py_DECREF(view);
+        if (result == NULL)
+            return NULL;
+        Py_DECREF(result);
+        return Py_NewRef(ary);
+    }
+    if (!PyArray_Check(ary)) {
+        PyErr_Format(PyExc_TypeError, "copy_to_host(ary): ary must be a NumPy array or record, not %.100s",
+                     Py_TYPE(ary)->tp_name);
+        return NULL;
+    }
+    PyArrayObject *host = (PyArrayObject *)ary;
+    if (refuse_swapped(PyArray_DESCR(host), "copy_to_host") < 0)
+        return NULL;
+    if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype)) {
+        PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
+                     (PyObject *)PyArray_DESCR(host));
+        return NULL;
+    }
+    if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host))) {
+        PyErr_SetString(PyExc_ValueError, "incompatible shape: the host array must have the device array's shape");
+        return NULL;
+    }
+    if (PyArray_FailUnlessWriteable(host, "copy_to_host's destination") < 0)
+        return NULL;
+    if (same_layout(self, host)) {
+        if (transfer_copy(st, self->context, PyArray_DATA(host), 0, self->data, (size_t)PyArray_NBYTES(host), stream,
+                          DEVICE_TO_HOST) < 0 ||
+            graph_keep_copy(st, stream, op, ary) < 0)
+            return NULL;
+        return Py_NewRef(ary);
+    }
+    PyArrayObject *staged = span_to_host(st, self, stream);
+    if (staged == NULL || wait_stream(st, stream) < 0) {
+        Py_XDECREF(staged);
+        return NULL;
+    }
+    PyArray_Dims dims = {PyArray_SHAPE(host), PyArray_NDIM(host)};
+    PyObject *reshaped = PyArray_Newshape(staged, &dims, NPY_ANYORDER);
+    Py_DECREF(staged);
+    if (reshaped == NULL || PyArray_CopyInto(host, (PyArrayObject *)reshaped) < 0) {
+        Py_XDECREF(reshaped);
+        return NULL;
+    }
+    Py_DECREF(reshaped);
+    return Py_NewRef(ary);
+}
+
+/* __reduce__: the bytes the array spans, copied to the host, and its layout; unpickled by
+ * numba_cuda_c.cudadrv.devicearray._rebuild_device_array in that process's current context, with the
+ * same shape, strides and dtype (gaps and reversed axes included). */
+PyObject *devicearray_reduce(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    if (numpy_require() < 0)
+        return NULL;
+    npy_intp low = 0;
+    npy_intp span = self->size == 0 ? 0 : (npy_intp)devicearray_span(self, &low);
+    PyArrayObject *bytes = (PyArrayObject *)PyArray_SimpleNew(1, &span, NPY_UINT8);
+    if (bytes == NULL)
+        return NULL;
+    PyObject *stream = devicearray_effective_stream(self, NULL);
+    if (span > 0 && (transfer_copy(st, self->context, PyArray_DATA(bytes), 0, self->data + low, (size_t)span, stream,
+                                   DEVICE_TO_HOST) < 0 ||
+                     wait_stream(st, stream) < 0)) {
+        Py_DECREF(bytes);
+        return NULL;
+    }
+    PyObject *helpers = PyImport_ImportModule("numba_cuda_c.cudadrv.devicearray");
+    PyObject *rebuild = helpers ? PyObject_GetAttrString(helpers, "_rebuild_device_array") : NULL;
+    Py_XDECREF(helpers);
+    PyObject *shape = PyArray_IntTupleFromIntp(self->ndim, self->shape);
+    PyObject *strides = PyArray_IntTupleFromIntp(self->ndim, self->strides);
+    PyObject *result = NULL;
+    if (rebuild != NULL && shape != NULL && strides != NULL)
+        result = Py_BuildValue("(O(sOnOOO))", rebuild, Py_IS_TYPE(op, st->DeviceRecordType) ? "record" : "array",
+                               (PyObject *)bytes, (Py_ssize_t)low, shape, strides, (PyObject *)self->dtype);
+    Py_XDECREF(rebuild);
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    Py_DECREF(bytes);
+    return result;
+}
+
+/* Copies a host array of the device array's shape into it (any layout of either). */
+static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayObject *host, PyObject *stream)
+{
+    if (same_layout(self, host))
+        return transfer_copy(st, self->context, PyArray_DATA(host), self->data, 0, (size_t)PyArray_NBYTES(host),
+                             stream, HOST_TO_DEVICE);
+    if (devicearray_is_c_contiguous(self) || devicearray_is_f_contiguous(self)) {
+        int fortran = !devicearray_is_c_contiguous(self);
+        PyArrayObject *packed = (PyArrayObject *)PyArray_NewCopy(host, fortran ? NPY_FORTRANORDER : NPY_CORDER);
+        if (packed == NULL)
+            return -1;
+        int status = transfer_copy(st, self->context, PyArray_DATA(packed), self->data, 0,
+                                   (size_t)PyArray_NBYTES(packed), stream, HOST_TO_DEVICE);
+        Py_DECREF(packed);
+        /* the copy must finish before `packed` goes: an async copy reads it later */
+        return status < 0 ? -1 : wait_stream(st, stream);
+    }
+    /* A strided destination: read its span, assign on the host, write the span back. */
+    PyArrayObject *staged = span_to_host(st, self, stream);
+    if (staged == NULL)
+        return -1;
+    int status = wait_stream(st, stream);
+    if (status == 0)
+        status = PyArray_CopyInto(staged, host);
+    if (status == 0)
+        status = span_from_host(st, self, staged, stream);
+    if (status == 0)
+        status = wait_stream(st, stream);
+    Py_DECREF(staged);
+    return status;
+}
+
+/* Bytes from another device's array (cuMemcpyPeer, Async on a stream), with the destination's
+ * context current; the source's device has peer access enabled at first need. 0: copied; 1: the
+ * devices cannot reach each other (the caller stages through the host); -1 with an error. */
+static int peer_copy(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, size_t size,
+                     PyObject *stream)
+{
+    ContextObject *to = self->context, *from = source->context;
+    CUstream handle;
+    int pushed, sync = stream_is_default(stream);
+    if (context_check_alive(st, from) < 0 || context_check_alive(st, to) < 0)
+        return -1;
+    int reachable = context_enable_peer(st, to, from);
+    if (reachable <= 0)
+        return reachable < 0 ? -1 : 1;
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 || context_enter(st, to, &pushed) < 0)
+        return -1;
+    CUresult rc;
+    CU_BEGIN_ALLOW_THREADS
+    if (sync && handle == NULL)
+        rc = cu.cuMemcpyPeer(self->data, to->handle, source->data, from->handle, size);
+    else {
+        rc = cu.cuMemcpyPeerAsync(self->data, to->handle, source->data, from->handle, size, handle);
+        if (rc == CUDA_SUCCESS && sync)
+            rc = cu.cuStreamSynchronize(handle);
+    }
+    CU_END_ALLOW_THREADS
+    int failed = cu_check(st, rc, "cuMemcpyPeer") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    return 0;
+}
+
+/* A device source: bytes when layouts agree (a peer copy from another device's array), else
+ * through the host. */
+static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, PyObject *stream)
+{
+    if (context_check_alive(st, source->context) < 0) /* its memory went with its context */
+        return -1;
+    if (!PyArray_EquivTypes(self->dtype, source->dtype)) {
+        PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
+                     (PyObject *)source->dtype);
+        return -1;
+    }
+    if (!same_squeezed_shape(self->ndim, self->shape, source->ndim, source->shape)) {
+        PyErr_SetString(PyExc_ValueError, "incompatible shape: copy_to_device needs arrays of the same shape");
+        return -1;
+    }
+    int both_c = devicearray_is_c_contiguous(self) && devicearray_is_c_contiguous(source);
+    int both_f = devicearray_is_f_contiguous(self) && devicearray_is_f_contiguous(source);
+    size_t size = (size_t)(self->size * PyDataType_ELSIZE(self->dtype));
+    int other_device = source->context != NULL && source->context != self->context;
+    if ((both_c || both_f) && other_device && size > 0) {
+        int status = peer_copy(st, self, source, size, stream);
+        if (status <= 0)
+            return status;
+    } else if (both_c || both_f) {
+        return transfer_copy(st, self->context, NULL, self->data, source->data, size, stream, DEVICE_TO_DEVICE);
+    }
+    /* the source is read synchronously: a stream of the destination's context cannot order it */
+    PyArrayObject *staged = span_to_host(st, source, other_device ? Py_None : stream);
+    if (staged == NULL)
+        return -1;
+    int status = wait_stream(st, stream);
+    if (status == 0)
+        status = host_into_device(st, self, staged, stream);
+    Py_DECREF(staged);
+    return status;
+}
+
+static int has_cai(PyObject *obj)
+{
+    return !PyArray_Check(obj) && PyObject_HasAttrString(obj, "__cuda_array_interface__");
+}
+
+PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ary", "stream", NULL};
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    PyObject *ary, *stream = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:copy_to_device", keywords, &ary, &stream))
+        return NULL;
+    stream = devicearray_effective_stream(self, stream);
+    if (devicearray_check(st, ary) || has_cai(ary)) {
+        PyObject *source = devicearray_from_object(st, ary, 1);
+        if (source == NULL)
+            return NULL;
+        int status = device_into_device(st, self, (DeviceArrayObject *)source, stream);
+        if (status == 0)
+            status = graph_keep_copy(st, stream, op, source);
+        Py_DECREF(source);
+        return status < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyArrayObject *host = (PyArrayObject *)PyArray_FromAny(ary, NULL, 0, 0, 0, NULL);
+    if (host == NULL)
+        return NULL;
+    int status = -1;
+    if (refuse_swapped(PyArray_DESCR(host), "copy_to_device") < 0)
+        ;
+    else if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype))
+        PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
+                     (PyObject *)PyArray_DESCR(host));
+    else if (!same_squeezed_shape(self->ndim, self->shape, PyArray_NDIM(host), PyArray_SHAPE(host)))
+        PyErr_SetString(PyExc_ValueError, "incompatible shape: the host array must have the device array's shape");
+    else if ((status = host_into_device(st, self, host, stream)) == 0)
+        status = graph_keep_copy(st, stream, op, (PyObject *)host);
+    Py_DECREF(host);
+    return status < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+/* A scalar into a contiguous array of 1-, 2- or 4-byte items: one memset on the device. */
+static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *value, PyObject *stream, int *done)
+{
+    npy_intp itemsize = PyDataType_ELSIZE(lhs->dtype);
+    *done = 0;
+    if (PyArray_SIZE(value) != 1 || lhs->size == 0 || !devicearray_is_c_contiguous(lhs) ||
+        (itemsize != 1 && itemsize != 2 && itemsize != 4))
+        return 0;
+    unsigned int bits = 0;
+    memcpy(&bits, PyArray_DATA(value), (size_t)itemsize);
+    CUstream handle;
+    int pushed, sync = stream_is_default(stream);
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
+        context_enter(st, lhs->context, &pushed) < 0)
+        return -1;
+    size_t count = (size_t)lhs->size;
+    CUresult rc = itemsize == 1   ? cu.cuMemsetD8Async(lhs->data, (unsigned char)bits, count, handle)
+                  : itemsize == 2 ? cu.cuMemsetD16Async(lhs->data, (unsigned short)bits, count, handle)
+                                  : cu.cuMemsetD32Async(lhs->data, bits, count, handle);
+    if (rc == CUDA_SUCCESS && sync) {
+        CU_BEGIN_ALLOW_THREADS
+        rc = cu.cuStreamSynchronize(handle);
+        CU_END_ALLOW_THREADS
+    }
+    int failed = cu_check(st, rc, "cuMemsetAsync") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return -1;
+    *done = 1;
+    return 0;
+}
+
+int devicearray_setitem(PyObject *op, PyObject *key, PyObject *value)
+{
+    return devicearray_assign(op, key, value, NULL);
+}
+
+int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *stream_arg)
+{
+    module_state *st = state_of(op);
+    DeviceArrayObject *self = (DeviceArrayObject *)op;
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS], offset;
+    int ndim;
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "device array elements cannot be deleted");
+        return -1;
+    }
+    PyArray_Descr *dtype = self->dtype;
+    if (PyUnicode_Check(key) ? devicearray_field(self, key, &ndim, shape, strides, &dtype, &offset) < 0
+                             : devicearray_index(self, key, &ndim, shape, strides, &offset) < 0)
+        return -1;
+    DeviceArrayObject *lhs = devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, dtype,
+                                              self->data ? self->data + offset : 0, self->owner, self->context,
+                                              self->stream);
+    if (lhs == NULL)
+        return -1;
+    PyObject *stream = devicearray_effective_stream(self, stream_arg);
+    PyArrayObject *host = NULL;
+    int status = -1, done = 0;
+    if (devicearray_check(st, value) || has_cai(value)) { /* a device source goes through the host */
+        PyObject *source = devicearray_from_object(st, value, 1);
+        if (source == NULL)
+            goto finish;
+        if (((DeviceArrayObject *)source)->ndim == ndim &&
+            memcmp(((DeviceArrayObject *)source)->shape, shape, ndim * sizeof *shape) == 0 &&
+            PyArray_EquivTypes(((DeviceArrayObject *)source)->dtype, dtype)) {
+            status = device_into_device(st, lhs, (DeviceArrayObject *)source, stream);
+            Py_DECREF(source);
+            goto finish;
+        }
+        host = span_to_host(st, (DeviceArrayObject *)source, stream);
+        Py_DECREF(source);
+        if (host == NULL || wait_stream(st, stream) < 0)
+            goto finish;
+        value = (PyObject *)host;
+    }
+    Py_INCREF(dtype);
+    PyArrayObject *converted = (PyArrayObject *)PyArray_FromAny(value, dtype, 0, 0, NPY_ARRAY_FORCECAST, NULL);
+    Py_XSETREF(host, converted);
+    if (host == NULL)
+        goto finish;
+    if (PyArray_NDIM(host) > ndim) {
+        PyErr_Format(PyExc_ValueError, "Can't assign %d-D array to %d-D self", PyArray_NDIM(host), ndim);
+        goto finish;
+    }
+    for (int i = 0; i < PyArray_NDIM(host); i++) {
+        npy_intp r = PyArray_DIM(host, PyArray_NDIM(host) - 1 - i), l = shape[ndim - 1 - i];
+        if (r != 1 && r != l) {
+            PyErr_Format(PyExc_ValueError, "Can't copy sequence with size %zd to array axis %d with dimension %zd",
+                         (Py_ssize_t)r, ndim - 1 - i, (Py_ssize_t)l);
+            goto finish;
+        }
+    }
+    if (try_memset(st, lhs, host, stream, &done) < 0 || done) {
+        status = done ? 0 : -1;
+        goto finish;
+    }
+    if (PyArray_NDIM(host) != ndim || memcmp(PyArray_SHAPE(host), shape, ndim * sizeof *shape) != 0) {
+        /* broadcast on the host, once, to the destination's shape */
+        Py_INCREF(dtype);
+        PyArrayObject *full =
+            (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, dtype, ndim, shape, NULL, NULL, 0, NULL);
+        if (full == NULL || PyArray_CopyInto(full, host) < 0) {
+            Py_XDECREF(full);
+            goto finish;
+        }
+        Py_SETREF(host, full);
+    }
+    if (same_layout(lhs, host))
+        status = transfer_copy(st, lhs->context, PyArray_DATA(host), lhs->data, 0, (size_t)PyArray_NBYTES(host),
+                               Py_None, HOST_TO_DEVICE);
+    else
+        status = host_into_device(st, lhs, host, Py_None); /* broadcasts on the host */
+    if (status == 0)
+        status = wait_stream(st, stream);
+finish:
+    /* with no stream, numba ends with default_stream().synchronize(): observable where it was patched */
+    if (status == 0 && stream_is_default(stream) && stream_synchronize_replaced(st))
+        status = stream_call_synchronize(st, lhs->context, NULL, STREAM_DEFAULT);
+    Py_XDECREF(host);
+    Py_DECREF(lhs);
+    return status;
+}
+
+/* Module functions */
+
+/* to_device(obj, stream=0, copy=True, to=None), as numba's: a device array is returned as is, a
+ * CAI object is wrapped, anything else becomes a NumPy array (made contiguous once if it is not)
+ * and is copied to new device memory with its layout. */
+static PyObject *module_to_device(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"obj", "stream", "copy", "to", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *obj, *stream = Py_None, *to = Py_None;
+    int copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpO:to_device", keywords, &obj, &stream, &copy, &to))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    if (to != Py_None) {
+        if (!devicearray_check(st, to)) {
+            PyErr_SetString(PyExc_TypeError, "to_device(to=...) must be a device array");
+            return NULL;
+        }
+        if (copy) {
+            PyObject *done = PyObject_CallMethod(to, "copy_to_device", "OO", obj, stream);
+            if (done == NULL)
+                return NULL;
+            Py_DECREF(done);
+        }
+        return Py_NewRef(to);
+    }
+    PyObject *device = transfer_to_device(st, obj, stream, copy);
+    if (device != NULL && graph_keep_copy(st, stream, obj, device) < 0)
+        Py_CLEAR(device);
+    return device;
+}
+
+/* Whether a non-empty array repeats its data along some dimension (a zero stride on a dimension
+ * longer than one: np.broadcast_to, a scalar broadcast for a ufunc). */
+static int is_broadcast(PyArrayObject *host)
+{
+    if (PyArray_SIZE(host) == 0)
+        return 0;
+    for (int i = 0; i < PyArray_NDIM(host); i++)
+        if (PyArray_STRIDE(host, i) == 0 && PyArray_DIM(host, i) > 1)
+            return 1;
+    return 0;
+}
+
+/* A broadcast array goes to the device as numba sends it: the data it repeats, once, under the same
+ * zero strides (a scalar broadcast to a million elements takes one element of device memory). */
+static PyObject *broadcast_to_device(module_state *st, PyArrayObject *host, PyObject *stream, int copy)
+{
+    int ndim = PyArray_NDIM(host);
+    npy_intp core_shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    PyArray_Descr *dtype = PyArray_DESCR(host);
+    for (int i = 0; i < ndim; i++)
+        core_shape[i] = PyArray_STRIDE(host, i) == 0 ? 1 : PyArray_DIM(host, i);
+    /* the core: a view of the data without its repeats, then packed */
+    Py_INCREF(dtype);
+    PyArrayObject *view = (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, dtype, ndim, core_shape,
+                                                                PyArray_STRIDES(host), PyArray_DATA(host), 0, NULL);
+    if (view == NULL || PyArray_SetBaseObject(view, Py_NewRef((PyObject *)host)) < 0) {
+        Py_XDECREF(view);
+        return NULL;
+    }
+    PyArrayObject *core = (PyArrayObject *)PyArray_NewCopy(view, NPY_CORDER);
+    Py_DECREF(view);
+    if (core == NULL)
+        return NULL;
+    npy_intp stride = PyDataType_ELSIZE(dtype);
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = PyArray_STRIDE(host, i) == 0 ? 0 : stride;
+        stride *= core_shape[i];
+    }
+    DeviceArrayObject *device =
+        devicearray_allocate(st, st->DeviceNDArrayType, ndim, PyArray_SHAPE(host), strides, 'C', dtype, stream);
+    PyObject *copy_stream = stream_is_default(stream) ? NULL : stream;
+    if (device != NULL && copy &&
+        (transfer_copy(st, device->context, PyArray_DATA(core), device->data, 0, (size_t)PyArray_NBYTES(core),
+                       copy_stream, HOST_TO_DEVICE) < 0 ||
+         wait_stream(st, copy_stream) < 0)) /* `core` goes now: an async copy must have read it */
+        Py_CLEAR(device);
+    Py_DECREF(core);
+    return (PyObject *)device;
+}
+
+PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy)
+{
+    if (numpy_require() < 0)
+        return NULL;
+    if (devicearray_check(st, obj) || has_cai(obj))
+        return devicearray_from_object(st, obj, 1);
+    PyArrayObject *host;
+    if (PyArray_CheckExact(obj) && (PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) ||
+                                    PyArray_IS_F_CONTIGUOUS((PyArrayObject *)obj)))
+        host = (PyArrayObject *)Py_NewRef(obj);
+    else {
+        PyArrayObject *any = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
+        if (any == NULL)
+            return NULL;
+        if (PyArray_IS_C_CONTIGUOUS(any) || PyArray_IS_F_CONTIGUOUS(any))
+            host = any;
+        else if (refuse_swapped(PyArray_DESCR(any), "to_device") < 0) { /* before copying it */
+            Py_DECREF(any);
+            return NULL;
+        } else if (is_broadcast(any)) {
+            PyObject *device = broadcast_to_device(st, any, stream, copy);
+            Py_DECREF(any);
+            return device;
+        } else {
+            host = (PyArrayObject *)PyArray_NewCopy(any, NPY_CORDER);
+            Py_DECREF(any);
+            if (host == NULL)
+                return NULL;
+        }
+    }
+    if (refuse_swapped(PyArray_DESCR(host), "to_device") < 0) {
+        Py_DECREF(host);
+        return NULL;
+    }
+    char order = PyArray_IS_C_CONTIGUOUS(host) ? 'C' : 'F';
+    /* a structured scalar is numba's DeviceRecord */
+    PyTypeObject *type = PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host)) ? st->DeviceRecordType
+                                                                                              : st->DeviceNDArrayType;
+    /* the host's own strides, as numba's from_array_like: they differ from the computed ones only
+     * where they do not matter (an empty array, a dimension of 1), and users compare them */
+    DeviceArrayObject *device = devicearray_allocate(st, type, PyArray_NDIM(host), PyArray_SHAPE(host),
+                                                     PyArray_STRIDES(host), order, PyArray_DESCR(host), stream);
+    if (device != NULL && copy &&
+        host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
+        Py_CLEAR(device);
+    Py_DECREF(host);
+    return (PyObject *)device;
+}
+
+/* _host_array(kind, shape, dtype=None, strides=None, order='C', portable=False, wc=False,
+ * attach_global=True): a NumPy array in pinned, mapped or managed memory, whose base is the
+ * MemoryPointer, so the memory lives exactly as long as the array and its views. */
+static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"kind", "shape", "dtype", "strides", "order", "portable", "wc", "attach_global", NULL};
+    module_state *st = state_of_module(module);
+    const char *kind;
+    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None;
+    int portable = 0, write_combined = 0, attach_global = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OOOppp:_host_array", keywords, &kind, &shape_obj, &dtype_obj,
+                                     &strides_obj, &order_obj, &portable, &write_combined, &attach_global))
+        return NULL;
+    array_layout layout;
+    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
+        return NULL;
+    ContextObject *context = context_current(st);
+    PyObject *memory = NULL, *result = NULL;
+    if (context != NULL && layout.span > 0) {
+        if (strcmp(kind, "managed") == 0)
+            memory = memory_alloc_managed(st, context, layout.span, attach_global);
+        else
+            memory = memory_alloc_host(st, context, layout.span, strcmp(kind, "mapped") == 0, portable,
+                                       write_combined);
+    }
+    if (context != NULL && (memory != NULL || layout.span == 0)) {
+        result = PyArray_NewFromDescr(&PyArray_Type, layout.dtype, layout.ndim, layout.shape, layout.strides,
+                                      memory ? ((MemoryObject *)memory)->host_pointer : NULL, NPY_ARRAY_WRITEABLE,
+                                      NULL);
+        layout.dtype = NULL; /* stolen */
+        if (result != NULL && memory != NULL &&
+            PyArray_SetBaseObject((PyArrayObject *)result, Py_NewRef(memory)) < 0)
+            Py_CLEAR(result);
+    }
+    Py_XDECREF(layout.dtype);
+    Py_XDECREF(memory);
+    return result;
+}
+
+/* _driver_override(name, function or None): what numba's driver object's copy attribute is now (cudadrv/driver.py) */
+static PyObject *module_driver_override(PyObject *module, PyObject *args)
+{
+    module_state *st = state_of_module(module);
+    PyObject *name, *function;
+    if (!PyArg_ParseTuple(args, "UO:_driver_override", &name, &function))
+        return NULL;
+    if (function == Py_None) {
+        if (st->driver_overrides != NULL && PyDict_DelItem(st->driver_overrides, name) < 0) {
+            if (!PyErr_ExceptionMatches(PyExc_KeyError))
+                return NULL;
+            PyErr_Clear();
+        }
+        if (st->driver_overrides != NULL && PyDict_GET_SIZE(st->driver_overrides) == 0)
+            Py_CLEAR(st->driver_overrides); /* none left: the copies' one test fails again */
+        Py_RETURN_NONE;
+    }
+    if (!PyCallable_Check(function)) {
+        PyErr_SetString(PyExc_TypeError, "a driver function must be callable");
+        return NULL;
+    }
+    if (st->driver_overrides == NULL && (st->driver_overrides = PyDict_New()) == NULL)
+        return NULL;
+    if (PyDict_SetItem(st->driver_overrides, name, function) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+PyMethodDef transfer_module_methods[] = {
+    {"_driver_override", module_driver_override, METH_VARARGS,
+     "_driver_override(name, function or None): copies call this in place of the driver's cuMemcpy* (None: the "
+     "driver again)."},
+    {"to_device", (PyCFunction)(void (*)(void))module_to_device, METH_VARARGS | METH_KEYWORDS,
+     "to_device(obj, stream=0, copy=True, to=None): copy a host array (or array-like) to the device. Arrays not in "
+     "the machine's byte order are refused (ValueError), as at kernel launches: convert them first."},
+    {"_host_array", (PyCFunction)(void (*)(void))module_host_array, METH_VARARGS | METH_KEYWORDS,
+     "A NumPy array in pinned, mapped or managed memory."},
+    {0},
+};

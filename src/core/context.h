@@ -1,0 +1,75 @@
+/* context.h: Context, a device's primary context as numba wraps it, and the per-thread
+ * notion of "current" (the driver's own context stack, cuCtxGetCurrent). */
+#ifndef NUMBA_CUDA_C_CONTEXT_H
+#define NUMBA_CUDA_C_CONTEXT_H
+
+#include "core/device.h"
+
+/* numba's "Deallocation Behavior": frees wait here until there are more than max_count of them or
+ * they hold more than max_bytes, then all go at once; never inside defer_cleanup() (memory.c). */
+typedef struct {
+    struct pending_free *items;
+    size_t count, capacity;
+    size_t bytes;
+    size_t max_bytes; /* ratio x the device's memory, known at the first allocation */
+    int deferred;     /* defer_cleanup() nesting depth */
+    CUdeviceptr anchor; /* see queue_limits() in memory.c */
+    /* stream, event and module handles whose objects died in a stream callback (deallocations.c) */
+    struct deferred_destroy *handles;
+    size_t handle_count, handle_capacity;
+    int drain_scheduled; /* a pending call will destroy them */
+} deallocation_queue;
+
+struct ContextObject {
+    PyObject_HEAD
+    DeviceObject *device;
+    CUcontext handle; /* NULL once the context was released or reset: the object is then dead */
+    deallocation_queue deallocations;
+    PyObject *memory_manager; /* the EMM plugin's instance for this context, or NULL (memory.c) */
+    struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
+    int staging_users;  /* copies using the ring with the GIL released: context_free_staging waits for them */
+    int staging_closed; /* set by context_free_staging: no new ring */
+    unsigned long long peers_enabled; /* bit d: device d's primary context is reachable from here */
+    unsigned long long peers_refused; /* bit d: cuDeviceCanAccessPeer says device d is not */
+    PyObject *weakreflist;
+};
+
+/* Creates the Context object for a primary context this process has just retained. */
+ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext handle);
+
+/* The context current on this thread, made current (device 0's primary) if none is. Borrowed.
+ * numba's devices.get_context() with no device number. */
+ContextObject *context_current(module_state *st);
+
+/* Makes device devnum's primary context current by pushing it. Borrowed. numba's get_context(devnum). */
+ContextObject *context_activate(module_state *st, int devnum);
+
+/* Raises CudaDriverError if the context was reset or released. */
+static inline int context_check_alive(module_state *st, ContextObject *context)
+{
+    if (context->handle != NULL)
+        return 0;
+    PyErr_SetString(st->CudaDriverError, "the CUDA context was reset or closed: objects made in it are invalid");
+    return -1;
+}
+
+/* Frees the context's staging ring, if it has one (with the context still alive), once the copies
+ * using it are done (it releases the GIL to wait for them); no new ring is made after. */
+void context_free_staging(module_state *st, ContextObject *context);
+
+/* Marks the context dead (after release or reset) and drops the module's cache of it. */
+void context_mark_dead(module_state *st, ContextObject *context);
+
+/* Lets kernels and copies in `context` reach `peer`'s memory (cuCtxEnablePeerAccess, once per pair
+ * of devices). 1: done; 0: the devices cannot (cuDeviceCanAccessPeer); -1 with an error. */
+int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer);
+
+/* Makes `context` current for a call that acts on the current context, pushing it only where
+ * another is current; context_exit pops what context_enter pushed. */
+int context_enter(module_state *st, ContextObject *context, int *pushed);
+int context_exit(module_state *st, int pushed);
+
+int context_type_init(PyObject *module, module_state *st);
+extern PyMethodDef context_module_methods[];
+
+#endif

@@ -1,0 +1,193 @@
+/* deallocations.c: the context's deallocation queue (numba's "Deallocation Behavior"): frees
+ * queued when the last reference goes, carried out at a flush (past the count or byte limits, on an
+ * allocation that ran out of memory, at Context.reset(), when the context dies), never inside
+ * defer_cleanup() nor from a stream callback's thread. The destruction order: memory.c's head. */
+#include "core/memory.h"
+
+#include "driver/errors.h"
+#include "core/stream.h"
+
+#include <sys/mman.h>
+
+/* Frees one allocation; the context must be current. Runs without the GIL. */
+CUresult memory_free_now(const struct pending_free *item, const char **function)
+{
+    *function = "nothing to free";
+    switch (item->kind) {
+    case MEMORY_DEVICE:
+    case MEMORY_MANAGED:
+        *function = "cuMemFree";
+        return cu.cuMemFree(item->device_pointer);
+    case MEMORY_PINNED:
+    case MEMORY_MAPPED:
+        if (item->own_pages) {
+            *function = "cuMemHostUnregister";
+            CUresult rc = cu.cuMemHostUnregister(item->host_pointer);
+            munmap(item->host_pointer, item->size); /* ours whatever the driver says */
+            return rc;
+        }
+        *function = "cuMemFreeHost";
+        return cu.cuMemFreeHost(item->host_pointer);
+    case MEMORY_REGISTERED:
+        *function = "cuMemHostUnregister";
+        return cu.cuMemHostUnregister(item->host_pointer);
+    case MEMORY_POOLED:
+        *function = "cuMemFreeAsync";
+        return cu.cuMemFreeAsync(item->device_pointer, NULL);
+    case MEMORY_IPC:
+        *function = "cuIpcCloseMemHandle";
+        return cu.cuIpcCloseMemHandle(item->device_pointer);
+    case MEMORY_EXTERNAL: /* the plugin's own object frees it */
+        break;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* ---- handles of objects that died in a stream callback ---- */
+
+struct deferred_destroy {
+    handle_destroyer destroy;
+    void *handle;
+    const char *function;
+};
+
+/* Destroys the deferred handles in their context (a dead context destroyed them already). */
+static void destroy_deferred(module_state *st, ContextObject *context)
+{
+    deallocation_queue *queue = &context->deallocations;
+    if (queue->handle_count == 0 || stream_in_callback())
+        return;
+    struct deferred_destroy *handles = queue->handles;
+    size_t count = queue->handle_count;
+    queue->handles = NULL;
+    queue->handle_count = queue->handle_capacity = 0;
+    int pushed;
+    if (context->handle != NULL && context_enter(st, context, &pushed) == 0) {
+        CUresult failed_rc = CUDA_SUCCESS;
+        const char *failed_function = NULL;
+        CU_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a callback */
+        for (size_t i = 0; i < count; i++) {
+            CUresult rc = handles[i].destroy(handles[i].handle);
+            if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
+                failed_rc = rc;
+                failed_function = handles[i].function;
+            }
+        }
+        CU_END_ALLOW_THREADS
+        cu_report_unraisable(st, failed_rc, failed_function);
+        if (context_exit(st, pushed) < 0)
+            PyErr_WriteUnraisable(NULL);
+    } else if (PyErr_Occurred()) {
+        PyErr_WriteUnraisable(NULL);
+    }
+    PyMem_Free(handles);
+}
+
+/* A pending call: runs in the main thread, outside any callback, holding a reference to the context. */
+static int drain_deferred(void *arg)
+{
+    ContextObject *context = (ContextObject *)arg;
+    context->deallocations.drain_scheduled = 0;
+    destroy_deferred(state_of((PyObject *)context), context);
+    Py_DECREF(context);
+    return 0;
+}
+
+int memory_defer_destroy(module_state *st, ContextObject *context, handle_destroyer destroy, void *handle,
+                         const char *function)
+{
+    (void)st;
+    deallocation_queue *queue = &context->deallocations;
+    if (queue->handle_count == queue->handle_capacity) {
+        size_t capacity = queue->handle_capacity ? 2 * queue->handle_capacity : 8;
+        struct deferred_destroy *handles = PyMem_Realloc(queue->handles, capacity * sizeof *handles);
+        if (handles == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        queue->handles = handles;
+        queue->handle_capacity = capacity;
+    }
+    queue->handles[queue->handle_count++] = (struct deferred_destroy){destroy, handle, function};
+    if (!queue->drain_scheduled) { /* where it cannot be scheduled, the context's next flush does it */
+        if (Py_AddPendingCall(drain_deferred, Py_NewRef((PyObject *)context)) == 0)
+            queue->drain_scheduled = 1;
+        else
+            Py_DECREF(context);
+    }
+    return 0;
+}
+
+/* ---- the deallocation queue ---- */
+
+int memory_flush(module_state *st, ContextObject *context)
+{
+    deallocation_queue *queue = &context->deallocations;
+    destroy_deferred(st, context);
+    if (queue->count == 0 || queue->deferred > 0 || context->handle == NULL || stream_in_callback())
+        return 0; /* in a stream callback the driver must not be called: the next flush elsewhere frees them */
+    int pushed;
+    if (context_enter(st, context, &pushed) < 0)
+        return -1;
+    /* Take the items first: a free that re-enters (it cannot now, but cheaply safe) sees an empty queue. */
+    struct pending_free *items = queue->items;
+    size_t count = queue->count;
+    queue->items = NULL;
+    queue->count = queue->capacity = queue->bytes = 0;
+    CUresult failed_rc = CUDA_SUCCESS;
+    const char *failed_function = NULL;
+    CU_BEGIN_ALLOW_THREADS
+    for (size_t i = 0; i < count; i++) {
+        const char *function;
+        CUresult rc = memory_free_now(&items[i], &function);
+        if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
+            failed_rc = rc;
+            failed_function = function;
+        }
+    }
+    CU_END_ALLOW_THREADS
+    PyMem_Free(items);
+    cu_report_unraisable(st, failed_rc, failed_function);
+    return context_exit(st, pushed);
+}
+
+void memory_context_dying(module_state *st, ContextObject *context)
+{
+    deallocation_queue *queue = &context->deallocations;
+    int deferred = queue->deferred;
+    queue->deferred = 0;
+    if (memory_flush(st, context) < 0) /* the context refused to be made current */
+        PyErr_WriteUnraisable(NULL);
+    queue->deferred = deferred;
+    for (size_t i = 0; i < queue->count; i++)
+        if (queue->items[i].own_pages) /* the release unregisters them; the pages stay ours */
+            munmap(queue->items[i].host_pointer, queue->items[i].size);
+    queue->count = 0;
+    queue->bytes = 0;
+    memory_rescue_save(st, context);
+}
+
+int memory_queue_free(module_state *st, ContextObject *context, const struct pending_free *item)
+{
+    deallocation_queue *queue = &context->deallocations;
+    if (queue->count == queue->capacity) {
+        size_t capacity = queue->capacity ? 2 * queue->capacity : 16;
+        struct pending_free *items = PyMem_Realloc(queue->items, capacity * sizeof *items);
+        if (items == NULL) { /* no room to queue: free at once */
+            const char *function;
+            int pushed;
+            if (context_enter(st, context, &pushed) < 0)
+                return -1;
+            CUresult rc = memory_free_now(item, &function); /* before `function` is read */
+            int failed = context_exit(st, pushed) < 0;
+            return cu_check(st, rc, function) < 0 || failed ? -1 : 0;
+        }
+        queue->items = items;
+        queue->capacity = capacity;
+    }
+    queue->items[queue->count++] = *item;
+    queue->bytes += item->size;
+    if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes))
+        return memory_flush(st, context);
+    return 0;
+}

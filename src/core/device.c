@@ -1,0 +1,467 @@
+/* device.c: Device (numba.cuda.cudadrv.driver.Device) and the device list behind cuda.gpus.
+ * One Device per ordinal, built once and kept in the module state; attributes such as
+ * MAX_THREADS_PER_BLOCK are read by name from the driver at first access and cached. */
+#include "core/device.h"
+
+#include <structmember.h>
+
+#include "core/context.h"
+#include "driver/errors.h"
+#include "core/memory.h"
+
+static const struct {
+    const char *name;
+    int code;
+} device_attributes[] = {
+#define DEVICE_ATTRIBUTE_ENTRY(name, value) {#name, value},
+    CU_DEVICE_ATTRIBUTE_VALUES(DEVICE_ATTRIBUTE_ENTRY)
+#undef DEVICE_ATTRIBUTE_ENTRY
+};
+
+static int device_attribute_code(const char *name)
+{
+    for (size_t i = 0; i < sizeof device_attributes / sizeof *device_attributes; i++)
+        if (strcmp(device_attributes[i].name, name) == 0)
+            return device_attributes[i].code;
+    return -1;
+}
+
+static int device_read_attribute(module_state *st, DeviceObject *self, int code, int *value)
+{
+    return CU_CALL(st, cuDeviceGetAttribute, (value, (CUdevice_attribute)code, self->handle));
+}
+
+static PyObject *device_format_uuid(const CUuuid *uuid)
+{
+    const unsigned char *b = (const unsigned char *)uuid->bytes;
+    char text[64];
+    snprintf(text, sizeof text,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
+             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    return PyUnicode_FromString(text);
+}
+
+static DeviceObject *device_create(module_state *st, int ordinal)
+{
+    DeviceObject *self = PyObject_GC_New(DeviceObject, st->DeviceType);
+    if (self == NULL)
+        return NULL;
+    self->id = ordinal;
+    self->name = self->uuid = self->attributes = NULL;
+    self->primary_context = NULL;
+    self->resetting = 0;
+    self->resets = 0;
+    PyObject_GC_Track(self);
+
+    char name[256] = "";
+    CUuuid uuid;
+    if (CU_CALL(st, cuDeviceGet, (&self->handle, ordinal)) < 0 ||
+        CU_CALL(st, cuDeviceGetName, (name, (int)sizeof name - 1, self->handle)) < 0 ||
+        CU_CALL(st, cuDeviceGetUuid, (&uuid, self->handle)) < 0 ||
+        device_read_attribute(st, self, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &self->cc_major) < 0 ||
+        device_read_attribute(st, self, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &self->cc_minor) < 0)
+        goto error;
+    if ((self->name = PyUnicode_FromString(name)) == NULL || (self->uuid = device_format_uuid(&uuid)) == NULL ||
+        (self->attributes = PyDict_New()) == NULL)
+        goto error;
+    return self;
+error:
+    Py_DECREF(self);
+    return NULL;
+}
+
+PyObject *devices_all(module_state *st)
+{
+    if (st->devices != NULL)
+        return Py_NewRef(st->devices);
+    /* Loading the driver releases the GIL (and building the Devices may run the garbage collector's
+     * finalizers): another thread's first use may have built the list meanwhile, and there must be
+     * only one, so it is looked for again after each. */
+    if (cu_require_driver(st) < 0)
+        return NULL;
+    if (st->devices != NULL)
+        return Py_NewRef(st->devices);
+    int count = 0;
+    if (CU_CALL(st, cuDeviceGetCount, (&count)) < 0)
+        return NULL;
+    PyObject *devices = PyTuple_New(count);
+    if (devices == NULL)
+        return NULL;
+    for (int i = 0; i < count; i++) {
+        DeviceObject *device = device_create(st, i);
+        if (device == NULL) {
+            Py_DECREF(devices);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(devices, i, (PyObject *)device);
+    }
+    if (st->devices != NULL) {
+        Py_DECREF(devices);
+        return Py_NewRef(st->devices);
+    }
+    st->devices = Py_NewRef(devices);
+    return devices;
+}
+
+DeviceObject *device_get(module_state *st, int devnum)
+{
+    PyObject *devices = devices_all(st);
+    if (devices == NULL)
+        return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(devices);
+    Py_DECREF(devices); /* the module state keeps them */
+    if (devnum < 0 || devnum >= count) {
+        PyErr_Format(PyExc_IndexError, "CUDA device %d does not exist: %zd device%s found", devnum, count,
+                     count == 1 ? "" : "s");
+        return NULL;
+    }
+    return (DeviceObject *)PyTuple_GET_ITEM(st->devices, devnum);
+}
+
+/* Gives back a retain Device_primary_context took and cannot keep, where it may be the device's last
+ * (a close released the process's meanwhile, or nobody retained since a reset): then the release
+ * destroys the context, and like any destroy it waits, with the gate closed, for the driver calls
+ * other threads have in flight (driver_gate.h); without the gate a copy or allocation running in
+ * that context would have it destroyed under it. Rare: a retain that raced a reset or failed. */
+static void release_unkept_retain(module_state *st, DeviceObject *self)
+{
+    driver_gate_close();
+    cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+    memory_rescue_restore(st); /* where this was the last retain, the driver has unmapped watched pages */
+    driver_gate_open();
+}
+
+ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
+{
+    if (self->primary_context != NULL)
+        return self->primary_context;
+    if (self->resetting) {
+        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
+        return NULL;
+    }
+    unsigned long resets = self->resets;
+    CUcontext handle = NULL;
+    CUresult rc;
+    /* cuDevicePrimaryCtxRetain creates the context on first use, which takes a while. */
+    CU_BEGIN_ALLOW_THREADS
+    rc = cu.cuDevicePrimaryCtxRetain(&handle, self->handle);
+    CU_END_ALLOW_THREADS
+    if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
+        return NULL;
+    if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
+        /* The reset did not release this retain (the driver's resets release none), and since then
+         * other threads may have retained the context afresh and work in it, or a close may have
+         * released theirs: this release can be the last. */
+        release_unkept_retain(st, self);
+        PyErr_Format(st->CudaDriverError, "CUDA device %d was reset by another thread meanwhile", self->id);
+        return NULL;
+    }
+    if (self->primary_context != NULL) { /* another thread retained it meanwhile: keep one reference */
+        /* Never the last, so no gate: no reset ran (above), and the process's retain, which
+         * primary_context holds, goes only in a close, which clears primary_context first. */
+        cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+        return self->primary_context;
+    }
+    self->primary_context = context_new(st, self, handle);
+    if (self->primary_context == NULL)
+        release_unkept_retain(st, self);
+    return self->primary_context;
+}
+
+static PyObject *Device_get_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    ContextObject *context = Device_primary_context(state_of(op), (DeviceObject *)op);
+    return context ? Py_NewRef((PyObject *)context) : NULL;
+}
+
+/* Releases this process's reference on the primary context; its Context object dies. */
+static int device_release_primary(module_state *st, DeviceObject *self)
+{
+    ContextObject *context = self->primary_context;
+    if (context == NULL)
+        return 0;
+    self->primary_context = NULL;
+    context_free_staging(st, context); /* before the gate: its copies hold the gate shared */
+    driver_gate_close();
+    context_mark_dead(st, context);
+    Py_DECREF(context);
+    int status = CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));
+    memory_rescue_restore(st);
+    driver_gate_open();
+    return status;
+}
+
+static PyObject *Device_release_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    if (device_release_primary(state_of(op), (DeviceObject *)op) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static int device_reset_now(module_state *st, DeviceObject *self)
+{
+    if (self->primary_context != NULL) {
+        PyObject *done = PyObject_CallMethod((PyObject *)self->primary_context, "reset", NULL);
+        if (done == NULL)
+            return -1;
+        Py_DECREF(done);
+    }
+    CUcontext handle = self->primary_context ? self->primary_context->handle : NULL;
+    if (self->primary_context != NULL)
+        context_free_staging(st, self->primary_context); /* before the gate (driver_gate.h) */
+    driver_gate_close(); /* the release and the reset as one step for other threads */
+    /* A context in a sticky error state (an illegal address, say) may refuse the release; the
+     * reset below destroys it all the same. */
+    if (device_release_primary(st, self) < 0)
+        PyErr_Clear();
+    CUresult rc;
+    /* The GIL goes only while a stream callback (which takes it) could hold the reset up. */
+    CU_UNBLOCKED(rc, cu.cuDevicePrimaryCtxReset(self->handle));
+    memory_rescue_restore(st);
+    /* This thread's stack may still hold the old context: take it off, so that the next use makes
+     * a fresh one current (after a sticky error such as an illegal address, the old one refuses). */
+    CUcontext current = NULL, popped;
+    while (rc == CUDA_SUCCESS && handle != NULL && cu.cuCtxGetCurrent(&current) == CUDA_SUCCESS &&
+           current == handle)
+        if (cu.cuCtxPopCurrent(&popped) != CUDA_SUCCESS)
+            break;
+    driver_gate_open();
+    return cu_check(st, rc, "cuDevicePrimaryCtxReset");
+}
+
+/* Resets the device; other threads' retains of its primary context wait for the end (they raise
+ * CudaDriverError meanwhile rather than get a context the reset destroys). */
+static int Device_reset(module_state *st, DeviceObject *self)
+{
+    if (self->resetting) {
+        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
+        return -1;
+    }
+    self->resetting = 1;
+    self->resets++;
+    int status = device_reset_now(st, self);
+    self->resetting = 0;
+    return status;
+}
+
+static PyObject *Device_reset_method(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    if (Device_reset(state_of(op), (DeviceObject *)op) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Device_get_device_identity(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of(op);
+    DeviceObject *self = (DeviceObject *)op;
+    int domain, bus, slot;
+    if (device_read_attribute(st, self, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, &domain) < 0 ||
+        device_read_attribute(st, self, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, &bus) < 0 ||
+        device_read_attribute(st, self, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, &slot) < 0)
+        return NULL;
+    return Py_BuildValue("{sisisi}", "pci_domain_id", domain, "pci_bus_id", bus, "pci_device_id", slot);
+}
+
+/* Attributes by name, as numba's Device.__getattr__: read once from the driver, then cached. */
+static PyObject *Device_getattro(PyObject *op, PyObject *name)
+{
+    PyObject *value = PyObject_GenericGetAttr(op, name);
+    if (value != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError) || !PyUnicode_Check(name))
+        return value;
+    DeviceObject *self = (DeviceObject *)op;
+    value = PyDict_GetItemWithError(self->attributes, name);
+    if (value != NULL) {
+        PyErr_Clear();
+        return Py_NewRef(value);
+    }
+    const char *text = PyUnicode_AsUTF8(name);
+    int code = text ? device_attribute_code(text) : -1;
+    if (code < 0)
+        return NULL; /* the AttributeError stands */
+    PyErr_Clear();
+    int number;
+    if (device_read_attribute(state_of(op), self, code, &number) < 0)
+        return NULL;
+    value = PyLong_FromLong(number);
+    if (value != NULL && PyDict_SetItem(self->attributes, name, value) < 0)
+        Py_CLEAR(value);
+    return value;
+}
+
+static PyObject *Device_dir(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    PyObject *names = PyObject_Dir((PyObject *)Py_TYPE(op));
+    if (names == NULL)
+        return NULL;
+    for (size_t i = 0; i < sizeof device_attributes / sizeof *device_attributes; i++) {
+        PyObject *name = PyUnicode_FromString(device_attributes[i].name);
+        if (name == NULL || PyList_Append(names, name) < 0) {
+            Py_XDECREF(name);
+            Py_DECREF(names);
+            return NULL;
+        }
+        Py_DECREF(name);
+    }
+    return names;
+}
+
+static PyObject *Device_repr(PyObject *op)
+{
+    DeviceObject *self = (DeviceObject *)op;
+    return PyUnicode_FromFormat("<CUDA device %d '%U'>", self->id, self->name);
+}
+
+static PyObject *Device_get_compute_capability(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceObject *self = (DeviceObject *)op;
+    return Py_BuildValue("(ii)", self->cc_major, self->cc_minor);
+}
+
+static PyObject *Device_get_supports_float16(PyObject *op, void *Py_UNUSED(closure))
+{
+    DeviceObject *self = (DeviceObject *)op;
+    return PyBool_FromLong(self->cc_major * 10 + self->cc_minor >= 53);
+}
+
+static PyObject *Device_get_supports_bfloat16(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyBool_FromLong(((DeviceObject *)op)->cc_major >= 8);
+}
+
+static PyObject *Device_get_primary_context_attr(PyObject *op, void *Py_UNUSED(closure))
+{
+    ContextObject *context = ((DeviceObject *)op)->primary_context;
+    return Py_NewRef(context ? (PyObject *)context : Py_None);
+}
+
+static int Device_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    DeviceObject *self = (DeviceObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->primary_context);
+    Py_VISIT(self->attributes);
+    return 0;
+}
+
+static int Device_clear(PyObject *op)
+{
+    DeviceObject *self = (DeviceObject *)op;
+    Py_CLEAR(self->primary_context);
+    Py_CLEAR(self->attributes);
+    return 0;
+}
+
+static void Device_dealloc(PyObject *op)
+{
+    DeviceObject *self = (DeviceObject *)op;
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    Device_clear(op);
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->uuid);
+    type->tp_free(op);
+    Py_DECREF(type);
+}
+
+static PyMethodDef Device_methods[] = {
+    REPR_HTML_METHOD,
+    {"get_primary_context", Device_get_primary_context, METH_NOARGS,
+     "Retain this device's primary context (once) and return its Context."},
+    {"release_primary_context", Device_release_primary_context, METH_NOARGS,
+     "Release this process's reference to the primary context."},
+    {"reset", Device_reset_method, METH_NOARGS,
+     "Delete the context for the device: destroys all memory allocations, events and streams made in it."},
+    {"get_device_identity", Device_get_device_identity, METH_NOARGS,
+     "The PCI identity: {'pci_domain_id', 'pci_bus_id', 'pci_device_id'}."},
+    {"__dir__", Device_dir, METH_NOARGS, NULL},
+    {0},
+};
+
+static PyMemberDef Device_members[] = {
+    {"id", T_INT, offsetof(DeviceObject, id), READONLY, "The integer ID of the device."},
+    {"name", T_OBJECT, offsetof(DeviceObject, name), READONLY, "The name of the device (e.g. 'NVIDIA H100 80GB HBM3')."},
+    {"uuid", T_OBJECT, offsetof(DeviceObject, uuid), READONLY, "The device UUID, 'GPU-xxxxxxxx-xxxx-...'."},
+    {0},
+};
+
+static PyGetSetDef Device_getset[] = {
+    {"compute_capability", Device_get_compute_capability, NULL, "(major, minor)", NULL},
+    {"supports_float16", Device_get_supports_float16, NULL, "True from compute capability 5.3.", NULL},
+    {"supports_bfloat16", Device_get_supports_bfloat16, NULL, "True from compute capability 8.0.", NULL},
+    {"primary_context", Device_get_primary_context_attr, NULL, "The retained primary Context, or None.", NULL},
+    {0},
+};
+
+static PyType_Slot Device_slots[] = {
+    {Py_tp_doc, "A CUDA device. Obtain through cuda.gpus, cuda.get_current_device() or cuda.list_devices()."},
+    {Py_tp_repr, Device_repr},
+    {Py_tp_getattro, Device_getattro},
+    {Py_tp_methods, Device_methods},
+    {Py_tp_members, Device_members},
+    {Py_tp_getset, Device_getset},
+    {Py_tp_traverse, Device_traverse},
+    {Py_tp_clear, Device_clear},
+    {Py_tp_dealloc, Device_dealloc},
+    {0, NULL},
+};
+
+static PyType_Spec Device_spec = {
+    .name = "numba_cuda_c.Device",
+    .basicsize = sizeof(DeviceObject),
+    /* not immutable: users replace methods on the class, as they can numba's */
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = Device_slots,
+};
+
+int device_type_init(PyObject *module, module_state *st)
+{
+    st->DeviceType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Device_spec, NULL);
+    if (st->DeviceType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->DeviceType);
+}
+
+/* Module functions */
+
+static PyObject *module_list_devices(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    PyObject *devices = devices_all(state_of_module(module));
+    if (devices == NULL)
+        return NULL;
+    PyObject *list = PySequence_List(devices);
+    Py_DECREF(devices);
+    return list;
+}
+
+static PyObject *module_get_device(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    int devnum = 0;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "get_device() takes at most one argument (devnum)");
+        return NULL;
+    }
+    if (nargs == 1 && int_from_object(args[0], &devnum, "devnum") < 0)
+        return NULL;
+    DeviceObject *device = device_get(state_of_module(module), devnum);
+    return device ? Py_NewRef((PyObject *)device) : NULL;
+}
+
+static PyObject *module_reset_all_devices(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of_module(module);
+    if (st->devices == NULL) /* never used: nothing to reset */
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->devices); i++)
+        if (Device_reset(st, (DeviceObject *)PyTuple_GET_ITEM(st->devices, i)) < 0)
+            return NULL;
+    Py_RETURN_NONE;
+}
+
+PyMethodDef device_module_methods[] = {
+    {"list_devices", module_list_devices, METH_NOARGS, "Return a list of all detected devices."},
+    {"get_device", (PyCFunction)(void (*)(void))module_get_device, METH_FASTCALL,
+     "get_device(devnum=0): the Device with this ordinal."},
+    {"_reset_all_devices", module_reset_all_devices, METH_NOARGS, "Reset every device this process has used."},
+    {0},
+};

@@ -1,0 +1,237 @@
+/* graph_exec.c: GraphExec, an instantiated CUDA graph (cuGraphInstantiate): launched whole with one
+ * cuGraphLaunch, updated in place from a graph of the same shape (cuGraphExecUpdate: new kernel
+ * arguments, copy addresses). Holds the Graph its parameters came from, which keeps their memory alive. */
+#include "core/graph.h"
+
+#include "driver/errors.h"
+#include "core/memory.h"
+
+#include <structmember.h>
+
+PyObject *graph_exec_new(module_state *st, GraphObject *graph)
+{
+    CUgraphExec handle = NULL;
+    int pushed;
+    if (context_check_alive(st, graph->context) < 0 || context_enter(st, graph->context, &pushed) < 0)
+        return NULL;
+    CUresult rc;
+    CU_BEGIN_ALLOW_THREADS /* instantiation builds the whole executable: it can take a while */
+    rc = cu.cuGraphInstantiate(&handle, graph->handle, 0);
+    CU_END_ALLOW_THREADS
+    int failed = cu_check(st, rc, "cuGraphInstantiate") < 0;
+    if (context_exit(st, pushed) < 0 || failed) {
+        if (handle != NULL)
+            cu_report_unraisable(st, cu.cuGraphExecDestroy(handle), "cuGraphExecDestroy");
+        return NULL;
+    }
+    GraphExecObject *self = PyObject_GC_New(GraphExecObject, st->GraphExecType);
+    if (self == NULL) {
+        cu_report_unraisable(st, cu.cuGraphExecDestroy(handle), "cuGraphExecDestroy");
+        return NULL;
+    }
+    self->graph = (GraphObject *)Py_NewRef((PyObject *)graph);
+    self->context = (ContextObject *)Py_NewRef((PyObject *)graph->context);
+    self->handle = handle;
+    self->weakreflist = NULL;
+    PyObject_GC_Track((PyObject *)self);
+    return (PyObject *)self;
+}
+
+/* One parser for launch(stream=0) and upload(stream=0). */
+static int parse_stream(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames, CUstream *handle)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw > 1 || (nkw == 1 && !unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "stream"))) {
+        PyErr_Format(PyExc_TypeError, "%s() takes one optional argument, stream", method);
+        return -1;
+    }
+    if (nargs + nkw == 0) {
+        *handle = st->default_stream;
+        return 0;
+    }
+    return stream_handle_from_object(st, args[0], handle);
+}
+
+static PyObject *GraphExec_launch(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    module_state *st = state_of(op);
+    GraphExecObject *self = (GraphExecObject *)op;
+    CUstream stream;
+    int pushed;
+    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "launch", args, nargs, kwnames, &stream) < 0 ||
+        context_enter(st, self->context, &pushed) < 0)
+        return NULL;
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuGraphLaunch(self->handle, stream)); /* queues it; blocks only on a full queue */
+    int failed = cu_check(st, rc, "cuGraphLaunch") < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *GraphExec_upload(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    module_state *st = state_of(op);
+    GraphExecObject *self = (GraphExecObject *)op;
+    CUstream stream;
+    int pushed;
+    if (cu.cuGraphUpload == NULL) {
+        PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuGraphUpload");
+        return NULL;
+    }
+    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "upload", args, nargs, kwnames, &stream) < 0 ||
+        context_enter(st, self->context, &pushed) < 0)
+        return NULL;
+    int failed = CU_CALL(st, cuGraphUpload, (self->handle, stream)) < 0;
+    if (context_exit(st, pushed) < 0 || failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* update(graph): the parameters of `graph` (captured again with other arguments) into this executable,
+ * without instantiating again; the graphs must have the same shape (cuGraphExecUpdate's rules). */
+static PyObject *GraphExec_update(PyObject *op, PyObject *arg)
+{
+    module_state *st = state_of(op);
+    GraphExecObject *self = (GraphExecObject *)op;
+    if (!Py_IS_TYPE(arg, st->GraphType)) {
+        PyErr_Format(PyExc_TypeError, "update() takes a Graph, not %.100s", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    GraphObject *graph = (GraphObject *)arg;
+    if (graph->state != GRAPH_CAPTURED) {
+        PyErr_SetString(PyExc_RuntimeError, "update(): the Graph given has not been captured");
+        return NULL;
+    }
+    if (graph->context != self->context) {
+        PyErr_SetString(PyExc_ValueError, "update(): the Graph given belongs to another device");
+        return NULL;
+    }
+    if (cu.cuGraphExecUpdate_v2 == NULL) {
+        PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuGraphExecUpdate_v2 (CUDA 12 or later)");
+        return NULL;
+    }
+    int pushed;
+    if (context_check_alive(st, self->context) < 0 || context_enter(st, self->context, &pushed) < 0)
+        return NULL;
+    CUgraphExecUpdateResultInfo info = {0};
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuGraphExecUpdate_v2(self->handle, graph->handle, &info));
+    if (context_exit(st, pushed) < 0)
+        return NULL;
+    if (rc == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE) {
+        cu_raise_message(st, rc, PyUnicode_FromFormat(
+            "Call to cuGraphExecUpdate results in CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE (update result %d%s): "
+            "the new graph must have the same nodes, in the same order, launching the same kernels; "
+            "instantiate it instead", (int)info.result,
+            info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED ? ", the topology changed" : ""));
+        return NULL;
+    }
+    if (cu_check(st, rc, "cuGraphExecUpdate") < 0)
+        return NULL;
+    Py_SETREF(self->graph, (GraphObject *)Py_NewRef(arg)); /* its arguments are the ones used now */
+    Py_RETURN_NONE;
+}
+
+static PyObject *GraphExec_get_graph(PyObject *op, void *Py_UNUSED(closure))
+{
+    return Py_NewRef((PyObject *)((GraphExecObject *)op)->graph);
+}
+
+static PyObject *GraphExec_get_handle(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyLong_FromVoidPtr(((GraphExecObject *)op)->handle);
+}
+
+static PyObject *GraphExec_repr(PyObject *op)
+{
+    GraphExecObject *self = (GraphExecObject *)op;
+    return PyUnicode_FromFormat("<CUDA graph executable %p on device %d>", self->handle, self->context->device->id);
+}
+
+static CUresult destroy_graph_exec(void *handle) { return cu.cuGraphExecDestroy((CUgraphExec)handle); }
+
+static int GraphExec_release(module_state *st, void *arg)
+{
+    GraphExecObject *self = (GraphExecObject *)arg;
+    if (self->context->handle == NULL) /* a reset context destroyed it already */
+        return 0;
+    if (stream_in_callback())
+        return memory_defer_destroy(st, self->context, destroy_graph_exec, self->handle, "cuGraphExecDestroy");
+    CUresult rc;
+    CU_UNBLOCKED(rc, cu.cuGraphExecDestroy(self->handle)); /* waits for its launches to finish */
+    return cu_check(st, rc, "cuGraphExecDestroy");
+}
+
+/* Graph.launch() caches its executable, which refers back to the graph: the collector sees that cycle
+ * through both, and breaks it at the Graph (Graph_clear); an executable always keeps its graph. */
+static int GraphExec_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT((PyObject *)((GraphExecObject *)op)->graph);
+    return 0;
+}
+
+static void GraphExec_dealloc(PyObject *op)
+{
+    GraphExecObject *self = (GraphExecObject *)op;
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (self->weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+    dealloc_release(state_of_type(type), GraphExec_release, op, "GraphExec: destroying it");
+    Py_DECREF(self->graph); /* after: what its nodes point to outlives it */
+    Py_DECREF(self->context);
+    PyObject_GC_Del(op);
+    Py_DECREF(type);
+}
+
+static PyMethodDef GraphExec_methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))GraphExec_launch, METH_FASTCALL | METH_KEYWORDS,
+     "launch(stream=0): runs the whole graph on the stream (one cuGraphLaunch)."},
+    {"upload", (PyCFunction)(void (*)(void))GraphExec_upload, METH_FASTCALL | METH_KEYWORDS,
+     "upload(stream=0): prepares the graph on the device ahead of its first launch (cuGraphUpload)."},
+    {"update", GraphExec_update, METH_O,
+     "update(graph): takes the parameters (kernel arguments, copy addresses) of a graph of the same shape, "
+     "captured again, without instantiating again (cuGraphExecUpdate)."},
+    {0},
+};
+
+static PyGetSetDef GraphExec_getset[] = {
+    {"graph", GraphExec_get_graph, NULL, "The Graph whose parameters it runs with.", NULL},
+    {"handle", GraphExec_get_handle, NULL, "The CUgraphExec, as an int.", NULL},
+    {0},
+};
+
+static PyMemberDef GraphExec_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(GraphExecObject, weakreflist), READONLY, NULL},
+    {0},
+};
+
+static PyType_Slot GraphExec_slots[] = {
+    {Py_tp_doc, "An executable CUDA graph: Graph.instantiate(). launch(stream) runs it; update(graph) takes new "
+                "parameters from a graph of the same shape."},
+    {Py_tp_repr, GraphExec_repr},
+    {Py_tp_methods, GraphExec_methods},
+    {Py_tp_getset, GraphExec_getset},
+    {Py_tp_members, GraphExec_members},
+    {Py_tp_traverse, GraphExec_traverse},
+    {Py_tp_dealloc, GraphExec_dealloc},
+    {0, NULL},
+};
+
+static PyType_Spec GraphExec_spec = {
+    .name = "numba_cuda_c.GraphExec",
+    .basicsize = sizeof(GraphExecObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = GraphExec_slots,
+};
+
+int graph_exec_type_init(PyObject *module, module_state *st)
+{
+    st->GraphExecType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &GraphExec_spec, NULL);
+    if (st->GraphExecType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->GraphExecType);
+}

@@ -1,0 +1,95 @@
+/* errors.h: the one path from a driver or NVRTC result code to a Python exception.
+ * CU_CALL wraps a driver call made with the GIL held; for calls made with the GIL released,
+ * keep the CUresult and pass it to cu_check once the GIL is back. */
+#ifndef NUMBA_CUDA_C_ERRORS_H
+#define NUMBA_CUDA_C_ERRORS_H
+
+#include "driver/driver_gate.h"
+#include "driver/state.h"
+
+/* Raises CudaAPIError(code, "Call to <function> results in <CUDA_ERROR_NAME> (<description>)"). Returns -1. */
+int cu_raise(module_state *st, CUresult rc, const char *function);
+
+/* CudaAPIError(code, msg) with a message of our own (msg stolen; NULL: an error is already set). -1. */
+int cu_raise_message(module_state *st, CUresult rc, PyObject *msg);
+
+/* numba's message for a failed call: "Call to <function> results in <CUDA_ERROR_NAME> (<description>)". */
+PyObject *cu_error_message(CUresult rc, const char *function);
+
+/* A failed launch: CudaAPIError(code, msg) (msg stolen; NULL: an error is already set), also an
+ * instance of cuda.core's CUDAError where the program has loaded cuda.core (numba-cuda launches
+ * through it). Returns -1. NVRTC errors likewise derive from cuda.core's NVRTCError there. */
+int cu_raise_launch(module_state *st, CUresult rc, PyObject *msg);
+
+/* Where a failure cannot be raised (a cleanup after another error, a driver callback): reports
+ * a failed call to sys.unraisablehook, keeping whatever exception is in flight. */
+void cu_report_unraisable(module_state *st, CUresult rc, const char *function);
+
+/* The one way a tp_dealloc or finalizer frees what it owns (see the head of memory.c): runs
+ * release(st, arg) with any exception in flight set aside and restored afterwards. release may
+ * use the raising API (context_enter, CU_CALL, ...) and returns 0, or -1 with an exception set;
+ * that exception goes to sys.unraisablehook with `what` (a str) as its object, never the dying
+ * object, which the hook would resurrect and free a second time. */
+typedef int (*dealloc_release_fn)(module_state *st, void *arg);
+void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, const char *what);
+
+static inline int cu_check(module_state *st, CUresult rc, const char *function)
+{
+    return rc == CUDA_SUCCESS ? 0 : cu_raise(st, rc, function);
+}
+
+/* CU_CALL(st, cuCtxSynchronize, ()) -> 0, or -1 with CudaAPIError set. */
+/* Lock order with stream callbacks (details at stream_callback in stream.c). A Python callback runs
+ * on a driver thread and takes the GIL; meanwhile the driver may hold its own locks in a thread that
+ * waits for that callback (a module load or a free synchronises the context; a launch waits for room
+ * in a queue stuck behind the callback). So a thread holding the GIL must not make a driver call that
+ * can wait on those locks while a callback is pending: stream_callbacks_pending() says whether one is
+ * (one atomic load), and CU_UNBLOCKED makes such a call with the GIL released only then. */
+int stream_callbacks_pending(void);
+
+/* rc = call, with the GIL released while stream callbacks are pending. No Python API in `call`. */
+#define CU_UNBLOCKED(rc, call)                                                                               \
+    do {                                                                                                     \
+        if (stream_callbacks_pending()) {                                                                    \
+            CU_BEGIN_ALLOW_THREADS                                                                           \
+            (rc) = (call);                                                                                   \
+            CU_END_ALLOW_THREADS                                                                             \
+        } else {                                                                                             \
+            (rc) = (call);                                                                                   \
+        }                                                                                                    \
+    } while (0)
+
+/* A checked driver call: cuda_api.h's function `fn` with `args` (no Python API in them), raising
+ * CudaAPIError on failure; made with the GIL released while stream callbacks are pending (above). */
+#define CU_CALL(st, fn, args)                                                                                \
+    __extension__({                                                                                          \
+        CUresult cu_call_rc_;                                                                                \
+        CU_UNBLOCKED(cu_call_rc_, cu.fn args);                                                               \
+        cu_check((st), cu_call_rc_, #fn);                                                                    \
+    })
+
+/* Loads the driver on first use (without the GIL); NULL when it is usable, else why not. */
+const char *cu_driver_problem(void);
+
+/* numba_cuda_c's Python glue: module.function(arg) (arg NULL: no argument), the module imported
+ * when first asked for. New reference, or NULL with the error set. */
+PyObject *call_python_helper(const char *module, const char *function, PyObject *arg);
+
+/* `_repr_html_` of the package's objects, for notebooks: numba_cuda_c.notebook.html_of(self), that module
+ * imported at the first display. */
+PyObject *repr_html(PyObject *self, PyObject *unused);
+#define REPR_HTML_METHOD {"_repr_html_", repr_html, METH_NOARGS, "The object as an HTML table, for notebooks."}
+
+/* Loads the driver on first use; raises CudaSupportError (saying why) where there is none. */
+int cu_require_driver(module_state *st);
+
+/* The driver's name for a result code ("CUDA_ERROR_INVALID_VALUE"), from our own table. */
+const char *cu_result_name(CUresult rc);
+
+/* Raises NvrtcError for a failed NVRTC call, with the compile log where one is given. */
+int nvrtc_raise(module_state *st, nvrtcResult rc, const char *function, const char *log);
+
+/* Creates the exception types into the module state and adds them to the module. */
+int errors_init(PyObject *module, module_state *st);
+
+#endif

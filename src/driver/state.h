@@ -1,0 +1,138 @@
+/* state.h: the module state of numba_cuda_c._cuda (PEP 573) and the ways to reach it.
+ * Every type and exception object lives here; the only process-wide state is the
+ * driver table in api/loader.c. */
+#ifndef NUMBA_CUDA_C_MODULE_H
+#define NUMBA_CUDA_C_MODULE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "driver/api/loader.h"
+
+typedef struct ContextObject ContextObject;
+
+/* The extents of foreign memory the driver reported, by data pointer (foreign.c). */
+#define FOREIGN_CACHE_BITS 8
+struct foreign_range {
+    CUdeviceptr pointer, base;
+    size_t size;
+};
+
+typedef struct {
+    /* exceptions */
+    PyObject *CudaSupportError;
+    PyObject *CudaDriverError;
+    PyObject *CudaAPIError;
+    PyObject *NvrtcError;
+    PyObject *driver_overrides; /* {"cuMemcpyHtoD": callable, ...} set on numba's driver object, or NULL */
+    PyObject *cuda_core_twins; /* {our error type: (cuda.core's class, a type deriving from both)} (errors.c) */
+    /* types */
+    PyTypeObject *DeviceType;
+    PyTypeObject *ContextType;
+    PyTypeObject *StreamType;
+    PyTypeObject *EventType;
+    PyTypeObject *MemoryInfoType; /* a struct sequence (free, total), as numba's MemoryInfo */
+    PyTypeObject *MemoryPointerType;
+    PyTypeObject *DeviceNDArrayType;
+    PyTypeObject *DeviceRecordType;
+    PyTypeObject *ModuleType;
+    PyTypeObject *KernelType;
+    PyTypeObject *LaunchConfigType;
+    PyTypeObject *DispatchType;
+    PyTypeObject *DLPackTensorType;
+    PyTypeObject *GraphType;
+    PyTypeObject *GraphExecType;
+    /* the Device objects, a tuple built at first use (NULL before) */
+    PyObject *devices;
+    /* the Context last found current: a cache that turns most lookups into one cuCtxGetCurrent */
+    ContextObject *last_context;
+    /* what "the default stream" (stream 0) means: 0, or CU_STREAM_PER_THREAD when
+     * NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM=1 at import (numba then calls the _ptds/_ptsz entry points) */
+    CUstream default_stream;
+    /* Stream.synchronize as defined (its descriptor) and its interned name: the implicit syncs go
+     * through Python only when users replaced it on the class (stream.c, stream_synchronize_replaced) */
+    PyObject *stream_synchronize;
+    PyObject *str_synchronize;
+    /* numba_cuda_c.cudadrv.driver, imported at first need (auto_synchronize, async_done) */
+    PyObject *driver_module;
+    /* NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT / _RATIO, read at import */
+    size_t max_pending_count;
+    double max_pending_ratio;
+    /* copies of at least this many bytes between the device and pageable host memory go through
+     * the context's staging ring (NUMBA_CUDA_C_STAGING_THRESHOLD; transfer.c) */
+    size_t staging_threshold;
+    /* allocate device memory from the stream-ordered pool (cuMemAllocAsync) instead of cuMemAlloc */
+    int memory_pool;
+    /* numba's External Memory Management: a plugin class whose instances (one per context) allocate
+     * device memory, or NULL */
+    PyObject *memory_plugin;
+    /* library search directories for NVRTC and the runtime, set from Python once */
+    PyObject *library_dirs;
+    /* the MemoryPointers of host memory that dies with its context (rescue.c) */
+    struct MemoryObject *rescue_list;
+    struct foreign_range foreign_ranges[1 << FOREIGN_CACHE_BITS];
+} module_state;
+
+extern PyModuleDef numba_cuda_c_module;
+
+static inline module_state *state_of_module(PyObject *module) { return (module_state *)PyModule_GetState(module); }
+
+/* The state of the module that defined `type` or the first of its bases that is ours, found by
+ * module definition as CPython's own modules do (PEP 573), so that Python subclasses of our types
+ * (whose own module is none of ours) work. Our own types are found at the first step of the MRO.
+ * NULL, with TypeError, only for a type that derives from none of ours. */
+static inline module_state *state_of_type(PyTypeObject *type)
+{
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *module = PyType_GetModuleByDef(type, &numba_cuda_c_module);
+    return module != NULL ? state_of_module(module) : NULL;
+#else
+    PyObject *mro = type->tp_mro;
+    for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
+        PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
+        PyObject *module = PyType_HasFeature(base, Py_TPFLAGS_HEAPTYPE) ? ((PyHeapTypeObject *)base)->ht_module : NULL;
+        if (module != NULL && PyModule_GetDef(module) == &numba_cuda_c_module)
+            return state_of_module(module);
+    }
+    PyErr_Format(PyExc_TypeError, "type '%.100s' derives from no numba_cuda_c type", type->tp_name);
+    return NULL;
+#endif
+}
+
+static inline module_state *state_of(PyObject *self) { return state_of_type(Py_TYPE(self)); }
+
+/* Whether a str equals an ASCII C string (keyword names). */
+static inline int unicode_equals(PyObject *text, const char *ascii)
+{
+    return PyUnicode_Check(text) && PyUnicode_CompareWithASCIIString(text, ascii) == 0;
+}
+
+/* Converts an int-like object (int, NumPy integer) to a C int, with a clear error. */
+static inline int int_from_object(PyObject *obj, int *out, const char *what)
+{
+    long value = PyLong_AsLong(obj);
+    if (value == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", what, Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    if (value < INT_MIN || value > INT_MAX) {
+        PyErr_Format(PyExc_OverflowError, "%s is out of range: %ld", what, value);
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+/* A non-negative integer (size) or number (double) from the environment variable `name`: `fallback` where it
+ * is unset or empty, and where it does not parse (with a RuntimeWarning naming it). 0, or -1 with an
+ * exception where the warning is an error. Needs the GIL. */
+int env_size(const char *name, size_t fallback, size_t *value);
+int env_double(const char *name, double fallback, double *value);
+
+/* Adds methods to a type made by a lower layer, from the layer that implements them (memory.c adds
+ * Context.memalloc, for one), so that a lower file never calls a higher one. At module init only. */
+int type_add_methods(PyTypeObject *type, PyMethodDef *methods);
+
+#endif

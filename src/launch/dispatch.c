@@ -1,0 +1,238 @@
+/* dispatch.c: Dispatch, the per-call path of a @cuda.jit kernel's launch configuration
+ * (kernel[griddim, blockdim, stream, sharedmem](*args)).
+ *
+ * numba types each argument on every call to find the compiled kernel. Here the types of the usual
+ * arguments (device and NumPy arrays, Python and NumPy scalars) become one bytes key in C, looked
+ * up in a dict of LaunchConfigs; a hit goes straight to the LaunchConfig's vectorcall. A miss, or an
+ * argument the key cannot describe (records, CUDA-array-interface objects), calls the dispatcher's
+ * Python `specialise(*args)`, which types the arguments, compiles if it must and returns the
+ * LaunchConfig, remembered under the key. */
+#include "launch/dispatch.h"
+
+#include "arrays/devicearray.h"
+#include "driver/numpy_api.h"
+
+#include <structmember.h>
+
+#define KEYED_ARGS_MAX 256
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *configs;    /* argument key (bytes) -> LaunchConfig */
+    PyObject *specialise; /* specialise(*args) -> LaunchConfig */
+    PyObject *reduce;     /* reduce() -> what __reduce__ returns, or NULL: not picklable */
+    PyObject *info;       /* (dispatcher, griddim, blockdim, stream, sharedmem): numba's attributes, or NULL */
+} DispatchObject;
+
+/* Two bytes an argument: kind, dtype number and dimensions. Sets *key to a new bytes object, or to
+ * NULL (no error) where an argument needs Python's typeof. */
+static int argument_key(module_state *st, PyObject *const *args, Py_ssize_t n, PyObject **key)
+{
+    unsigned char bytes[2 * KEYED_ARGS_MAX];
+    *key = NULL;
+    if (n > KEYED_ARGS_MAX)
+        return 0;
+    if (numpy_require() < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *arg = args[i];
+        unsigned int code;
+        if (PyFloat_CheckExact(arg))
+            code = 1;
+        else if (PyBool_Check(arg))
+            code = 2;
+        else if (PyLong_CheckExact(arg))
+            code = 3;
+        else if (PyComplex_CheckExact(arg))
+            code = 4;
+        else if (devicearray_check(st, arg) || PyArray_CheckExact(arg)) {
+            int device = devicearray_check(st, arg);
+            PyArray_Descr *dtype = device ? ((DeviceArrayObject *)arg)->dtype : PyArray_DESCR((PyArrayObject *)arg);
+            int ndim = device ? ((DeviceArrayObject *)arg)->ndim : PyArray_NDIM((PyArrayObject *)arg);
+            if (dtype->type_num >= NPY_NTYPES_LEGACY || PyDataType_HASFIELDS(dtype) || ndim > 31 ||
+                !PyArray_ISNBO(dtype->byteorder) || PyTypeNum_ISDATETIME(dtype->type_num))
+                return 0; /* datetime64: its unit is part of the type, not of type_num */
+            code = 0x8000u | ((unsigned int)dtype->type_num << 5) | (unsigned int)ndim;
+        } else if (PyArray_IsScalar(arg, Number)) {
+            PyArray_Descr *dtype = PyArray_DescrFromScalar(arg);
+            if (dtype == NULL)
+                return -1;
+            code = 0x4000u | (unsigned int)dtype->type_num;
+            int datetime = PyTypeNum_ISDATETIME(dtype->type_num);
+            Py_DECREF(dtype);
+            if (datetime)
+                return 0;
+        } else {
+            return 0;
+        }
+        bytes[2 * i] = (unsigned char)(code >> 8);
+        bytes[2 * i + 1] = (unsigned char)code;
+    }
+    *key = PyBytes_FromStringAndSize((const char *)bytes, 2 * n);
+    return *key == NULL ? -1 : 0;
+}
+
+static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    DispatchObject *self = (DispatchObject *)callable;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+        return NULL;
+    }
+    PyObject *key;
+    if (argument_key(state_of(callable), args, n, &key) < 0)
+        return NULL;
+    PyObject *config = key != NULL ? PyDict_GetItemWithError(self->configs, key) : NULL;
+    if (config != NULL) {
+        Py_DECREF(key);
+        Py_INCREF(config); /* the launch runs Python code (copies, CAI): the dict may change meanwhile */
+        PyObject *result = PyObject_Vectorcall(config, args, nargsf, NULL);
+        Py_DECREF(config);
+        return result;
+    }
+    if (PyErr_Occurred() || (config = PyObject_Vectorcall(self->specialise, args, n, NULL)) == NULL) {
+        Py_XDECREF(key);
+        return NULL;
+    }
+    int stored = key != NULL ? PyDict_SetItem(self->configs, key, config) : 0;
+    Py_XDECREF(key);
+    PyObject *result = stored < 0 ? NULL : PyObject_Vectorcall(config, args, nargsf, NULL);
+    Py_DECREF(config);
+    return result;
+}
+
+static PyObject *Dispatch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *specialise, *reduce = Py_None, *info = Py_None;
+    static char *keywords[] = {"specialise", "reduce", "info", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:Dispatch", keywords, &specialise, &reduce, &info))
+        return NULL;
+    if (!PyCallable_Check(specialise) || (reduce != Py_None && !PyCallable_Check(reduce))) {
+        PyErr_SetString(PyExc_TypeError, "Dispatch(specialise, reduce=None, info=None): both must be callable");
+        return NULL;
+    }
+    if (info != Py_None && !(PyTuple_Check(info) && PyTuple_GET_SIZE(info) == 5)) {
+        PyErr_SetString(PyExc_TypeError, "Dispatch: info is (dispatcher, griddim, blockdim, stream, sharedmem)");
+        return NULL;
+    }
+    DispatchObject *self = (DispatchObject *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = Dispatch_vectorcall;
+    self->specialise = Py_NewRef(specialise);
+    self->reduce = reduce == Py_None ? NULL : Py_NewRef(reduce);
+    self->info = info == Py_None ? NULL : Py_NewRef(info);
+    if ((self->configs = PyDict_New()) == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static int Dispatch_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    DispatchObject *self = (DispatchObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(self->configs);
+    Py_VISIT(self->specialise);
+    Py_VISIT(self->reduce);
+    Py_VISIT(self->info);
+    return 0;
+}
+
+static int Dispatch_clear(PyObject *op)
+{
+    DispatchObject *self = (DispatchObject *)op;
+    Py_CLEAR(self->configs);
+    Py_CLEAR(self->specialise);
+    Py_CLEAR(self->reduce);
+    Py_CLEAR(self->info);
+    return 0;
+}
+
+static void Dispatch_dealloc(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    Dispatch_clear(op);
+    type->tp_free(op);
+    Py_DECREF(type);
+}
+
+static PyObject *Dispatch_get_configs(PyObject *op, void *Py_UNUSED(closure))
+{
+    return PyDictProxy_New(((DispatchObject *)op)->configs);
+}
+
+/* numba's _LaunchConfiguration attributes: dispatcher, griddim and blockdim (3-tuples), stream, sharedmem */
+static PyObject *Dispatch_info_item(PyObject *op, void *closure)
+{
+    PyObject *info = ((DispatchObject *)op)->info;
+    if (info == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "this Dispatch was made without its launch configuration");
+        return NULL;
+    }
+    return Py_NewRef(PyTuple_GET_ITEM(info, (Py_ssize_t)closure));
+}
+
+/* Pickled as its dispatcher says (the kernel, then kernel[key] on the other side); refused otherwise. */
+static PyObject *Dispatch_reduce(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    DispatchObject *self = (DispatchObject *)op;
+    if (self->reduce == NULL) {
+        PyErr_SetString(PyExc_TypeError, "cannot pickle this launch configuration");
+        return NULL;
+    }
+    return PyObject_CallNoArgs(self->reduce);
+}
+
+static PyMethodDef Dispatch_methods[] = {
+    {"__reduce__", Dispatch_reduce, METH_NOARGS, "Pickled as the kernel and its launch configuration."},
+    {0},
+};
+
+static PyMemberDef Dispatch_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(DispatchObject, vectorcall), READONLY, NULL},
+    {0},
+};
+
+static PyGetSetDef Dispatch_getset[] = {
+    {"configs", Dispatch_get_configs, NULL, "The LaunchConfigs found so far, by argument key (read-only).", NULL},
+    {"dispatcher", Dispatch_info_item, NULL, "The kernel this configures.", (void *)0},
+    {"griddim", Dispatch_info_item, NULL, "The grid's dimensions, a 3-tuple.", (void *)1},
+    {"blockdim", Dispatch_info_item, NULL, "A block's dimensions, a 3-tuple.", (void *)2},
+    {"stream", Dispatch_info_item, NULL, "The stream launches go to (0: the default stream).", (void *)3},
+    {"sharedmem", Dispatch_info_item, NULL, "Dynamic shared memory bytes per block.", (void *)4},
+    {0},
+};
+
+static PyType_Slot Dispatch_slots[] = {
+    {Py_tp_doc, "Dispatch(specialise, reduce=None): calls the LaunchConfig for its arguments' types; "
+                "specialise(*args) finds it the first time; reduce() says how it pickles."},
+    {Py_tp_new, Dispatch_new},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_traverse, Dispatch_traverse},
+    {Py_tp_clear, Dispatch_clear},
+    {Py_tp_dealloc, Dispatch_dealloc},
+    {Py_tp_members, Dispatch_members},
+    {Py_tp_methods, Dispatch_methods},
+    {Py_tp_getset, Dispatch_getset},
+    {0, NULL},
+};
+
+static PyType_Spec Dispatch_spec = {
+    .name = "numba_cuda_c._cuda.Dispatch",
+    .basicsize = sizeof(DispatchObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = Dispatch_slots,
+};
+
+int dispatch_type_init(PyObject *module, module_state *st)
+{
+    st->DispatchType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Dispatch_spec, NULL);
+    if (st->DispatchType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->DispatchType);
+}

@@ -1,9 +1,0 @@
-/* linker.h: Linker, the driver's JIT linker (linker.c). */
-#ifndef NUMBA_CUDA_C_LINKER_H
-#define NUMBA_CUDA_C_LINKER_H
-
-#include "module.h"
-
-int linker_type_init(PyObject *module, module_state *st);
-
-#endif
