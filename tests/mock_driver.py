@@ -18,7 +18,7 @@ import textwrap
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SOURCE = os.path.join(HERE, "mockcuda", "mock_cuda.c")
-API = os.path.join(ROOT, "src", "api")
+API = os.path.join(ROOT, "src", "driver", "api")
 GCC = shutil.which("gcc") or shutil.which("cc")
 
 _built = []

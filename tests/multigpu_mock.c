@@ -4,7 +4,7 @@
  * that belong to the context they were loaded in, and kernels the mock runs on the host. Enough to
  * show, without a GPU, which context each load, launch and copy happens in.
  *
- * Built twice: with -DMOCK_STUBS it defines every entry point of src/api/cuda_api.h as a weak stub
+ * Built twice: with -DMOCK_STUBS it defines every entry point of src/driver/api/cuda_api.h as a weak stub
  * returning CUDA_ERROR_NOT_SUPPORTED; without, the ones the tests need. MOCK_DEVICES (default 2),
  * MOCK_CC ("90,90": each device's compute capability), MOCK_PEER (1: devices reach each other),
  * MOCK_INIT_DELAY_MS (cuInit sleeps, widening first-use races), MOCK_COPY_DELAY_US (each asynchronous

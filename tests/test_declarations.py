@@ -1,6 +1,6 @@
-"""Our driver and NVRTC declarations (src/api/*.h) against the CUDA toolkit's headers.
+"""Our driver and NVRTC declarations (src/driver/api/*.h) against the CUDA toolkit's headers.
 
-The build needs no toolkit, so src/api/cuda_api.h and nvrtc_api.h restate the parts of cuda.h and nvrtc.h we use.
+The build needs no toolkit, so src/driver/api/cuda_api.h and nvrtc_api.h restate the parts of cuda.h and nvrtc.h we use.
 Here one generated C file includes the toolkit's headers first, then ours, and turns every entry of our X-macro
 lists into a _Static_assert: enum values, type sizes, each entry point's prototype, and that the symbol the loader
 resolves is the one cuda.h maps the plain name to. gcc compiles it (syntax only); a failure names the entry.
@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-API_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "api")
+API_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src", "driver", "api")
 CUDA_ROOT = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
 CUDA_INCLUDE = os.path.join(CUDA_ROOT, "include")
 GCC = shutil.which("gcc")
@@ -94,12 +94,12 @@ def compile_checks(tmp_path, source, api_dir=API_DIR):
 
 def test_declarations_match_the_toolkit(tmp_path):
     ok, errors = compile_checks(tmp_path, CHECKS + SIZES)
-    assert ok, "src/api declarations disagree with " + CUDA_INCLUDE + ":\n" + errors
+    assert ok, "src/driver/api declarations disagree with " + CUDA_INCLUDE + ":\n" + errors
 
 
 def test_declarations_compile_without_the_toolkit(tmp_path):
     ok, errors = compile_checks(tmp_path, STANDALONE + SIZES)
-    assert ok, "src/api headers alone:\n" + errors
+    assert ok, "src/driver/api headers alone:\n" + errors
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ import pytest
 from subproc import run_python
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-API = os.path.join(os.path.dirname(HERE), "src", "api")
+API = os.path.join(os.path.dirname(HERE), "src", "driver", "api")
 GCC = shutil.which("gcc") or shutil.which("cc")
 
 pytestmark = pytest.mark.skipif(GCC is None, reason="no C compiler on PATH")

@@ -19,8 +19,8 @@ GCC = shutil.which("gcc") or shutil.which("cc")
 
 def build(tmp_path, sanitize):
     program = tmp_path / ("registration_tsan" if sanitize else "registration")
-    cmd = [GCC, "-O1", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", SRC, "-I", os.path.join(SRC, "api"),
-           os.path.join(HERE, "registration_mock.c"), os.path.join(SRC, "registration.c"), "-o", str(program),
+    cmd = [GCC, "-O1", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", SRC, "-I", os.path.join(SRC, "core"), "-I", os.path.join(SRC, "driver", "api"),
+           os.path.join(HERE, "registration_mock.c"), os.path.join(SRC, "core", "registration.c"), "-o", str(program),
            "-lpthread"]
     if sanitize:
         cmd.insert(1, "-fsanitize=thread")

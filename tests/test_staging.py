@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(GCC is None, reason="no C compiler on PATH")
 
 def build(tmp_path, sanitize):
     program = tmp_path / ("mock_tsan" if sanitize else "mock")
-    cmd = [GCC, "-O1", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", SRC, "-I", os.path.join(SRC, "api"),
-           os.path.join(HERE, "staging_mock.c"), os.path.join(SRC, "staging.c"), "-o", str(program), "-ldl",
+    cmd = [GCC, "-O1", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", SRC, "-I", os.path.join(SRC, "core"), "-I", os.path.join(SRC, "driver", "api"),
+           os.path.join(HERE, "staging_mock.c"), os.path.join(SRC, "core", "staging.c"), "-o", str(program), "-ldl",
            "-lpthread"]
     if sanitize:
         cmd.insert(1, "-fsanitize=thread")

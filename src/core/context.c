@@ -4,13 +4,38 @@
 #include "core/context.h"
 
 #include "driver/errors.h"
-#include "core/event.h"
-#include "core/memory.h"
 #include "core/staging.h"
-#include "core/stream.h"
 
 #include <sched.h>
 #include <structmember.h>
+
+#define CONTEXT_MAX_HOOKS 4
+static context_hooks hooks[CONTEXT_MAX_HOOKS];
+static int hook_count;
+
+int context_add_hooks(const context_hooks *added)
+{
+    for (int i = 0; i < hook_count; i++)
+        if (hooks[i].dying == added->dying && hooks[i].released == added->released)
+            return 0; /* another interpreter's import: the same code */
+    if (hook_count == CONTEXT_MAX_HOOKS) {
+        PyErr_SetString(PyExc_RuntimeError, "too many context hooks");
+        return -1;
+    }
+    hooks[hook_count++] = *added;
+    return 0;
+}
+
+/* A context is dying (context != NULL), or a primary context was released (NULL). */
+static void context_run_hooks(module_state *st, ContextObject *context)
+{
+    for (int i = 0; i < hook_count; i++) {
+        if (context != NULL && hooks[i].dying != NULL)
+            hooks[i].dying(st, context);
+        else if (context == NULL && hooks[i].released != NULL)
+            hooks[i].released(st);
+    }
+}
 
 ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext handle)
 {
@@ -60,7 +85,7 @@ void context_free_staging(module_state *st, ContextObject *context)
 void context_mark_dead(module_state *st, ContextObject *context)
 {
     if (context->handle != NULL)
-        memory_context_dying(st, context); /* while the context can still free what waits */
+        context_run_hooks(st, context); /* while the context can still free what waits */
     context->handle = NULL;
     if (st->last_context == context)
         Py_CLEAR(st->last_context);
@@ -110,7 +135,7 @@ ContextObject *context_activate(module_state *st, int devnum)
     DeviceObject *device = device_get(st, devnum);
     if (device == NULL)
         return NULL;
-    ContextObject *context = Device_primary_context(st, device);
+    ContextObject *context = device_primary_context(st, device);
     if (context == NULL || CU_CALL(st, cuCtxPushCurrent, (context->handle)) < 0)
         return NULL;
     context_remember(st, context);
@@ -140,7 +165,7 @@ ContextObject *context_current(module_state *st)
         DeviceObject *device = (DeviceObject *)PyTuple_GET_ITEM(st->devices, i);
         if (device->handle != ordinal)
             continue;
-        ContextObject *context = Device_primary_context(st, device);
+        ContextObject *context = device_primary_context(st, device);
         if (context == NULL)
             return NULL;
         if (context->handle != handle) {
@@ -178,75 +203,175 @@ int context_exit(module_state *st, int pushed)
     return pushed ? CU_CALL(st, cuCtxPopCurrent, (&popped)) : 0;
 }
 
+/* The primary context's life: retained once per process, released, reset */
+
+/* Gives back a retain device_primary_context took and cannot keep, where it may be the device's last
+ * (a close released the process's meanwhile, or nobody retained since a reset): then the release
+ * destroys the context, and like any destroy it waits, with the gate closed, for the driver calls
+ * other threads have in flight (driver_gate.h); without the gate a copy or allocation running in
+ * that context would have it destroyed under it. Rare: a retain that raced a reset or failed. */
+static void release_unkept_retain(module_state *st, DeviceObject *self)
+{
+    driver_gate_close();
+    cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+    context_run_hooks(st, NULL); /* where this was the last retain, the driver has unmapped watched pages */
+    driver_gate_open();
+}
+
+ContextObject *device_primary_context(module_state *st, DeviceObject *self)
+{
+    if (self->primary_context != NULL)
+        return self->primary_context;
+    if (self->resetting) {
+        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
+        return NULL;
+    }
+    unsigned long resets = self->resets;
+    CUcontext handle = NULL;
+    CUresult rc;
+    /* cuDevicePrimaryCtxRetain creates the context on first use, which takes a while. */
+    CU_BEGIN_ALLOW_THREADS
+    rc = cu.cuDevicePrimaryCtxRetain(&handle, self->handle);
+    CU_END_ALLOW_THREADS
+    if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
+        return NULL;
+    if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
+        /* The reset did not release this retain (the driver's resets release none), and since then
+         * other threads may have retained the context afresh and work in it, or a close may have
+         * released theirs: this release can be the last. */
+        release_unkept_retain(st, self);
+        PyErr_Format(st->CudaDriverError, "CUDA device %d was reset by another thread meanwhile", self->id);
+        return NULL;
+    }
+    if (self->primary_context != NULL) { /* another thread retained it meanwhile: keep one reference */
+        /* Never the last, so no gate: no reset ran (above), and the process's retain, which
+         * primary_context holds, goes only in a close, which clears primary_context first. */
+        cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
+        return self->primary_context;
+    }
+    self->primary_context = context_new(st, self, handle);
+    if (self->primary_context == NULL)
+        release_unkept_retain(st, self);
+    return self->primary_context;
+}
+
+static PyObject *Device_get_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    ContextObject *context = device_primary_context(state_of(op), (DeviceObject *)op);
+    return context ? Py_NewRef((PyObject *)context) : NULL;
+}
+
+/* Releases this process's reference on the primary context; its Context object dies. */
+static int device_release_primary(module_state *st, DeviceObject *self)
+{
+    ContextObject *context = self->primary_context;
+    if (context == NULL)
+        return 0;
+    self->primary_context = NULL;
+    context_free_staging(st, context); /* before the gate: its copies hold the gate shared */
+    driver_gate_close();
+    context_mark_dead(st, context);
+    Py_DECREF(context);
+    int status = CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));
+    context_run_hooks(st, NULL);
+    driver_gate_open();
+    return status;
+}
+
+static PyObject *Device_release_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    if (device_release_primary(state_of(op), (DeviceObject *)op) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static int device_reset_now(module_state *st, DeviceObject *self)
+{
+    if (self->primary_context != NULL) {
+        PyObject *done = PyObject_CallMethod((PyObject *)self->primary_context, "reset", NULL);
+        if (done == NULL)
+            return -1;
+        Py_DECREF(done);
+    }
+    CUcontext handle = self->primary_context ? self->primary_context->handle : NULL;
+    if (self->primary_context != NULL)
+        context_free_staging(st, self->primary_context); /* before the gate (driver_gate.h) */
+    driver_gate_close(); /* the release and the reset as one step for other threads */
+    /* A context in a sticky error state (an illegal address, say) may refuse the release; the
+     * reset below destroys it all the same. */
+    if (device_release_primary(st, self) < 0)
+        PyErr_Clear();
+    CUresult rc;
+    /* The GIL goes only while a stream callback (which takes it) could hold the reset up. */
+    CU_UNBLOCKED(rc, cu.cuDevicePrimaryCtxReset(self->handle));
+    context_run_hooks(st, NULL);
+    /* This thread's stack may still hold the old context: take it off, so that the next use makes
+     * a fresh one current (after a sticky error such as an illegal address, the old one refuses). */
+    CUcontext current = NULL, popped;
+    while (rc == CUDA_SUCCESS && handle != NULL && cu.cuCtxGetCurrent(&current) == CUDA_SUCCESS &&
+           current == handle)
+        if (cu.cuCtxPopCurrent(&popped) != CUDA_SUCCESS)
+            break;
+    driver_gate_open();
+    return cu_check(st, rc, "cuDevicePrimaryCtxReset");
+}
+
+/* Resets the device; other threads' retains of its primary context wait for the end (they raise
+ * CudaDriverError meanwhile rather than get a context the reset destroys). */
+static int primary_context_reset(module_state *st, DeviceObject *self)
+{
+    if (self->resetting) {
+        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
+        return -1;
+    }
+    self->resetting = 1;
+    self->resets++;
+    int status = device_reset_now(st, self);
+    self->resetting = 0;
+    return status;
+}
+
+static PyObject *Device_reset(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    if (primary_context_reset(state_of(op), (DeviceObject *)op) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Device_get_primary_context_attr(PyObject *op, void *Py_UNUSED(closure))
+{
+    ContextObject *context = ((DeviceObject *)op)->primary_context;
+    return Py_NewRef(context ? (PyObject *)context : Py_None);
+}
+
+static PyObject *module_reset_all_devices(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of_module(module);
+    if (st->devices == NULL) /* never used: nothing to reset */
+        Py_RETURN_NONE;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->devices); i++)
+        if (primary_context_reset(st, (DeviceObject *)PyTuple_GET_ITEM(st->devices, i)) < 0)
+            return NULL;
+    Py_RETURN_NONE;
+}
+
+/* The Device methods and attribute that act on its primary context, added to Device here. */
+static PyMethodDef Device_context_methods[] = {
+    {"get_primary_context", Device_get_primary_context, METH_NOARGS,
+     "Retain this device's primary context (once) and return its Context."},
+    {"release_primary_context", Device_release_primary_context, METH_NOARGS,
+     "Release this process's reference to the primary context."},
+    {"reset", Device_reset, METH_NOARGS,
+     "Delete the context for the device: destroys all memory allocations, events and streams made in it."},
+    {0},
+};
+
+static PyGetSetDef Device_context_getset[] = {
+    {"primary_context", Device_get_primary_context_attr, NULL, "The retained primary Context, or None.", NULL},
+    {0},
+};
+
 /* Methods */
-
-/* numba's Context.memalloc, memhostalloc and memallocmanaged: raw allocations (MemoryPointer objects)
- * through the same allocators, deallocation queue and memory manager as device arrays. */
-static int size_argument(PyObject *arg, size_t *size)
-{
-    Py_ssize_t value = PyNumber_AsSsize_t(arg, PyExc_OverflowError);
-    if (value == -1 && PyErr_Occurred())
-        return -1;
-    if (value <= 0) {
-        PyErr_Format(PyExc_ValueError, "bytesize must be positive, not %zd", value);
-        return -1;
-    }
-    *size = (size_t)value;
-    return 0;
-}
-
-static PyObject *Context_memalloc(PyObject *op, PyObject *arg)
-{
-    module_state *st = state_of(op);
-    size_t size;
-    if (context_check_alive(st, (ContextObject *)op) < 0 || size_argument(arg, &size) < 0)
-        return NULL;
-    return memory_alloc_device(st, (ContextObject *)op, size);
-}
-
-static PyObject *Context_memhostalloc(PyObject *op, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"bytesize", "mapped", "portable", "wc", NULL};
-    module_state *st = state_of(op);
-    PyObject *bytesize;
-    int mapped = 0, portable = 0, wc = 0;
-    size_t size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|ppp:memhostalloc", keywords, &bytesize, &mapped, &portable,
-                                     &wc) ||
-        context_check_alive(st, (ContextObject *)op) < 0 || size_argument(bytesize, &size) < 0)
-        return NULL;
-    return memory_alloc_host(st, (ContextObject *)op, size, mapped, portable, wc);
-}
-
-static PyObject *Context_memallocmanaged(PyObject *op, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"bytesize", "attach_global", NULL};
-    module_state *st = state_of(op);
-    PyObject *bytesize;
-    int attach_global = 1;
-    size_t size;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p:memallocmanaged", keywords, &bytesize, &attach_global) ||
-        context_check_alive(st, (ContextObject *)op) < 0 || size_argument(bytesize, &size) < 0)
-        return NULL;
-    return memory_alloc_managed(st, (ContextObject *)op, size, attach_global);
-}
-
-static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    module_state *st = state_of(op);
-    if (st->memory_plugin != NULL || ((ContextObject *)op)->memory_manager != NULL) { /* numba asks the manager */
-        PyObject *manager = memory_manager_of(st, (ContextObject *)op);
-        return manager ? PyObject_CallMethod(manager, "get_memory_info", NULL) : NULL;
-    }
-    size_t free_bytes = 0, total_bytes = 0;
-    int pushed;
-    if (context_enter(st, (ContextObject *)op, &pushed) < 0)
-        return NULL;
-    int failed = CU_CALL(st, cuMemGetInfo, (&free_bytes, &total_bytes)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
-        return NULL;
-    return PyObject_CallFunction((PyObject *)st->MemoryInfoType, "nn", (Py_ssize_t)free_bytes, (Py_ssize_t)total_bytes);
-}
 
 static PyObject *Context_push(PyObject *op, PyObject *Py_UNUSED(unused))
 {
@@ -287,46 +412,6 @@ static PyObject *Context_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuCtxSynchronize") < 0;
     if (context_exit(st, pushed) < 0 || failed)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-/* numba's Context.reset() frees what the context owns. Live arrays keep their memory (they own
- * it); the frees waiting in the deallocation queue run now, defer_cleanup() or not. */
-/* Kernels linked with numba's setup/teardown callbacks are torn down at reset, as numba-cuda unloads
- * its modules then (numba_cuda_c/cudadrv/linker.py); only where such linking was ever done. */
-static int reset_linked_with_callbacks(PyObject *context)
-{
-    PyObject *name = PyUnicode_FromString("numba_cuda_c.cudadrv.linker");
-    PyObject *linker = name ? PyImport_GetModule(name) : NULL;
-    Py_XDECREF(name);
-    if (linker == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    PyObject *done = PyObject_CallMethod(linker, "context_reset", "O", context);
-    Py_DECREF(linker);
-    Py_XDECREF(done);
-    return done == NULL ? -1 : 0;
-}
-
-static PyObject *Context_reset(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    module_state *st = state_of(op);
-    ContextObject *self = (ContextObject *)op;
-    if (reset_linked_with_callbacks(op) < 0)
-        return NULL;
-    if (self->memory_manager != NULL) { /* a plugin frees what it allocated */
-        PyObject *done = PyObject_CallMethod(self->memory_manager, "reset", NULL);
-        if (done == NULL)
-            return NULL;
-        Py_DECREF(done);
-    }
-    int deferred = self->deallocations.deferred;
-    self->deallocations.deferred = 0;
-    int failed = memory_flush(st, self) < 0;
-    self->deallocations.deferred = deferred;
-    if (st->last_context == self)
-        Py_CLEAR(st->last_context);
-    if (failed)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -380,140 +465,6 @@ static PyObject *Context_prepare_for_use(PyObject *op, PyObject *Py_UNUSED(unuse
     Py_RETURN_NONE;
 }
 
-static PyObject *Context_create_stream(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    return stream_create(state_of(op), (ContextObject *)op);
-}
-
-static PyObject *Context_create_external_stream(PyObject *op, PyObject *ptr)
-{
-    module_state *st = state_of(op);
-    void *handle = PyLong_AsVoidPtr(ptr);
-    if (handle == NULL && PyErr_Occurred())
-        return NULL;
-    return stream_new(st, (ContextObject *)op, (CUstream)handle, STREAM_EXTERNAL);
-}
-
-static PyObject *Context_get_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    return stream_default(state_of(op), (ContextObject *)op);
-}
-
-static PyObject *Context_get_legacy_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    return stream_new(state_of(op), (ContextObject *)op, CU_STREAM_LEGACY, STREAM_LEGACY);
-}
-
-static PyObject *Context_get_per_thread_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    return stream_new(state_of(op), (ContextObject *)op, CU_STREAM_PER_THREAD, STREAM_PER_THREAD);
-}
-
-static PyObject *Context_create_event(PyObject *op, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"timing", NULL};
-    int timing = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:create_event", keywords, &timing))
-        return NULL;
-    return event_create(state_of(op), (ContextObject *)op, timing);
-}
-
-/* memory_manager: the plugin's instance, or (no plugin) an object for numba's built-in manager,
- * whose .deallocations is this context's queue. Writable, as numba's: a plugin instance given
- * here is initialize()d and allocates this context's device memory from then on; None (or the
- * built-in manager's object) goes back to the default. */
-static PyObject *Context_get_memory_manager(PyObject *op, void *Py_UNUSED(closure))
-{
-    module_state *st = state_of(op);
-    ContextObject *self = (ContextObject *)op;
-    if (st->memory_plugin == NULL && self->memory_manager == NULL)
-        return call_driver(st, "_builtin_memory_manager", PyTuple_Pack(1, op));
-    PyObject *manager = memory_manager_of(st, self);
-    return manager ? Py_NewRef(manager) : NULL;
-}
-
-static int Context_set_memory_manager(PyObject *op, PyObject *value, void *Py_UNUSED(closure))
-{
-    ContextObject *self = (ContextObject *)op;
-    if (value == NULL) {
-        PyErr_SetString(PyExc_TypeError, "memory_manager cannot be deleted; set None for the default");
-        return -1;
-    }
-    int builtin = value == Py_None || PyObject_HasAttrString(value, "_numba_cuda_c_builtin");
-    if (builtin) {
-        Py_CLEAR(self->memory_manager);
-        return 0;
-    }
-    PyObject *done = PyObject_CallMethod(value, "initialize", NULL);
-    if (done == NULL)
-        return -1;
-    Py_DECREF(done);
-    Py_XSETREF(self->memory_manager, Py_NewRef(value));
-    return 0;
-}
-
-/* deallocations: numba's pending-deallocation queue object (count, clear(), disable(), ...). */
-static PyObject *Context_get_deallocations(PyObject *op, void *Py_UNUSED(closure))
-{
-    return call_driver(state_of(op), "_pending_deallocations", PyTuple_Pack(1, op));
-}
-
-/* _pending: (count, bytes, max_bytes, deferred) of this context's deallocation queue. */
-static PyObject *Context_get_pending(PyObject *op, void *Py_UNUSED(closure))
-{
-    module_state *st = state_of(op);
-    ContextObject *self = (ContextObject *)op;
-    deallocation_queue *queue = &self->deallocations;
-    size_t max_bytes = queue->max_bytes;
-    /* set at the context's first allocation: before it, what it will be */
-    if (max_bytes == 0 && memory_queue_byte_limit(st, self, &max_bytes) < 0)
-        return NULL;
-    return Py_BuildValue("(nnni)", (Py_ssize_t)queue->count, (Py_ssize_t)queue->bytes, (Py_ssize_t)max_bytes,
-                         queue->deferred);
-}
-
-/* _flush_pending(): frees what is queued now (not while deferred); _defer(delta): enter/leave
- * defer_cleanup() for this context. */
-static PyObject *Context_flush_pending(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    return memory_flush(state_of(op), (ContextObject *)op) < 0 ? NULL : Py_NewRef(Py_None);
-}
-
-static PyObject *Context_defer(PyObject *op, PyObject *delta_obj)
-{
-    deallocation_queue *queue = &((ContextObject *)op)->deallocations;
-    int delta;
-    if (int_from_object(delta_obj, &delta, "delta") < 0)
-        return NULL;
-    queue->deferred = queue->deferred + delta < 0 ? 0 : queue->deferred + delta;
-    Py_RETURN_NONE;
-}
-
-/* mempin(owner, pointer, size, mapped=False) and get_ipc_handle(memory), as numba's Context. */
-static PyObject *Context_mempin(PyObject *op, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"owner", "pointer", "size", "mapped", NULL};
-    PyObject *owner, *pointer, *size;
-    int mapped = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|p:mempin", keywords, &owner, &pointer, &size, &mapped))
-        return NULL;
-    return call_driver(state_of(op), "_context_mempin",
-                       Py_BuildValue("(OOOOO)", op, owner, pointer, size, mapped ? Py_True : Py_False));
-}
-
-static PyObject *Context_get_ipc_handle(PyObject *op, PyObject *memory)
-{
-    return call_driver(state_of(op), "_context_get_ipc_handle", PyTuple_Pack(2, op, memory));
-}
-
-static PyObject *Context_open_ipc_handle(PyObject *op, PyObject *args)
-{
-    PyObject *handle, *size;
-    if (!PyArg_ParseTuple(args, "OO:open_ipc_handle", &handle, &size))
-        return NULL;
-    return call_driver(state_of(op), "_context_open_ipc_handle", PyTuple_Pack(3, op, handle, size));
-}
-
 /* Context(device, handle), as numba's constructor, for a context another library made: the device
  * (a Device, an ordinal, or cuda-python's CUdevice) and the handle (an int or a CUcontext). A
  * device's primary context gives the Context object of that context; numba works in no other. */
@@ -542,7 +493,7 @@ static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     if (PyErr_Occurred())
         return NULL;
     DeviceObject *device = device_get(st, ordinal);
-    ContextObject *context = device ? Device_primary_context(st, device) : NULL;
+    ContextObject *context = device ? device_primary_context(st, device) : NULL;
     if (context == NULL)
         return NULL;
     if (context->handle != (CUcontext)handle) {
@@ -604,47 +555,21 @@ static void Context_dealloc(PyObject *op)
 
 static PyMethodDef Context_methods[] = {
     REPR_HTML_METHOD,
-    {"get_memory_info", Context_get_memory_info, METH_NOARGS, "Returns (free, total) memory in bytes in the context."},
-    {"memalloc", Context_memalloc, METH_O, "memalloc(bytesize): device memory, a MemoryPointer."},
-    {"memhostalloc", (PyCFunction)(void (*)(void))Context_memhostalloc, METH_VARARGS | METH_KEYWORDS,
-     "memhostalloc(bytesize, mapped=False, portable=False, wc=False): pinned (or mapped) host memory."},
-    {"memallocmanaged", (PyCFunction)(void (*)(void))Context_memallocmanaged, METH_VARARGS | METH_KEYWORDS,
-     "memallocmanaged(bytesize, attach_global=True): managed memory."},
-    {"mempin", (PyCFunction)(void (*)(void))Context_mempin, METH_VARARGS | METH_KEYWORDS,
-     "mempin(owner, pointer, size, mapped=False): page-lock owner's memory; a MemoryPointer."},
-    {"get_ipc_handle", Context_get_ipc_handle, METH_O, "get_ipc_handle(memory): an IPC handle for memory."},
-    {"open_ipc_handle", Context_open_ipc_handle, METH_VARARGS,
-     "open_ipc_handle(handle, size): another process's memory, mapped into this context (a MemoryPointer)."},
-    {"_flush_pending", Context_flush_pending, METH_NOARGS, "Free what the deallocation queue holds, now."},
-    {"_defer", Context_defer, METH_O, "_defer(+1 / -1): enter or leave defer_cleanup() for this context."},
     {"push", Context_push, METH_NOARGS, "Pushes this context on the current CPU thread."},
     {"pop", Context_pop, METH_NOARGS,
      "Pops this context off the current CPU thread. It must be at the top of the context stack."},
     {"synchronize", Context_synchronize, METH_NOARGS, "Wait for all work in this context to finish."},
-    {"reset", Context_reset, METH_NOARGS, "Clean up all owned resources in this context."},
     {"can_access_peer", Context_can_access_peer, METH_O,
      "can_access_peer(peer_device): whether this context's device can access the memory of device peer_device."},
     {"enable_peer_access", (PyCFunction)(void (*)(void))Context_enable_peer_access, METH_VARARGS | METH_KEYWORDS,
      "enable_peer_access(peer_context, flags=0): let this context access the peer context's memory."},
     {"prepare_for_use", Context_prepare_for_use, METH_NOARGS, "Check that the context can be used."},
-    {"create_stream", Context_create_stream, METH_NOARGS, "Create a new stream in this context."},
-    {"create_external_stream", Context_create_external_stream, METH_O, "Wrap a stream made elsewhere."},
-    {"get_default_stream", Context_get_default_stream, METH_NOARGS, "The default stream of this context."},
-    {"get_legacy_default_stream", Context_get_legacy_default_stream, METH_NOARGS, "The legacy default stream."},
-    {"get_per_thread_default_stream", Context_get_per_thread_default_stream, METH_NOARGS,
-     "The per-thread default stream."},
-    {"create_event", (PyCFunction)(void (*)(void))Context_create_event, METH_VARARGS | METH_KEYWORDS,
-     "create_event(timing=True): a new event in this context."},
     {0},
 };
 
 static PyGetSetDef Context_getset[] = {
     {"handle", Context_get_handle, NULL, "The CUcontext, as an int (0 once reset).", NULL},
     {"device", Context_get_device, NULL, "The Device this context belongs to.", NULL},
-    {"memory_manager", Context_get_memory_manager, Context_set_memory_manager,
-     "The memory manager: an EMM plugin's instance, or the built-in one's object. Writable.", NULL},
-    {"deallocations", Context_get_deallocations, NULL, "The pending-deallocation queue, as numba's.", NULL},
-    {"_pending", Context_get_pending, NULL, "(count, bytes, max_bytes, deferred) of the queue.", NULL},
     {0},
 };
 
@@ -694,7 +619,9 @@ static PyTypeObject *memory_info_type_new(void)
 int context_type_init(PyObject *module, module_state *st)
 {
     st->ContextType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Context_spec, NULL);
-    if (st->ContextType == NULL || PyModule_AddType(module, st->ContextType) < 0)
+    if (st->ContextType == NULL || PyModule_AddType(module, st->ContextType) < 0 ||
+        type_add_methods(st->DeviceType, Device_context_methods) < 0 ||
+        type_add_getset(st->DeviceType, Device_context_getset) < 0)
         return -1;
     st->MemoryInfoType = memory_info_type_new();
     if (st->MemoryInfoType == NULL)
@@ -784,6 +711,7 @@ static PyObject *module_driver_error(PyObject *Py_UNUSED(module), PyObject *Py_U
 }
 
 PyMethodDef context_module_methods[] = {
+    {"_reset_all_devices", module_reset_all_devices, METH_NOARGS, "Reset every device this process has used."},
     {"get_context", (PyCFunction)(void (*)(void))module_get_context, METH_FASTCALL,
      "get_context(devnum=None): the current context, or device devnum's primary context made current."},
     {"_pop_all_contexts", module_pop_all_contexts, METH_NOARGS, "Pop every context off this thread's stack."},
@@ -796,3 +724,4 @@ PyMethodDef context_module_methods[] = {
      "Load the driver if not yet tried: None when it is usable, else why it is not."},
     {0},
 };
+

@@ -34,6 +34,20 @@ struct ContextObject {
     PyObject *weakreflist;
 };
 
+/* The device's primary context, retained (once per process) at first use: its Context. Borrowed. */
+ContextObject *device_primary_context(module_state *st, DeviceObject *device);
+
+/* What the layers above do as a context goes, registered at module init (each layer's init), so
+ * that this file calls none of them by name:
+ *   dying(st, context): before the context's handle goes (deallocations.c frees what waits);
+ *   released(st): after the driver released or reset a primary context (rescue.c restores the
+ *   host memory the driver unmapped). Either may be NULL. */
+typedef struct {
+    void (*dying)(module_state *st, ContextObject *context);
+    void (*released)(module_state *st);
+} context_hooks;
+int context_add_hooks(const context_hooks *hooks);
+
 /* Creates the Context object for a primary context this process has just retained. */
 ContextObject *context_new(module_state *st, DeviceObject *device, CUcontext handle);
 

@@ -2,7 +2,8 @@
  * queued when the last reference goes, carried out at a flush (past the count or byte limits, on an
  * allocation that ran out of memory, at Context.reset(), when the context dies), never inside
  * defer_cleanup() nor from a stream callback's thread. The destruction order: memory.c's head. */
-#include "core/memory.h"
+#include "core/deallocations.h"
+#include "core/rescue.h"
 
 #include "driver/errors.h"
 #include "core/stream.h"
@@ -190,4 +191,116 @@ int memory_queue_free(module_state *st, ContextObject *context, const struct pen
     if (queue->count > st->max_pending_count || (queue->max_bytes && queue->bytes > queue->max_bytes))
         return memory_flush(st, context);
     return 0;
+}
+
+/* numba's Context.reset() frees what the context owns. Live arrays keep their memory (they own
+ * it); the frees waiting in the deallocation queue run now, defer_cleanup() or not. */
+/* Kernels linked with numba's setup/teardown callbacks are torn down at reset, as numba-cuda unloads
+ * its modules then (numba_cuda_c/cudadrv/linker.py); only where such linking was ever done. */
+static int reset_linked_with_callbacks(PyObject *context)
+{
+    PyObject *name = PyUnicode_FromString("numba_cuda_c.cudadrv.linker");
+    PyObject *linker = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    if (linker == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    PyObject *done = PyObject_CallMethod(linker, "context_reset", "O", context);
+    Py_DECREF(linker);
+    Py_XDECREF(done);
+    return done == NULL ? -1 : 0;
+}
+
+static PyObject *Context_reset(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of(op);
+    ContextObject *self = (ContextObject *)op;
+    if (reset_linked_with_callbacks(op) < 0)
+        return NULL;
+    if (self->memory_manager != NULL) { /* a plugin frees what it allocated */
+        PyObject *done = PyObject_CallMethod(self->memory_manager, "reset", NULL);
+        if (done == NULL)
+            return NULL;
+        Py_DECREF(done);
+    }
+    int deferred = self->deallocations.deferred;
+    self->deallocations.deferred = 0;
+    int failed = memory_flush(st, self) < 0;
+    self->deallocations.deferred = deferred;
+    if (st->last_context == self)
+        Py_CLEAR(st->last_context);
+    if (failed)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* _flush_pending(): frees what is queued now (not while deferred); _defer(delta): enter/leave
+ * defer_cleanup() for this context. */
+static PyObject *Context_flush_pending(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return memory_flush(state_of(op), (ContextObject *)op) < 0 ? NULL : Py_NewRef(Py_None);
+}
+
+static PyObject *Context_defer(PyObject *op, PyObject *delta_obj)
+{
+    deallocation_queue *queue = &((ContextObject *)op)->deallocations;
+    int delta;
+    if (int_from_object(delta_obj, &delta, "delta") < 0)
+        return NULL;
+    queue->deferred = queue->deferred + delta < 0 ? 0 : queue->deferred + delta;
+    Py_RETURN_NONE;
+}
+
+/* The Context methods of this file, added to Context at init (context.c calls none of them). */
+static PyMethodDef Context_deallocation_methods[] = {
+    {"_flush_pending", Context_flush_pending, METH_NOARGS, "Free what the deallocation queue holds, now."},
+    {"_defer", Context_defer, METH_O, "_defer(+1 / -1): enter or leave defer_cleanup() for this context."},
+    {"reset", Context_reset, METH_NOARGS, "Clean up all owned resources in this context."},
+    {0},
+};
+
+/* deallocations: numba's pending-deallocation queue object (count, clear(), disable(), ...). */
+static PyObject *Context_get_deallocations(PyObject *op, void *Py_UNUSED(closure))
+{
+    return call_driver(state_of(op), "_pending_deallocations", PyTuple_Pack(1, op));
+}
+
+/* _pending: (count, bytes, max_bytes, deferred) of this context's deallocation queue. */
+static PyObject *Context_get_pending(PyObject *op, void *Py_UNUSED(closure))
+{
+    module_state *st = state_of(op);
+    ContextObject *self = (ContextObject *)op;
+    deallocation_queue *queue = &self->deallocations;
+    size_t max_bytes = queue->max_bytes;
+    /* set at the context's first allocation: before it, what it will be */
+    if (max_bytes == 0 && memory_queue_byte_limit(st, self, &max_bytes) < 0)
+        return NULL;
+    return Py_BuildValue("(nnni)", (Py_ssize_t)queue->count, (Py_ssize_t)queue->bytes, (Py_ssize_t)max_bytes,
+                         queue->deferred);
+}
+
+
+static PyGetSetDef Context_deallocation_getset[] = {
+    {"deallocations", Context_get_deallocations, NULL, "The pending-deallocation queue, as numba's.", NULL},
+    {"_pending", Context_get_pending, NULL, "(count, bytes, max_bytes, deferred) of the queue.", NULL},
+    {0},
+};
+
+int memory_queue_byte_limit(module_state *st, ContextObject *context, size_t *limit)
+{
+    size_t total = 0;
+    if (CU_CALL(st, cuDeviceTotalMem, (&total, context->device->handle)) < 0)
+        return -1;
+    *limit = (size_t)((double)total * st->max_pending_ratio);
+    if (*limit == 0)
+        *limit = 1;
+    return 0;
+}
+
+int deallocations_init(PyObject *Py_UNUSED(module), module_state *st)
+{
+    static const context_hooks hooks = {.dying = memory_context_dying};
+    if (type_add_methods(st->ContextType, Context_deallocation_methods) < 0 ||
+        type_add_getset(st->ContextType, Context_deallocation_getset) < 0)
+        return -1;
+    return context_add_hooks(&hooks);
 }

@@ -118,139 +118,6 @@ DeviceObject *device_get(module_state *st, int devnum)
     return (DeviceObject *)PyTuple_GET_ITEM(st->devices, devnum);
 }
 
-/* Gives back a retain Device_primary_context took and cannot keep, where it may be the device's last
- * (a close released the process's meanwhile, or nobody retained since a reset): then the release
- * destroys the context, and like any destroy it waits, with the gate closed, for the driver calls
- * other threads have in flight (driver_gate.h); without the gate a copy or allocation running in
- * that context would have it destroyed under it. Rare: a retain that raced a reset or failed. */
-static void release_unkept_retain(module_state *st, DeviceObject *self)
-{
-    driver_gate_close();
-    cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
-    memory_rescue_restore(st); /* where this was the last retain, the driver has unmapped watched pages */
-    driver_gate_open();
-}
-
-ContextObject *Device_primary_context(module_state *st, DeviceObject *self)
-{
-    if (self->primary_context != NULL)
-        return self->primary_context;
-    if (self->resetting) {
-        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
-        return NULL;
-    }
-    unsigned long resets = self->resets;
-    CUcontext handle = NULL;
-    CUresult rc;
-    /* cuDevicePrimaryCtxRetain creates the context on first use, which takes a while. */
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuDevicePrimaryCtxRetain(&handle, self->handle);
-    CU_END_ALLOW_THREADS
-    if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
-        return NULL;
-    if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
-        /* The reset did not release this retain (the driver's resets release none), and since then
-         * other threads may have retained the context afresh and work in it, or a close may have
-         * released theirs: this release can be the last. */
-        release_unkept_retain(st, self);
-        PyErr_Format(st->CudaDriverError, "CUDA device %d was reset by another thread meanwhile", self->id);
-        return NULL;
-    }
-    if (self->primary_context != NULL) { /* another thread retained it meanwhile: keep one reference */
-        /* Never the last, so no gate: no reset ran (above), and the process's retain, which
-         * primary_context holds, goes only in a close, which clears primary_context first. */
-        cu_report_unraisable(st, cu.cuDevicePrimaryCtxRelease(self->handle), "cuDevicePrimaryCtxRelease");
-        return self->primary_context;
-    }
-    self->primary_context = context_new(st, self, handle);
-    if (self->primary_context == NULL)
-        release_unkept_retain(st, self);
-    return self->primary_context;
-}
-
-static PyObject *Device_get_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    ContextObject *context = Device_primary_context(state_of(op), (DeviceObject *)op);
-    return context ? Py_NewRef((PyObject *)context) : NULL;
-}
-
-/* Releases this process's reference on the primary context; its Context object dies. */
-static int device_release_primary(module_state *st, DeviceObject *self)
-{
-    ContextObject *context = self->primary_context;
-    if (context == NULL)
-        return 0;
-    self->primary_context = NULL;
-    context_free_staging(st, context); /* before the gate: its copies hold the gate shared */
-    driver_gate_close();
-    context_mark_dead(st, context);
-    Py_DECREF(context);
-    int status = CU_CALL(st, cuDevicePrimaryCtxRelease, (self->handle));
-    memory_rescue_restore(st);
-    driver_gate_open();
-    return status;
-}
-
-static PyObject *Device_release_primary_context(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    if (device_release_primary(state_of(op), (DeviceObject *)op) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-static int device_reset_now(module_state *st, DeviceObject *self)
-{
-    if (self->primary_context != NULL) {
-        PyObject *done = PyObject_CallMethod((PyObject *)self->primary_context, "reset", NULL);
-        if (done == NULL)
-            return -1;
-        Py_DECREF(done);
-    }
-    CUcontext handle = self->primary_context ? self->primary_context->handle : NULL;
-    if (self->primary_context != NULL)
-        context_free_staging(st, self->primary_context); /* before the gate (driver_gate.h) */
-    driver_gate_close(); /* the release and the reset as one step for other threads */
-    /* A context in a sticky error state (an illegal address, say) may refuse the release; the
-     * reset below destroys it all the same. */
-    if (device_release_primary(st, self) < 0)
-        PyErr_Clear();
-    CUresult rc;
-    /* The GIL goes only while a stream callback (which takes it) could hold the reset up. */
-    CU_UNBLOCKED(rc, cu.cuDevicePrimaryCtxReset(self->handle));
-    memory_rescue_restore(st);
-    /* This thread's stack may still hold the old context: take it off, so that the next use makes
-     * a fresh one current (after a sticky error such as an illegal address, the old one refuses). */
-    CUcontext current = NULL, popped;
-    while (rc == CUDA_SUCCESS && handle != NULL && cu.cuCtxGetCurrent(&current) == CUDA_SUCCESS &&
-           current == handle)
-        if (cu.cuCtxPopCurrent(&popped) != CUDA_SUCCESS)
-            break;
-    driver_gate_open();
-    return cu_check(st, rc, "cuDevicePrimaryCtxReset");
-}
-
-/* Resets the device; other threads' retains of its primary context wait for the end (they raise
- * CudaDriverError meanwhile rather than get a context the reset destroys). */
-static int Device_reset(module_state *st, DeviceObject *self)
-{
-    if (self->resetting) {
-        PyErr_Format(st->CudaDriverError, "CUDA device %d is being reset by another thread", self->id);
-        return -1;
-    }
-    self->resetting = 1;
-    self->resets++;
-    int status = device_reset_now(st, self);
-    self->resetting = 0;
-    return status;
-}
-
-static PyObject *Device_reset_method(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    if (Device_reset(state_of(op), (DeviceObject *)op) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
 static PyObject *Device_get_device_identity(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
@@ -329,12 +196,6 @@ static PyObject *Device_get_supports_bfloat16(PyObject *op, void *Py_UNUSED(clos
     return PyBool_FromLong(((DeviceObject *)op)->cc_major >= 8);
 }
 
-static PyObject *Device_get_primary_context_attr(PyObject *op, void *Py_UNUSED(closure))
-{
-    ContextObject *context = ((DeviceObject *)op)->primary_context;
-    return Py_NewRef(context ? (PyObject *)context : Py_None);
-}
-
 static int Device_traverse(PyObject *op, visitproc visit, void *arg)
 {
     DeviceObject *self = (DeviceObject *)op;
@@ -366,12 +227,6 @@ static void Device_dealloc(PyObject *op)
 
 static PyMethodDef Device_methods[] = {
     REPR_HTML_METHOD,
-    {"get_primary_context", Device_get_primary_context, METH_NOARGS,
-     "Retain this device's primary context (once) and return its Context."},
-    {"release_primary_context", Device_release_primary_context, METH_NOARGS,
-     "Release this process's reference to the primary context."},
-    {"reset", Device_reset_method, METH_NOARGS,
-     "Delete the context for the device: destroys all memory allocations, events and streams made in it."},
     {"get_device_identity", Device_get_device_identity, METH_NOARGS,
      "The PCI identity: {'pci_domain_id', 'pci_bus_id', 'pci_device_id'}."},
     {"__dir__", Device_dir, METH_NOARGS, NULL},
@@ -389,7 +244,6 @@ static PyGetSetDef Device_getset[] = {
     {"compute_capability", Device_get_compute_capability, NULL, "(major, minor)", NULL},
     {"supports_float16", Device_get_supports_float16, NULL, "True from compute capability 5.3.", NULL},
     {"supports_bfloat16", Device_get_supports_bfloat16, NULL, "True from compute capability 8.0.", NULL},
-    {"primary_context", Device_get_primary_context_attr, NULL, "The retained primary Context, or None.", NULL},
     {0},
 };
 
@@ -447,21 +301,9 @@ static PyObject *module_get_device(PyObject *module, PyObject *const *args, Py_s
     return device ? Py_NewRef((PyObject *)device) : NULL;
 }
 
-static PyObject *module_reset_all_devices(PyObject *module, PyObject *Py_UNUSED(unused))
-{
-    module_state *st = state_of_module(module);
-    if (st->devices == NULL) /* never used: nothing to reset */
-        Py_RETURN_NONE;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->devices); i++)
-        if (Device_reset(st, (DeviceObject *)PyTuple_GET_ITEM(st->devices, i)) < 0)
-            return NULL;
-    Py_RETURN_NONE;
-}
-
 PyMethodDef device_module_methods[] = {
     {"list_devices", module_list_devices, METH_NOARGS, "Return a list of all detected devices."},
     {"get_device", (PyCFunction)(void (*)(void))module_get_device, METH_FASTCALL,
      "get_device(devnum=0): the Device with this ordinal."},
-    {"_reset_all_devices", module_reset_all_devices, METH_NOARGS, "Reset every device this process has used."},
     {0},
 };

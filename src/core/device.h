@@ -26,8 +26,6 @@ PyObject *devices_all(module_state *st);
 /* Device number devnum, borrowed; IndexError/CudaSupportError on failure. */
 DeviceObject *device_get(module_state *st, int devnum);
 
-/* The Device's primary context, retained at first use. Borrowed. */
-ContextObject *Device_primary_context(module_state *st, DeviceObject *device);
 
 int device_type_init(PyObject *module, module_state *st);
 extern PyMethodDef device_module_methods[];

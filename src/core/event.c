@@ -3,7 +3,7 @@
 #include "core/event.h"
 
 #include "driver/errors.h"
-#include "core/memory.h"
+#include "core/deallocations.h"
 #include "core/stream.h"
 
 #include <structmember.h>
@@ -243,14 +243,6 @@ static PyType_Spec Event_spec = {
     .slots = Event_slots,
 };
 
-int event_type_init(PyObject *module, module_state *st)
-{
-    st->EventType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Event_spec, NULL);
-    if (st->EventType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->EventType);
-}
-
 /* Module functions */
 
 static PyObject *module_event(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -288,3 +280,29 @@ PyMethodDef event_module_methods[] = {
      "Compute the elapsed time between two events in milliseconds."},
     {0},
 };
+
+static PyObject *Context_create_event(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"timing", NULL};
+    int timing = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:create_event", keywords, &timing))
+        return NULL;
+    return event_create(state_of(op), (ContextObject *)op, timing);
+}
+
+/* The Context methods of this file, added to Context at init (context.c calls none of them). */
+static PyMethodDef Context_event_methods[] = {
+    {"create_event", (PyCFunction)(void (*)(void))Context_create_event, METH_VARARGS | METH_KEYWORDS,
+     "create_event(timing=True): a new event in this context."},
+    {0},
+};
+
+int event_type_init(PyObject *module, module_state *st)
+{
+    if (type_add_methods(st->ContextType, Context_event_methods) < 0)
+        return -1;
+    st->EventType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Event_spec, NULL);
+    if (st->EventType == NULL)
+        return -1;
+    return PyModule_AddType(module, st->EventType);
+}

@@ -4,7 +4,7 @@
 #include "core/graph.h"
 
 #include "driver/errors.h"
-#include "core/memory.h"
+#include "core/deallocations.h"
 
 #include <structmember.h>
 
@@ -350,8 +350,54 @@ static PyType_Spec Graph_spec = {
     .slots = Graph_slots,
 };
 
+/* capture(mode=None) / begin_capture(mode=None): the mode, by position or keyword. */
+static int parse_capture_mode(const char *method, PyObject *args, PyObject *kwargs, PyObject **mode)
+{
+    static char *keywords[] = {"mode", NULL};
+    char format[64];
+    PyOS_snprintf(format, sizeof format, "|O:%s", method);
+    *mode = Py_None;
+    return PyArg_ParseTupleAndKeywords(args, kwargs, format, keywords, mode) ? 0 : -1;
+}
+
+static PyObject *Stream_capture(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    PyObject *mode;
+    if (parse_capture_mode("capture", args, kwargs, &mode) < 0)
+        return NULL;
+    return graph_new(state_of(op), (StreamObject *)op, mode);
+}
+
+static PyObject *Stream_begin_capture(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    PyObject *mode;
+    if (parse_capture_mode("begin_capture", args, kwargs, &mode) < 0)
+        return NULL;
+    return graph_begin_capture(state_of(op), (StreamObject *)op, mode);
+}
+
+static PyObject *Stream_end_capture(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return graph_end_capture(state_of(op), (StreamObject *)op);
+}
+
+/* The Stream methods that capture graphs, added to Stream at init (stream.c calls none of them). */
+static PyMethodDef Stream_capture_methods[] = {
+    {"capture", (PyCFunction)(void (*)(void))Stream_capture, METH_VARARGS | METH_KEYWORDS,
+     "capture(mode='thread_local'): `with stream.capture() as graph:` records the kernel launches, copies and "
+     "memsets issued on this stream into a CUDA graph (cuStreamBeginCapture) instead of running them. mode: "
+     "'thread_local', 'global' or 'relaxed' (which calls other threads may make meanwhile)."},
+    {"begin_capture", (PyCFunction)(void (*)(void))Stream_begin_capture, METH_VARARGS | METH_KEYWORDS,
+     "begin_capture(mode='thread_local'): begins capturing this stream into a graph; end_capture() returns it."},
+    {"end_capture", Stream_end_capture, METH_NOARGS, "end_capture(): ends the capture begun by begin_capture(); "
+                                                     "returns the Graph."},
+    {0},
+};
+
 int graph_type_init(PyObject *module, module_state *st)
 {
+    if (type_add_methods(st->StreamType, Stream_capture_methods) < 0)
+        return -1;
     st->GraphType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Graph_spec, NULL);
     if (st->GraphType == NULL)
         return -1;

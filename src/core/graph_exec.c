@@ -4,7 +4,7 @@
 #include "core/graph.h"
 
 #include "driver/errors.h"
-#include "core/memory.h"
+#include "core/deallocations.h"
 
 #include <structmember.h>
 

@@ -13,7 +13,7 @@
  * last move of a shared page wins, and every copy of it holds the same bytes), and a page is
  * unmapped only when no other rescued allocation lies in it. The list lives in the module state
  * and is touched only with the GIL held. */
-#include "core/memory.h"
+#include "core/rescue.h"
 
 #include "driver/errors.h"
 
@@ -153,4 +153,10 @@ void memory_rescue_forget(module_state *st, MemoryObject *memory)
     memory->rescue_copy = NULL;
     memory->rescue_next = memory->rescue_prev = NULL;
     memory->rescue = RESCUE_NONE;
+}
+
+int rescue_init(PyObject *Py_UNUSED(module), module_state *Py_UNUSED(st))
+{
+    static const context_hooks hooks = {.released = memory_rescue_restore};
+    return context_add_hooks(&hooks);
 }

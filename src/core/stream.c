@@ -4,8 +4,7 @@
 #include "core/stream.h"
 
 #include "driver/errors.h"
-#include "core/graph.h"
-#include "core/memory.h"
+#include "core/deallocations.h"
 
 #include <stdatomic.h>
 #include <structmember.h>
@@ -413,37 +412,6 @@ static void Stream_dealloc(PyObject *op)
     Py_DECREF(type);
 }
 
-/* capture(mode=None) / begin_capture(mode=None): the mode, by position or keyword. */
-static int parse_capture_mode(const char *method, PyObject *args, PyObject *kwargs, PyObject **mode)
-{
-    static char *keywords[] = {"mode", NULL};
-    char format[64];
-    PyOS_snprintf(format, sizeof format, "|O:%s", method);
-    *mode = Py_None;
-    return PyArg_ParseTupleAndKeywords(args, kwargs, format, keywords, mode) ? 0 : -1;
-}
-
-static PyObject *Stream_capture(PyObject *op, PyObject *args, PyObject *kwargs)
-{
-    PyObject *mode;
-    if (parse_capture_mode("capture", args, kwargs, &mode) < 0)
-        return NULL;
-    return graph_new(state_of(op), (StreamObject *)op, mode);
-}
-
-static PyObject *Stream_begin_capture(PyObject *op, PyObject *args, PyObject *kwargs)
-{
-    PyObject *mode;
-    if (parse_capture_mode("begin_capture", args, kwargs, &mode) < 0)
-        return NULL;
-    return graph_begin_capture(state_of(op), (StreamObject *)op, mode);
-}
-
-static PyObject *Stream_end_capture(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    return graph_end_capture(state_of(op), (StreamObject *)op);
-}
-
 /* As the driver sees it (cuStreamIsCapturing): a capture begun elsewhere on this handle counts too. */
 static PyObject *Stream_is_capturing(PyObject *op, PyObject *Py_UNUSED(unused))
 {
@@ -465,14 +433,6 @@ static PyObject *Stream_is_capturing(PyObject *op, PyObject *Py_UNUSED(unused))
 
 static PyMethodDef Stream_methods[] = {
     REPR_HTML_METHOD,
-    {"capture", (PyCFunction)(void (*)(void))Stream_capture, METH_VARARGS | METH_KEYWORDS,
-     "capture(mode='thread_local'): `with stream.capture() as graph:` records the kernel launches, copies and "
-     "memsets issued on this stream into a CUDA graph (cuStreamBeginCapture) instead of running them. mode: "
-     "'thread_local', 'global' or 'relaxed' (which calls other threads may make meanwhile)."},
-    {"begin_capture", (PyCFunction)(void (*)(void))Stream_begin_capture, METH_VARARGS | METH_KEYWORDS,
-     "begin_capture(mode='thread_local'): begins capturing this stream into a graph; end_capture() returns it."},
-    {"end_capture", Stream_end_capture, METH_NOARGS, "end_capture(): ends the capture begun by begin_capture(); "
-                                                     "returns the Graph."},
     {"is_capturing", Stream_is_capturing, METH_NOARGS, "True while the stream is being captured into a graph."},
     {"synchronize", Stream_synchronize, METH_NOARGS,
      "Wait for all commands in this stream to execute. This will commit any pending memory transfers."},
@@ -520,24 +480,6 @@ static PyType_Spec Stream_spec = {
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
     .slots = Stream_slots,
 };
-
-int stream_type_init(PyObject *module, module_state *st)
-{
-    size_t per_thread;
-    if (env_size("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", 0, &per_thread) < 0)
-        return -1;
-    st->default_stream = per_thread != 0 ? CU_STREAM_PER_THREAD : NULL;
-    st->StreamType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Stream_spec, NULL);
-    if (st->StreamType == NULL)
-        return -1;
-    st->str_synchronize = PyUnicode_InternFromString("synchronize");
-    if (st->str_synchronize == NULL)
-        return -1;
-    st->stream_synchronize = Py_XNewRef(_PyType_Lookup(st->StreamType, st->str_synchronize));
-    if (st->stream_synchronize == NULL)
-        return -1;
-    return PyModule_AddType(module, st->StreamType);
-}
 
 /* Module functions: each acts in the current context, as numba's do. */
 
@@ -595,3 +537,63 @@ PyMethodDef stream_module_methods[] = {
      "Create a stream object for a stream allocated outside numba_cuda_c; it is never destroyed here."},
     {0},
 };
+
+static PyObject *Context_create_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_create(state_of(op), (ContextObject *)op);
+}
+
+static PyObject *Context_create_external_stream(PyObject *op, PyObject *ptr)
+{
+    module_state *st = state_of(op);
+    void *handle = PyLong_AsVoidPtr(ptr);
+    if (handle == NULL && PyErr_Occurred())
+        return NULL;
+    return stream_new(st, (ContextObject *)op, (CUstream)handle, STREAM_EXTERNAL);
+}
+
+static PyObject *Context_get_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_default(state_of(op), (ContextObject *)op);
+}
+
+static PyObject *Context_get_legacy_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_new(state_of(op), (ContextObject *)op, CU_STREAM_LEGACY, STREAM_LEGACY);
+}
+
+static PyObject *Context_get_per_thread_default_stream(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    return stream_new(state_of(op), (ContextObject *)op, CU_STREAM_PER_THREAD, STREAM_PER_THREAD);
+}
+
+/* The Context methods of this file, added to Context at init (context.c calls none of them). */
+static PyMethodDef Context_stream_methods[] = {
+    {"create_stream", Context_create_stream, METH_NOARGS, "Create a new stream in this context."},
+    {"create_external_stream", Context_create_external_stream, METH_O, "Wrap a stream made elsewhere."},
+    {"get_default_stream", Context_get_default_stream, METH_NOARGS, "The default stream of this context."},
+    {"get_legacy_default_stream", Context_get_legacy_default_stream, METH_NOARGS, "The legacy default stream."},
+    {"get_per_thread_default_stream", Context_get_per_thread_default_stream, METH_NOARGS,
+     "The per-thread default stream."},
+    {0},
+};
+
+int stream_type_init(PyObject *module, module_state *st)
+{
+    if (type_add_methods(st->ContextType, Context_stream_methods) < 0)
+        return -1;
+    size_t per_thread;
+    if (env_size("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", 0, &per_thread) < 0)
+        return -1;
+    st->default_stream = per_thread != 0 ? CU_STREAM_PER_THREAD : NULL;
+    st->StreamType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Stream_spec, NULL);
+    if (st->StreamType == NULL)
+        return -1;
+    st->str_synchronize = PyUnicode_InternFromString("synchronize");
+    if (st->str_synchronize == NULL)
+        return -1;
+    st->stream_synchronize = Py_XNewRef(_PyType_Lookup(st->StreamType, st->str_synchronize));
+    if (st->stream_synchronize == NULL)
+        return -1;
+    return PyModule_AddType(module, st->StreamType);
+}

@@ -302,3 +302,16 @@ int errors_init(PyObject *module, module_state *st)
         return -1;
     return 0;
 }
+
+/* numba's bookkeeping of derived pointers (view(), own(), refct) and its ctypes pointer are written
+ * in Python (cudadrv/driver.py, _memory_*): they are not on any hot path. */
+PyObject *call_driver(module_state *st, const char *name, PyObject *args)
+{
+    if (args == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    if (st->driver_module != NULL || (st->driver_module = PyImport_ImportModule("numba_cuda_c.cudadrv.driver")))
+        result = PyObject_CallMethod(st->driver_module, name, "O", args);
+    Py_DECREF(args);
+    return result;
+}

@@ -147,3 +147,18 @@ int type_add_methods(PyTypeObject *type, PyMethodDef *methods)
     PyType_Modified(type);
     return 0;
 }
+
+int type_add_getset(PyTypeObject *type, PyGetSetDef *getset)
+{
+    for (PyGetSetDef *entry = getset; entry->name != NULL; entry++) {
+        PyObject *descriptor = PyDescr_NewGetSet(type, entry);
+        if (descriptor == NULL)
+            return -1;
+        int status = PyDict_SetItemString(type->tp_dict, entry->name, descriptor);
+        Py_DECREF(descriptor);
+        if (status < 0)
+            return -1;
+    }
+    PyType_Modified(type);
+    return 0;
+}

@@ -134,5 +134,6 @@ int env_double(const char *name, double fallback, double *value);
 /* Adds methods to a type made by a lower layer, from the layer that implements them (memory.c adds
  * Context.memalloc, for one), so that a lower file never calls a higher one. At module init only. */
 int type_add_methods(PyTypeObject *type, PyMethodDef *methods);
+int type_add_getset(PyTypeObject *type, PyGetSetDef *getset);
 
 #endif

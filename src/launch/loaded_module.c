@@ -5,7 +5,7 @@
 #include "launch/kernel.h"
 
 #include "driver/errors.h"
-#include "core/memory.h"
+#include "core/deallocations.h"
 #include "core/stream.h"
 
 static PyObject *Module_get_function(PyObject *op, PyObject *name)
