@@ -3,17 +3,11 @@
  * (the reset destroyed them). Callbacks run on a driver thread and take the GIL. */
 #include "core/stream.h"
 
+#include "driver/callbacks.h"
 #include "driver/errors.h"
 #include "core/deallocations.h"
 
-#include <stdatomic.h>
 #include <structmember.h>
-
-/* Python callbacks queued on any stream and not yet finished. Process-wide, as the driver's callback
- * threads are: a callback of one interpreter blocks the driver for all. */
-static atomic_long callbacks_pending;
-
-int stream_callbacks_pending(void) { return atomic_load_explicit(&callbacks_pending, memory_order_relaxed) != 0; }
 
 PyObject *stream_new(module_state *st, ContextObject *context, CUstream handle, stream_kind kind)
 {
@@ -214,13 +208,6 @@ static int interpreter_finalizing(void)
 #endif
 }
 
-/* Set while this thread runs a Python stream callback: the driver forbids CUDA calls there (the
- * driver waits for the callback, which would wait for the driver), so frees made meanwhile (a last
- * reference dropped, a garbage collection) are queued, not done (memory.c). */
-static _Thread_local int in_stream_callback;
-
-int stream_in_callback(void) { return in_stream_callback; }
-
 /* Drops a callback's (stream, function, arg) in the main thread, not the driver's: the stream may be
  * held there only, and destroying it is a driver call. */
 static int drop_callback_items(void *items)
@@ -232,11 +219,11 @@ static int drop_callback_items(void *items)
 static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *data)
 {
     if (interpreter_finalizing()) {
-        atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);
+        stream_callbacks_count(-1);
         return; /* no interpreter to run it in: the tuple is left for the process exit */
     }
     PyGILState_STATE gil = PyGILState_Ensure();
-    in_stream_callback = 1;
+    stream_callback_running(1);
     /* no garbage collection here: it would run other objects' finalizers, which call the driver */
     int collecting = PyGC_Disable();
     PyObject *items = (PyObject *)data;
@@ -258,8 +245,8 @@ static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *d
         Py_DECREF(items); /* not the last reference (or no room to hand it over) */
     if (collecting)
         PyGC_Enable();
-    in_stream_callback = 0;
-    atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);
+    stream_callback_running(0);
+    stream_callbacks_count(-1);
     PyGILState_Release(gil);
 }
 
@@ -286,13 +273,13 @@ static PyObject *Stream_add_callback(PyObject *op, PyObject *args, PyObject *kwa
     /* Counted before it is queued: it may run at once. The GIL is released: the driver may hold the
      * stream's lock in a thread that waits for an earlier callback (lock order above). */
     CUresult rc;
-    atomic_fetch_add_explicit(&callbacks_pending, 1, memory_order_relaxed);
+    stream_callbacks_count(+1);
     CU_BEGIN_ALLOW_THREADS
     rc = cu.cuStreamAddCallback(self->handle, stream_callback, data, 0);
     CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuStreamAddCallback") < 0;
     if (failed) {
-        atomic_fetch_sub_explicit(&callbacks_pending, 1, memory_order_relaxed);
+        stream_callbacks_count(-1);
         Py_DECREF(data); /* never queued: the callback will not consume it */
     }
     if (context_exit(st, pushed) < 0 || failed)

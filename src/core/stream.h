@@ -54,8 +54,6 @@ int stream_call_synchronize(module_state *st, ContextObject *context, CUstream h
 /* The lock order with stream callbacks, stream_callbacks_pending() and CU_UNBLOCKED: errors.h,
  * where CU_CALL uses them. */
 
-/* Whether this thread is running a Python stream callback, where no driver call may be made. */
-int stream_in_callback(void);
 
 int stream_type_init(PyObject *module, module_state *st);
 extern PyMethodDef stream_module_methods[];

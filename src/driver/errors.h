@@ -4,6 +4,7 @@
 #ifndef NUMBA_CUDA_C_ERRORS_H
 #define NUMBA_CUDA_C_ERRORS_H
 
+#include "driver/callbacks.h"
 #include "driver/driver_gate.h"
 #include "driver/state.h"
 
@@ -38,14 +39,6 @@ static inline int cu_check(module_state *st, CUresult rc, const char *function)
     return rc == CUDA_SUCCESS ? 0 : cu_raise(st, rc, function);
 }
 
-/* CU_CALL(st, cuCtxSynchronize, ()) -> 0, or -1 with CudaAPIError set. */
-/* Lock order with stream callbacks (details at stream_callback in stream.c). A Python callback runs
- * on a driver thread and takes the GIL; meanwhile the driver may hold its own locks in a thread that
- * waits for that callback (a module load or a free synchronises the context; a launch waits for room
- * in a queue stuck behind the callback). So a thread holding the GIL must not make a driver call that
- * can wait on those locks while a callback is pending: stream_callbacks_pending() says whether one is
- * (one atomic load), and CU_UNBLOCKED makes such a call with the GIL released only then. */
-int stream_callbacks_pending(void);
 
 /* rc = call, with the GIL released while stream callbacks are pending. No Python API in `call`. */
 #define CU_UNBLOCKED(rc, call)                                                                               \
