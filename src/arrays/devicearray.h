@@ -34,27 +34,6 @@ DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int nd
 DeviceArrayObject *devicearray_allocate(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
                                         const npy_intp *strides, char order, PyArray_Descr *dtype, PyObject *stream);
 
-/* numba's (shape, dtype, strides, order) arguments, checked: no negative dimension, no object or
- * unsized dtype; strides given, or contiguous in `order`. */
-typedef struct {
-    int ndim;
-    npy_intp shape[NPY_MAXDIMS];
-    npy_intp strides[NPY_MAXDIMS];
-    PyArray_Descr *dtype; /* owned: release with Py_DECREF */
-    size_t span;          /* the bytes the layout covers */
-    npy_intp low;         /* layout_parse_view: the offset of its lowest byte from element (0, ..., 0), <= 0 */
-} array_layout;
-
-int layout_parse(PyObject *shape, PyObject *dtype, PyObject *strides, PyObject *order, array_layout *layout);
-
-/* The same for a view of memory laid out elsewhere (a CUDA-array-interface export): strides may be
- * negative (a reversed view), and span/low give the bytes from the lowest touched to the highest. */
-int layout_parse_view(PyObject *shape, PyObject *dtype, PyObject *strides, array_layout *layout);
-
-/* The bytes a layout touches: *low, the offset of the lowest from element (0, ..., 0) (<= 0), and *span,
- * from there to the end of the highest item (0 for an empty array). -1 with ValueError on overflow. */
-int layout_extent(int ndim, const npy_intp *shape, const npy_intp *strides, npy_intp itemsize, npy_intp *low,
-                  size_t *span);
 
 /* The pieces of layout_parse (layout.c): an int or a sequence of ints into shape[] (returns ndim,
  * or -1); 'C' or 'F' (None: 'C'); a dtype (None: float64, numba's default; a new reference);
@@ -70,7 +49,7 @@ void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsiz
 int layout_check(int ndim, const npy_intp *shape, const npy_intp *strides, npy_intp itemsize, npy_intp *size,
                  size_t *span);
 
-/* Layout facts. */
+/* Layout facts (devicearray.c). */
 int devicearray_is_c_contiguous(const DeviceArrayObject *array);
 int devicearray_is_f_contiguous(const DeviceArrayObject *array);
 /* The bytes the array spans, and the offset of its lowest byte from `data` (<= 0). */
@@ -84,29 +63,7 @@ static inline int devicearray_check(module_state *st, PyObject *obj)
 /* The stream a method uses: its `stream` argument when given (not 0/None), else the bound one. */
 PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *stream);
 
-/* numba's as_cuda_array(obj, sync): a device array as is, or a view of a CUDA-array-interface
- * object that keeps it alive (devicearray_functions.c). New reference. */
-PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync);
 
-/* A CAI consumer waits for the exporter's stream (desc["stream"]) before using the memory, when
- * sync and NUMBA_CUDA_ARRAY_INTERFACE_SYNC allow, as numba does. 0, or -1 with an error. */
-int cai_wait_stream(module_state *st, PyObject *desc, int sync);
 
-int devicearray_type_init(PyObject *module, module_state *st);
-extern PyMethodDef devicearray_module_methods[];
-
-/* DeviceNDArray's views and element access, its methods and slots (devicearray_views.c). */
-PyObject *DeviceNDArray_subscript(PyObject *op, PyObject *key);
-PyObject *DeviceNDArray_iter(PyObject *op);
-Py_ssize_t DeviceNDArray_length(PyObject *op);
-PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *kwargs);
-PyObject *DeviceNDArray_ravel(PyObject *op, PyObject *args, PyObject *kwargs);
-PyObject *DeviceNDArray_transpose(PyObject *op, PyObject *args);
-PyObject *DeviceNDArray_get_T(PyObject *op, void *closure);
-PyObject *DeviceNDArray_view(PyObject *op, PyObject *dtype_obj);
-PyObject *DeviceNDArray_bind(PyObject *op, PyObject *args, PyObject *kwargs);
-PyObject *DeviceNDArray_getitem(PyObject *op, PyObject *args, PyObject *kwargs);
-PyObject *DeviceNDArray_setitem(PyObject *op, PyObject *args, PyObject *kwargs);
-PyObject *DeviceNDArray_split(PyObject *op, PyObject *args, PyObject *kwargs);
 
 #endif

@@ -2,6 +2,8 @@
  * device_array_like, and the consumers of __cuda_array_interface__ (is_cuda_array, as_cuda_array,
  * from_cuda_array_interface), which view another library's memory without a copy. */
 #include "arrays/devicearray.h"
+#include "arrays/layout.h"
+#include "arrays/devicearray_functions.h"
 #include "core/memory.h"
 
 #include "driver/errors.h"

@@ -9,6 +9,7 @@
  * DLPackTensor type owns the consumed tensor and calls its deleter exactly once, when the last
  * array viewing it dies. The memory is checked as __cuda_array_interface__ data is (foreign.c). */
 #include "arrays/dlpack.h"
+#include "arrays/layout.h"
 
 #include "arrays/devicearray.h"
 #include "driver/errors.h"

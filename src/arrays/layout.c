@@ -1,7 +1,8 @@
 /* layout.c: the shape of an array: numba's (shape, dtype, strides, order) arguments checked and
- * turned into strides, the bytes a layout spans, and contiguity. Shared by device arrays
+ * turned into strides, and the bytes a layout spans. Shared by device arrays
  * (devicearray.c), their creation functions and the host arrays of transfer.c. */
-#include "arrays/devicearray.h"
+#include "arrays/layout.h"
+
 
 void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides)
 {
@@ -18,42 +19,6 @@ void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsiz
         }
     }
 }
-
-size_t devicearray_span(const DeviceArrayObject *array, npy_intp *low)
-{
-    npy_intp lo = 0, hi = 0;
-    *low = 0;
-    if (array->size == 0)
-        return 0;
-    for (int i = 0; i < array->ndim; i++) {
-        npy_intp extent = (array->shape[i] - 1) * array->strides[i];
-        if (extent < 0)
-            lo += extent;
-        else
-            hi += extent;
-    }
-    *low = lo;
-    return (size_t)(hi - lo + PyDataType_ELSIZE(array->dtype));
-}
-
-static int is_contiguous(const DeviceArrayObject *array, char order)
-{
-    npy_intp expected = PyDataType_ELSIZE(array->dtype);
-    if (array->size == 0)
-        return 1;
-    for (int k = 0; k < array->ndim; k++) {
-        int i = order == 'F' ? k : array->ndim - 1 - k;
-        if (array->shape[i] == 1)
-            continue; /* any stride is fine on an axis of length 1, as NumPy says */
-        if (array->strides[i] != expected)
-            return 0;
-        expected *= array->shape[i];
-    }
-    return 1;
-}
-
-int devicearray_is_c_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'C'); }
-int devicearray_is_f_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'F'); }
 
 /* NumPy's limits (PyArray_NewFromDescr): the item size times every nonzero dimension fits in
  * npy_intp, whatever the strides; then, where strides are given, so does every byte they reach.
@@ -255,3 +220,5 @@ error:
     Py_CLEAR(layout->dtype);
     return -1;
 }
+
+#include "arrays/layout.h"

@@ -2,6 +2,7 @@
  * device_to_host, device_to_device, device_memset, device_extents) and the thread's context
  * stack as numba's driver object shows it. The Python wrappers are in cudadrv/driver.py. */
 #include "driver/errors.h"
+#include "arrays/raw_copies.h"
 #include "core/stream.h"
 #include "arrays/transfer.h"
 

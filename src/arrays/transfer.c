@@ -3,6 +3,9 @@
  * memory. Every copy runs with the GIL released; stream 0 means a synchronous copy, as in numba.
  * Contiguous layouts copy bytes directly; other layouts go through a host buffer once. */
 #include "arrays/transfer.h"
+#include "arrays/devicearray_functions.h"
+#include "arrays/layout.h"
+#include "arrays/indexing.h"
 
 #include "driver/errors.h"
 #include "core/graph.h"

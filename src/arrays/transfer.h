@@ -21,18 +21,11 @@ int devicearray_setitem(PyObject *self, PyObject *key, PyObject *value);
 /* The same with a stream (DeviceNDArray.setitem(key, value, stream=0)); stream_arg NULL: the array's. */
 int devicearray_assign(PyObject *self, PyObject *key, PyObject *value, PyObject *stream_arg);
 
-/* The layout of an indexing result, and of a structured array's field (devicearray_views.c). */
-int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_intp *shape, npy_intp *strides,
-                      npy_intp *offset);
-int devicearray_field(DeviceArrayObject *self, PyObject *name, int *ndim, npy_intp *shape, npy_intp *strides,
-                      PyArray_Descr **dtype, npy_intp *offset);
 
 /* cuda.to_device(obj, stream, copy): obj as a new device array (a device array or CAI object as is). */
 PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy);
 
 extern PyMethodDef transfer_module_methods[];
 
-/* numba.cuda.cudadrv.driver's raw-pointer helpers and context-stack queries (driver_functions.c) */
-extern PyMethodDef driver_module_methods[];
 
 #endif

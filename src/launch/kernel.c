@@ -10,8 +10,6 @@
 
 #include <structmember.h>
 
-#define MAX_CACHED_CONFIGS 64
-
 /* Reads the parameter layout; param_count -1 where the driver cannot tell (before CUDA 12.4). */
 static int kernel_read_params(module_state *st, KernelObject *self)
 {
@@ -218,66 +216,6 @@ KERNEL_ATTRIBUTE_METHOD(get_local_mem_per_thread, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_B
 KERNEL_ATTRIBUTE_METHOD(get_const_mem_size, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES)
 KERNEL_ATTRIBUTE_METHOD(get_max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
 #undef KERNEL_ATTRIBUTE_METHOD
-
-/* kernel[griddim, blockdim], [.., stream], [.., stream, sharedmem] */
-static PyObject *Kernel_subscript(PyObject *op, PyObject *key)
-{
-    module_state *st = state_of(op);
-    KernelObject *self = (KernelObject *)op;
-    PyObject *config = PyDict_GetItemWithError(self->configs, key);
-    if (config != NULL)
-        return Py_NewRef(config);
-    if (PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_TypeError)) /* unhashable keys are parsed, not cached */
-            return NULL;
-        PyErr_Clear();
-    }
-    Py_ssize_t n = PyTuple_Check(key) ? PyTuple_GET_SIZE(key) : 1;
-    if (n < 2 || n > 4) {
-        PyErr_SetString(PyExc_ValueError, "must specify at least the griddim and blockdim: "
-                                          "kernel[griddim, blockdim, stream=0, sharedmem=0]");
-        return NULL;
-    }
-    config = launch_config_new(st, self, PyTuple_GET_ITEM(key, 0), PyTuple_GET_ITEM(key, 1),
-                               n > 2 ? PyTuple_GET_ITEM(key, 2) : NULL, n > 3 ? PyTuple_GET_ITEM(key, 3) : NULL);
-    if (config == NULL)
-        return NULL;
-    if (PyObject_Hash(key) != -1) {
-        if (PyDict_GET_SIZE(self->configs) >= MAX_CACHED_CONFIGS)
-            PyDict_Clear(self->configs);
-        if (PyDict_SetItem(self->configs, key, config) < 0)
-            Py_CLEAR(config);
-    } else {
-        PyErr_Clear();
-    }
-    return config;
-}
-
-/* launch(*args, griddim, blockdim, stream=0, sharedmem=0) */
-static PyObject *Kernel_launch(PyObject *op, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"griddim", "blockdim", "stream", "sharedmem", NULL};
-    PyObject *griddim, *blockdim, *stream = NULL, *sharedmem = NULL;
-    PyObject *empty = PyTuple_New(0);
-    if (empty == NULL)
-        return NULL;
-    griddim = blockdim = NULL;
-    int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OOOO:launch", keywords, &griddim, &blockdim, &stream,
-                                         &sharedmem);
-    Py_DECREF(empty);
-    if (!ok)
-        return NULL;
-    if (griddim == NULL || blockdim == NULL) {
-        PyErr_SetString(PyExc_TypeError, "launch() needs the keywords griddim and blockdim");
-        return NULL;
-    }
-    PyObject *config = launch_config_new(state_of(op), (KernelObject *)op, griddim, blockdim, stream, sharedmem);
-    if (config == NULL)
-        return NULL;
-    PyObject *result = PyObject_Call(config, args, NULL);
-    Py_DECREF(config);
-    return result;
-}
 
 static PyObject *Kernel_call(PyObject *op, PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwargs))
 {
@@ -502,8 +440,6 @@ static PyMethodDef Kernel_methods[] = {
     ATTRIBUTE_METHOD(get_local_mem_per_thread, "Local memory per thread, in bytes."),
     ATTRIBUTE_METHOD(get_const_mem_size, "Constant memory the kernel uses, in bytes."),
     ATTRIBUTE_METHOD(get_max_threads_per_block, "The most threads a block of this kernel can have."),
-    {"launch", (PyCFunction)(void (*)(void))Kernel_launch, METH_VARARGS | METH_KEYWORDS,
-     "launch(*args, griddim, blockdim, stream=0, sharedmem=0): launch with keywords."},
     {0},
 };
 #undef ATTRIBUTE_METHOD
@@ -527,7 +463,7 @@ static PyType_Slot Kernel_slots[] = {
     {Py_tp_doc, "A kernel: launch it with kernel[griddim, blockdim, stream=0, sharedmem=0](*args)."},
     {Py_tp_repr, Kernel_repr},
     {Py_tp_call, Kernel_call},
-    {Py_mp_subscript, Kernel_subscript},
+    {Py_mp_subscript, NULL}, /* kernel_type_init sets it: launch.c configures launches */
     {Py_tp_methods, Kernel_methods},
     {Py_tp_getset, Kernel_getset},
     {Py_tp_members, Kernel_members},
@@ -544,35 +480,28 @@ static PyType_Spec Kernel_spec = {
     .slots = Kernel_slots,
 };
 
-int kernel_type_init(PyObject *module, module_state *st)
+static PyObject *Module_get_function(PyObject *op, PyObject *name)
 {
+    if (!PyUnicode_Check(name)) {
+        PyErr_Format(PyExc_TypeError, "kernel name must be str, not %.100s", Py_TYPE(name)->tp_name);
+        return NULL;
+    }
+    return kernel_new(state_of(op), (ModuleObject *)op, name);
+}
+
+/* Module.get_function, added to Module at init (loaded_module.c makes no kernels). */
+static PyMethodDef Module_kernel_methods[] = {
+    {"get_function", Module_get_function, METH_O, "get_function(name): the kernel of that (extern \"C\") name."},
+    {0},
+};
+
+int kernel_type_init(PyObject *module, module_state *st, binaryfunc configure)
+{
+    for (PyType_Slot *slot = Kernel_slots; slot->slot != 0; slot++)
+        if (slot->slot == Py_mp_subscript)
+            slot->pfunc = (void *)configure;
     st->KernelType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Kernel_spec, NULL);
-    if (st->KernelType == NULL)
+    if (st->KernelType == NULL || type_add_methods(st->ModuleType, Module_kernel_methods) < 0)
         return -1;
     return PyModule_AddType(module, st->KernelType);
 }
-
-PyObject *module_load_image(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-PyObject *module_from_library(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-
-static PyObject *module_parse_launch_dims(PyObject *Py_UNUSED(module), PyObject *args)
-{
-    PyObject *griddim, *blockdim;
-    unsigned int grid[3], block[3];
-    if (!PyArg_ParseTuple(args, "OO:_parse_launch_dims", &griddim, &blockdim) ||
-        launch_parse_dims(griddim, "griddim", grid) < 0 || launch_parse_dims(blockdim, "blockdim", block) < 0)
-        return NULL;
-    return Py_BuildValue("((III)(III))", grid[0], grid[1], grid[2], block[0], block[1], block[2]);
-}
-
-PyMethodDef kernel_module_methods[] = {
-    {"_module_from_library", (PyCFunction)(void (*)(void))module_from_library, METH_FASTCALL,
-     "_module_from_library(library, owner): the module of a CUlibrary `owner` loaded and keeps, in the current "
-     "context."},
-    {"_load_module_image", (PyCFunction)(void (*)(void))module_load_image, METH_FASTCALL,
-     "_load_module_image(image, loader=None): load a CUBIN, PTX or fatbin image in the current context; "
-     "loader() gives the image for another device's architecture."},
-    {"_parse_launch_dims", module_parse_launch_dims, METH_VARARGS,
-     "(griddim, blockdim) normalised as numba does: two 3-tuples of positive ints."},
-    {0},
-};

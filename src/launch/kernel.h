@@ -1,35 +1,9 @@
-/* kernel.h: loaded modules (Module), their kernels (Kernel) and launch configurations
- * (LaunchConfig, what kernel[griddim, blockdim, stream, sharedmem] returns). */
+/* kernel.h: Kernel, a function of a loaded module, bound to each context it runs in;
+ * Module.get_function makes them (kernel.c). */
 #ifndef NUMBA_CUDA_C_KERNEL_H
 #define NUMBA_CUDA_C_KERNEL_H
 
-#include "core/context.h"
-
-/* A module's image loaded in one more context, or a kernel's function there. Each holds its context,
- * so that a context object's address is never reused while an entry names it. */
-typedef struct context_entry {
-    ContextObject *context;
-    void *handle; /* CUmodule or CUfunction */
-    struct context_entry *next;
-} context_entry;
-
-/* A module is loaded where it is made, then in each other context a kernel of it is launched in, at
- * that first launch: the same image where the device has the same compute capability, else the one
- * `loader` compiles for it. A context that is reset takes its loads with it. */
-typedef struct {
-    PyObject_HEAD
-    ContextObject *context;
-    CUmodule handle;     /* in `context`: unloaded with the object, unless the context was reset */
-    PyObject *image;     /* bytes, as loaded (PTX with its NUL) */
-    PyObject *loader;    /* callable() -> image for the current context's device, or NULL: `image` everywhere */
-    int cc_major, cc_minor; /* of the device `image` was loaded on */
-    context_entry *others; /* loads in other contexts */
-    /* A module of a CUlibrary another object loaded and owns (a cuda.core ObjectCode, given to numba's
-     * link callbacks): its module in each context comes from cuLibraryGetModule and is never
-     * unloaded here; the owner unloads the library when it goes. NULL for a module loaded here. */
-    CUlibrary library;
-    PyObject *library_owner;
-} ModuleObject;
+#include "launch/loaded_module.h"
 
 typedef struct {
     PyObject_HEAD
@@ -58,15 +32,6 @@ typedef struct {
 
 #define KERNEL_NO_CARVEOUT (-2)
 
-typedef struct {
-    PyObject_HEAD
-    KernelObject *kernel;
-    unsigned int grid[3], block[3];
-    unsigned int sharedmem;
-    PyObject *stream; /* a Stream, or NULL for the default stream */
-    CUstream stream_handle;
-    vectorcallfunc vectorcall;
-} LaunchConfigObject;
 
 /* The kernel `name` of a loaded module (cuModuleGetFunction). New reference. */
 PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name);
@@ -79,19 +44,9 @@ static inline CUfunction kernel_function(module_state *st, KernelObject *kernel,
     return context == kernel->context ? kernel->handle : kernel_rebind(st, kernel, context);
 }
 
-/* The module's CUmodule in `context` (alive), loaded there now if it is not yet. */
-CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject *context);
 
-/* Creates the launch configuration of kernel[griddim, blockdim, stream, sharedmem]. New reference. */
-PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *griddim, PyObject *blockdim,
-                            PyObject *stream, PyObject *sharedmem);
-
-/* Normalises numba's griddim/blockdim (an int or 1-3 ints) into three positive unsigned ints. */
-int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3]);
-
-int module_type_init(PyObject *module, module_state *st);
-int kernel_type_init(PyObject *module, module_state *st);
-int launch_type_init(PyObject *module, module_state *st);
-extern PyMethodDef kernel_module_methods[];
+/* Creates the type; `configure` is its kernel[griddim, blockdim, ...] (launch_configure, launch.c),
+ * given by module init so that this file calls no launch code. */
+int kernel_type_init(PyObject *module, module_state *st, binaryfunc configure);
 
 #endif

@@ -6,7 +6,8 @@
  * checked; then one cuLaunchKernel. No Python object is made on the DeviceNDArray and scalar
  * paths. NumPy arrays are copied to the device before the launch and back after it, on the
  * launch's stream, as numba does; CUDA-array-interface objects pass their pointer. */
-#include "launch/kernel.h"
+#include "launch/launch.h"
+#include "arrays/devicearray_functions.h"
 
 #include "arrays/devicearray.h"
 #include "driver/errors.h"
@@ -763,8 +764,96 @@ static PyType_Spec LaunchConfig_spec = {
     .slots = LaunchConfig_slots,
 };
 
+/* launch(*args, griddim, blockdim, stream=0, sharedmem=0) */
+static PyObject *Kernel_launch(PyObject *op, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"griddim", "blockdim", "stream", "sharedmem", NULL};
+    PyObject *griddim, *blockdim, *stream = NULL, *sharedmem = NULL;
+    PyObject *empty = PyTuple_New(0);
+    if (empty == NULL)
+        return NULL;
+    griddim = blockdim = NULL;
+    int ok = PyArg_ParseTupleAndKeywords(empty, kwargs, "|$OOOO:launch", keywords, &griddim, &blockdim, &stream,
+                                         &sharedmem);
+    Py_DECREF(empty);
+    if (!ok)
+        return NULL;
+    if (griddim == NULL || blockdim == NULL) {
+        PyErr_SetString(PyExc_TypeError, "launch() needs the keywords griddim and blockdim");
+        return NULL;
+    }
+    PyObject *config = launch_config_new(state_of(op), (KernelObject *)op, griddim, blockdim, stream, sharedmem);
+    if (config == NULL)
+        return NULL;
+    PyObject *result = PyObject_Call(config, args, NULL);
+    Py_DECREF(config);
+    return result;
+}
+
+/* Kernel.launch, added to Kernel at init (kernel.c makes no launch configurations). */
+static PyMethodDef Kernel_launch_methods[] = {
+    {"launch", (PyCFunction)(void (*)(void))Kernel_launch, METH_VARARGS | METH_KEYWORDS,
+     "launch(*args, griddim, blockdim, stream=0, sharedmem=0): launch with keywords."},
+    {0},
+};
+
+/* kernel[griddim, blockdim, stream, sharedmem]: Kernel's mp_subscript (kernel_type_init is given it). */
+#define MAX_CACHED_CONFIGS 64
+
+/* kernel[griddim, blockdim], [.., stream], [.., stream, sharedmem] */
+PyObject *launch_configure(PyObject *op, PyObject *key)
+{
+    module_state *st = state_of(op);
+    KernelObject *self = (KernelObject *)op;
+    PyObject *config = PyDict_GetItemWithError(self->configs, key);
+    if (config != NULL)
+        return Py_NewRef(config);
+    if (PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_TypeError)) /* unhashable keys are parsed, not cached */
+            return NULL;
+        PyErr_Clear();
+    }
+    Py_ssize_t n = PyTuple_Check(key) ? PyTuple_GET_SIZE(key) : 1;
+    if (n < 2 || n > 4) {
+        PyErr_SetString(PyExc_ValueError, "must specify at least the griddim and blockdim: "
+                                          "kernel[griddim, blockdim, stream=0, sharedmem=0]");
+        return NULL;
+    }
+    config = launch_config_new(st, self, PyTuple_GET_ITEM(key, 0), PyTuple_GET_ITEM(key, 1),
+                               n > 2 ? PyTuple_GET_ITEM(key, 2) : NULL, n > 3 ? PyTuple_GET_ITEM(key, 3) : NULL);
+    if (config == NULL)
+        return NULL;
+    if (PyObject_Hash(key) != -1) {
+        if (PyDict_GET_SIZE(self->configs) >= MAX_CACHED_CONFIGS)
+            PyDict_Clear(self->configs);
+        if (PyDict_SetItem(self->configs, key, config) < 0)
+            Py_CLEAR(config);
+    } else {
+        PyErr_Clear();
+    }
+    return config;
+}
+
+static PyObject *module_parse_launch_dims(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    PyObject *griddim, *blockdim;
+    unsigned int grid[3], block[3];
+    if (!PyArg_ParseTuple(args, "OO:_parse_launch_dims", &griddim, &blockdim) ||
+        launch_parse_dims(griddim, "griddim", grid) < 0 || launch_parse_dims(blockdim, "blockdim", block) < 0)
+        return NULL;
+    return Py_BuildValue("((III)(III))", grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+}
+
+PyMethodDef launch_module_methods[] = {
+    {"_parse_launch_dims", module_parse_launch_dims, METH_VARARGS,
+     "(griddim, blockdim) normalised as numba does: two 3-tuples of positive ints."},
+    {0},
+};
+
 int launch_type_init(PyObject *module, module_state *st)
 {
+    if (type_add_methods(st->KernelType, Kernel_launch_methods) < 0)
+        return -1;
     st->LaunchConfigType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &LaunchConfig_spec, NULL);
     if (st->LaunchConfigType == NULL)
         return -1;

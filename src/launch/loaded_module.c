@@ -1,21 +1,12 @@
-/* cumodule.c: Module, a loaded CUDA module (cuModuleLoadData of a CUBIN, PTX or fatbin image): in
+/* loaded_module.c: Module, a loaded CUDA module (cuModuleLoadData of a CUBIN, PTX or fatbin image): in
  * the context it was made in, and in each other context one of its kernels is launched in. Its
  * kernels hold it; it is unloaded from every context when the last goes, except from contexts that
  * were reset (which unloaded it). PTX is compiled by the driver at load, so the GIL is released. */
-#include "launch/kernel.h"
+#include "launch/loaded_module.h"
 
 #include "driver/errors.h"
 #include "core/deallocations.h"
 #include "core/stream.h"
-
-static PyObject *Module_get_function(PyObject *op, PyObject *name)
-{
-    if (!PyUnicode_Check(name)) {
-        PyErr_Format(PyExc_TypeError, "kernel name must be str, not %.100s", Py_TYPE(name)->tp_name);
-        return NULL;
-    }
-    return kernel_new(state_of(op), (ModuleObject *)op, name);
-}
 
 static PyObject *Module_get_handle(PyObject *op, void *Py_UNUSED(closure))
 {
@@ -177,7 +168,6 @@ static void Module_dealloc(PyObject *op)
 }
 
 static PyMethodDef Module_methods[] = {
-    {"get_function", Module_get_function, METH_O, "get_function(name): the kernel of that (extern \"C\") name."},
     {0},
 };
 
@@ -310,3 +300,13 @@ PyObject *module_from_library(PyObject *module, PyObject *const *args, Py_ssize_
     PyObject_GC_Track(loaded);
     return (PyObject *)loaded;
 }
+
+PyMethodDef loaded_module_methods[] = {
+    {"_module_from_library", (PyCFunction)(void (*)(void))module_from_library, METH_FASTCALL,
+     "_module_from_library(library, owner): the module of a CUlibrary `owner` loaded and keeps, in the current "
+     "context."},
+    {"_load_module_image", (PyCFunction)(void (*)(void))module_load_image, METH_FASTCALL,
+     "_load_module_image(image, loader=None): load a CUBIN, PTX or fatbin image in the current context; "
+     "loader() gives the image for another device's architecture."},
+    {0},
+};

@@ -1,0 +1,18 @@
+/* devicearray_functions.h: arrays from other objects (as_cuda_array, from_cuda_array_interface)
+ * and the module functions that make device arrays (devicearray_functions.c). */
+#ifndef NUMBA_CUDA_C_DEVICEARRAY_FUNCTIONS_H
+#define NUMBA_CUDA_C_DEVICEARRAY_FUNCTIONS_H
+
+#include "arrays/devicearray.h"
+
+/* numba's as_cuda_array(obj, sync): a device array as is, or a view of a CUDA-array-interface
+ * object that keeps it alive (devicearray_functions.c). New reference. */
+PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync);
+
+/* A CAI consumer waits for the exporter's stream (desc["stream"]) before using the memory, when
+ * sync and NUMBA_CUDA_ARRAY_INTERFACE_SYNC allow, as numba does. 0, or -1 with an error. */
+int cai_wait_stream(module_state *st, PyObject *desc, int sync);
+
+extern PyMethodDef devicearray_module_methods[];
+
+#endif
