@@ -11,6 +11,7 @@
 #include "driver/errors.h"
 #include "core/event.h"
 #include "core/graph.h"
+#include "core/graph_exec.h"
 #include "core/memory.h"
 #include "core/deallocations.h"
 #include "core/rescue.h"

@@ -6,7 +6,7 @@
 #include "core/rescue.h"
 
 #include "driver/errors.h"
-#include "core/stream.h"
+#include "driver/callbacks.h"
 
 #include <sys/mman.h>
 

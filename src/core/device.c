@@ -5,9 +5,7 @@
 
 #include <structmember.h>
 
-#include "core/context.h"
 #include "driver/errors.h"
-#include "core/memory.h"
 
 static const struct {
     const char *name;

@@ -195,7 +195,7 @@ static PyObject *Graph_exit(PyObject *op, PyObject *args)
     Py_RETURN_FALSE; /* an exception from the block goes on */
 }
 
-static int require_captured(GraphObject *self)
+int graph_require_captured(GraphObject *self)
 {
     if (self->state == GRAPH_CAPTURED)
         return 0;
@@ -204,36 +204,12 @@ static int require_captured(GraphObject *self)
     return -1;
 }
 
-static PyObject *Graph_instantiate(PyObject *op, PyObject *Py_UNUSED(unused))
-{
-    GraphObject *self = (GraphObject *)op;
-    if (require_captured(self) < 0)
-        return NULL;
-    return graph_exec_new(state_of(op), self);
-}
-
-/* Graph.launch(stream=0): instantiated at the first launch, that executable reused after. */
-static PyObject *Graph_launch(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
-{
-    GraphObject *self = (GraphObject *)op;
-    if (self->executable == NULL) {
-        if (require_captured(self) < 0 || (self->executable = graph_exec_new(state_of(op), self)) == NULL)
-            return NULL;
-    }
-    PyObject *launch = PyObject_GetAttrString(self->executable, "launch");
-    if (launch == NULL)
-        return NULL;
-    PyObject *done = PyObject_Vectorcall(launch, args, nargs, kwnames);
-    Py_DECREF(launch);
-    return done;
-}
-
 static PyObject *Graph_get_node_count(PyObject *op, void *Py_UNUSED(closure))
 {
     module_state *st = state_of(op);
     GraphObject *self = (GraphObject *)op;
     size_t count = 0;
-    if (require_captured(self) < 0 || context_check_alive(st, self->context) < 0 || cu.cuGraphGetNodes == NULL ||
+    if (graph_require_captured(self) < 0 || context_check_alive(st, self->context) < 0 || cu.cuGraphGetNodes == NULL ||
         CU_CALL(st, cuGraphGetNodes, (self->handle, NULL, &count)) < 0)
         return PyErr_Occurred() ? NULL : PyLong_FromLong(-1);
     return PyLong_FromSize_t(count);
@@ -310,10 +286,6 @@ static PyMethodDef Graph_methods[] = {
     REPR_HTML_METHOD,
     {"__enter__", Graph_enter, METH_NOARGS, "Begins capturing the stream (cuStreamBeginCapture)."},
     {"__exit__", Graph_exit, METH_VARARGS, "Ends the capture (cuStreamEndCapture); the graph is ready."},
-    {"instantiate", Graph_instantiate, METH_NOARGS,
-     "instantiate(): a GraphExec of this graph (cuGraphInstantiate), launched with .launch(stream=0)."},
-    {"launch", (PyCFunction)(void (*)(void))Graph_launch, METH_FASTCALL | METH_KEYWORDS,
-     "launch(stream=0): launches the graph, instantiated at its first launch."},
     {0},
 };
 

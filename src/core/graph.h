@@ -1,6 +1,5 @@
 /* graph.h: CUDA graphs made by stream capture. Graph (graph.c) is what a stream recorded
- * (cuStreamBeginCapture .. cuStreamEndCapture); GraphExec (graph_exec.c) is an instantiated graph
- * that launches with one cuGraphLaunch. */
+ * (cuStreamBeginCapture .. cuStreamEndCapture); GraphExec (graph_exec.h) instantiates it. */
 #ifndef NUMBA_CUDA_C_GRAPH_H
 #define NUMBA_CUDA_C_GRAPH_H
 
@@ -27,13 +26,6 @@ typedef struct {
     PyObject *weakreflist;
 } GraphObject;
 
-typedef struct {
-    PyObject_HEAD
-    GraphObject *graph; /* the graph its nodes' parameters came from (the last update's) */
-    ContextObject *context;
-    CUgraphExec handle;
-    PyObject *weakreflist;
-} GraphExecObject;
 
 /* Stream.capture(mode): a Graph that begins capturing `stream` when its `with` block is entered. */
 PyObject *graph_new(module_state *st, StreamObject *stream, PyObject *mode);
@@ -55,10 +47,10 @@ static inline int graph_capturing(module_state *st, PyObject *stream)
     return stream != NULL && Py_IS_TYPE(stream, st->StreamType) && ((StreamObject *)stream)->capture != NULL;
 }
 
-/* GraphExec for a captured graph (cuGraphInstantiate). New reference. */
-PyObject *graph_exec_new(module_state *st, GraphObject *graph);
+
+/* 0 where the graph holds a captured CUgraph, else -1 with RuntimeError saying why not. */
+int graph_require_captured(GraphObject *self);
 
 int graph_type_init(PyObject *module, module_state *st);
-int graph_exec_type_init(PyObject *module, module_state *st);
 
 #endif

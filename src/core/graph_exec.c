@@ -1,7 +1,7 @@
 /* graph_exec.c: GraphExec, an instantiated CUDA graph (cuGraphInstantiate): launched whole with one
  * cuGraphLaunch, updated in place from a graph of the same shape (cuGraphExecUpdate: new kernel
  * arguments, copy addresses). Holds the Graph its parameters came from, which keeps their memory alive. */
-#include "core/graph.h"
+#include "core/graph_exec.h"
 
 #include "driver/errors.h"
 #include "core/deallocations.h"
@@ -228,8 +228,43 @@ static PyType_Spec GraphExec_spec = {
     .slots = GraphExec_slots,
 };
 
+static PyObject *Graph_instantiate(PyObject *op, PyObject *Py_UNUSED(unused))
+{
+    GraphObject *self = (GraphObject *)op;
+    if (graph_require_captured(self) < 0)
+        return NULL;
+    return graph_exec_new(state_of(op), self);
+}
+
+/* Graph.launch(stream=0): instantiated at the first launch, that executable reused after. */
+static PyObject *Graph_launch(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    GraphObject *self = (GraphObject *)op;
+    if (self->executable == NULL) {
+        if (graph_require_captured(self) < 0 || (self->executable = graph_exec_new(state_of(op), self)) == NULL)
+            return NULL;
+    }
+    PyObject *launch = PyObject_GetAttrString(self->executable, "launch");
+    if (launch == NULL)
+        return NULL;
+    PyObject *done = PyObject_Vectorcall(launch, args, nargs, kwnames);
+    Py_DECREF(launch);
+    return done;
+}
+
+/* The Graph methods that instantiate it, added to Graph at init (graph.c makes no GraphExec). */
+static PyMethodDef Graph_exec_methods[] = {
+    {"instantiate", Graph_instantiate, METH_NOARGS,
+     "instantiate(): a GraphExec of this graph (cuGraphInstantiate), launched with .launch(stream=0)."},
+    {"launch", (PyCFunction)(void (*)(void))Graph_launch, METH_FASTCALL | METH_KEYWORDS,
+     "launch(stream=0): launches the graph, instantiated at its first launch."},
+    {0},
+};
+
 int graph_exec_type_init(PyObject *module, module_state *st)
 {
+    if (type_add_methods(st->GraphType, Graph_exec_methods) < 0)
+        return -1;
     st->GraphExecType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &GraphExec_spec, NULL);
     if (st->GraphExecType == NULL)
         return -1;
