@@ -4,6 +4,7 @@
 #define NUMBA_CUDA_C_CONTEXT_H
 
 #include "core/device.h"
+#include "driver/errors.h"
 
 /* numba's "Deallocation Behavior": frees wait here until there are more than max_count of them or
  * they hold more than max_bytes, then all go at once; never inside defer_cleanup() (memory.c). */
@@ -82,6 +83,21 @@ int context_enable_peer(module_state *st, ContextObject *context, ContextObject 
  * another is current; context_exit pops what context_enter pushed. */
 int context_enter(module_state *st, ContextObject *context, int *pushed);
 int context_exit(module_state *st, int pushed);
+
+/* Runs driver calls in `context`: enters it (context_enter), evaluates `failed` (an expression that is
+ * nonzero, with an exception set, where a call failed: CU_CALLs joined by ||, say), leaves it. 0, or -1
+ * with the exception of the first step that failed. CU_CALL_IN is the same for one driver call. */
+#define IN_CONTEXT(st, context, failed)                                                                    \
+    __extension__({                                                                                        \
+        int in_context_pushed_, in_context_status_ = context_enter((st), (context), &in_context_pushed_);   \
+        if (in_context_status_ == 0) {                                                                     \
+            in_context_status_ = (failed) ? -1 : 0;                                                        \
+            if (context_exit((st), in_context_pushed_) < 0)                                                \
+                in_context_status_ = -1;                                                                   \
+        }                                                                                                  \
+        in_context_status_;                                                                                \
+    })
+#define CU_CALL_IN(st, context, fn, args) IN_CONTEXT((st), (context), CU_CALL((st), fn, args) < 0)
 
 int context_type_init(PyObject *module, module_state *st);
 extern PyMethodDef context_module_methods[];

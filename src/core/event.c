@@ -11,11 +11,7 @@
 PyObject *event_create(module_state *st, ContextObject *context, int timing)
 {
     CUevent handle = NULL;
-    int pushed;
-    if (context_enter(st, context, &pushed) < 0)
-        return NULL;
-    int failed = CU_CALL(st, cuEventCreate, (&handle, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (CU_CALL_IN(st, context, cuEventCreate, (&handle, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING)) < 0)
         return NULL;
     EventObject *self = PyObject_New(EventObject, st->EventType);
     if (self == NULL) {
@@ -70,13 +66,9 @@ static PyObject *Event_record(PyObject *op, PyObject *const *args, Py_ssize_t na
     module_state *st = state_of(op);
     EventObject *self = (EventObject *)op;
     CUstream stream;
-    int pushed;
     if (context_check_alive(st, self->context) < 0 || parse_stream(st, "record", args, nargs, kwnames, &stream) < 0)
         return NULL;
-    if (context_enter(st, self->context, &pushed) < 0) /* the default stream is the current context's */
-        return NULL;
-    int failed = CU_CALL(st, cuEventRecord, (self->handle, stream)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (CU_CALL_IN(st, self->context, cuEventRecord, (self->handle, stream)) < 0) /* the default stream is the current context's */
         return NULL;
     Py_RETURN_NONE;
 }

@@ -76,11 +76,7 @@ static int graph_begin(module_state *st, GraphObject *self)
         PyErr_SetString(PyExc_RuntimeError, "this stream is being captured already (captures do not nest)");
         return -1;
     }
-    int pushed;
-    if (context_check_alive(st, self->context) < 0 || context_enter(st, self->context, &pushed) < 0)
-        return -1;
-    int failed = CU_CALL(st, cuStreamBeginCapture, (stream->handle, (CUstreamCaptureMode)self->mode)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (context_check_alive(st, self->context) < 0 || CU_CALL_IN(st, self->context, cuStreamBeginCapture, (stream->handle, (CUstreamCaptureMode)self->mode)) < 0)
         return -1;
     stream->capture = Py_NewRef((PyObject *)self); /* launches on the stream add what they need kept */
     self->state = GRAPH_CAPTURING;

@@ -75,16 +75,12 @@ static PyObject *GraphExec_upload(PyObject *op, PyObject *const *args, Py_ssize_
     module_state *st = state_of(op);
     GraphExecObject *self = (GraphExecObject *)op;
     CUstream stream;
-    int pushed;
     if (cu.cuGraphUpload == NULL) {
         PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuGraphUpload");
         return NULL;
     }
     if (context_check_alive(st, self->context) < 0 || parse_stream(st, "upload", args, nargs, kwnames, &stream) < 0 ||
-        context_enter(st, self->context, &pushed) < 0)
-        return NULL;
-    int failed = CU_CALL(st, cuGraphUpload, (self->handle, stream)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+        CU_CALL_IN(st, self->context, cuGraphUpload, (self->handle, stream)) < 0)
         return NULL;
     Py_RETURN_NONE;
 }

@@ -72,12 +72,7 @@ static int queue_limits(module_state *st, ContextObject *context)
     if (context->deallocations.max_bytes != 0)
         return 0;
     size_t limit;
-    int pushed;
-    if (memory_queue_byte_limit(st, context, &limit) < 0 || context_enter(st, context, &pushed) < 0)
-        return -1;
-    int failed = CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0 ||
-                 (st->memory_pool && pool_prepare(st, context) < 0);
-    if (context_exit(st, pushed) < 0 || failed)
+    if (memory_queue_byte_limit(st, context, &limit) < 0 || IN_CONTEXT(st, context, CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0 || (st->memory_pool && pool_prepare(st, context) < 0)) < 0)
         return -1;
     context->deallocations.max_bytes = limit;
     return 0;
@@ -909,11 +904,7 @@ static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unuse
         return manager ? PyObject_CallMethod(manager, "get_memory_info", NULL) : NULL;
     }
     size_t free_bytes = 0, total_bytes = 0;
-    int pushed;
-    if (context_enter(st, (ContextObject *)op, &pushed) < 0)
-        return NULL;
-    int failed = CU_CALL(st, cuMemGetInfo, (&free_bytes, &total_bytes)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (CU_CALL_IN(st, (ContextObject *)op, cuMemGetInfo, (&free_bytes, &total_bytes)) < 0)
         return NULL;
     return PyObject_CallFunction((PyObject *)st->MemoryInfoType, "nn", (Py_ssize_t)free_bytes, (Py_ssize_t)total_bytes);
 }

@@ -409,11 +409,7 @@ static PyObject *Stream_is_capturing(PyObject *op, PyObject *Py_UNUSED(unused))
         return NULL;
     if (cu.cuStreamIsCapturing == NULL)
         return PyBool_FromLong(self->capture != NULL);
-    int pushed;
-    if (context_enter(st, self->context, &pushed) < 0)
-        return NULL;
-    int failed = CU_CALL(st, cuStreamIsCapturing, (self->handle, &status)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (CU_CALL_IN(st, self->context, cuStreamIsCapturing, (self->handle, &status)) < 0)
         return NULL;
     return PyBool_FromLong(status != CU_STREAM_CAPTURE_STATUS_NONE);
 }

@@ -120,13 +120,9 @@ static int apply_settings(module_state *st, KernelObject *self, CUfunction handl
 static int apply_settings_everywhere(module_state *st, KernelObject *self)
 {
     for (context_entry *entry = self->bindings; entry != NULL; entry = entry->next) {
-        int pushed;
         if (entry->context->handle == NULL)
             continue; /* reset: its function went with it */
-        if (context_enter(st, entry->context, &pushed) < 0)
-            return -1;
-        int failed = apply_settings(st, self, (CUfunction)entry->handle) < 0;
-        if (context_exit(st, pushed) < 0 || failed)
+        if (IN_CONTEXT(st, entry->context, apply_settings(st, self, (CUfunction)entry->handle) < 0) < 0)
             return -1;
     }
     return 0;
