@@ -2,6 +2,7 @@
  * device_array_like, and the consumers of __cuda_array_interface__ (is_cuda_array, as_cuda_array,
  * from_cuda_array_interface), which view another library's memory without a copy. */
 #include "arrays/devicearray.h"
+#include "driver/python_helpers.h"
 #include "arrays/layout.h"
 #include "arrays/devicearray_functions.h"
 #include "core/memory.h"
@@ -126,7 +127,7 @@ int cai_wait_stream(module_state *st, PyObject *desc, int sync)
         return 0;
     /* numba's setting, read where numba_cuda_c/config.py reads the others (numba's loaded config wins) */
     PyObject *name = PyUnicode_FromString("CUDA_ARRAY_INTERFACE_SYNC");
-    PyObject *setting = name ? call_python_helper("numba_cuda_c.config", "get", name) : NULL;
+    PyObject *setting = name ? python_call1(st, HELPER_CONFIG_GET, name) : NULL;
     Py_XDECREF(name);
     int wait = setting ? PyObject_IsTrue(setting) : -1;
     Py_XDECREF(setting);

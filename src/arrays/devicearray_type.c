@@ -2,6 +2,7 @@
  * construction, attributes, __cuda_array_interface__, and the table of their methods, which views.c
  * (views, element reads), transfer.c (copies), and dlpack.c (export) implement. */
 #include "arrays/devicearray.h"
+#include "driver/python_helpers.h"
 #include "arrays/devicearray_functions.h"
 #include "arrays/views.h"
 #include "arrays/layout.h"
@@ -206,7 +207,7 @@ static PyObject *DeviceNDArray_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED
 /* _numba_type_: the array's type for signatures (numba's magic attribute); made in Python. */
 static PyObject *DeviceNDArray_get_numba_type(PyObject *op, void *Py_UNUSED(closure))
 {
-    return call_python_helper("numba_cuda_c.cudadrv.devicearray", "_numba_type_of", op);
+    return python_call1(state_of(op), HELPER_NUMBA_TYPE_OF, op);
 }
 
 /* get_ipc_handle(): Python glue (cudadrv/ipc.py) over _ipc_get_handle. */
@@ -214,7 +215,7 @@ static PyObject *DeviceNDArray_get_ipc_handle(PyObject *op, PyObject *Py_UNUSED(
 {
     if (context_check_alive(state_of(op), ((DeviceArrayObject *)op)->context) < 0)
         return NULL; /* its memory went with its context: a new one may hold another allocation there */
-    return call_python_helper("numba_cuda_c.cudadrv.ipc", "get_ipc_handle", op);
+    return python_call1(state_of(op), HELPER_ARRAY_IPC_HANDLE, op);
 }
 
 static PyObject *DeviceNDArray_is_c_contiguous(PyObject *op, PyObject *Py_UNUSED(unused))
@@ -302,7 +303,7 @@ static PyObject *DeviceNDArray_get_gpu_data(PyObject *op, void *Py_UNUSED(closur
             (devicearray_is_c_contiguous(self) || devicearray_is_f_contiguous(self)))
             return Py_NewRef(self->owner);
     }
-    return call_driver(state_of(op), "_array_gpu_data", PyTuple_Pack(2, op, self->owner));
+    return python_call(state_of(op), HELPER_ARRAY_GPU_DATA, PyTuple_Pack(2, op, self->owner));
 }
 
 static PyObject *DeviceNDArray_get_pointer(PyObject *op, void *Py_UNUSED(closure))

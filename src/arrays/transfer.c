@@ -3,6 +3,7 @@
  * memory. Every copy runs with the GIL released; stream 0 means a synchronous copy, as in numba.
  * Contiguous layouts copy bytes directly; other layouts go through a host buffer once. */
 #include "arrays/transfer.h"
+#include "driver/python_helpers.h"
 #include "arrays/devicearray_functions.h"
 #include "arrays/layout.h"
 #include "arrays/indexing.h"
@@ -369,9 +370,7 @@ PyObject *devicearray_reduce(PyObject *op, PyObject *Py_UNUSED(unused))
         Py_DECREF(bytes);
         return NULL;
     }
-    PyObject *helpers = PyImport_ImportModule("numba_cuda_c.cudadrv.devicearray");
-    PyObject *rebuild = helpers ? PyObject_GetAttrString(helpers, "_rebuild_device_array") : NULL;
-    Py_XDECREF(helpers);
+    PyObject *rebuild = python_helper_get(st, HELPER_REBUILD_DEVICE_ARRAY);
     PyObject *shape = PyArray_IntTupleFromIntp(self->ndim, self->shape);
     PyObject *strides = PyArray_IntTupleFromIntp(self->ndim, self->strides);
     PyObject *result = NULL;

@@ -3,6 +3,7 @@
  * allocation that ran out of memory, at Context.reset(), when the context dies), never inside
  * defer_cleanup() nor from a stream callback's thread. The destruction order: memory.c's head. */
 #include "core/deallocations.h"
+#include "driver/python_helpers.h"
 #include "core/rescue.h"
 
 #include "driver/errors.h"
@@ -199,13 +200,11 @@ int memory_queue_free(module_state *st, ContextObject *context, const struct pen
  * its modules then (numba_cuda_c/cudadrv/linker.py); only where such linking was ever done. */
 static int reset_linked_with_callbacks(PyObject *context)
 {
-    PyObject *name = PyUnicode_FromString("numba_cuda_c.cudadrv.linker");
-    PyObject *linker = name ? PyImport_GetModule(name) : NULL;
-    Py_XDECREF(name);
-    if (linker == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    PyObject *done = PyObject_CallMethod(linker, "context_reset", "O", context);
-    Py_DECREF(linker);
+    PyObject *reset = python_helper_if_loaded(HELPER_LINKER_CONTEXT_RESET);
+    if (reset == NULL)
+        return 0;
+    PyObject *done = PyObject_CallOneArg(reset, context);
+    Py_DECREF(reset);
     Py_XDECREF(done);
     return done == NULL ? -1 : 0;
 }
@@ -261,7 +260,7 @@ static PyMethodDef Context_deallocation_methods[] = {
 /* deallocations: numba's pending-deallocation queue object (count, clear(), disable(), ...). */
 static PyObject *Context_get_deallocations(PyObject *op, void *Py_UNUSED(closure))
 {
-    return call_driver(state_of(op), "_pending_deallocations", PyTuple_Pack(1, op));
+    return python_call(state_of(op), HELPER_PENDING_DEALLOCATIONS, PyTuple_Pack(1, op));
 }
 
 /* _pending: (count, bytes, max_bytes, deferred) of this context's deallocation queue. */

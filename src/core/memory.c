@@ -25,6 +25,7 @@
  * restores the exception. Objects are allocated with their final type (no Py_SET_TYPE), and
  * deallocs find the module state with state_of_type, which works for Python subclasses. */
 #include "core/memory.h"
+#include "driver/python_helpers.h"
 
 #include "driver/errors.h"
 #include "core/registration.h"
@@ -502,22 +503,22 @@ static PyObject *MemoryPointer_view(PyObject *op, PyObject *args, PyObject *kwar
     PyObject *start, *stop = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:view", keywords, &start, &stop))
         return NULL;
-    return call_driver(state_of(op), "_memory_view", PyTuple_Pack(3, op, start, stop));
+    return python_call(state_of(op), HELPER_MEMORY_VIEW, PyTuple_Pack(3, op, start, stop));
 }
 
 static PyObject *MemoryPointer_own(PyObject *op, PyObject *Py_UNUSED(unused))
 {
-    return call_driver(state_of(op), "_memory_own", PyTuple_Pack(1, op));
+    return python_call(state_of(op), HELPER_MEMORY_OWN, PyTuple_Pack(1, op));
 }
 
 static PyObject *MemoryPointer_get_refct(PyObject *op, void *Py_UNUSED(closure))
 {
-    return call_driver(state_of(op), "_memory_refct", PyTuple_Pack(1, op));
+    return python_call(state_of(op), HELPER_MEMORY_REFCT, PyTuple_Pack(1, op));
 }
 
 static PyObject *MemoryPointer_get_device_ctypes_pointer(PyObject *op, void *Py_UNUSED(closure))
 {
-    return call_driver(state_of(op), "_memory_ctypes_pointer", PyTuple_Pack(1, op));
+    return python_call(state_of(op), HELPER_MEMORY_CTYPES_POINTER, PyTuple_Pack(1, op));
 }
 
 static PyObject *MemoryPointer_get_owner(PyObject *op, void *Py_UNUSED(closure)) { return Py_NewRef(op); }
@@ -878,13 +879,13 @@ static PyObject *Context_mempin(PyObject *op, PyObject *args, PyObject *kwargs)
     int mapped = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|p:mempin", keywords, &owner, &pointer, &size, &mapped))
         return NULL;
-    return call_driver(state_of(op), "_context_mempin",
+    return python_call(state_of(op), HELPER_CONTEXT_MEMPIN,
                        Py_BuildValue("(OOOOO)", op, owner, pointer, size, mapped ? Py_True : Py_False));
 }
 
 static PyObject *Context_get_ipc_handle(PyObject *op, PyObject *memory)
 {
-    return call_driver(state_of(op), "_context_get_ipc_handle", PyTuple_Pack(2, op, memory));
+    return python_call(state_of(op), HELPER_CONTEXT_GET_IPC_HANDLE, PyTuple_Pack(2, op, memory));
 }
 
 static PyObject *Context_open_ipc_handle(PyObject *op, PyObject *args)
@@ -892,7 +893,7 @@ static PyObject *Context_open_ipc_handle(PyObject *op, PyObject *args)
     PyObject *handle, *size;
     if (!PyArg_ParseTuple(args, "OO:open_ipc_handle", &handle, &size))
         return NULL;
-    return call_driver(state_of(op), "_context_open_ipc_handle", PyTuple_Pack(3, op, handle, size));
+    return python_call(state_of(op), HELPER_CONTEXT_OPEN_IPC_HANDLE, PyTuple_Pack(3, op, handle, size));
 }
 
 /* The Context methods of this file, added to Context at init (context.c calls none of them). */
@@ -933,7 +934,7 @@ static PyObject *Context_get_memory_manager(PyObject *op, void *Py_UNUSED(closur
     module_state *st = state_of(op);
     ContextObject *self = (ContextObject *)op;
     if (st->memory_plugin == NULL && self->memory_manager == NULL)
-        return call_driver(st, "_builtin_memory_manager", PyTuple_Pack(1, op));
+        return python_call(st, HELPER_BUILTIN_MEMORY_MANAGER, PyTuple_Pack(1, op));
     PyObject *manager = memory_manager_of(st, self);
     return manager ? Py_NewRef(manager) : NULL;
 }

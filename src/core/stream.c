@@ -2,6 +2,7 @@
  * external. Owned streams are destroyed with their object unless the context was reset first
  * (the reset destroyed them). Callbacks run on a driver thread and take the GIL. */
 #include "core/stream.h"
+#include "driver/python_helpers.h"
 
 #include "driver/callbacks.h"
 #include "driver/errors.h"
@@ -287,23 +288,14 @@ static PyObject *Stream_add_callback(PyObject *op, PyObject *args, PyObject *kwa
     Py_RETURN_NONE;
 }
 
-/* auto_synchronize() and async_done() are written in Python (cudadrv/driver.py): they are
- * generator and asyncio glue, not hot paths. */
-static PyObject *call_driver_helper(module_state *st, const char *name, PyObject *self)
-{
-    if (st->driver_module == NULL && (st->driver_module = PyImport_ImportModule("numba_cuda_c.cudadrv.driver")) == NULL)
-        return NULL;
-    return PyObject_CallMethod(st->driver_module, name, "O", self);
-}
-
 static PyObject *Stream_auto_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
 {
-    return call_driver_helper(state_of(op), "_stream_auto_synchronize", op);
+    return python_call1(state_of(op), HELPER_STREAM_AUTO_SYNCHRONIZE, op);
 }
 
 static PyObject *Stream_async_done(PyObject *op, PyObject *Py_UNUSED(unused))
 {
-    return call_driver_helper(state_of(op), "_stream_async_done", op);
+    return python_call1(state_of(op), HELPER_STREAM_ASYNC_DONE, op);
 }
 
 /* The __cuda_stream__ protocol (cuda.core): (version, handle). */

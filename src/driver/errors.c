@@ -2,6 +2,7 @@
  * NvrtcError) and the single path from a CUresult or nvrtcResult to one of them.
  * CudaAPIError keeps numba's shape: args (code, msg), .code, .msg, str "[code] msg". */
 #include "driver/errors.h"
+#include "driver/python_helpers.h"
 
 const char *cu_result_name(CUresult rc)
 {
@@ -149,17 +150,7 @@ void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, co
 
 PyObject *repr_html(PyObject *self, PyObject *Py_UNUSED(unused))
 {
-    return call_python_helper("numba_cuda_c.notebook", "html_of", self);
-}
-
-PyObject *call_python_helper(const char *module, const char *function, PyObject *arg)
-{
-    PyObject *helpers = PyImport_ImportModule(module);
-    if (helpers == NULL)
-        return NULL;
-    PyObject *result = arg ? PyObject_CallMethod(helpers, function, "O", arg) : PyObject_CallMethod(helpers, function, NULL);
-    Py_DECREF(helpers);
-    return result;
+    return python_call1(state_of(self), HELPER_HTML_OF, self);
 }
 
 /* numba's `driver.cuInit` replaced from Python before the driver is first used (numba's tests fake an
@@ -169,10 +160,7 @@ static void run_replaced_cu_init(void)
 {
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
-    PyObject *name = PyUnicode_FromString("numba_cuda_c.cudadrv.driver");
-    PyObject *module = name ? PyImport_GetModule(name) : NULL; /* only where it was imported */
-    Py_XDECREF(name);
-    PyObject *driver = module ? PyObject_GetAttrString(module, "driver") : NULL;
+    PyObject *driver = python_helper_if_loaded(HELPER_DRIVER_OBJECT); /* only where it was imported */
     PyObject *attributes = driver ? PyObject_GetAttrString(driver, "__dict__") : NULL;
     PyObject *replaced = attributes && PyDict_Check(attributes) ? PyDict_GetItemString(attributes, "cuInit") : NULL;
     PyObject *result = replaced ? PyObject_CallFunction(replaced, "i", 0) : NULL;
@@ -196,7 +184,6 @@ static void run_replaced_cu_init(void)
     Py_XDECREF(result);
     Py_XDECREF(attributes);
     Py_XDECREF(driver);
-    Py_XDECREF(module);
     PyErr_Clear(); /* a driver module being imported, or a driver object without a __dict__: nothing replaced */
     PyErr_Restore(type, value, traceback);
 }
@@ -303,15 +290,3 @@ int errors_init(PyObject *module, module_state *st)
     return 0;
 }
 
-/* numba's bookkeeping of derived pointers (view(), own(), refct) and its ctypes pointer are written
- * in Python (cudadrv/driver.py, _memory_*): they are not on any hot path. */
-PyObject *call_driver(module_state *st, const char *name, PyObject *args)
-{
-    if (args == NULL)
-        return NULL;
-    PyObject *result = NULL;
-    if (st->driver_module != NULL || (st->driver_module = PyImport_ImportModule("numba_cuda_c.cudadrv.driver")))
-        result = PyObject_CallMethod(st->driver_module, name, "O", args);
-    Py_DECREF(args);
-    return result;
-}

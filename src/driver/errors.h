@@ -66,12 +66,7 @@ const char *cu_driver_problem(void);
 
 /* numba_cuda_c's Python glue: module.function(arg) (arg NULL: no argument), the module imported
  * when first asked for. New reference, or NULL with the error set. */
-/* Calls numba_cuda_c.cudadrv.driver.<name>(*args) (the Python halves of numba's bookkeeping:
- * derived pointers, the deallocation queue's object, IPC through a plugin). Steals `args`, which
- * may be NULL (an error already set). New reference. */
-PyObject *call_driver(module_state *st, const char *name, PyObject *args);
 
-PyObject *call_python_helper(const char *module, const char *function, PyObject *arg);
 
 /* `_repr_html_` of the package's objects, for notebooks: numba_cuda_c.notebook.html_of(self), that module
  * imported at the first display. */

@@ -32,7 +32,8 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     Py_VISIT(st->devices);
     Py_VISIT(st->last_context);
     Py_VISIT(st->library_dirs);
-    Py_VISIT(st->driver_module);
+    for (int i = 0; i < STATE_PYTHON_HELPERS; i++)
+        Py_VISIT(st->python_modules[i]);
     Py_VISIT(st->memory_plugin);
     Py_VISIT(st->stream_synchronize);
     return 0;
@@ -65,7 +66,8 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->devices);
     Py_CLEAR(st->last_context);
     Py_CLEAR(st->library_dirs);
-    Py_CLEAR(st->driver_module);
+    for (int i = 0; i < STATE_PYTHON_HELPERS; i++)
+        Py_CLEAR(st->python_modules[i]);
     Py_CLEAR(st->memory_plugin);
     Py_CLEAR(st->stream_synchronize);
     Py_CLEAR(st->str_synchronize);

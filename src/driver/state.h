@@ -53,8 +53,9 @@ typedef struct {
      * through Python only when users replaced it on the class (stream.c, stream_synchronize_replaced) */
     PyObject *stream_synchronize;
     PyObject *str_synchronize;
-    /* numba_cuda_c.cudadrv.driver, imported at first need (auto_synchronize, async_done) */
-    PyObject *driver_module;
+    /* the package's Python modules C calls into, by helper, imported at first need (python_helpers.c) */
+#define STATE_PYTHON_HELPERS 32
+    PyObject *python_modules[STATE_PYTHON_HELPERS];
     /* NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT / _RATIO, read at import */
     size_t max_pending_count;
     double max_pending_ratio;

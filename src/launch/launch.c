@@ -7,6 +7,7 @@
  * paths. NumPy arrays are copied to the device before the launch and back after it, on the
  * launch's stream, as numba does; CUDA-array-interface objects pass their pointer. */
 #include "launch/launch.h"
+#include "driver/python_helpers.h"
 #include "arrays/devicearray_functions.h"
 
 #include "arrays/devicearray.h"
@@ -348,9 +349,9 @@ static int type_argument(PyObject *arg)
 
 /* `arg` as a DeviceNDArray where it is device memory of a kind numba-cuda also takes without a CUDA
  * array interface (numba_cuda_c/cudadrv/foreign_arguments.py), else None. New reference. */
-static PyObject *foreign_argument(PyObject *arg)
+static PyObject *foreign_argument(module_state *st, PyObject *arg)
 {
-    return call_python_helper("numba_cuda_c.cudadrv.foreign_arguments", "as_device_array", arg);
+    return python_call1(st, HELPER_AS_DEVICE_ARRAY, arg);
 }
 
 /* Phase 1, the arguments that are not of the usual kinds: NumPy scalars, CUDA-array-interface
@@ -387,7 +388,7 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
             return -1;
         }
         if (!has_cai) { /* numba's NumbaPerformanceWarning (CUDA_WARN_ON_IMPLICIT_COPY): Python, on this slow path */
-            PyObject *warned = call_python_helper("numba_cuda_c.errors", "warn_implicit_copy", arg);
+            PyObject *warned = python_call1(st, HELPER_WARN_IMPLICIT_COPY, arg);
             if (warned == NULL)
                 return -1;
             Py_DECREF(warned);
@@ -407,7 +408,7 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
         record->kind = ARG_TYPE;
         return 0;
     }
-    PyObject *foreign = foreign_argument(arg); /* cuda.core Buffer, StridedMemoryView, DLPack */
+    PyObject *foreign = foreign_argument(st, arg); /* cuda.core Buffer, StridedMemoryView, DLPack */
     if (foreign == NULL)
         return -1;
     if (foreign != Py_None) {

@@ -2,6 +2,7 @@
  * libcudart where one is found. The directories searched come from
  * numba_cuda_c.cudadrv.libraries.candidate_dirs(), asked once and kept in the module state. */
 #include "launch/nvrtc.h"
+#include "driver/python_helpers.h"
 
 #include "driver/errors.h"
 
@@ -12,7 +13,7 @@ static PyObject *library_dirs(module_state *st)
 {
     if (st->library_dirs != NULL)
         return st->library_dirs;
-    PyObject *dirs = call_python_helper("numba_cuda_c.cudadrv.libraries", "candidate_dirs", NULL);
+    PyObject *dirs = python_call1(st, HELPER_LIBRARY_DIRS, NULL);
     if (dirs == NULL)
         return NULL;
     st->library_dirs = PySequence_Tuple(dirs);
