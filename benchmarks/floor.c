@@ -104,13 +104,13 @@ static double median(double *values, int n)
 
 /* What the operations share: made once, before any timing. */
 struct bench {
-    CUstream stream;     /* an idle stream of our own */
-    CUevent event;       /* flags 0, as numba's event() and CuPy's Event() */
-    CUdeviceptr dev8;    /* 8 bytes on the device */
-    double *host8;       /* 8 pageable bytes (malloc) */
-    CUdeviceptr dev_big; /* BIG_BYTES on the device */
-    void *pinned_big;    /* BIG_BYTES from cuMemHostAlloc(flags 0), as pinned_array */
-    void *pageable_big;  /* BIG_BYTES from malloc, touched once */
+    CUstream stream;         /* an idle stream of our own */
+    CUevent event;           /* flags 0, as numba's event() and CuPy's Event() */
+    CUdeviceptr dev8;        /* 8 bytes on the device */
+    double *host8;           /* 8 pageable bytes (malloc) */
+    CUdeviceptr dev_big;     /* BIG_BYTES on the device */
+    void *pinned_big;        /* BIG_BYTES from cuMemHostAlloc(flags 0), as pinned_array */
+    void *pageable_big;      /* BIG_BYTES from malloc, touched once */
     CUcontext ctx, peer_ctx; /* devices 0 and 1 (peer_ctx NULL with one device) */
     CUdeviceptr peer_big;    /* BIG_BYTES on device 1 */
     CUstream streams[KEEP_LIMIT];

@@ -1,6 +1,6 @@
 /* extension.c: numba_cuda_c._cuda, initialised in phases (PEP 489): the top of the house. Creates
- * every exception and type, layer by layer from the bottom, and gathers each file's module functions. Touches no driver: the driver
- * is loaded at first use, so the import works, fast, on a machine with no GPU. */
+ * every exception and type, layer by layer from the bottom, and gathers each file's module functions. Touches no
+ * driver: the driver is loaded at first use, so the import works, fast, on a machine with no GPU. */
 #include "driver/state.h"
 #include "arrays/raw_copies.h"
 #include "arrays/devicearray_functions.h"
@@ -30,17 +30,17 @@ static int module_exec(PyObject *module)
 {
     module_state *st = state_of_module(module);
     if (errors_init(module, st) < 0 || device_type_init(module, st) < 0 || context_type_init(module, st) < 0 ||
-        stream_type_init(module, st) < 0 || event_type_init(module, st) < 0 ||
-        memory_type_init(module, st) < 0 || deallocations_init(module, st) < 0 || rescue_init(module, st) < 0 || devicearray_type_init(module, st) < 0 ||
-        module_type_init(module, st) < 0 || kernel_type_init(module, st, launch_configure) < 0 || launch_type_init(module, st) < 0 ||
+        stream_type_init(module, st) < 0 || event_type_init(module, st) < 0 || memory_type_init(module, st) < 0 ||
+        deallocations_init(module, st) < 0 || rescue_init(module, st) < 0 ||
+        devicearray_type_init(module, st) < 0 || module_type_init(module, st) < 0 ||
+        kernel_type_init(module, st, launch_configure) < 0 || launch_type_init(module, st) < 0 ||
         dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0 ||
-        dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 ||
-        graph_exec_type_init(module, st) < 0)
+        dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 || graph_exec_type_init(module, st) < 0)
         return -1;
-    PyMethodDef *tables[] = {device_module_methods, context_module_methods, nvrtc_module_methods, stream_module_methods,
-                            event_module_methods, memory_module_methods,
-                            devicearray_module_methods, transfer_module_methods, loaded_module_methods, launch_module_methods,
-                            driver_module_methods, dlpack_module_methods};
+    PyMethodDef *tables[] = {device_module_methods,      context_module_methods,  nvrtc_module_methods,
+                             stream_module_methods,      event_module_methods,    memory_module_methods,
+                             devicearray_module_methods, transfer_module_methods, loaded_module_methods,
+                             launch_module_methods,      driver_module_methods,   dlpack_module_methods};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (PyModule_AddFunctions(module, tables[i]) < 0)
             return -1;

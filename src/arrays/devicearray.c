@@ -133,6 +133,12 @@ static int is_contiguous(const DeviceArrayObject *array, char order)
     return 1;
 }
 
-int devicearray_is_c_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'C'); }
+int devicearray_is_c_contiguous(const DeviceArrayObject *array)
+{
+    return is_contiguous(array, 'C');
+}
 
-int devicearray_is_f_contiguous(const DeviceArrayObject *array) { return is_contiguous(array, 'F'); }
+int devicearray_is_f_contiguous(const DeviceArrayObject *array)
+{
+    return is_contiguous(array, 'F');
+}

@@ -15,25 +15,25 @@ typedef struct {
     npy_intp *strides; /* in bytes; shape + ndim */
     npy_intp inline_dims[2 * DEVICEARRAY_INLINE_DIMS];
     PyArray_Descr *dtype;
-    CUdeviceptr data;   /* address of element (0, ..., 0) */
-    npy_intp size;      /* number of elements */
-    PyObject *owner;    /* MemoryPointer, CAI exporter, or NULL for an empty array */
+    CUdeviceptr data; /* address of element (0, ..., 0) */
+    npy_intp size;    /* number of elements */
+    PyObject *owner;  /* MemoryPointer, CAI exporter, or NULL for an empty array */
     ContextObject *context;
-    PyObject *stream;   /* the bound stream, or NULL for the default */
-    PyObject *cai;      /* __cuda_array_interface__, built at first use (the layout never changes) */
+    PyObject *stream; /* the bound stream, or NULL for the default */
+    PyObject *cai;    /* __cuda_array_interface__, built at first use (the layout never changes) */
     PyObject *weakreflist;
 } DeviceArrayObject;
 
 /* A new array of `type` over existing memory. shape/strides are copied; dtype is borrowed. */
 DeviceArrayObject *devicearray_wrap(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
-                                    const npy_intp *strides, PyArray_Descr *dtype, CUdeviceptr data, PyObject *owner,
-                                    ContextObject *context, PyObject *stream);
+                                    const npy_intp *strides, PyArray_Descr *dtype, CUdeviceptr data,
+                                    PyObject *owner, ContextObject *context, PyObject *stream);
 
 /* A new array of `type` (DeviceNDArray, DeviceRecord or a subclass) with fresh device memory;
  * strides NULL for contiguous in `order` ('C' or 'F'). */
 DeviceArrayObject *devicearray_allocate(module_state *st, PyTypeObject *type, int ndim, const npy_intp *shape,
-                                        const npy_intp *strides, char order, PyArray_Descr *dtype, PyObject *stream);
-
+                                        const npy_intp *strides, char order, PyArray_Descr *dtype,
+                                        PyObject *stream);
 
 /* The pieces of layout_parse (layout.c): an int or a sequence of ints into shape[] (returns ndim,
  * or -1); 'C' or 'F' (None: 'C'); a dtype (None: float64, numba's default; a new reference);
@@ -62,8 +62,5 @@ static inline int devicearray_check(module_state *st, PyObject *obj)
 
 /* The stream a method uses: its `stream` argument when given (not 0/None), else the bound one. */
 PyObject *devicearray_effective_stream(DeviceArrayObject *array, PyObject *stream);
-
-
-
 
 #endif

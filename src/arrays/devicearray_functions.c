@@ -28,7 +28,8 @@ static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject 
     CUstream unused;
     DeviceArrayObject *array = NULL;
     if (stream_handle_from_object(st, stream, &unused) == 0)
-        array = devicearray_allocate(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides, 'C', layout.dtype, stream);
+        array = devicearray_allocate(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides, 'C',
+                                     layout.dtype, stream);
     Py_DECREF(layout.dtype);
     return (PyObject *)array;
 }
@@ -180,7 +181,8 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
     PyObject *strides_obj = PyDict_GetItemString(desc, "strides");
     if (shape_obj == NULL || data_obj == NULL || typestr == NULL || !PyTuple_Check(data_obj) ||
         PyTuple_GET_SIZE(data_obj) < 1) {
-        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ needs shape, typestr and data=(pointer, readonly)");
+        PyErr_SetString(PyExc_ValueError,
+                        "__cuda_array_interface__ needs shape, typestr and data=(pointer, readonly)");
         return NULL;
     }
     /* a structured type is described by descr; typestr alone says only its size */
@@ -196,14 +198,15 @@ static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int
                                 pointer + (unsigned long long)layout.low > ~0ULL - layout.span))
             PyErr_Format(PyExc_ValueError,
                          "__cuda_array_interface__: the data pointer %p with these shape and strides reaches "
-                         "outside the address space", (void *)(uintptr_t)pointer);
+                         "outside the address space",
+                         (void *)(uintptr_t)pointer);
         else /* memory of our own (an IPC mapping, a raw allocation) belongs to its context, whichever is current */
             context = owner != NULL && Py_IS_TYPE(owner, st->MemoryPointerType) ? ((MemoryObject *)owner)->context
-                                                                               : context_current(st);
+                                                                                : context_current(st);
     }
     PyObject *result = NULL, *stream = NULL;
-    if (context != NULL && foreign_check_extent(st, (CUdeviceptr)pointer, layout.low, layout.span,
-                                                "__cuda_array_interface__") < 0)
+    if (context != NULL &&
+        foreign_check_extent(st, (CUdeviceptr)pointer, layout.low, layout.span, "__cuda_array_interface__") < 0)
         context = NULL;
     if (context != NULL && cai_wait_stream(st, desc, sync) == 0 && cai_stream(st, context, desc, &stream) == 0)
         result = (PyObject *)devicearray_wrap(st, st->DeviceNDArrayType, layout.ndim, layout.shape, layout.strides,
@@ -218,7 +221,8 @@ static PyObject *module_from_cuda_array_interface(PyObject *module, PyObject *ar
     static char *keywords[] = {"desc", "owner", "sync", NULL};
     PyObject *desc, *owner = Py_None;
     int sync = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:from_cuda_array_interface", keywords, &desc, &owner, &sync))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|Op:from_cuda_array_interface", keywords, &desc, &owner,
+                                     &sync))
         return NULL;
     if (numpy_require() < 0)
         return NULL;
@@ -235,7 +239,8 @@ PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync)
     if (desc == NULL) {
         if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
             PyErr_Clear();
-            if (PyObject_HasAttrString(obj, "__dlpack__") && !PyArray_Check(obj)) /* JAX, and other DLPack-only producers */
+            if (PyObject_HasAttrString(obj, "__dlpack__") &&
+                !PyArray_Check(obj)) /* JAX, and other DLPack-only producers */
                 return dlpack_import(st, obj);
             PyErr_SetString(PyExc_TypeError, "*obj* doesn't implement the cuda array interface.");
         }

@@ -81,8 +81,7 @@ static PyObject *devicearray_construct(PyTypeObject *type, PyObject *shape_obj, 
         goto done;
     if (!has_strides)
         layout_contiguous_strides(ndim, shape, PyDataType_ELSIZE(dtype), 'C', strides);
-    if (layout_check(ndim, shape, strides, PyDataType_ELSIZE(dtype), &size, &span) < 0 ||
-        cu_require_driver(st) < 0)
+    if (layout_check(ndim, shape, strides, PyDataType_ELSIZE(dtype), &size, &span) < 0 || cu_require_driver(st) < 0)
         goto done;
     CUstream unused;
     if (stream != Py_None && stream_handle_from_object(st, stream, &unused) < 0)
@@ -202,7 +201,10 @@ static PyObject *DeviceNDArray_get_flags(PyObject *op, void *Py_UNUSED(closure))
                          "F_CONTIGUOUS", PyBool_FromLong(devicearray_is_f_contiguous(self)));
 }
 
-static PyObject *DeviceNDArray_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED(closure)) { Py_RETURN_TRUE; }
+static PyObject *DeviceNDArray_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED(closure))
+{
+    Py_RETURN_TRUE;
+}
 
 /* _numba_type_: the array's type for signatures (numba's magic attribute); made in Python. */
 static PyObject *DeviceNDArray_get_numba_type(PyObject *op, void *Py_UNUSED(closure))

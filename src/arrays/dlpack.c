@@ -40,9 +40,15 @@ static void export_release(export_block *block)
     free(block);
 }
 
-static void versioned_deleter(DLManagedTensorVersioned *tensor) { export_release(tensor->manager_ctx); }
+static void versioned_deleter(DLManagedTensorVersioned *tensor)
+{
+    export_release(tensor->manager_ctx);
+}
 
-static void legacy_deleter(DLManagedTensor *tensor) { export_release(tensor->manager_ctx); }
+static void legacy_deleter(DLManagedTensor *tensor)
+{
+    export_release(tensor->manager_ctx);
+}
 
 /* A capsule no consumer took (its name unchanged) releases its tensor itself. */
 static void capsule_destructor(PyObject *capsule)
@@ -109,10 +115,11 @@ static int order_consumer_stream(module_state *st, DeviceArrayObject *self, PyOb
         if (value == -1)
             return 0;
         if (value == 0 || value < -1) {
-            PyErr_Format(PyExc_ValueError,
-                         "__dlpack__: stream %lld is not a CUDA stream (None or 1: the legacy default stream, 2: the "
-                         "per-thread default stream, -1: no synchronization, or a CUstream handle)",
-                         value);
+            PyErr_Format(
+                PyExc_ValueError,
+                "__dlpack__: stream %lld is not a CUDA stream (None or 1: the legacy default stream, 2: the "
+                "per-thread default stream, -1: no synchronization, or a CUstream handle)",
+                value);
             return -1;
         }
         consumer = (uintptr_t)value;
@@ -179,10 +186,11 @@ PyObject *devicearray_dlpack(PyObject *op, PyObject *args, PyObject *kwargs)
                               &id))
             return NULL;
         if (type != DLPACK_CUDA || id != device_id) {
-            PyErr_Format(PyExc_BufferError,
-                         "__dlpack__: the array is on CUDA device %d (DLPack device (2, %d)); it cannot be exported "
-                         "to device (%d, %d)",
-                         device_id, device_id, type, id);
+            PyErr_Format(
+                PyExc_BufferError,
+                "__dlpack__: the array is on CUDA device %d (DLPack device (2, %d)); it cannot be exported "
+                "to device (%d, %d)",
+                device_id, device_id, type, id);
             return NULL;
         }
     }
@@ -279,7 +287,8 @@ static void DLPackTensor_dealloc(PyObject *op)
 }
 
 static PyType_Slot DLPackTensor_slots[] = {
-    {Py_tp_doc, "A DLPack tensor from_dlpack consumed: its producer's deleter runs when the arrays viewing it die."},
+    {Py_tp_doc,
+     "A DLPack tensor from_dlpack consumed: its producer's deleter runs when the arrays viewing it die."},
     {Py_tp_dealloc, DLPackTensor_dealloc},
     {0, NULL},
 };
@@ -307,7 +316,11 @@ static PyArray_Descr *numpy_dtype_of(DLDataType dl)
             type = dl.bits == 8 ? NPY_BOOL : -1;
             break;
         case DLPACK_INT:
-            type = dl.bits == 8 ? NPY_INT8 : dl.bits == 16 ? NPY_INT16 : dl.bits == 32 ? NPY_INT32 : dl.bits == 64 ? NPY_INT64 : -1;
+            type = dl.bits == 8    ? NPY_INT8
+                   : dl.bits == 16 ? NPY_INT16
+                   : dl.bits == 32 ? NPY_INT32
+                   : dl.bits == 64 ? NPY_INT64
+                                   : -1;
             break;
         case DLPACK_UINT:
             type = dl.bits == 8    ? NPY_UINT8
@@ -325,8 +338,9 @@ static PyArray_Descr *numpy_dtype_of(DLDataType dl)
         }
     }
     if (type < 0) {
-        PyErr_Format(PyExc_TypeError, "from_dlpack: DLPack type (code %d, %d bits, %d lanes) has no NumPy dtype here",
-                     dl.code, dl.bits, dl.lanes);
+        PyErr_Format(PyExc_TypeError,
+                     "from_dlpack: DLPack type (code %d, %d bits, %d lanes) has no NumPy dtype here", dl.code,
+                     dl.bits, dl.lanes);
         return NULL;
     }
     return PyArray_DescrFromType(type);
@@ -383,7 +397,8 @@ PyObject *dlpack_import(module_state *st, PyObject *obj)
     const char *name = PyCapsule_GetName(capsule);
     int versioned = name != NULL && strcmp(name, "dltensor_versioned") == 0;
     if (!versioned && (name == NULL || strcmp(name, "dltensor") != 0)) {
-        PyErr_Format(PyExc_ValueError, "from_dlpack: the capsule (named %s) holds no DLPack tensor not yet consumed",
+        PyErr_Format(PyExc_ValueError,
+                     "from_dlpack: the capsule (named %s) holds no DLPack tensor not yet consumed",
                      name ? name : "NULL");
         Py_DECREF(capsule);
         return NULL;
@@ -400,14 +415,16 @@ PyObject *dlpack_import(module_state *st, PyObject *obj)
         Py_DECREF(capsule);
         return NULL;
     }
-    DLTensor *tensor = versioned ? &((DLManagedTensorVersioned *)managed)->dl_tensor : &((DLManagedTensor *)managed)->dl_tensor;
+    DLTensor *tensor =
+        versioned ? &((DLManagedTensorVersioned *)managed)->dl_tensor : &((DLManagedTensor *)managed)->dl_tensor;
     PyObject *result = NULL;
     PyArray_Descr *dtype = NULL;
     ContextObject *context = NULL;
     npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS], low = 0;
     size_t span = 0;
     if (tensor->device.device_type != DLPACK_CUDA && tensor->device.device_type != DLPACK_CUDA_MANAGED) {
-        PyErr_Format(PyExc_TypeError, "from_dlpack: the tensor is not in CUDA device memory (DLPack device type %d)",
+        PyErr_Format(PyExc_TypeError,
+                     "from_dlpack: the tensor is not in CUDA device memory (DLPack device type %d)",
                      tensor->device.device_type);
         goto done;
     }
@@ -427,13 +444,15 @@ PyObject *dlpack_import(module_state *st, PyObject *obj)
         strides[i] = tensor->strides != NULL ? (npy_intp)tensor->strides[i] * itemsize : contiguous;
         contiguous *= shape[i] ? shape[i] : 1;
     }
-    if (layout_extent(tensor->ndim, shape, strides, itemsize, &low, &span) < 0 || (context = context_current(st)) == NULL)
+    if (layout_extent(tensor->ndim, shape, strides, itemsize, &low, &span) < 0 ||
+        (context = context_current(st)) == NULL)
         goto done;
     if (tensor->device.device_type == DLPACK_CUDA && tensor->device.device_id != context->device->id) {
-        PyErr_Format(PyExc_ValueError,
-                     "from_dlpack: the tensor is on CUDA device %d, and device %d is current; select its device first "
-                     "(cuda.select_device(%d), or with cuda.gpus[%d]:)",
-                     tensor->device.device_id, context->device->id, tensor->device.device_id, tensor->device.device_id);
+        PyErr_Format(
+            PyExc_ValueError,
+            "from_dlpack: the tensor is on CUDA device %d, and device %d is current; select its device first "
+            "(cuda.select_device(%d), or with cuda.gpus[%d]:)",
+            tensor->device.device_id, context->device->id, tensor->device.device_id, tensor->device.device_id);
         goto done;
     }
     CUdeviceptr data = (CUdeviceptr)(uintptr_t)tensor->data + (CUdeviceptr)tensor->byte_offset;

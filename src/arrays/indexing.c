@@ -71,8 +71,9 @@ int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_int
             consumed++;
     }
     if (consumed > self->ndim || ellipses > 1) {
-        PyErr_Format(PyExc_IndexError, ellipses > 1 ? "an index can only have a single ellipsis ('...')"
-                                                    : "too many indices for array: array is %d-dimensional",
+        PyErr_Format(PyExc_IndexError,
+                     ellipses > 1 ? "an index can only have a single ellipsis ('...')"
+                                  : "too many indices for array: array is %d-dimensional",
                      self->ndim);
         goto error;
     }

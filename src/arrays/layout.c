@@ -3,7 +3,6 @@
  * (devicearray.c), their creation functions and the host arrays of transfer.c. */
 #include "arrays/layout.h"
 
-
 void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides)
 {
     npy_intp step = itemsize;
@@ -77,7 +76,8 @@ int layout_parse_shape(PyObject *obj, npy_intp *shape, const char *what)
     }
     PyObject *items = PySequence_Fast(obj, "");
     if (items == NULL) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of ints, not %.100s", what, Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError, "%s must be an int or a tuple of ints, not %.100s", what,
+                     Py_TYPE(obj)->tp_name);
         return -1;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
@@ -140,14 +140,15 @@ int layout_extent(int ndim, const npy_intp *shape, const npy_intp *strides, npy_
         if (shape[i] == 0)
             return 0;
     for (int i = 0; i < ndim; i++) {
-        unsigned long long reach, stride = strides[i] < 0 ? 0ULL - (unsigned long long)strides[i]
-                                                          : (unsigned long long)strides[i];
+        unsigned long long reach,
+            stride = strides[i] < 0 ? 0ULL - (unsigned long long)strides[i] : (unsigned long long)strides[i];
         if (__builtin_mul_overflow((unsigned long long)(shape[i] - 1), stride, &reach) ||
             __builtin_add_overflow(strides[i] < 0 ? down : up, reach, strides[i] < 0 ? &down : &up))
             goto overflow;
     }
     unsigned long long total;
-    if (__builtin_add_overflow(down, up, &total) || __builtin_add_overflow(total, (unsigned long long)itemsize, &total) ||
+    if (__builtin_add_overflow(down, up, &total) ||
+        __builtin_add_overflow(total, (unsigned long long)itemsize, &total) ||
         total > (unsigned long long)NPY_MAX_INTP)
         goto overflow;
     *low = -(npy_intp)down;
@@ -177,8 +178,8 @@ static int parse(PyObject *shape_obj, PyObject *dtype_obj, PyObject *strides_obj
 {
     char order;
     layout->dtype = NULL;
-    if ((layout->ndim = layout_parse_shape(shape_obj, layout->shape, "shape")) < 0 || layout_parse_order(order_obj, &order) < 0 ||
-        (layout->dtype = layout_parse_dtype(dtype_obj)) == NULL)
+    if ((layout->ndim = layout_parse_shape(shape_obj, layout->shape, "shape")) < 0 ||
+        layout_parse_order(order_obj, &order) < 0 || (layout->dtype = layout_parse_dtype(dtype_obj)) == NULL)
         return -1;
     npy_intp itemsize = PyDataType_ELSIZE(layout->dtype);
     if (PyDataType_REFCHK(layout->dtype)) {

@@ -104,7 +104,8 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
     if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0)
         return -1;
     if (direction != DEVICE_TO_DEVICE && graph_capturing(st, stream) && host_is_pageable(host)) {
-        PyErr_SetString(PyExc_ValueError, "a copy between the device and pageable host memory cannot be captured "
+        PyErr_SetString(PyExc_ValueError,
+                        "a copy between the device and pageable host memory cannot be captured "
                         "into a graph (the graph would read or write it long after this call): copy to or from "
                         "pinned memory (cuda.pinned_array) on a capturing stream");
         return -1;
@@ -201,12 +202,12 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
     if (self->size == 0 || (devicearray_is_c_contiguous(self) && low == 0) ||
         (devicearray_is_f_contiguous(self) && low == 0)) {
         Py_INCREF(self->dtype);
-        PyArrayObject *result = (PyArrayObject *)PyArray_NewFromDescr(
-            &PyArray_Type, self->dtype, self->ndim, self->shape,
-            self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
+        PyArrayObject *result =
+            (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, self->dtype, self->ndim, self->shape,
+                                                  self->size == 0 ? NULL : self->strides, NULL, 0, NULL);
         size_t size = result != NULL ? (size_t)PyArray_NBYTES(result) : 0;
-        int failed = result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data, size, stream,
-                                                     DEVICE_TO_HOST) < 0;
+        int failed = result != NULL && transfer_copy(st, self->context, PyArray_DATA(result), 0, self->data, size,
+                                                     stream, DEVICE_TO_HOST) < 0;
         if (failed)
             Py_CLEAR(result);
         return result;
@@ -220,9 +221,9 @@ static PyArrayObject *span_to_host(module_state *st, DeviceArrayObject *self, Py
         return NULL;
     }
     Py_INCREF(self->dtype);
-    PyArrayObject *result = (PyArrayObject *)PyArray_NewFromDescr(
-        &PyArray_Type, self->dtype, self->ndim, self->shape, self->strides, (char *)PyArray_DATA(buffer) - low,
-        NPY_ARRAY_WRITEABLE, NULL);
+    PyArrayObject *result =
+        (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, self->dtype, self->ndim, self->shape, self->strides,
+                                              (char *)PyArray_DATA(buffer) - low, NPY_ARRAY_WRITEABLE, NULL);
     if (result == NULL || PyArray_SetBaseObject(result, (PyObject *)buffer) < 0) {
         Py_XDECREF(result);
         Py_DECREF(buffer);
@@ -270,8 +271,8 @@ static PyObject *record_scalar_as_array(PyObject *record)
     PyVoidScalarObject *scalar = (PyVoidScalarObject *)record;
     PyArray_Descr *descr = (PyArray_Descr *)scalar->descr;
     Py_INCREF(descr);
-    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, scalar->obval, NPY_ARRAY_WRITEABLE,
-                                          NULL);
+    PyObject *view =
+        PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, scalar->obval, NPY_ARRAY_WRITEABLE, NULL);
     if (view == NULL)
         return NULL;
     if (PyArray_SetBaseObject((PyArrayObject *)view, Py_NewRef(record)) < 0) {
@@ -327,8 +328,8 @@ PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwarg
     if (PyArray_FailUnlessWriteable(host, "copy_to_host's destination") < 0)
         return NULL;
     if (same_layout(self, host)) {
-        if (transfer_copy(st, self->context, PyArray_DATA(host), 0, self->data, (size_t)PyArray_NBYTES(host), stream,
-                          DEVICE_TO_HOST) < 0 ||
+        if (transfer_copy(st, self->context, PyArray_DATA(host), 0, self->data, (size_t)PyArray_NBYTES(host),
+                          stream, DEVICE_TO_HOST) < 0 ||
             graph_keep_copy(st, stream, op, ary) < 0)
             return NULL;
         return Py_NewRef(ary);
@@ -364,8 +365,8 @@ PyObject *devicearray_reduce(PyObject *op, PyObject *Py_UNUSED(unused))
     if (bytes == NULL)
         return NULL;
     PyObject *stream = devicearray_effective_stream(self, NULL);
-    if (span > 0 && (transfer_copy(st, self->context, PyArray_DATA(bytes), 0, self->data + low, (size_t)span, stream,
-                                   DEVICE_TO_HOST) < 0 ||
+    if (span > 0 && (transfer_copy(st, self->context, PyArray_DATA(bytes), 0, self->data + low, (size_t)span,
+                                   stream, DEVICE_TO_HOST) < 0 ||
                      wait_stream(st, stream) < 0)) {
         Py_DECREF(bytes);
         return NULL;
@@ -450,7 +451,8 @@ static int peer_copy(module_state *st, DeviceArrayObject *self, DeviceArrayObjec
 
 /* A device source: bytes when layouts agree (a peer copy from another device's array), else
  * through the host. */
-static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source, PyObject *stream)
+static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceArrayObject *source,
+                              PyObject *stream)
 {
     if (context_check_alive(st, source->context) < 0) /* its memory went with its context */
         return -1;
@@ -576,9 +578,9 @@ int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *s
     if (PyUnicode_Check(key) ? devicearray_field(self, key, &ndim, shape, strides, &dtype, &offset) < 0
                              : devicearray_index(self, key, &ndim, shape, strides, &offset) < 0)
         return -1;
-    DeviceArrayObject *lhs = devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, dtype,
-                                              self->data ? self->data + offset : 0, self->owner, self->context,
-                                              self->stream);
+    DeviceArrayObject *lhs =
+        devicearray_wrap(st, st->DeviceNDArrayType, ndim, shape, strides, dtype,
+                         self->data ? self->data + offset : 0, self->owner, self->context, self->stream);
     if (lhs == NULL)
         return -1;
     PyObject *stream = devicearray_effective_stream(self, stream_arg);
@@ -740,8 +742,8 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
     if (devicearray_check(st, obj) || has_cai(obj))
         return devicearray_from_object(st, obj, 1);
     PyArrayObject *host;
-    if (PyArray_CheckExact(obj) && (PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) ||
-                                    PyArray_IS_F_CONTIGUOUS((PyArrayObject *)obj)))
+    if (PyArray_CheckExact(obj) &&
+        (PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) || PyArray_IS_F_CONTIGUOUS((PyArrayObject *)obj)))
         host = (PyArrayObject *)Py_NewRef(obj);
     else {
         PyArrayObject *any = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
@@ -769,14 +771,14 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
     }
     char order = PyArray_IS_C_CONTIGUOUS(host) ? 'C' : 'F';
     /* a structured scalar is numba's DeviceRecord */
-    PyTypeObject *type = PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host)) ? st->DeviceRecordType
-                                                                                              : st->DeviceNDArrayType;
+    PyTypeObject *type = PyArray_NDIM(host) == 0 && PyDataType_HASFIELDS(PyArray_DESCR(host))
+                             ? st->DeviceRecordType
+                             : st->DeviceNDArrayType;
     /* the host's own strides, as numba's from_array_like: they differ from the computed ones only
      * where they do not matter (an empty array, a dimension of 1), and users compare them */
     DeviceArrayObject *device = devicearray_allocate(st, type, PyArray_NDIM(host), PyArray_SHAPE(host),
                                                      PyArray_STRIDES(host), order, PyArray_DESCR(host), stream);
-    if (device != NULL && copy &&
-        host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
+    if (device != NULL && copy && host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
         Py_CLEAR(device);
     Py_DECREF(host);
     return (PyObject *)device;
@@ -787,7 +789,8 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
  * MemoryPointer, so the memory lives exactly as long as the array and its views. */
 static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"kind", "shape", "dtype", "strides", "order", "portable", "wc", "attach_global", NULL};
+    static char *keywords[] = {"kind",     "shape", "dtype",         "strides", "order",
+                               "portable", "wc",    "attach_global", NULL};
     module_state *st = state_of_module(module);
     const char *kind;
     PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None;
@@ -804,13 +807,13 @@ static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *k
         if (strcmp(kind, "managed") == 0)
             memory = memory_alloc_managed(st, context, layout.span, attach_global);
         else
-            memory = memory_alloc_host(st, context, layout.span, strcmp(kind, "mapped") == 0, portable,
-                                       write_combined);
+            memory =
+                memory_alloc_host(st, context, layout.span, strcmp(kind, "mapped") == 0, portable, write_combined);
     }
     if (context != NULL && (memory != NULL || layout.span == 0)) {
-        result = PyArray_NewFromDescr(&PyArray_Type, layout.dtype, layout.ndim, layout.shape, layout.strides,
-                                      memory ? ((MemoryObject *)memory)->host_pointer : NULL, NPY_ARRAY_WRITEABLE,
-                                      NULL);
+        result =
+            PyArray_NewFromDescr(&PyArray_Type, layout.dtype, layout.ndim, layout.shape, layout.strides,
+                                 memory ? ((MemoryObject *)memory)->host_pointer : NULL, NPY_ARRAY_WRITEABLE, NULL);
         layout.dtype = NULL; /* stolen */
         if (result != NULL && memory != NULL &&
             PyArray_SetBaseObject((PyArrayObject *)result, Py_NewRef(memory)) < 0)
@@ -821,7 +824,8 @@ static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *k
     return result;
 }
 
-/* _driver_override(name, function or None): what numba's driver object's copy attribute is now (cudadrv/driver.py) */
+/* _driver_override(name, function or None): what numba's driver object's copy attribute is now (cudadrv/driver.py)
+ */
 static PyObject *module_driver_override(PyObject *module, PyObject *args)
 {
     module_state *st = state_of_module(module);

@@ -21,11 +21,9 @@ int devicearray_setitem(PyObject *self, PyObject *key, PyObject *value);
 /* The same with a stream (DeviceNDArray.setitem(key, value, stream=0)); stream_arg NULL: the array's. */
 int devicearray_assign(PyObject *self, PyObject *key, PyObject *value, PyObject *stream_arg);
 
-
 /* cuda.to_device(obj, stream, copy): obj as a new device array (a device array or CAI object as is). */
 PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy);
 
 extern PyMethodDef transfer_module_methods[];
-
 
 #endif

@@ -165,7 +165,8 @@ PyObject *DeviceNDArray_reshape(PyObject *op, PyObject *args, PyObject *kwargs)
             PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension, and no negative ones");
             return NULL;
         } else if (__builtin_mul_overflow(known, shape[i], &known)) {
-            PyErr_SetString(PyExc_ValueError, "array is too big: the new shape has more elements than any array can");
+            PyErr_SetString(PyExc_ValueError,
+                            "array is too big: the new shape has more elements than any array can");
             return NULL;
         }
     }
@@ -299,8 +300,8 @@ PyObject *DeviceNDArray_bind(PyObject *op, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O:bind", keywords, &stream) ||
         stream_handle_from_object(state_of(op), stream, &unused) < 0)
         return NULL;
-    DeviceArrayObject *view = (DeviceArrayObject *)make_view(self, Py_TYPE(op), self->ndim, self->shape,
-                                                             self->strides, NULL, 0);
+    DeviceArrayObject *view =
+        (DeviceArrayObject *)make_view(self, Py_TYPE(op), self->ndim, self->shape, self->strides, NULL, 0);
     if (view != NULL) {
         Py_CLEAR(view->stream);
         view->stream = stream_is_default(stream) ? NULL : Py_NewRef(stream);

@@ -39,12 +39,12 @@ typedef struct MemoryObject {
     void *host_pointer;         /* NULL for device memory */
     size_t size;
     memory_kind kind;
-    Py_buffer registered; /* MEMORY_REGISTERED: the exporter's buffer, held until unregistered */
+    Py_buffer registered;                   /* MEMORY_REGISTERED: the exporter's buffer, held until unregistered */
     struct host_registration *registration; /* MEMORY_REGISTERED: its counted range (registration.c), NULL
                                              * where someone else registered the memory */
-    PyObject *external;   /* MEMORY_EXTERNAL: the plugin's MemoryPointer, whose death frees the memory */
-    int own_pages;        /* MEMORY_PINNED / MAPPED: host_pointer is our mmap, registered with the driver */
-    rescue_state rescue;  /* and, while not RESCUE_NONE, linked in the module's rescue list */
+    PyObject *external;  /* MEMORY_EXTERNAL: the plugin's MemoryPointer, whose death frees the memory */
+    int own_pages;       /* MEMORY_PINNED / MAPPED: host_pointer is our mmap, registered with the driver */
+    rescue_state rescue; /* and, while not RESCUE_NONE, linked in the module's rescue list */
     void *rescue_copy;
     struct MemoryObject *rescue_next, *rescue_prev;
     PyObject *weakreflist;

@@ -447,8 +447,9 @@ static PyObject *Context_enable_peer_access(PyObject *op, PyObject *args, PyObje
         PyErr_SetString(PyExc_ValueError, "flags is reserved and must be 0");
         return NULL;
     }
-    int done = context_check_alive(st, (ContextObject *)op) < 0 ? -1
-                                                                  : context_enable_peer(st, (ContextObject *)op, (ContextObject *)peer);
+    int done = context_check_alive(st, (ContextObject *)op) < 0
+                   ? -1
+                   : context_enable_peer(st, (ContextObject *)op, (ContextObject *)peer);
     if (done < 0)
         return NULL;
     if (done == 0) {
@@ -481,7 +482,7 @@ static PyObject *Context_new(PyTypeObject *type, PyObject *args, PyObject *kwarg
     if (ordinal_obj == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) { /* cuda.gpus[i]: it has .id */
         PyErr_Clear();
         ordinal_obj = PyObject_HasAttrString(device_obj, "id") ? PyObject_GetAttrString(device_obj, "id")
-                                                                : PyNumber_Long(device_obj); /* cuda-python's */
+                                                               : PyNumber_Long(device_obj); /* cuda-python's */
     }
     PyObject *handle_int = ordinal_obj ? PyNumber_Long(handle_obj) : NULL;
     int ordinal = -1;
@@ -692,8 +693,14 @@ static PyObject *module_profile(PyObject *module, int start)
     Py_RETURN_NONE;
 }
 
-static PyObject *module_profile_start(PyObject *module, PyObject *Py_UNUSED(unused)) { return module_profile(module, 1); }
-static PyObject *module_profile_stop(PyObject *module, PyObject *Py_UNUSED(unused)) { return module_profile(module, 0); }
+static PyObject *module_profile_start(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    return module_profile(module, 1);
+}
+static PyObject *module_profile_stop(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    return module_profile(module, 0);
+}
 
 static PyObject *module_driver_version(PyObject *module, PyObject *Py_UNUSED(unused))
 {
@@ -724,4 +731,3 @@ PyMethodDef context_module_methods[] = {
      "Load the driver if not yet tried: None when it is usable, else why it is not."},
     {0},
 };
-

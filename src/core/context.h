@@ -12,8 +12,8 @@ typedef struct {
     struct pending_free *items;
     size_t count, capacity;
     size_t bytes;
-    size_t max_bytes; /* ratio x the device's memory, known at the first allocation */
-    int deferred;     /* defer_cleanup() nesting depth */
+    size_t max_bytes;   /* ratio x the device's memory, known at the first allocation */
+    int deferred;       /* defer_cleanup() nesting depth */
     CUdeviceptr anchor; /* see queue_limits() in memory.c */
     /* stream, event and module handles whose objects died in a stream callback (deallocations.c) */
     struct deferred_destroy *handles;
@@ -26,7 +26,7 @@ struct ContextObject {
     DeviceObject *device;
     CUcontext handle; /* NULL once the context was released or reset: the object is then dead */
     deallocation_queue deallocations;
-    PyObject *memory_manager; /* the EMM plugin's instance for this context, or NULL (memory.c) */
+    PyObject *memory_manager;     /* the EMM plugin's instance for this context, or NULL (memory.c) */
     struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
     int staging_users;  /* copies using the ring with the GIL released: context_free_staging waits for them */
     int staging_closed; /* set by context_free_staging: no new ring */
@@ -87,15 +87,15 @@ int context_exit(module_state *st, int pushed);
 /* Runs driver calls in `context`: enters it (context_enter), evaluates `failed` (an expression that is
  * nonzero, with an exception set, where a call failed: CU_CALLs joined by ||, say), leaves it. 0, or -1
  * with the exception of the first step that failed. CU_CALL_IN is the same for one driver call. */
-#define IN_CONTEXT(st, context, failed)                                                                    \
-    __extension__({                                                                                        \
-        int in_context_pushed_, in_context_status_ = context_enter((st), (context), &in_context_pushed_);   \
-        if (in_context_status_ == 0) {                                                                     \
-            in_context_status_ = (failed) ? -1 : 0;                                                        \
-            if (context_exit((st), in_context_pushed_) < 0)                                                \
-                in_context_status_ = -1;                                                                   \
-        }                                                                                                  \
-        in_context_status_;                                                                                \
+#define IN_CONTEXT(st, context, failed)                                                                            \
+    __extension__({                                                                                                \
+        int in_context_pushed_, in_context_status_ = context_enter((st), (context), &in_context_pushed_);          \
+        if (in_context_status_ == 0) {                                                                             \
+            in_context_status_ = (failed) ? -1 : 0;                                                                \
+            if (context_exit((st), in_context_pushed_) < 0)                                                        \
+                in_context_status_ = -1;                                                                           \
+        }                                                                                                          \
+        in_context_status_;                                                                                        \
     })
 #define CU_CALL_IN(st, context, fn, args) IN_CONTEXT((st), (context), CU_CALL((st), fn, args) < 0)
 

@@ -68,7 +68,8 @@ static void destroy_deferred(module_state *st, ContextObject *context)
         CUresult failed_rc = CUDA_SUCCESS;
         const char *failed_function = NULL;
         CU_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a callback */
-        for (size_t i = 0; i < count; i++) {
+            for (size_t i = 0; i < count; i++)
+        {
             CUresult rc = handles[i].destroy(handles[i].handle);
             if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
                 failed_rc = rc;
@@ -276,7 +277,6 @@ static PyObject *Context_get_pending(PyObject *op, void *Py_UNUSED(closure))
     return Py_BuildValue("(nnni)", (Py_ssize_t)queue->count, (Py_ssize_t)queue->bytes, (Py_ssize_t)max_bytes,
                          queue->deferred);
 }
-
 
 static PyGetSetDef Context_deallocation_getset[] = {
     {"deallocations", Context_get_deallocations, NULL, "The pending-deallocation queue, as numba's.", NULL},

@@ -33,9 +33,8 @@ static PyObject *device_format_uuid(const CUuuid *uuid)
 {
     const unsigned char *b = (const unsigned char *)uuid->bytes;
     char text[64];
-    snprintf(text, sizeof text,
-             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3],
-             b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    snprintf(text, sizeof text, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+             b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
     return PyUnicode_FromString(text);
 }
 
@@ -233,7 +232,8 @@ static PyMethodDef Device_methods[] = {
 
 static PyMemberDef Device_members[] = {
     {"id", T_INT, offsetof(DeviceObject, id), READONLY, "The integer ID of the device."},
-    {"name", T_OBJECT, offsetof(DeviceObject, name), READONLY, "The name of the device (e.g. 'NVIDIA H100 80GB HBM3')."},
+    {"name", T_OBJECT, offsetof(DeviceObject, name), READONLY,
+     "The name of the device (e.g. 'NVIDIA H100 80GB HBM3')."},
     {"uuid", T_OBJECT, offsetof(DeviceObject, uuid), READONLY, "The device UUID, 'GPU-xxxxxxxx-xxxx-...'."},
     {0},
 };

@@ -26,7 +26,6 @@ PyObject *devices_all(module_state *st);
 /* Device number devnum, borrowed; IndexError/CudaSupportError on failure. */
 DeviceObject *device_get(module_state *st, int devnum);
 
-
 int device_type_init(PyObject *module, module_state *st);
 extern PyMethodDef device_module_methods[];
 

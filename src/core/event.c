@@ -28,7 +28,8 @@ PyObject *event_create(module_state *st, ContextObject *context, int timing)
 static int event_check(module_state *st, PyObject *obj, const char *what)
 {
     if (!Py_IS_TYPE(obj, st->EventType)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an Event (cuda.event()), not %.100s", what, Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError, "%s must be an Event (cuda.event()), not %.100s", what,
+                     Py_TYPE(obj)->tp_name);
         return -1;
     }
     return context_check_alive(st, ((EventObject *)obj)->context);
@@ -68,7 +69,8 @@ static PyObject *Event_record(PyObject *op, PyObject *const *args, Py_ssize_t na
     CUstream stream;
     if (context_check_alive(st, self->context) < 0 || parse_stream(st, "record", args, nargs, kwnames, &stream) < 0)
         return NULL;
-    if (CU_CALL_IN(st, self->context, cuEventRecord, (self->handle, stream)) < 0) /* the default stream is the current context's */
+    if (CU_CALL_IN(st, self->context, cuEventRecord, (self->handle, stream)) <
+        0) /* the default stream is the current context's */
         return NULL;
     Py_RETURN_NONE;
 }
@@ -130,9 +132,10 @@ static PyObject *elapsed_time(module_state *st, PyObject *start, PyObject *end)
     if (context_check_alive(st, first->context) < 0 || context_check_alive(st, last->context) < 0)
         return NULL;
     if (first->context != last->context) {
-        PyErr_Format(PyExc_ValueError, "event_elapsed_time: the events belong to different devices (%d and %d); "
-                     "timing needs two events of one context", first->context->device->id,
-                     last->context->device->id);
+        PyErr_Format(PyExc_ValueError,
+                     "event_elapsed_time: the events belong to different devices (%d and %d); "
+                     "timing needs two events of one context",
+                     first->context->device->id, last->context->device->id);
         return NULL;
     }
     float milliseconds = 0;
@@ -169,7 +172,10 @@ static PyObject *Event_repr(PyObject *op)
                                 self->timing ? "" : ", timing disabled");
 }
 
-static CUresult destroy_event(void *handle) { return cu.cuEventDestroy((CUevent)handle); }
+static CUresult destroy_event(void *handle)
+{
+    return cu.cuEventDestroy((CUevent)handle);
+}
 
 static int Event_release(module_state *st, void *arg)
 {
@@ -242,8 +248,7 @@ static PyObject *module_event(PyObject *module, PyObject *const *args, Py_ssize_
     module_state *st = state_of_module(module);
     PyObject *timing_obj = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs + nkw > 1 ||
-        (nkw == 1 && !unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "timing"))) {
+    if (nargs + nkw > 1 || (nkw == 1 && !unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "timing"))) {
         PyErr_SetString(PyExc_TypeError, "event() takes one optional argument, timing");
         return NULL;
     }

@@ -77,9 +77,9 @@ int foreign_check_extent(module_state *st, CUdeviceptr pointer, long long low, s
     slot->base = base;
     slot->size = size;
     if (first < base || end > base + size) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s: %zu bytes from %p reach %zu bytes %s their allocation (%p, %zu bytes)", what, span,
-                     (void *)(uintptr_t)first, first < base ? (size_t)(base - first) : (size_t)(end - (base + size)),
+        PyErr_Format(PyExc_ValueError, "%s: %zu bytes from %p reach %zu bytes %s their allocation (%p, %zu bytes)",
+                     what, span, (void *)(uintptr_t)first,
+                     first < base ? (size_t)(base - first) : (size_t)(end - (base + size)),
                      first < base ? "below the start of" : "past the end of", (void *)(uintptr_t)base, size);
         return -1;
     }

@@ -76,7 +76,8 @@ static int graph_begin(module_state *st, GraphObject *self)
         PyErr_SetString(PyExc_RuntimeError, "this stream is being captured already (captures do not nest)");
         return -1;
     }
-    if (context_check_alive(st, self->context) < 0 || CU_CALL_IN(st, self->context, cuStreamBeginCapture, (stream->handle, (CUstreamCaptureMode)self->mode)) < 0)
+    if (context_check_alive(st, self->context) < 0 ||
+        CU_CALL_IN(st, self->context, cuStreamBeginCapture, (stream->handle, (CUstreamCaptureMode)self->mode)) < 0)
         return -1;
     stream->capture = Py_NewRef((PyObject *)self); /* launches on the stream add what they need kept */
     self->state = GRAPH_CAPTURING;
@@ -116,10 +117,12 @@ static int graph_end(module_state *st, GraphObject *self, int discard)
         return failed ? -1 : 0;
     }
     if (rc == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED) {
-        cu_raise_message(st, rc, PyUnicode_FromFormat(
-            "Call to cuStreamEndCapture results in CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: work that cannot be "
-            "captured ran while the stream was capturing (a synchronizing call such as synchronize() or a copy "
-            "to pageable host memory, or work on the legacy default stream), so there is no graph"));
+        cu_raise_message(
+            st, rc,
+            PyUnicode_FromFormat(
+                "Call to cuStreamEndCapture results in CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: work that cannot be "
+                "captured ran while the stream was capturing (a synchronizing call such as synchronize() or a copy "
+                "to pageable host memory, or work on the legacy default stream), so there is no graph"));
     } else if (rc != CUDA_SUCCESS) {
         cu_raise(st, rc, "cuStreamEndCapture");
     }
@@ -173,7 +176,8 @@ int graph_keep_copy(module_state *st, PyObject *stream, PyObject *a, PyObject *b
     if (!graph_capturing(st, stream))
         return 0;
     PyObject *keep_alive = ((GraphObject *)((StreamObject *)stream)->capture)->keep_alive;
-    return (a != NULL && PyList_Append(keep_alive, a) < 0) || (b != NULL && PyList_Append(keep_alive, b) < 0) ? -1 : 0;
+    return (a != NULL && PyList_Append(keep_alive, a) < 0) || (b != NULL && PyList_Append(keep_alive, b) < 0) ? -1
+                                                                                                              : 0;
 }
 
 static PyObject *Graph_enter(PyObject *op, PyObject *Py_UNUSED(unused))
@@ -196,7 +200,7 @@ int graph_require_captured(GraphObject *self)
     if (self->state == GRAPH_CAPTURED)
         return 0;
     PyErr_SetString(PyExc_RuntimeError, self->state == GRAPH_FAILED ? "this Graph's capture failed: it has no graph"
-                                                                     : "this Graph has not been captured yet");
+                                                                    : "this Graph has not been captured yet");
     return -1;
 }
 
@@ -205,8 +209,8 @@ static PyObject *Graph_get_node_count(PyObject *op, void *Py_UNUSED(closure))
     module_state *st = state_of(op);
     GraphObject *self = (GraphObject *)op;
     size_t count = 0;
-    if (graph_require_captured(self) < 0 || context_check_alive(st, self->context) < 0 || cu.cuGraphGetNodes == NULL ||
-        CU_CALL(st, cuGraphGetNodes, (self->handle, NULL, &count)) < 0)
+    if (graph_require_captured(self) < 0 || context_check_alive(st, self->context) < 0 ||
+        cu.cuGraphGetNodes == NULL || CU_CALL(st, cuGraphGetNodes, (self->handle, NULL, &count)) < 0)
         return PyErr_Occurred() ? NULL : PyLong_FromLong(-1);
     return PyLong_FromSize_t(count);
 }
@@ -233,7 +237,10 @@ static PyObject *Graph_repr(PyObject *op)
     return PyUnicode_FromFormat("<CUDA graph on device %d, %s>", self->context->device->id, states[self->state]);
 }
 
-static CUresult destroy_graph(void *handle) { return cu.cuGraphDestroy((CUgraph)handle); }
+static CUresult destroy_graph(void *handle)
+{
+    return cu.cuGraphDestroy((CUgraph)handle);
+}
 
 static int Graph_release(module_state *st, void *arg)
 {
@@ -357,8 +364,9 @@ static PyMethodDef Stream_capture_methods[] = {
      "'thread_local', 'global' or 'relaxed' (which calls other threads may make meanwhile)."},
     {"begin_capture", (PyCFunction)(void (*)(void))Stream_begin_capture, METH_VARARGS | METH_KEYWORDS,
      "begin_capture(mode='thread_local'): begins capturing this stream into a graph; end_capture() returns it."},
-    {"end_capture", Stream_end_capture, METH_NOARGS, "end_capture(): ends the capture begun by begin_capture(); "
-                                                     "returns the Graph."},
+    {"end_capture", Stream_end_capture, METH_NOARGS,
+     "end_capture(): ends the capture begun by begin_capture(); "
+     "returns the Graph."},
     {0},
 };
 

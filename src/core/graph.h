@@ -26,7 +26,6 @@ typedef struct {
     PyObject *weakreflist;
 } GraphObject;
 
-
 /* Stream.capture(mode): a Graph that begins capturing `stream` when its `with` block is entered. */
 PyObject *graph_new(module_state *st, StreamObject *stream, PyObject *mode);
 
@@ -46,7 +45,6 @@ static inline int graph_capturing(module_state *st, PyObject *stream)
 {
     return stream != NULL && Py_IS_TYPE(stream, st->StreamType) && ((StreamObject *)stream)->capture != NULL;
 }
-
 
 /* 0 where the graph holds a captured CUgraph, else -1 with RuntimeError saying why not. */
 int graph_require_captured(GraphObject *self);

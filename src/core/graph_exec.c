@@ -16,7 +16,7 @@ PyObject *graph_exec_new(module_state *st, GraphObject *graph)
         return NULL;
     CUresult rc;
     CU_BEGIN_ALLOW_THREADS /* instantiation builds the whole executable: it can take a while */
-    rc = cu.cuGraphInstantiate(&handle, graph->handle, 0);
+        rc = cu.cuGraphInstantiate(&handle, graph->handle, 0);
     CU_END_ALLOW_THREADS
     int failed = cu_check(st, rc, "cuGraphInstantiate") < 0;
     if (context_exit(st, pushed) < 0 || failed) {
@@ -59,7 +59,8 @@ static PyObject *GraphExec_launch(PyObject *op, PyObject *const *args, Py_ssize_
     GraphExecObject *self = (GraphExecObject *)op;
     CUstream stream;
     int pushed;
-    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "launch", args, nargs, kwnames, &stream) < 0 ||
+    if (context_check_alive(st, self->context) < 0 ||
+        parse_stream(st, "launch", args, nargs, kwnames, &stream) < 0 ||
         context_enter(st, self->context, &pushed) < 0)
         return NULL;
     CUresult rc;
@@ -79,7 +80,8 @@ static PyObject *GraphExec_upload(PyObject *op, PyObject *const *args, Py_ssize_
         PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuGraphUpload");
         return NULL;
     }
-    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "upload", args, nargs, kwnames, &stream) < 0 ||
+    if (context_check_alive(st, self->context) < 0 ||
+        parse_stream(st, "upload", args, nargs, kwnames, &stream) < 0 ||
         CU_CALL_IN(st, self->context, cuGraphUpload, (self->handle, stream)) < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -117,11 +119,14 @@ static PyObject *GraphExec_update(PyObject *op, PyObject *arg)
     if (context_exit(st, pushed) < 0)
         return NULL;
     if (rc == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE) {
-        cu_raise_message(st, rc, PyUnicode_FromFormat(
-            "Call to cuGraphExecUpdate results in CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE (update result %d%s): "
-            "the new graph must have the same nodes, in the same order, launching the same kernels; "
-            "instantiate it instead", (int)info.result,
-            info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED ? ", the topology changed" : ""));
+        cu_raise_message(
+            st, rc,
+            PyUnicode_FromFormat(
+                "Call to cuGraphExecUpdate results in CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE (update result %d%s): "
+                "the new graph must have the same nodes, in the same order, launching the same kernels; "
+                "instantiate it instead",
+                (int)info.result,
+                info.result == CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED ? ", the topology changed" : ""));
         return NULL;
     }
     if (cu_check(st, rc, "cuGraphExecUpdate") < 0)
@@ -146,7 +151,10 @@ static PyObject *GraphExec_repr(PyObject *op)
     return PyUnicode_FromFormat("<CUDA graph executable %p on device %d>", self->handle, self->context->device->id);
 }
 
-static CUresult destroy_graph_exec(void *handle) { return cu.cuGraphExecDestroy((CUgraphExec)handle); }
+static CUresult destroy_graph_exec(void *handle)
+{
+    return cu.cuGraphExecDestroy((CUgraphExec)handle);
+}
 
 static int GraphExec_release(module_state *st, void *arg)
 {

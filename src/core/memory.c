@@ -73,7 +73,10 @@ static int queue_limits(module_state *st, ContextObject *context)
     if (context->deallocations.max_bytes != 0)
         return 0;
     size_t limit;
-    if (memory_queue_byte_limit(st, context, &limit) < 0 || IN_CONTEXT(st, context, CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0 || (st->memory_pool && pool_prepare(st, context) < 0)) < 0)
+    if (memory_queue_byte_limit(st, context, &limit) < 0 ||
+        IN_CONTEXT(st, context,
+                   CU_CALL(st, cuMemAlloc, (&context->deallocations.anchor, 8)) < 0 ||
+                       (st->memory_pool && pool_prepare(st, context) < 0)) < 0)
         return -1;
     context->deallocations.max_bytes = limit;
     return 0;
@@ -314,7 +317,7 @@ static PyObject *memory_register(module_state *st, ContextObject *context, PyObj
         goto error;
     CUresult rc, mapped_rc = CUDA_SUCCESS;
     CU_BEGIN_ALLOW_THREADS /* page-locking gigabytes takes a while */
-    rc = registration_acquire(pointer, memory->size, flags, &memory->registration);
+        rc = registration_acquire(pointer, memory->size, flags, &memory->registration);
     if (rc == CUDA_SUCCESS && mapped) {
         mapped_rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, pointer, 0);
         if (mapped_rc != CUDA_SUCCESS) {
@@ -323,7 +326,8 @@ static PyObject *memory_register(module_state *st, ContextObject *context, PyObj
         }
     }
     CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuMemHostRegister") < 0 || cu_check(st, mapped_rc, "cuMemHostGetDevicePointer") < 0;
+    int failed =
+        cu_check(st, rc, "cuMemHostRegister") < 0 || cu_check(st, mapped_rc, "cuMemHostGetDevicePointer") < 0;
     if (context_exit(st, pushed) < 0 || failed)
         goto error;
     memory->host_pointer = pointer;
@@ -345,7 +349,7 @@ static int memory_unregister(module_state *st, MemoryObject *self)
         alive = 0;
     }
     CU_BEGIN_ALLOW_THREADS /* an unregistration can wait for the device */
-    rc = registration_release(self->registration, alive);
+        rc = registration_release(self->registration, alive);
     CU_END_ALLOW_THREADS
     self->registration = NULL;
     if (failed)
@@ -368,7 +372,7 @@ static int MemoryPointer_release(module_state *st, void *arg)
     int unregister_failed = self->registration != NULL && memory_unregister(st, self) < 0;
     int has_memory = self->kind == MEMORY_REGISTERED ? 0 /* memory_unregister's */
                      : self->kind == MEMORY_EXTERNAL ? 0 /* its plugin object frees it */
-                                                      : (self->device_pointer || self->host_pointer);
+                                                     : (self->device_pointer || self->host_pointer);
     int status = 0;
     self->device_pointer = 0;
     self->host_pointer = NULL;
@@ -450,7 +454,8 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
     int pushed;
     if (stream_handle_from_object(st, stream_obj, &stream) < 0 || context_enter(st, self->context, &pushed) < 0)
         return NULL;
-    int failed = CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0;
+    int failed =
+        CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0;
     if (!failed && stream_obj == Py_None) {
         CUresult rc;
         CU_BEGIN_ALLOW_THREADS
@@ -465,8 +470,8 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
 
 static PyObject *MemoryPointer_get_kind(PyObject *op, void *Py_UNUSED(closure))
 {
-    static const char *names[] = {"device", "pinned", "mapped", "managed", "registered", "pooled", "ipc",
-                                  "external"};
+    static const char *names[] = {"device",     "pinned", "mapped", "managed",
+                                  "registered", "pooled", "ipc",    "external"};
     return PyUnicode_FromString(names[((MemoryObject *)op)->kind]);
 }
 
@@ -491,8 +496,8 @@ static PyObject *MemoryPointer_repr(PyObject *op)
     PyObject *kind = MemoryPointer_get_kind(op, NULL);
     char address[24]; /* PyUnicode_FromFormat has no %llx before Python 3.12 */
     snprintf(address, sizeof address, "0x%llx", (unsigned long long)self->device_pointer);
-    PyObject *text = kind ? PyUnicode_FromFormat("<MemoryPointer %U, %zu bytes at %s>", kind, self->size, address)
-                          : NULL;
+    PyObject *text =
+        kind ? PyUnicode_FromFormat("<MemoryPointer %U, %zu bytes at %s>", kind, self->size, address) : NULL;
     Py_XDECREF(kind);
     return text;
 }
@@ -521,9 +526,15 @@ static PyObject *MemoryPointer_get_device_ctypes_pointer(PyObject *op, void *Py_
     return python_call(state_of(op), HELPER_MEMORY_CTYPES_POINTER, PyTuple_Pack(1, op));
 }
 
-static PyObject *MemoryPointer_get_owner(PyObject *op, void *Py_UNUSED(closure)) { return Py_NewRef(op); }
+static PyObject *MemoryPointer_get_owner(PyObject *op, void *Py_UNUSED(closure))
+{
+    return Py_NewRef(op);
+}
 
-static PyObject *MemoryPointer_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED(closure)) { Py_RETURN_TRUE; }
+static PyObject *MemoryPointer_get_true(PyObject *Py_UNUSED(op), void *Py_UNUSED(closure))
+{
+    Py_RETURN_TRUE;
+}
 
 static PyObject *MemoryPointer_get_device_pointer_value(PyObject *op, void *Py_UNUSED(closure))
 {
@@ -789,7 +800,8 @@ static PyObject *module_pending_deallocations(PyObject *module, PyObject *Py_UNU
     ContextObject *context = context_current(state_of_module(module));
     if (context == NULL)
         return NULL;
-    return Py_BuildValue("(nn)", (Py_ssize_t)context->deallocations.count, (Py_ssize_t)context->deallocations.bytes);
+    return Py_BuildValue("(nn)", (Py_ssize_t)context->deallocations.count,
+                         (Py_ssize_t)context->deallocations.bytes);
 }
 
 static PyObject *module_flush_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
@@ -907,11 +919,13 @@ static PyObject *Context_get_memory_info(PyObject *op, PyObject *Py_UNUSED(unuse
     size_t free_bytes = 0, total_bytes = 0;
     if (CU_CALL_IN(st, (ContextObject *)op, cuMemGetInfo, (&free_bytes, &total_bytes)) < 0)
         return NULL;
-    return PyObject_CallFunction((PyObject *)st->MemoryInfoType, "nn", (Py_ssize_t)free_bytes, (Py_ssize_t)total_bytes);
+    return PyObject_CallFunction((PyObject *)st->MemoryInfoType, "nn", (Py_ssize_t)free_bytes,
+                                 (Py_ssize_t)total_bytes);
 }
 
 static PyMethodDef Context_memory_methods[] = {
-    {"get_memory_info", Context_get_memory_info, METH_NOARGS, "Returns (free, total) memory in bytes in the context."},
+    {"get_memory_info", Context_get_memory_info, METH_NOARGS,
+     "Returns (free, total) memory in bytes in the context."},
     {"memalloc", Context_memalloc, METH_O, "memalloc(bytesize): device memory, a MemoryPointer."},
     {"memhostalloc", (PyCFunction)(void (*)(void))Context_memhostalloc, METH_VARARGS | METH_KEYWORDS,
      "memhostalloc(bytesize, mapped=False, portable=False, wc=False): pinned (or mapped) host memory."},

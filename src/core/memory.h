@@ -7,7 +7,6 @@
 #include "core/allocation.h"
 #include "core/deallocations.h"
 
-
 /* Allocations in `context`; each retries once after flushing the deallocation queue when the
  * driver is out of memory. New references. */
 PyObject *memory_alloc_device(module_state *st, ContextObject *context, size_t size);
@@ -17,8 +16,6 @@ PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t 
 
 /* The context's instance of the EMM plugin class, made (and initialize()d) at first use. Borrowed. */
 PyObject *memory_manager_of(module_state *st, ContextObject *context);
-
-
 
 int memory_type_init(PyObject *module, module_state *st);
 

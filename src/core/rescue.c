@@ -105,7 +105,8 @@ void memory_rescue_restore(module_state *st)
          * them (another library holds the primary context): they wait for the next release or reset. */
         if (msync((void *)start, end - start, MS_ASYNC) == 0 || errno != ENOMEM)
             continue;
-        void *moved = mremap(m->rescue_copy, end - start, end - start, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start);
+        void *moved =
+            mremap(m->rescue_copy, end - start, end - start, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start);
         if (moved == MAP_FAILED)
             continue;
         m->rescue_copy = NULL;

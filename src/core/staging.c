@@ -120,8 +120,9 @@ CUresult staging_ring_create(staging_ring *r, size_t chunk, int slots, int threa
     int events = 0;
     while (events < slots && (rc = cu.cuEventCreate(&r->events[events], CU_EVENT_DISABLE_TIMING)) == CUDA_SUCCESS)
         events++;
-    if (rc == CUDA_SUCCESS && (pthread_mutex_init(&r->lock, NULL) != 0 || pthread_mutex_init(&r->pool_lock, NULL) != 0 ||
-                               pthread_cond_init(&r->wake, NULL) != 0 || pthread_cond_init(&r->idle, NULL) != 0))
+    if (rc == CUDA_SUCCESS &&
+        (pthread_mutex_init(&r->lock, NULL) != 0 || pthread_mutex_init(&r->pool_lock, NULL) != 0 ||
+         pthread_cond_init(&r->wake, NULL) != 0 || pthread_cond_init(&r->idle, NULL) != 0))
         rc = CUDA_ERROR_OUT_OF_MEMORY; /* (never on Linux: these inits cannot fail) */
     if (rc != CUDA_SUCCESS) {
         while (--events >= 0)
@@ -201,9 +202,9 @@ struct staging_job {
     char *dst;
     uintptr_t first, end;
     int nchunks;
-    atomic_int next;                     /* next chunk a worker claims */
-    atomic_int ready;                    /* chunks [0, ready) are in their slots */
-    atomic_int abort;                    /* set by the issuer on error: workers stop */
+    atomic_int next;                         /* next chunk a worker claims */
+    atomic_int ready;                        /* chunks [0, ready) are in their slots */
+    atomic_int abort;                        /* set by the issuer on error: workers stop */
     atomic_int slot_next[STAGING_MAX_SLOTS]; /* chunk that slot s may take next (workers move it on) */
 };
 

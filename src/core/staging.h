@@ -36,12 +36,12 @@ typedef struct staging_ring {
     pthread_cond_t wake, idle;
     pthread_t workers[STAGING_MAX_THREADS];
     int nworkers;
-    pid_t pid;                 /* the process the workers live in (none after a fork) */
-    unsigned long generation;  /* bumped for each job */
-    void *(*job)(void *);      /* the current job, and its argument */
+    pid_t pid;                /* the process the workers live in (none after a fork) */
+    unsigned long generation; /* bumped for each job */
+    void *(*job)(void *);     /* the current job, and its argument */
     void *job_arg;
-    int running;               /* workers still in the current job */
-    int stopping;              /* set by staging_ring_destroy */
+    int running;  /* workers still in the current job */
+    int stopping; /* set by staging_ring_destroy */
 } staging_ring;
 
 /* With the ring's context current. `threads` workers (<= 0: staging_default_threads()); fewer, even

@@ -150,9 +150,11 @@ static PyObject *Stream_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
     int pushed;
     CUresult rc;
     if (self->capture != NULL) /* refused before the driver sees it, which would also end the capture */
-        return cu_raise_message(st, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, PyUnicode_FromString(
-                   "synchronize(): this stream is being captured into a graph, where nothing runs until the graph "
-                   "is launched; end the capture first")), NULL;
+        return cu_raise_message(st, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                                PyUnicode_FromString("synchronize(): this stream is being captured into a graph, "
+                                                     "where nothing runs until the graph "
+                                                     "is launched; end the capture first")),
+               NULL;
     if (stream_enter(st, self, &pushed) < 0)
         return NULL;
     /* An idle stream needs no wait: cuStreamQuery is cheaper than a blocking call (but not made with the
@@ -319,7 +321,10 @@ static PyObject *Stream_get_external(PyObject *op, void *Py_UNUSED(closure))
     return PyBool_FromLong(((StreamObject *)op)->kind == STREAM_EXTERNAL);
 }
 
-static PyObject *Stream_int(PyObject *op) { return PyLong_FromVoidPtr(((StreamObject *)op)->handle); }
+static PyObject *Stream_int(PyObject *op)
+{
+    return PyLong_FromVoidPtr(((StreamObject *)op)->handle);
+}
 
 static Py_hash_t Stream_hash(PyObject *op)
 {
@@ -363,7 +368,10 @@ static PyObject *Stream_repr(PyObject *op)
     return text;
 }
 
-static CUresult destroy_stream(void *handle) { return cu.cuStreamDestroy((CUstream)handle); }
+static CUresult destroy_stream(void *handle)
+{
+    return cu.cuStreamDestroy((CUstream)handle);
+}
 
 /* A reset context destroyed its streams already: destroying again would be a use after free. In a
  * stream callback the driver must not be called: the main thread destroys it later. */

@@ -6,11 +6,11 @@
 #include "core/context.h"
 
 typedef enum {
-    STREAM_OWNED,       /* made by cuStreamCreate, destroyed with the object */
-    STREAM_DEFAULT,     /* handle 0: the legacy default stream, as numba's default_stream() */
-    STREAM_LEGACY,      /* CU_STREAM_LEGACY */
-    STREAM_PER_THREAD,  /* CU_STREAM_PER_THREAD */
-    STREAM_EXTERNAL,    /* made elsewhere; never destroyed here */
+    STREAM_OWNED,      /* made by cuStreamCreate, destroyed with the object */
+    STREAM_DEFAULT,    /* handle 0: the legacy default stream, as numba's default_stream() */
+    STREAM_LEGACY,     /* CU_STREAM_LEGACY */
+    STREAM_PER_THREAD, /* CU_STREAM_PER_THREAD */
+    STREAM_EXTERNAL,   /* made elsewhere; never destroyed here */
 } stream_kind;
 
 typedef struct {
@@ -53,7 +53,6 @@ int stream_call_synchronize(module_state *st, ContextObject *context, CUstream h
 
 /* The lock order with stream callbacks, stream_callbacks_pending() and CU_UNBLOCKED: errors.h,
  * where CU_CALL uses them. */
-
 
 int stream_type_init(PyObject *module, module_state *st);
 extern PyMethodDef stream_module_methods[];

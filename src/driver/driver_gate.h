@@ -21,11 +21,11 @@ void driver_gate_leave(void);
 void driver_gate_close(void);
 void driver_gate_open(void);
 
-#define CU_BEGIN_ALLOW_THREADS                                                                               \
-    Py_BEGIN_ALLOW_THREADS                                                                                   \
+#define CU_BEGIN_ALLOW_THREADS                                                                                     \
+    Py_BEGIN_ALLOW_THREADS                                                                                         \
     driver_gate_enter();
-#define CU_END_ALLOW_THREADS                                                                                 \
-    driver_gate_leave();                                                                                     \
+#define CU_END_ALLOW_THREADS                                                                                       \
+    driver_gate_leave();                                                                                           \
     Py_END_ALLOW_THREADS
 
 #endif

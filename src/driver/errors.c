@@ -7,8 +7,8 @@
 const char *cu_result_name(CUresult rc)
 {
     switch ((int)rc) {
-#define CU_RESULT_CASE(name, value) \
-    case value:                     \
+#define CU_RESULT_CASE(name, value)                                                                                \
+    case value:                                                                                                    \
         return #name;
         CU_RESULT_VALUES(CU_RESULT_CASE)
 #undef CU_RESULT_CASE
@@ -232,8 +232,14 @@ static PyObject *api_error_arg(PyObject *self, Py_ssize_t index)
     return Py_NewRef(PyTuple_GET_ITEM(args, index));
 }
 
-static PyObject *CudaAPIError_get_code(PyObject *self, void *Py_UNUSED(closure)) { return api_error_arg(self, 0); }
-static PyObject *CudaAPIError_get_msg(PyObject *self, void *Py_UNUSED(closure)) { return api_error_arg(self, 1); }
+static PyObject *CudaAPIError_get_code(PyObject *self, void *Py_UNUSED(closure))
+{
+    return api_error_arg(self, 0);
+}
+static PyObject *CudaAPIError_get_msg(PyObject *self, void *Py_UNUSED(closure))
+{
+    return api_error_arg(self, 1);
+}
 
 static PyObject *CudaAPIError_str(PyObject *self)
 {
@@ -278,8 +284,8 @@ int errors_init(PyObject *module, module_state *st)
     st->CudaAPIError = PyType_FromModuleAndSpec(module, &CudaAPIError_spec, st->CudaDriverError);
     if (st->CudaAPIError == NULL)
         return -1;
-    st->NvrtcError = PyErr_NewExceptionWithDoc("numba_cuda_c.NvrtcError", "NVRTC failed; the message holds its log.",
-                                               PyExc_Exception, NULL);
+    st->NvrtcError = PyErr_NewExceptionWithDoc("numba_cuda_c.NvrtcError",
+                                               "NVRTC failed; the message holds its log.", PyExc_Exception, NULL);
     if (st->NvrtcError == NULL)
         return -1;
     if (PyModule_AddObjectRef(module, "CudaSupportError", st->CudaSupportError) < 0 ||
@@ -289,4 +295,3 @@ int errors_init(PyObject *module, module_state *st)
         return -1;
     return 0;
 }
-

@@ -39,26 +39,24 @@ static inline int cu_check(module_state *st, CUresult rc, const char *function)
     return rc == CUDA_SUCCESS ? 0 : cu_raise(st, rc, function);
 }
 
-
 /* rc = call, with the GIL released while stream callbacks are pending. No Python API in `call`. */
-#define CU_UNBLOCKED(rc, call)                                                                               \
-    do {                                                                                                     \
-        if (stream_callbacks_pending()) {                                                                    \
-            CU_BEGIN_ALLOW_THREADS                                                                           \
-            (rc) = (call);                                                                                   \
-            CU_END_ALLOW_THREADS                                                                             \
-        } else {                                                                                             \
-            (rc) = (call);                                                                                   \
-        }                                                                                                    \
+#define CU_UNBLOCKED(rc, call)                                                                                     \
+    do {                                                                                                           \
+        if (stream_callbacks_pending()) {                                                                          \
+            CU_BEGIN_ALLOW_THREADS(rc) = (call);                                                                   \
+            CU_END_ALLOW_THREADS                                                                                   \
+        } else {                                                                                                   \
+            (rc) = (call);                                                                                         \
+        }                                                                                                          \
     } while (0)
 
 /* A checked driver call: cuda_api.h's function `fn` with `args` (no Python API in them), raising
  * CudaAPIError on failure; made with the GIL released while stream callbacks are pending (above). */
-#define CU_CALL(st, fn, args)                                                                                \
-    __extension__({                                                                                          \
-        CUresult cu_call_rc_;                                                                                \
-        CU_UNBLOCKED(cu_call_rc_, cu.fn args);                                                               \
-        cu_check((st), cu_call_rc_, #fn);                                                                    \
+#define CU_CALL(st, fn, args)                                                                                      \
+    __extension__({                                                                                                \
+        CUresult cu_call_rc_;                                                                                      \
+        CU_UNBLOCKED(cu_call_rc_, cu.fn args);                                                                     \
+        cu_check((st), cu_call_rc_, #fn);                                                                          \
     })
 
 /* Loads the driver on first use (without the GIL); NULL when it is usable, else why not. */
@@ -67,11 +65,13 @@ const char *cu_driver_problem(void);
 /* numba_cuda_c's Python glue: module.function(arg) (arg NULL: no argument), the module imported
  * when first asked for. New reference, or NULL with the error set. */
 
-
 /* `_repr_html_` of the package's objects, for notebooks: numba_cuda_c.notebook.html_of(self), that module
  * imported at the first display. */
 PyObject *repr_html(PyObject *self, PyObject *unused);
-#define REPR_HTML_METHOD {"_repr_html_", repr_html, METH_NOARGS, "The object as an HTML table, for notebooks."}
+#define REPR_HTML_METHOD                                                                                           \
+    {                                                                                                              \
+        "_repr_html_", repr_html, METH_NOARGS, "The object as an HTML table, for notebooks."                       \
+    }
 
 /* Loads the driver on first use; raises CudaSupportError (saying why) where there is none. */
 int cu_require_driver(module_state *st);

@@ -11,33 +11,33 @@
 #define PY_DEVICEARRAY "numba_cuda_c.cudadrv.devicearray"
 
 /* X(name, module, function) */
-#define PYTHON_HELPERS(X)                                                                                   \
-    /* numba's bookkeeping of raw allocations and contexts (cudadrv/driver.py) */                           \
-    X(ARRAY_GPU_DATA, PY_DRIVER, "_array_gpu_data")                                                         \
-    X(MEMORY_VIEW, PY_DRIVER, "_memory_view")                                                               \
-    X(MEMORY_OWN, PY_DRIVER, "_memory_own")                                                                 \
-    X(MEMORY_REFCT, PY_DRIVER, "_memory_refct")                                                             \
-    X(MEMORY_CTYPES_POINTER, PY_DRIVER, "_memory_ctypes_pointer")                                           \
-    X(CONTEXT_MEMPIN, PY_DRIVER, "_context_mempin")                                                         \
-    X(CONTEXT_GET_IPC_HANDLE, PY_DRIVER, "_context_get_ipc_handle")                                         \
-    X(CONTEXT_OPEN_IPC_HANDLE, PY_DRIVER, "_context_open_ipc_handle")                                       \
-    X(BUILTIN_MEMORY_MANAGER, PY_DRIVER, "_builtin_memory_manager")                                         \
-    X(PENDING_DEALLOCATIONS, PY_DRIVER, "_pending_deallocations")                                           \
-    X(STREAM_AUTO_SYNCHRONIZE, PY_DRIVER, "_stream_auto_synchronize")                                       \
-    X(STREAM_ASYNC_DONE, PY_DRIVER, "_stream_async_done")                                                   \
-    /* device arrays: numba's type of one, pickling, IPC */                                                 \
-    X(NUMBA_TYPE_OF, PY_DEVICEARRAY, "_numba_type_of")                                                      \
-    X(REBUILD_DEVICE_ARRAY, PY_DEVICEARRAY, "_rebuild_device_array")                                        \
-    X(ARRAY_IPC_HANDLE, "numba_cuda_c.cudadrv.ipc", "get_ipc_handle")                                       \
-    /* launches: foreign device memory as arguments, numba's implicit-copy warning */                       \
-    X(AS_DEVICE_ARRAY, "numba_cuda_c.cudadrv.foreign_arguments", "as_device_array")                         \
-    X(WARN_IMPLICIT_COPY, "numba_cuda_c.errors", "warn_implicit_copy")                                      \
-    /* settings, search paths, notebooks */                                                                 \
-    X(CONFIG_GET, "numba_cuda_c.config", "get")                                                             \
-    X(LIBRARY_DIRS, "numba_cuda_c.cudadrv.libraries", "candidate_dirs")                                     \
-    X(HTML_OF, "numba_cuda_c.notebook", "html_of")                                                          \
-    /* only where the program imported the module: numba's linking callbacks, a replaced driver.cuInit */   \
-    X(LINKER_CONTEXT_RESET, "numba_cuda_c.cudadrv.linker", "context_reset")                                 \
+#define PYTHON_HELPERS(X)                                                                                          \
+    /* numba's bookkeeping of raw allocations and contexts (cudadrv/driver.py) */                                  \
+    X(ARRAY_GPU_DATA, PY_DRIVER, "_array_gpu_data")                                                                \
+    X(MEMORY_VIEW, PY_DRIVER, "_memory_view")                                                                      \
+    X(MEMORY_OWN, PY_DRIVER, "_memory_own")                                                                        \
+    X(MEMORY_REFCT, PY_DRIVER, "_memory_refct")                                                                    \
+    X(MEMORY_CTYPES_POINTER, PY_DRIVER, "_memory_ctypes_pointer")                                                  \
+    X(CONTEXT_MEMPIN, PY_DRIVER, "_context_mempin")                                                                \
+    X(CONTEXT_GET_IPC_HANDLE, PY_DRIVER, "_context_get_ipc_handle")                                                \
+    X(CONTEXT_OPEN_IPC_HANDLE, PY_DRIVER, "_context_open_ipc_handle")                                              \
+    X(BUILTIN_MEMORY_MANAGER, PY_DRIVER, "_builtin_memory_manager")                                                \
+    X(PENDING_DEALLOCATIONS, PY_DRIVER, "_pending_deallocations")                                                  \
+    X(STREAM_AUTO_SYNCHRONIZE, PY_DRIVER, "_stream_auto_synchronize")                                              \
+    X(STREAM_ASYNC_DONE, PY_DRIVER, "_stream_async_done")                                                          \
+    /* device arrays: numba's type of one, pickling, IPC */                                                        \
+    X(NUMBA_TYPE_OF, PY_DEVICEARRAY, "_numba_type_of")                                                             \
+    X(REBUILD_DEVICE_ARRAY, PY_DEVICEARRAY, "_rebuild_device_array")                                               \
+    X(ARRAY_IPC_HANDLE, "numba_cuda_c.cudadrv.ipc", "get_ipc_handle")                                              \
+    /* launches: foreign device memory as arguments, numba's implicit-copy warning */                              \
+    X(AS_DEVICE_ARRAY, "numba_cuda_c.cudadrv.foreign_arguments", "as_device_array")                                \
+    X(WARN_IMPLICIT_COPY, "numba_cuda_c.errors", "warn_implicit_copy")                                             \
+    /* settings, search paths, notebooks */                                                                        \
+    X(CONFIG_GET, "numba_cuda_c.config", "get")                                                                    \
+    X(LIBRARY_DIRS, "numba_cuda_c.cudadrv.libraries", "candidate_dirs")                                            \
+    X(HTML_OF, "numba_cuda_c.notebook", "html_of")                                                                 \
+    /* only where the program imported the module: numba's linking callbacks, a replaced driver.cuInit */          \
+    X(LINKER_CONTEXT_RESET, "numba_cuda_c.cudadrv.linker", "context_reset")                                        \
     X(DRIVER_OBJECT, PY_DRIVER, "driver")
 
 typedef enum {

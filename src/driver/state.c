@@ -74,7 +74,10 @@ static int module_clear(PyObject *module)
     return 0;
 }
 
-static void module_free(void *module) { module_clear((PyObject *)module); }
+static void module_free(void *module)
+{
+    module_clear((PyObject *)module);
+}
 
 /* Environment variables, numba's way: unset or empty gives the default; a value that does not parse gives
  * a RuntimeWarning naming the variable, the value and the form expected, and the default. */
@@ -137,8 +140,8 @@ PyModuleDef numba_cuda_c_module = {
 int type_add_methods(PyTypeObject *type, PyMethodDef *methods)
 {
     for (PyMethodDef *method = methods; method->ml_name != NULL; method++) {
-        PyObject *descriptor = method->ml_flags & METH_CLASS ? PyDescr_NewClassMethod(type, method)
-                                                             : PyDescr_NewMethod(type, method);
+        PyObject *descriptor =
+            method->ml_flags & METH_CLASS ? PyDescr_NewClassMethod(type, method) : PyDescr_NewMethod(type, method);
         if (descriptor == NULL)
             return -1;
         int status = PyDict_SetItemString(type->tp_dict, method->ml_name, descriptor);

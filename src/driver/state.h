@@ -25,7 +25,7 @@ typedef struct {
     PyObject *CudaAPIError;
     PyObject *NvrtcError;
     PyObject *driver_overrides; /* {"cuMemcpyHtoD": callable, ...} set on numba's driver object, or NULL */
-    PyObject *cuda_core_twins; /* {our error type: (cuda.core's class, a type deriving from both)} (errors.c) */
+    PyObject *cuda_core_twins;  /* {our error type: (cuda.core's class, a type deriving from both)} (errors.c) */
     /* types */
     PyTypeObject *DeviceType;
     PyTypeObject *ContextType;
@@ -76,7 +76,10 @@ typedef struct {
 
 extern PyModuleDef numba_cuda_c_module;
 
-static inline module_state *state_of_module(PyObject *module) { return (module_state *)PyModule_GetState(module); }
+static inline module_state *state_of_module(PyObject *module)
+{
+    return (module_state *)PyModule_GetState(module);
+}
 
 /* The state of the module that defined `type` or the first of its bases that is ours, found by
  * module definition as CPython's own modules do (PEP 573), so that Python subclasses of our types
@@ -91,7 +94,8 @@ static inline module_state *state_of_type(PyTypeObject *type)
     PyObject *mro = type->tp_mro;
     for (Py_ssize_t i = 0; mro != NULL && i < PyTuple_GET_SIZE(mro); i++) {
         PyTypeObject *base = (PyTypeObject *)PyTuple_GET_ITEM(mro, i);
-        PyObject *module = PyType_HasFeature(base, Py_TPFLAGS_HEAPTYPE) ? ((PyHeapTypeObject *)base)->ht_module : NULL;
+        PyObject *module =
+            PyType_HasFeature(base, Py_TPFLAGS_HEAPTYPE) ? ((PyHeapTypeObject *)base)->ht_module : NULL;
         if (module != NULL && PyModule_GetDef(module) == &numba_cuda_c_module)
             return state_of_module(module);
     }
@@ -100,7 +104,10 @@ static inline module_state *state_of_type(PyTypeObject *type)
 #endif
 }
 
-static inline module_state *state_of(PyObject *self) { return state_of_type(Py_TYPE(self)); }
+static inline module_state *state_of(PyObject *self)
+{
+    return state_of_type(Py_TYPE(self));
+}
 
 /* Whether a str equals an ASCII C string (keyword names). */
 static inline int unicode_equals(PyObject *text, const char *ascii)

@@ -72,11 +72,13 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
     CUfunction handle = NULL;
     CUresult rc;
     CU_BEGIN_ALLOW_THREADS /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
-    rc = cu.cuModuleGetFunction(&handle, module->handle, text);
+        rc = cu.cuModuleGetFunction(&handle, module->handle, text);
     CU_END_ALLOW_THREADS
     if (rc == CUDA_ERROR_NOT_FOUND) {
-        PyErr_Format(st->CudaAPIError, "no kernel named '%s' in the module (kernels need extern \"C\" to keep "
-                                       "their names unmangled)", text);
+        PyErr_Format(st->CudaAPIError,
+                     "no kernel named '%s' in the module (kernels need extern \"C\" to keep "
+                     "their names unmangled)",
+                     text);
         goto error;
     }
     if (cu_check(st, rc, "cuModuleGetFunction") < 0)
@@ -111,7 +113,8 @@ static int ensure_stack(module_state *st, size_t bytes)
 static int apply_settings(module_state *st, KernelObject *self, CUfunction handle)
 {
     if (self->carveout != KERNEL_NO_CARVEOUT &&
-        CU_CALL(st, cuFuncSetAttribute, (handle, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, self->carveout)) < 0)
+        CU_CALL(st, cuFuncSetAttribute,
+                (handle, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, self->carveout)) < 0)
         return -1;
     return self->min_stack ? ensure_stack(st, self->min_stack) : 0;
 }
@@ -197,14 +200,14 @@ static PyObject *kernel_attribute(PyObject *op, int attribute)
 }
 
 /* numba's names; numba's take an optional signature, which a compiled kernel does not need. */
-#define KERNEL_ATTRIBUTE_METHOD(method, attribute)                                                           \
-    static PyObject *Kernel_##method(PyObject *op, PyObject *const *Py_UNUSED(args), Py_ssize_t nargs)      \
-    {                                                                                                        \
-        if (nargs > 1) {                                                                                     \
-            PyErr_SetString(PyExc_TypeError, #method "() takes at most one argument (signature)");           \
-            return NULL;                                                                                     \
-        }                                                                                                    \
-        return kernel_attribute(op, attribute);                                                              \
+#define KERNEL_ATTRIBUTE_METHOD(method, attribute)                                                                 \
+    static PyObject *Kernel_##method(PyObject *op, PyObject *const *Py_UNUSED(args), Py_ssize_t nargs)             \
+    {                                                                                                              \
+        if (nargs > 1) {                                                                                           \
+            PyErr_SetString(PyExc_TypeError, #method "() takes at most one argument (signature)");                 \
+            return NULL;                                                                                           \
+        }                                                                                                          \
+        return kernel_attribute(op, attribute);                                                                    \
     }
 KERNEL_ATTRIBUTE_METHOD(get_regs_per_thread, CU_FUNC_ATTRIBUTE_NUM_REGS)
 KERNEL_ATTRIBUTE_METHOD(get_shared_mem_per_block, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
@@ -215,9 +218,10 @@ KERNEL_ATTRIBUTE_METHOD(get_max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS
 
 static PyObject *Kernel_call(PyObject *op, PyObject *Py_UNUSED(args), PyObject *Py_UNUSED(kwargs))
 {
-    PyErr_Format(PyExc_ValueError,
-                 "launch configuration was not specified for kernel %S. Use the syntax: kernel[griddim, blockdim](*args)",
-                 ((KernelObject *)op)->name);
+    PyErr_Format(
+        PyExc_ValueError,
+        "launch configuration was not specified for kernel %S. Use the syntax: kernel[griddim, blockdim](*args)",
+        ((KernelObject *)op)->name);
     return NULL;
 }
 
@@ -292,7 +296,10 @@ static void Kernel_dealloc(PyObject *op)
     Py_DECREF(type);
 }
 
-#define ATTRIBUTE_METHOD(name, doc) {#name, (PyCFunction)(void (*)(void))Kernel_##name, METH_FASTCALL, doc}
+#define ATTRIBUTE_METHOD(name, doc)                                                                                \
+    {                                                                                                              \
+#name, (PyCFunction)(void (*)(void))Kernel_##name, METH_FASTCALL, doc                                      \
+    }
 /* numba's max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks of this size a
  * cooperative launch can have in the current context (all resident at once). */
 static PyObject *Kernel_max_cooperative_grid_blocks(PyObject *op, PyObject *args, PyObject *kwargs)
@@ -302,7 +309,8 @@ static PyObject *Kernel_max_cooperative_grid_blocks(PyObject *op, PyObject *args
     KernelObject *self = (KernelObject *)op;
     PyObject *blockdim;
     Py_ssize_t dynamic = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|n:max_cooperative_grid_blocks", keywords, &blockdim, &dynamic))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|n:max_cooperative_grid_blocks", keywords, &blockdim,
+                                     &dynamic))
         return NULL;
     long long threads = 1;
     PyObject *dims = PyTuple_Check(blockdim) ? Py_NewRef(blockdim) : PyTuple_Pack(1, blockdim);
@@ -328,12 +336,15 @@ static PyObject *Kernel_max_cooperative_grid_blocks(PyObject *op, PyObject *args
     if (function == NULL)
         return NULL;
     if (cu.cuOccupancyMaxActiveBlocksPerMultiprocessor == NULL) {
-        PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        PyErr_SetString(st->CudaSupportError,
+                        "this CUDA driver has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
         return NULL;
     }
     int per_sm = 0, sm_count = 0;
-    if (CU_CALL(st, cuOccupancyMaxActiveBlocksPerMultiprocessor, (&per_sm, function, (int)threads, (size_t)dynamic)) < 0 ||
-        CU_CALL(st, cuDeviceGetAttribute, (&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, context->device->handle)) < 0)
+    if (CU_CALL(st, cuOccupancyMaxActiveBlocksPerMultiprocessor,
+                (&per_sm, function, (int)threads, (size_t)dynamic)) < 0 ||
+        CU_CALL(st, cuDeviceGetAttribute,
+                (&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, context->device->handle)) < 0)
         return NULL;
     return PyLong_FromLongLong((long long)per_sm * sm_count);
 }
@@ -426,7 +437,8 @@ static PyMethodDef Kernel_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "max_cooperative_grid_blocks(blockdim, dynsmemsize=0): the most blocks a cooperative launch can have here."},
     {"_set_cooperative", Kernel_set_cooperative, METH_O, "Launch with cuLaunchCooperativeKernel (grid syncs)."},
-    {"_global", Kernel_global, METH_O, "_global(name) -> (pointer, size): a __device__ variable in the current context."},
+    {"_global", Kernel_global, METH_O,
+     "_global(name) -> (pointer, size): a __device__ variable in the current context."},
     {"_set_min_stack_size", Kernel_set_min_stack_size, METH_O,
      "_set_min_stack_size(bytes): every context it runs in gives each thread at least this much stack."},
     {"set_shared_memory_carveout", Kernel_set_shared_memory_carveout, METH_O,

@@ -23,15 +23,14 @@ typedef struct {
     size_t *param_offsets;
     size_t *param_sizes;
     size_t params_size; /* bytes from the first parameter to the end of the last */
-    PyObject *configs; /* dict: launch key -> LaunchConfig */
+    PyObject *configs;  /* dict: launch key -> LaunchConfig */
     PyObject *weakreflist;
-    int cooperative; /* launched with cuLaunchCooperativeKernel (its code syncs the grid) */
-    int carveout;    /* preferred shared memory carveout (%, -1: the device's default), or KERNEL_NO_CARVEOUT */
+    int cooperative;  /* launched with cuLaunchCooperativeKernel (its code syncs the grid) */
+    int carveout;     /* preferred shared memory carveout (%, -1: the device's default), or KERNEL_NO_CARVEOUT */
     size_t min_stack; /* per-thread stack its contexts must give it (recursion: ptxas cannot size it), or 0 */
 } KernelObject;
 
 #define KERNEL_NO_CARVEOUT (-2)
-
 
 /* The kernel `name` of a loaded module (cuModuleGetFunction). New reference. */
 PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name);
@@ -43,7 +42,6 @@ static inline CUfunction kernel_function(module_state *st, KernelObject *kernel,
 {
     return context == kernel->context ? kernel->handle : kernel_rebind(st, kernel, context);
 }
-
 
 /* Creates the type; `configure` is its kernel[griddim, blockdim, ...] (launch_configure, launch.c),
  * given by module init so that this file calls no launch code. */

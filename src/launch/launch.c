@@ -25,7 +25,8 @@
 /* The dimensions as numba shows them in its errors: a list ([2.0], [1, 2, 3, 4]). */
 static void raise_dims_error(PyObject *type, const char *format, const char *what, PyObject *dims)
 {
-    PyObject *shown = (PyTuple_Check(dims) || PyList_Check(dims)) ? PySequence_List(dims) : Py_BuildValue("[O]", dims);
+    PyObject *shown =
+        (PyTuple_Check(dims) || PyList_Check(dims)) ? PySequence_List(dims) : Py_BuildValue("[O]", dims);
     if (shown != NULL)
         PyErr_Format(type, format, what, shown);
     Py_XDECREF(shown);
@@ -85,10 +86,11 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
     unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
     if (threads > (unsigned long long)kernel->max_threads_per_block) {
         /* what the launch would say (numba raises it from there), with the reason, before any launch */
-        cu_raise_launch(st, CUDA_ERROR_INVALID_VALUE,
-                        PyUnicode_FromFormat("Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE: blockdim %R "
-                                             "asks for %llu threads; %S allows at most %d per block",
-                                             blockdim, threads, kernel->name, kernel->max_threads_per_block));
+        cu_raise_launch(
+            st, CUDA_ERROR_INVALID_VALUE,
+            PyUnicode_FromFormat("Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE: blockdim %R "
+                                 "asks for %llu threads; %S allows at most %d per block",
+                                 blockdim, threads, kernel->name, kernel->max_threads_per_block));
         return NULL;
     }
     if (stream_handle_from_object(st, stream ? stream : Py_None, &handle) < 0)
@@ -165,8 +167,9 @@ static int pack_array(KernelObject *kernel, Py_ssize_t index, PyObject *arg, siz
     if (*size == 0 || *size == 8)
         return pack_pointer(kernel, index, arg, size, dest, array->data);
     if (*size != struct_size)
-        return wrong_size(kernel, index, arg, *size, "an array passes an 8-byte pointer, or its data, shape and "
-                                                     "strides (a different number of dimensions?)");
+        return wrong_size(kernel, index, arg, *size,
+                          "an array passes an 8-byte pointer, or its data, shape and "
+                          "strides (a different number of dimensions?)");
     memcpy(dest, &array->data, 8);
     for (int d = 0; d < array->ndim; d++) {
         long long extent = array->shape[d], stride = array->strides[d];
@@ -183,7 +186,7 @@ static int pack_int(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_
     if (value == -1 && PyErr_Occurred())
         return -1;
     if (*size == 0)
-        *size = 8; /* numba types a Python int as int64 */
+        *size = 8;                    /* numba types a Python int as int64 */
     if (overflow > 0 && *size == 8) { /* above INT64_MAX: fits a uint64 parameter */
         unsigned long long unsigned_value = PyLong_AsUnsignedLongLong(arg);
         if (unsigned_value == (unsigned long long)-1 && PyErr_Occurred())
@@ -269,7 +272,8 @@ static int pack_tuple(KernelObject *kernel, Py_ssize_t index, PyObject *arg, siz
                 return -1;
             item_size = (size_t)PyDataType_ELSIZE(descr);
             Py_DECREF(descr);
-            status = item_size <= sizeof bytes ? 0 : wrong_size(kernel, index, arg, *size, "a tuple item is too wide");
+            status =
+                item_size <= sizeof bytes ? 0 : wrong_size(kernel, index, arg, *size, "a tuple item is too wide");
             if (status == 0)
                 PyArray_ScalarAsCtype(item, bytes);
         } else {
@@ -339,8 +343,9 @@ static int type_argument(PyObject *arg)
         return 0;
     }
     const char *name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : NULL;
-    int is_type = name != NULL && (strcmp(name, "numba_cuda_c.types") == 0 || strncmp(name, "numba.core.types", 16) == 0 ||
-                                   strncmp(name, "numba.cuda.types", 16) == 0);
+    int is_type =
+        name != NULL && (strcmp(name, "numba_cuda_c.types") == 0 || strncmp(name, "numba.core.types", 16) == 0 ||
+                         strncmp(name, "numba.cuda.types", 16) == 0);
     if (name == NULL)
         PyErr_Clear();
     Py_DECREF(module);
@@ -382,12 +387,15 @@ static int convert_other_argument(module_state *st, LaunchConfigObject *config, 
          * managed array too, a NumPy array the device reaches) is viewed as a device array, kept
          * until the launch is queued. */
         if (!has_cai && config->stream != NULL && ((StreamObject *)config->stream)->capture != NULL) {
-            PyErr_Format(PyExc_ValueError, "argument %zd of %S is a NumPy array, which a launch copies to the device "
+            PyErr_Format(PyExc_ValueError,
+                         "argument %zd of %S is a NumPy array, which a launch copies to the device "
                          "and back around the kernel: a graph cannot capture that; pass a device array "
-                         "(cuda.to_device) to a launch on a capturing stream", index, config->kernel->name);
+                         "(cuda.to_device) to a launch on a capturing stream",
+                         index, config->kernel->name);
             return -1;
         }
-        if (!has_cai) { /* numba's NumbaPerformanceWarning (CUDA_WARN_ON_IMPLICIT_COPY): Python, on this slow path */
+        if (!has_cai) { /* numba's NumbaPerformanceWarning (CUDA_WARN_ON_IMPLICIT_COPY): Python, on this slow path
+                         */
             PyObject *warned = python_call1(st, HELPER_WARN_IMPLICIT_COPY, arg);
             if (warned == NULL)
                 return -1;
@@ -568,8 +576,8 @@ static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextOb
 
 /* Device arrays of another context: a dead one's raise; a live one's are reached through peer
  * access, enabled at first need, or raise where the devices cannot reach each other. */
-static int launch_check_arrays(module_state *st, KernelObject *kernel, ContextObject *context, PyObject *const *args,
-                               Py_ssize_t nargs)
+static int launch_check_arrays(module_state *st, KernelObject *kernel, ContextObject *context,
+                               PyObject *const *args, Py_ssize_t nargs)
 {
     for (Py_ssize_t i = 0; i < nargs; i++) {
         PyObject *arg = args[i];
@@ -580,15 +588,18 @@ static int launch_check_arrays(module_state *st, KernelObject *kernel, ContextOb
         if (home == context || home == NULL)
             continue;
         if (home->handle == NULL) {
-            PyErr_Format(st->CudaDriverError, "argument %zd of %S is an array of a CUDA context that was reset or "
-                         "closed", i, kernel->name);
+            PyErr_Format(st->CudaDriverError,
+                         "argument %zd of %S is an array of a CUDA context that was reset or "
+                         "closed",
+                         i, kernel->name);
             return -1;
         }
         int reachable = context_enable_peer(st, context, home);
         if (reachable < 0)
             return -1;
         if (reachable == 0) {
-            PyErr_Format(PyExc_ValueError, "argument %zd of %S is an array on device %d, and the kernel runs on "
+            PyErr_Format(PyExc_ValueError,
+                         "argument %zd of %S is an array on device %d, and the kernel runs on "
                          "device %d, which cannot access its memory (no peer access): copy it there first",
                          i, kernel->name, home->device->id, context->device->id);
             return -1;
@@ -621,8 +632,8 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
     /* The kernel runs in its stream's context, else the current one, where its function is found
      * (loaded at its first launch there). */
     ContextObject *context = self->stream ? ((StreamObject *)self->stream)->context : context_current(st);
-    CUfunction function = context == NULL || context_check_alive(st, context) < 0 ? NULL
-                          : kernel_function(st, kernel, context);
+    CUfunction function =
+        context == NULL || context_check_alive(st, context) < 0 ? NULL : kernel_function(st, kernel, context);
     if (function == NULL || launch_check_arrays(st, kernel, context, args, nargs) < 0)
         return NULL;
 

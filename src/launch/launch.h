@@ -15,14 +15,12 @@ typedef struct {
     vectorcallfunc vectorcall;
 } LaunchConfigObject;
 
-
 /* Creates the launch configuration of kernel[griddim, blockdim, stream, sharedmem]. New reference. */
 PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *griddim, PyObject *blockdim,
                             PyObject *stream, PyObject *sharedmem);
 
 /* Normalises numba's griddim/blockdim (an int or 1-3 ints) into three positive unsigned ints. */
 int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3]);
-
 
 /* kernel[griddim, blockdim, stream, sharedmem]: the configuration, cached on the kernel by key. */
 PyObject *launch_configure(PyObject *kernel, PyObject *key);

@@ -74,7 +74,8 @@ CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject 
     if (module->loader != NULL && (device->cc_major != module->cc_major || device->cc_minor != module->cc_minor)) {
         Py_SETREF(image, PyObject_CallNoArgs(module->loader));
         if (image != NULL && !PyBytes_Check(image)) {
-            PyErr_Format(PyExc_TypeError, "a module's loader must return bytes, not %.100s", Py_TYPE(image)->tp_name);
+            PyErr_Format(PyExc_TypeError, "a module's loader must return bytes, not %.100s",
+                         Py_TYPE(image)->tp_name);
             Py_CLEAR(image);
         }
     }
@@ -99,7 +100,10 @@ CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject 
     return failed ? NULL : handle;
 }
 
-static CUresult unload_module(void *handle) { return cu.cuModuleUnload((CUmodule)handle); }
+static CUresult unload_module(void *handle)
+{
+    return cu.cuModuleUnload((CUmodule)handle);
+}
 
 /* Unloads one of the module's handles, unless its context was reset (which unloaded it); in a
  * stream callback, where the driver must not be called, the main thread unloads it later. */
@@ -114,7 +118,7 @@ static int unload(module_state *st, ContextObject *context, CUmodule handle)
         return -1;
     CUresult rc;
     CU_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a stream callback */
-    rc = cu.cuModuleUnload(handle);
+        rc = cu.cuModuleUnload(handle);
     CU_END_ALLOW_THREADS
     int failed = context_exit(st, pushed) < 0;
     return cu_check(st, rc, "cuModuleUnload") < 0 || failed ? -1 : 0;
@@ -276,7 +280,8 @@ PyObject *module_from_library(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     if (cu.cuLibraryGetModule == NULL) {
-        PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuLibraryGetModule (CUDA 12.0 or newer needed)");
+        PyErr_SetString(st->CudaSupportError,
+                        "this CUDA driver has no cuLibraryGetModule (CUDA 12.0 or newer needed)");
         return NULL;
     }
     ContextObject *context = context_current(st);

@@ -19,11 +19,11 @@ typedef struct context_entry {
 typedef struct {
     PyObject_HEAD
     ContextObject *context;
-    CUmodule handle;     /* in `context`: unloaded with the object, unless the context was reset */
-    PyObject *image;     /* bytes, as loaded (PTX with its NUL) */
-    PyObject *loader;    /* callable() -> image for the current context's device, or NULL: `image` everywhere */
+    CUmodule handle;        /* in `context`: unloaded with the object, unless the context was reset */
+    PyObject *image;        /* bytes, as loaded (PTX with its NUL) */
+    PyObject *loader;       /* callable() -> image for the current context's device, or NULL: `image` everywhere */
     int cc_major, cc_minor; /* of the device `image` was loaded on */
-    context_entry *others; /* loads in other contexts */
+    context_entry *others;  /* loads in other contexts */
     /* A module of a CUlibrary another object loaded and owns (a cuda.core ObjectCode, given to numba's
      * link callbacks): its module in each context comes from cuLibraryGetModule and is never
      * unloaded here; the owner unloads the library when it goes. NULL for a module loaded here. */
@@ -31,10 +31,8 @@ typedef struct {
     PyObject *library_owner;
 } ModuleObject;
 
-
 /* The module's CUmodule in `context` (alive), loaded there now if it is not yet. */
 CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject *context);
-
 
 int module_type_init(PyObject *module, module_state *st);
 extern PyMethodDef loaded_module_methods[];

@@ -46,7 +46,10 @@ static int with_library_dirs(module_state *st, int (*search)(const char *const *
     return result;
 }
 
-static int search_nvrtc(const char *const *dirs, int ndirs, void *why) { return nvrtc_load(dirs, ndirs, why); }
+static int search_nvrtc(const char *const *dirs, int ndirs, void *why)
+{
+    return nvrtc_load(dirs, ndirs, why);
+}
 
 int nvrtc_require(module_state *st)
 {
@@ -118,17 +121,16 @@ static PyObject *module_cudart_version(PyObject *module, PyObject *Py_UNUSED(unu
     return Py_BuildValue("(ii)", version / 1000, (version % 1000) / 10);
 }
 
-
 /* One compile's NVRTC calls, all made without the GIL: NVRTC serialises programs on a lock of its own in
  * some versions, so even nvrtcCreateProgram can wait for another thread's compile. Results are malloc'ed. */
 struct nvrtc_job {
     const char *source, *name, *const *argv;
     int count, want_ptx;
-    nvrtcResult compiled;    /* nvrtcCompileProgram's result */
-    nvrtcResult rc;          /* the first other failure, by `failed` */
-    const char *failed;      /* the function that failed, or NULL */
+    nvrtcResult compiled; /* nvrtcCompileProgram's result */
+    nvrtcResult rc;       /* the first other failure, by `failed` */
+    const char *failed;   /* the function that failed, or NULL */
     int out_of_memory;
-    char *log, *image;       /* free() both */
+    char *log, *image; /* free() both */
     size_t image_size;
 };
 
@@ -188,7 +190,8 @@ static PyObject *module_nvrtc_compile(PyObject *module, PyObject *args)
     Py_ssize_t count = PySequence_Fast_GET_SIZE(options);
     const char **argv = PyMem_Calloc(count ? (size_t)count : 1, sizeof *argv);
     PyObject *result = NULL;
-    struct nvrtc_job job = {.source = source, .name = name, .argv = argv, .count = (int)count, .want_ptx = want_ptx};
+    struct nvrtc_job job = {
+        .source = source, .name = name, .argv = argv, .count = (int)count, .want_ptx = want_ptx};
     if (argv == NULL) {
         PyErr_NoMemory();
         goto done;

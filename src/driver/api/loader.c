@@ -24,9 +24,15 @@ static char driver_why[1024];
 static atomic_int nvrtc_state; /* as driver_state */
 static char nvrtc_why[2048];
 
-int cu_driver_ready(void) { return atomic_load_explicit(&driver_state, memory_order_acquire) == 1; }
+int cu_driver_ready(void)
+{
+    return atomic_load_explicit(&driver_state, memory_order_acquire) == 1;
+}
 
-int nvrtc_ready(void) { return atomic_load_explicit(&nvrtc_state, memory_order_acquire) == 1; }
+int nvrtc_ready(void)
+{
+    return atomic_load_explicit(&nvrtc_state, memory_order_acquire) == 1;
+}
 
 /* Resolves `symbol`, falling back to `plain` (the unversioned name) for older drivers. */
 static void *resolve(void *lib, const char *symbol, const char *plain)
@@ -39,12 +45,12 @@ static void *resolve(void *lib, const char *symbol, const char *plain)
 
 static int resolve_driver_table(void *lib)
 {
-#define CU_RESOLVE_REQUIRED(name, symbol)                                                                    \
-    cu.name = (PFN_##name)resolve(lib, #symbol, #name);                                                      \
-    if (cu.name == NULL) {                                                                                   \
-        snprintf(driver_why, sizeof driver_why,                                                              \
-                 "the CUDA driver library lacks the entry point %s: the driver is too old", #symbol);        \
-        return -1;                                                                                           \
+#define CU_RESOLVE_REQUIRED(name, symbol)                                                                          \
+    cu.name = (PFN_##name)resolve(lib, #symbol, #name);                                                            \
+    if (cu.name == NULL) {                                                                                         \
+        snprintf(driver_why, sizeof driver_why,                                                                    \
+                 "the CUDA driver library lacks the entry point %s: the driver is too old", #symbol);              \
+        return -1;                                                                                                 \
     }
 #define CU_RESOLVE_OPTIONAL(name, symbol) cu.name = (PFN_##name)resolve(lib, #symbol, #name);
     CU_REQUIRED_FUNCTIONS(CU_RESOLVE_REQUIRED)
@@ -80,8 +86,8 @@ static void *open_driver_library(void)
         }
         void *lib = dlopen(env, RTLD_NOW | RTLD_LOCAL);
         if (lib == NULL)
-            snprintf(driver_why, sizeof driver_why, "the CUDA driver library NUMBA_CUDA_DRIVER=%s could not be loaded: %s",
-                     env, dlerror());
+            snprintf(driver_why, sizeof driver_why,
+                     "the CUDA driver library NUMBA_CUDA_DRIVER=%s could not be loaded: %s", env, dlerror());
         return lib;
     }
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -123,9 +129,15 @@ static int load_driver_locked(void)
     return 0;
 }
 
-int cu_driver_forked(void) { return cu_driver_ready() && getpid() != driver_pid; }
+int cu_driver_forked(void)
+{
+    return cu_driver_ready() && getpid() != driver_pid;
+}
 
-int cu_driver_tried(void) { return atomic_load_explicit(&driver_state, memory_order_acquire) != 0; }
+int cu_driver_tried(void)
+{
+    return atomic_load_explicit(&driver_state, memory_order_acquire) != 0;
+}
 
 void cu_driver_refuse(const char *why)
 {
@@ -182,7 +194,7 @@ static void *open_first(const char *const *dirs, int ndirs, const char *const *n
     return NULL;
 }
 
-static const char *const nvrtc_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2",
+static const char *const nvrtc_names[] = {"libnvrtc.so.13",   "libnvrtc.so.12",   "libnvrtc.so.11.2",
                                           "libnvrtc.so.11.1", "libnvrtc.so.11.0", "libnvrtc.so"};
 static const char *const cudart_names[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0",
                                            "libcudart.so"};
@@ -190,10 +202,10 @@ static const char *const cudart_names[] = {"libcudart.so.13", "libcudart.so.12",
 /* Resolves every NVRTC entry point from `lib`; 0, or -1 naming the first one missing. */
 static int resolve_nvrtc_table(void *lib)
 {
-#define NVRTC_RESOLVE(name, symbol)                                                                          \
-    if ((nvrtc.name = (PFN_##name)dlsym(lib, #symbol)) == NULL) {                                            \
-        snprintf(nvrtc_why, sizeof nvrtc_why, "the NVRTC library lacks %s: it is too old", #symbol);         \
-        return -1;                                                                                           \
+#define NVRTC_RESOLVE(name, symbol)                                                                                \
+    if ((nvrtc.name = (PFN_##name)dlsym(lib, #symbol)) == NULL) {                                                  \
+        snprintf(nvrtc_why, sizeof nvrtc_why, "the NVRTC library lacks %s: it is too old", #symbol);               \
+        return -1;                                                                                                 \
     }
     NVRTC_FUNCTIONS(NVRTC_RESOLVE)
 #undef NVRTC_RESOLVE
@@ -243,8 +255,8 @@ int nvrtc_load(const char *const *dirs, int ndirs, const char **why)
 int cudart_version(const char *const *dirs, int ndirs, int *version)
 {
     char tried[1536] = "";
-    void *lib = open_first(dirs, ndirs, cudart_names, sizeof cudart_names / sizeof *cudart_names, tried,
-                           sizeof tried, 1);
+    void *lib =
+        open_first(dirs, ndirs, cudart_names, sizeof cudart_names / sizeof *cudart_names, tried, sizeof tried, 1);
     if (lib == NULL)
         return -1;
     typedef int (*PFN_cudaRuntimeGetVersion)(int *);

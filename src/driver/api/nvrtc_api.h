@@ -5,18 +5,18 @@
 
 #include <stddef.h>
 
-#define NVRTC_RESULT_VALUES(X) \
-    X(NVRTC_SUCCESS, 0) \
-    X(NVRTC_ERROR_OUT_OF_MEMORY, 1) \
-    X(NVRTC_ERROR_PROGRAM_CREATION_FAILURE, 2) \
-    X(NVRTC_ERROR_INVALID_INPUT, 3) \
-    X(NVRTC_ERROR_INVALID_PROGRAM, 4) \
-    X(NVRTC_ERROR_INVALID_OPTION, 5) \
-    X(NVRTC_ERROR_COMPILATION, 6) \
-    X(NVRTC_ERROR_BUILTIN_OPERATION_FAILURE, 7) \
-    X(NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION, 8) \
-    X(NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION, 9) \
-    X(NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID, 10) \
+#define NVRTC_RESULT_VALUES(X)                                                                                     \
+    X(NVRTC_SUCCESS, 0)                                                                                            \
+    X(NVRTC_ERROR_OUT_OF_MEMORY, 1)                                                                                \
+    X(NVRTC_ERROR_PROGRAM_CREATION_FAILURE, 2)                                                                     \
+    X(NVRTC_ERROR_INVALID_INPUT, 3)                                                                                \
+    X(NVRTC_ERROR_INVALID_PROGRAM, 4)                                                                              \
+    X(NVRTC_ERROR_INVALID_OPTION, 5)                                                                               \
+    X(NVRTC_ERROR_COMPILATION, 6)                                                                                  \
+    X(NVRTC_ERROR_BUILTIN_OPERATION_FAILURE, 7)                                                                    \
+    X(NVRTC_ERROR_NO_NAME_EXPRESSIONS_AFTER_COMPILATION, 8)                                                        \
+    X(NVRTC_ERROR_NO_LOWERED_NAMES_BEFORE_COMPILATION, 9)                                                          \
+    X(NVRTC_ERROR_NAME_EXPRESSION_NOT_VALID, 10)                                                                   \
     X(NVRTC_ERROR_INTERNAL_ERROR, 11)
 
 #ifndef __NVRTC_H__ /* the declaration test includes the toolkit's nvrtc.h first */
@@ -26,19 +26,19 @@ typedef enum { NVRTC_RESULT_VALUES(NVRTC_ENUM_ENTRY) } nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 #endif
 
-#define NVRTC_FUNCTIONS(X) \
-    X(nvrtcVersion, nvrtcVersion) \
-    X(nvrtcGetErrorString, nvrtcGetErrorString) \
-    X(nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs) \
-    X(nvrtcGetSupportedArchs, nvrtcGetSupportedArchs) \
-    X(nvrtcCreateProgram, nvrtcCreateProgram) \
-    X(nvrtcDestroyProgram, nvrtcDestroyProgram) \
-    X(nvrtcCompileProgram, nvrtcCompileProgram) \
-    X(nvrtcGetPTXSize, nvrtcGetPTXSize) \
-    X(nvrtcGetPTX, nvrtcGetPTX) \
-    X(nvrtcGetCUBINSize, nvrtcGetCUBINSize) \
-    X(nvrtcGetCUBIN, nvrtcGetCUBIN) \
-    X(nvrtcGetProgramLogSize, nvrtcGetProgramLogSize) \
+#define NVRTC_FUNCTIONS(X)                                                                                         \
+    X(nvrtcVersion, nvrtcVersion)                                                                                  \
+    X(nvrtcGetErrorString, nvrtcGetErrorString)                                                                    \
+    X(nvrtcGetNumSupportedArchs, nvrtcGetNumSupportedArchs)                                                        \
+    X(nvrtcGetSupportedArchs, nvrtcGetSupportedArchs)                                                              \
+    X(nvrtcCreateProgram, nvrtcCreateProgram)                                                                      \
+    X(nvrtcDestroyProgram, nvrtcDestroyProgram)                                                                    \
+    X(nvrtcCompileProgram, nvrtcCompileProgram)                                                                    \
+    X(nvrtcGetPTXSize, nvrtcGetPTXSize)                                                                            \
+    X(nvrtcGetPTX, nvrtcGetPTX)                                                                                    \
+    X(nvrtcGetCUBINSize, nvrtcGetCUBINSize)                                                                        \
+    X(nvrtcGetCUBIN, nvrtcGetCUBIN)                                                                                \
+    X(nvrtcGetProgramLogSize, nvrtcGetProgramLogSize)                                                              \
     X(nvrtcGetProgramLog, nvrtcGetProgramLog)
 
 typedef nvrtcResult (*PFN_nvrtcVersion)(int *major, int *minor);
