@@ -1,6 +1,8 @@
 """The C per-call path of @cuda.jit launches (_cuda.Dispatch), without a GPU: the argument types
 become one key, `specialise` runs once per key, and what the key cannot describe goes to Python."""
 
+import collections
+import enum
 import gc
 import sys
 import weakref
@@ -41,10 +43,68 @@ def test_specialise_runs_once_per_argument_types():
 def test_arguments_without_a_key_always_ask_python():
     recorder = Recorder()
     dispatch = _cuda.Dispatch(recorder)
-    record = np.zeros(2, dtype=[("x", np.int32)])  # structured: typed in Python each time
-    dispatch(record)
-    dispatch(record)
-    assert len(recorder.calls) == 2 and len(dispatch.configs) == 0
+    point = collections.namedtuple("point", "x y")(1, 2)  # converted to a tuple: typed in Python each time
+    dispatch(point)
+    dispatch(point)
+    dispatch(object())  # whatever the key cannot describe: Python decides (here, it accepts)
+    dispatch(object())
+    assert len(recorder.calls) == 4 and len(dispatch.configs) == 0
+
+
+def test_records_are_keyed_by_their_dtype():
+    recorder = Recorder()
+    dispatch = _cuda.Dispatch(recorder)
+    rec_x = np.dtype([("x", np.int32)])
+    rec_xy = np.dtype([("x", np.int32), ("y", np.float64)])
+    dispatch(np.zeros(2, dtype=rec_x))
+    dispatch(np.ones(5, dtype=np.dtype([("x", np.int32)])))  # an equal dtype: the same key
+    assert len(recorder.calls) == 1
+    dispatch(np.zeros(2, dtype=rec_xy))  # another structure
+    dispatch(np.zeros((2, 2), dtype=rec_x))  # another number of dimensions
+    dispatch(np.zeros(2, dtype=rec_x)[0])  # a NumPy record (np.void), copied at launch: not an array
+    dispatch(np.zeros(2, dtype=rec_xy)[1])
+    dispatch(np.zeros(1, dtype=rec_xy)[0])
+    assert len(recorder.calls) == 5 and len(dispatch.configs) == 5
+
+
+def test_datetimes_and_byte_orders_are_keyed_by_their_dtype():
+    recorder = Recorder()
+    dispatch = _cuda.Dispatch(recorder)
+    dispatch(np.zeros(2, "M8[s]"))
+    dispatch(np.zeros(3, "M8[s]"))
+    dispatch(np.zeros(2, "M8[ms]"))  # the unit is part of the type
+    dispatch(np.datetime64(1, "s"))
+    dispatch(np.datetime64(2, "s"))
+    dispatch(np.zeros(2, ">f4"))  # another byte order: another dtype
+    dispatch(np.zeros(2, "<f4"))
+    assert len(recorder.calls) == 5
+
+
+def test_enum_members_are_keyed_by_their_value_type():
+    class Color(enum.Enum):
+        RED = 1
+        GREEN = 2
+        HALF = 0.5
+
+    class Shape(enum.IntEnum):
+        CIRCLE = 1
+
+    recorder = Recorder()
+    dispatch = _cuda.Dispatch(recorder)
+    dispatch(Color.RED)
+    dispatch(Color.GREEN)  # passed as its value: an int, as RED's
+    dispatch(Shape.CIRCLE)  # an int too, converted the same way
+    assert len(recorder.calls) == 1
+    dispatch(Color.HALF)  # a float value
+    dispatch(1)  # a plain int is not a member (no conversion at launch)
+    assert len(recorder.calls) == 3 and len(dispatch.configs) == 3
+
+    class Named(enum.Enum):
+        A = "a"
+
+    dispatch(Named.A)  # not a number: Python types (and refuses) it each time
+    dispatch(Named.A)
+    assert len(recorder.calls) == 5 and len(dispatch.configs) == 3
 
 
 def test_errors_propagate_and_keyword_arguments_are_refused():
@@ -82,12 +142,27 @@ def test_a_cycle_through_the_specialiser_is_collected():
     assert alive() is None
 
 
-def test_tuples_are_typed_in_python_each_time():
+def test_tuples_are_keyed_by_their_items_types():
     recorder = Recorder()
     dispatch = _cuda.Dispatch(recorder)
+    a32 = np.zeros(3, np.float32)
     dispatch((1, 2.0))
-    dispatch((1, 2.0))
-    assert len(recorder.calls) == 2 and len(dispatch.configs) == 0
+    dispatch((3, -1.5))
+    assert len(recorder.calls) == 1
+    dispatch((1.0, 2))  # the same items in another order
+    dispatch((1, 2.0, 3))  # another length
+    dispatch(((1, 2.0), a32))  # nested, with an array
+    dispatch(((5, 6.0), np.ones(9, np.float32)))
+    dispatch(((5, 6.0), a32.reshape(3, 1)))
+    dispatch(())
+    dispatch((), ())
+    assert len(recorder.calls) == 7 and len(dispatch.configs) == 7
+    deep = 1
+    for _ in range(20):  # deeper than a key describes: Python types it each time
+        deep = (deep,)
+    dispatch(deep)
+    dispatch(deep)
+    assert len(recorder.calls) == 9
 
 
 def test_specialize_takes_types_and_caches_per_types(mock_driver):

@@ -35,6 +35,8 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     for (int i = 0; i < STATE_PYTHON_HELPERS; i++)
         Py_VISIT(st->python_modules[i]);
     Py_VISIT(st->memory_plugin);
+    Py_VISIT(st->dtype_ids);
+    Py_VISIT(st->enum_type);
     Py_VISIT(st->stream_synchronize);
     return 0;
 }
@@ -69,6 +71,8 @@ static int module_clear(PyObject *module)
     for (int i = 0; i < STATE_PYTHON_HELPERS; i++)
         Py_CLEAR(st->python_modules[i]);
     Py_CLEAR(st->memory_plugin);
+    Py_CLEAR(st->dtype_ids);
+    Py_CLEAR(st->enum_type);
     Py_CLEAR(st->stream_synchronize);
     Py_CLEAR(st->str_synchronize);
     return 0;

@@ -67,6 +67,10 @@ typedef struct {
     /* numba's External Memory Management: a plugin class whose instances (one per context) allocate
      * device memory, or NULL */
     PyObject *memory_plugin;
+    /* the argument keys of @cuda.jit launches (launch/argument_types.c): {dtype: its number} for the
+     * dtypes a type number does not name, and enum's metaclass, found where enum is imported */
+    PyObject *dtype_ids;
+    PyObject *enum_type;
     /* library search directories for NVRTC and the runtime, set from Python once */
     PyObject *library_dirs;
     /* the MemoryPointers of host memory that dies with its context (rescue.c) */

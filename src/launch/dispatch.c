@@ -1,20 +1,20 @@
 /* dispatch.c: Dispatch, the per-call path of a @cuda.jit kernel's launch configuration
  * (kernel[griddim, blockdim, stream, sharedmem](*args)).
  *
- * numba types each argument on every call to find the compiled kernel. Here the types of the usual
- * arguments (device and NumPy arrays, Python and NumPy scalars) become one bytes key in C, looked
- * up in a dict of LaunchConfigs; a hit goes straight to the LaunchConfig's vectorcall. A miss, or an
- * argument the key cannot describe (records, CUDA-array-interface objects), calls the dispatcher's
- * Python `specialise(*args)`, which types the arguments, compiles if it must and returns the
- * LaunchConfig, remembered under the key. */
+ * numba types each argument on every call to find the compiled kernel. Here the arguments' types
+ * become one bytes key in C (argument_types.c: arrays, scalars, records, enum members and tuples of
+ * them), looked up in a dict of LaunchConfigs; a hit goes straight to the LaunchConfig's vectorcall.
+ * A miss, or an argument the key cannot describe (CUDA-array-interface objects, namedtuples,
+ * cuda.In/Out hints), calls the dispatcher's Python `specialise(*args)`, which types the arguments,
+ * compiles if it must and returns the LaunchConfig, remembered under the key (at most
+ * DISPATCH_CONFIGS_MAX keys: a program that launches with ever new types starts the dict afresh). */
 #include "launch/dispatch.h"
 
-#include "arrays/devicearray.h"
-#include "driver/numpy_api.h"
+#include "launch/argument_types.h"
 
 #include <structmember.h>
 
-#define KEYED_ARGS_MAX 256
+#define DISPATCH_CONFIGS_MAX 1024
 
 typedef struct {
     PyObject_HEAD
@@ -25,54 +25,6 @@ typedef struct {
     PyObject *info;       /* (dispatcher, griddim, blockdim, stream, sharedmem): numba's attributes, or NULL */
 } DispatchObject;
 
-/* Two bytes an argument: kind, dtype number and dimensions. Sets *key to a new bytes object, or to
- * NULL (no error) where an argument needs Python's typeof. */
-static int argument_key(module_state *st, PyObject *const *args, Py_ssize_t n, PyObject **key)
-{
-    unsigned char bytes[2 * KEYED_ARGS_MAX];
-    *key = NULL;
-    if (n > KEYED_ARGS_MAX)
-        return 0;
-    if (numpy_require() < 0)
-        return -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *arg = args[i];
-        unsigned int code;
-        if (PyFloat_CheckExact(arg))
-            code = 1;
-        else if (PyBool_Check(arg))
-            code = 2;
-        else if (PyLong_CheckExact(arg))
-            code = 3;
-        else if (PyComplex_CheckExact(arg))
-            code = 4;
-        else if (devicearray_check(st, arg) || PyArray_CheckExact(arg)) {
-            int device = devicearray_check(st, arg);
-            PyArray_Descr *dtype = device ? ((DeviceArrayObject *)arg)->dtype : PyArray_DESCR((PyArrayObject *)arg);
-            int ndim = device ? ((DeviceArrayObject *)arg)->ndim : PyArray_NDIM((PyArrayObject *)arg);
-            if (dtype->type_num >= NPY_NTYPES_LEGACY || PyDataType_HASFIELDS(dtype) || ndim > 31 ||
-                !PyArray_ISNBO(dtype->byteorder) || PyTypeNum_ISDATETIME(dtype->type_num))
-                return 0; /* datetime64: its unit is part of the type, not of type_num */
-            code = 0x8000u | ((unsigned int)dtype->type_num << 5) | (unsigned int)ndim;
-        } else if (PyArray_IsScalar(arg, Number)) {
-            PyArray_Descr *dtype = PyArray_DescrFromScalar(arg);
-            if (dtype == NULL)
-                return -1;
-            code = 0x4000u | (unsigned int)dtype->type_num;
-            int datetime = PyTypeNum_ISDATETIME(dtype->type_num);
-            Py_DECREF(dtype);
-            if (datetime)
-                return 0;
-        } else {
-            return 0;
-        }
-        bytes[2 * i] = (unsigned char)(code >> 8);
-        bytes[2 * i + 1] = (unsigned char)code;
-    }
-    *key = PyBytes_FromStringAndSize((const char *)bytes, 2 * n);
-    return *key == NULL ? -1 : 0;
-}
-
 static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     DispatchObject *self = (DispatchObject *)callable;
@@ -82,7 +34,7 @@ static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, 
         return NULL;
     }
     PyObject *key;
-    if (argument_key(state_of(callable), args, n, &key) < 0)
+    if (argument_types_key(state_of(callable), args, n, &key) < 0)
         return NULL;
     PyObject *config = key != NULL ? PyDict_GetItemWithError(self->configs, key) : NULL;
     if (config != NULL) {
@@ -96,6 +48,8 @@ static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, 
         Py_XDECREF(key);
         return NULL;
     }
+    if (key != NULL && PyDict_GET_SIZE(self->configs) >= DISPATCH_CONFIGS_MAX)
+        PyDict_Clear(self->configs);
     int stored = key != NULL ? PyDict_SetItem(self->configs, key, config) : 0;
     Py_XDECREF(key);
     PyObject *result = stored < 0 ? NULL : PyObject_Vectorcall(config, args, nargsf, NULL);
