@@ -59,6 +59,7 @@ numba-cuda 0.30 under numpy 2.5 needs `numpy.row_stack = numpy.vstack` before nu
 
 import argparse
 import atexit
+import enum
 import gc
 import itertools
 import json
@@ -476,20 +477,42 @@ def _jit_launch(nargs):
             if i < n:
                 a[i] = b[i] + c[i] * f
 
+        @cuda.jit
+        def pair(a, t):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] = t[0] + t[1]
+
+        @cuda.jit
+        def mode(a, m):
+            i = cuda.grid(1)
+            if i < a.size:
+                a[i] = m
+
         d = cuda.device_array(16, np.float32)
-        if nargs == 1:
-            config = one[1, 32]
-            config(d)
-            return lambda: config(d)
-        config = five[1, 32]
-        config(d, d, d, 16, 1.5)
-        return lambda: config(d, d, d, 16, 1.5)
+        calls = {
+            1: (one, (d,)),
+            5: (five, (d, d, d, 16, 1.5)),
+            "tuple": (pair, (d, (1.0, 2.5))),
+            "enum": (mode, (d, _Mode.FAST)),
+        }
+        kernel, args = calls[nargs]
+        config = kernel[1, 32]
+        config(*args)
+        return lambda: config(*args)
 
     return setup
 
 
+class _Mode(enum.IntEnum):
+    SLOW = 1
+    FAST = 2
+
+
 row("jit launch, 1 array argument", cuda=_jit_launch(1))
 row("jit launch, 5 arguments", cuda=_jit_launch(5))
+row("jit launch, array and tuple arguments", cuda=_jit_launch("tuple"))
+row("jit launch, array and IntEnum arguments", cuda=_jit_launch("enum"))
 
 # First compile and launch of a small @cuda.jit kernel, in a fresh interpreter with a context made:
 # the kernel lives in a module file (our translator reads the source); our disk cache is pointed at
