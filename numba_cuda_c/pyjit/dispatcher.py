@@ -149,7 +149,8 @@ def _flattening(launch, positions):
 
 def _needs_conversion(value):
     return (
-        isinstance(value, (np.void, enum.Enum))
+        isinstance(value, np.void)
+        or (isinstance(value, enum.Enum) and not isinstance(value, int))  # an IntEnum member is the int it is
         or (isinstance(value, tuple) and type(value) is not tuple)  # a namedtuple: as the tuple it is
         or as_hint(value) is not None
     )
