@@ -1,6 +1,6 @@
 """Our typing rules (numba_cuda_c.pyjit.typing) against numba-cuda's own CUDA typing context, for
 every pair of scalar types and every operator: runs where numba-cuda is installed (the GPU
-machine), needs no GPU. CI has no numba-cuda: the hard-coded tables of test_compile_ptx.py cover
+machine), needs no GPU. CI has no numba-cuda: the hard-coded tables of test_typing_rules.py cover
 the common cases there."""
 
 import cmath
