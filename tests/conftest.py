@@ -1,11 +1,14 @@
-"""Makes the helper modules of this directory (gpu.py, subproc.py) importable from the test files."""
+"""Makes the helper modules of tests/support/ (gpu.py, subproc.py, mock_driver.py, spin.py, reset_race.py)
+importable from the test files of every folder under tests/ (driver/, core/, arrays/, kernels/, interop/,
+conformance/); the kernel modules a test file imports lie beside it."""
 
 import os
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
+_SUPPORT = os.path.join(_HERE, "support")
+if _SUPPORT not in sys.path:
+    sys.path.insert(0, _SUPPORT)
 
 
 

@@ -1,6 +1,6 @@
 /* cuda_api.h: our declarations of the CUDA Driver API subset numba_cuda_c calls.
  * Written from the CUDA Driver API reference; nothing here needs the CUDA toolkit.
- * tests/test_declarations.py compiles this file beside the toolkit's cuda.h and
+ * tests/driver/test_declarations.py compiles this file beside the toolkit's cuda.h and
  * checks every enum value, type size and prototype against it. */
 #ifndef NUMBA_CUDA_C_CUDA_API_H
 #define NUMBA_CUDA_C_CUDA_API_H

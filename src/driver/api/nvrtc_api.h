@@ -1,5 +1,5 @@
 /* nvrtc_api.h: our declarations of the NVRTC subset numba_cuda_c calls, written from the NVRTC
- * reference; checked against the toolkit's nvrtc.h by tests/test_declarations.py. */
+ * reference; checked against the toolkit's nvrtc.h by tests/driver/test_declarations.py. */
 #ifndef NUMBA_CUDA_C_NVRTC_API_H
 #define NUMBA_CUDA_C_NVRTC_API_H
 

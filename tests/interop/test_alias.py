@@ -1,0 +1,128 @@
+"""numba_cuda_c.alias: programs and libraries written against numba.cuda run on numba_cuda_c unchanged
+(`install()`, or `python -m numba_cuda_c program.py`), with numba installed (numba.cuda's own modules
+are never mixed in) or not (a small `numba` stands in). In fresh interpreters."""
+
+import importlib.util
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gpu import requires_gpu
+from subproc import run_python
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENV = {"PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+LIBRARY = '''
+"""A library written against numba.cuda, unchanged."""
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def axpy(out, a, x, y):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+
+
+def run(n):
+    x = cuda.to_device(np.arange(n, dtype=np.float32))
+    y = cuda.to_device(np.ones(n, dtype=np.float32))
+    out = cuda.device_array(n, dtype=np.float32)
+    axpy[(n + 127) // 128, 128](out, np.float32(2), x, y)
+    return out.copy_to_host()
+'''
+
+PROGRAM = '''
+import sys
+import numba_cuda_c
+from numba import cuda, float32
+import numba.cuda.cudadrv.driver as driver
+from numba.cuda.cudadrv.devicearray import DeviceNDArray
+assert cuda is numba_cuda_c, cuda
+assert driver is numba_cuda_c.cudadrv.driver and DeviceNDArray is numba_cuda_c.DeviceNDArray
+assert numba_cuda_c.float32 == float32   # ours, or numba's where numba is installed
+import numba
+assert numba.cuda is numba_cuda_c
+try:
+    import numba.cuda.no_such_module
+except ModuleNotFoundError as e:
+    assert "numba.cuda.no_such_module" in str(e)
+else:
+    raise AssertionError("a module numba_cuda_c lacks was found")
+print("program ok", sys.argv[1:], __name__)
+'''
+
+
+def test_install_aliases_numba_cuda():
+    out = run_python(
+        """
+        import sys
+        import numba_cuda_c.alias as alias
+        alias.install()
+        alias.install()   # twice: still first on the path, once
+        assert sys.meta_path.count(alias._finder) == 1 and sys.meta_path[0] is alias._finder
+        exec(compile(%r, "program", "exec"))
+        alias.uninstall()
+        assert not alias.installed() and "numba.cuda" not in sys.modules
+        print("uninstalled")
+        """
+        % PROGRAM,
+        **ENV,
+    )
+    assert "program ok" in out and "uninstalled" in out
+
+
+def test_runner_runs_a_program_and_a_module(tmp_path):
+    (tmp_path / "program.py").write_text(PROGRAM)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "main.py").write_text(PROGRAM)
+    env = dict(os.environ, PYTHONPATH=ENV["PYTHONPATH"] + os.pathsep + str(tmp_path))
+    for args, expect in (([str(tmp_path / "program.py"), "a", "b"], "['a', 'b'] __main__"), (["-m", "pkg.main", "c"], "['c'] __main__")):
+        done = subprocess.run([sys.executable, "-m", "numba_cuda_c", *args], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "program ok " + expect in done.stdout, done.stdout
+    usage = subprocess.run([sys.executable, "-m", "numba_cuda_c"], env=env, capture_output=True, text=True, timeout=120)
+    assert usage.returncode == 2 and "usage" in usage.stdout
+
+
+def test_install_refuses_after_numba_cuda_was_imported():
+    if importlib.util.find_spec("numba") is None:
+        pytest.skip("numba is not installed")
+    out = run_python(
+        """
+        from numba import cuda
+        import numba_cuda_c.alias as alias
+        try:
+            alias.install()
+        except RuntimeError as e:
+            assert "imported already" in str(e)
+            print("refused")
+        """,
+        **ENV,
+    )
+    assert "refused" in out
+
+
+@requires_gpu
+def test_a_numba_cuda_library_runs_unchanged(tmp_path):
+    (tmp_path / "numba_library.py").write_text(LIBRARY)
+    out = run_python(
+        """
+        import numpy as np
+        import numba_cuda_c.alias
+        numba_cuda_c.alias.install()
+        import numba_library
+        got = numba_library.run(1000)
+        np.testing.assert_array_equal(got, 2 * np.arange(1000, dtype=np.float32) + 1)
+        import numba_cuda_c
+        assert type(numba_library.axpy).__module__.startswith("numba_cuda_c")
+        print("library ok")
+        """,
+        PYTHONPATH=ENV["PYTHONPATH"] + os.pathsep + str(tmp_path),
+    )
+    assert "library ok" in out

@@ -1,0 +1,347 @@
+"""The PTX of arithmetic and control flow in kernels, compiled by NVRTC without a GPU (cuda.compile_ptx):
+math functions, bit intrinsics, Python's integer division, powers, casts, abs/round/min/max, loops, early
+returns, slices, array attributes, device function calls, variables unified across assignments, tuple
+swaps, conditional expressions, augmented assignment and grid-stride loops.
+
+The kernels live at module level: the translator reads their source with inspect.
+"""
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+import numba_cuda_c as cuda
+from compile_ptx_helpers import SIG, _private_cache, body_of, ptx_of, translated  # noqa: F401  (a fixture)
+from numba_cuda_c import _cuda, float32
+
+try:
+    _cuda.nvrtc_version()
+except cuda.NvrtcError:
+    pytest.skip("NVRTC is not installed", allow_module_level=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels: one construct each
+# ---------------------------------------------------------------------------------------------
+
+
+def k_sqrt(a, n):
+    a[0] = math.sqrt(a[1])
+
+
+def k_exp_f32(a, n):
+    a[0] = math.exp(a[1])
+
+
+def k_transcendental(a, n):
+    a[0] = math.sin(a[1]) + math.cos(a[2]) + math.tanh(a[3]) + math.log(a[4])
+
+
+def k_floor(a, n):
+    a[0] = math.floor(a[1]) + math.ceil(a[2])
+
+
+def k_isnan(a, n):
+    if math.isnan(a[1]):
+        a[0] = 1.0
+    if math.isinf(a[2]):
+        a[0] = 2.0
+
+
+def k_fma(a, n):
+    a[0] = cuda.fma(a[1], a[2], a[3])
+
+
+def k_bits32(a, n):
+    a[0] = cuda.popc(a[1]) + cuda.brev(a[2]) + cuda.clz(a[3])
+
+
+def k_bits64(a, n):
+    a[0] = cuda.popc(n) + cuda.clz(n)
+    a[1] = cuda.brev(n)
+
+
+def k_int_ops(a, n):
+    a[0] = n // a[1]
+    a[1] = n % a[2]
+
+
+def k_true_divide(a, n):
+    a[0] = n / a[1]
+
+
+def k_pow(a, n):
+    a[0] = a[1] ** a[2]
+    a[3] = a[4] ** 2
+
+
+def k_ipow(a, n):
+    a[0] = n ** a[1]
+
+
+def k_casts(a, n):
+    a[0] = int(a[1])
+    a[1] = float(n)
+    a[2] = cuda.float32(n) + np.float32(n)
+    a[3] = cuda.int32(a[4])
+
+
+def k_abs_round(a, n):
+    a[0] = abs(a[1])
+    a[2] = round(a[3])
+
+
+def k_min_max(a, n):
+    a[0] = min(a[1], a[2])
+    a[3] = max(a[4], a[5], a[6])
+
+
+def k_loops(a, n):
+    i = 0
+    total = 0.0
+    while i < n:
+        i += 1
+        if i % 3 == 0:
+            continue
+        elif i > 100:
+            break
+        else:
+            total += a[i]
+    for j in range(n - 1, -1, -2):
+        total -= a[j]
+    a[0] = total
+
+
+def k_early_return(a, n):
+    i = cuda.grid(1)
+    if i >= n:
+        return
+    a[i] = 1.0
+
+
+def k_slices(a, n):
+    row = a[1]
+    tail = row[1:5]
+    every_other = a[0, ::2]
+    tail[0] = every_other[1] + a[-1, -1]
+
+
+def k_attributes(a, n):
+    a[0, 0] = a.shape[0] + a.shape[1] * 10 + a.size * 100 + a.ndim * 1000 + len(a)
+
+
+@cuda.jit(device=True)
+def d_square(x):
+    return x * x
+
+
+@cuda.jit(device=True)
+def d_sum_of_squares(x, y):
+    return d_square(x) + d_square(y)
+
+
+def k_calls_device(a, n):
+    i = cuda.grid(1)
+    if i < n:
+        a[i] = d_sum_of_squares(a[i], float32(2))
+
+
+def k_unify(a, n):
+    x = 1
+    if n > 2:
+        x = 2.5
+    a[0] = x
+
+
+def k_swap(a, n):
+    x, y = a[0], a[1]
+    x, y = y, x
+    a[0] = x
+    a[1] = y
+
+
+def k_ternary_bool(a, n):
+    flag = n > 3 and not (n == 7 or n < 0)
+    a[0] = 1.0 if flag else -1.0
+
+
+def k_aug_element(a, n):
+    a[0] += 1.5
+    a[1] *= a[2]
+    a[2] //= 2.0
+
+
+# ---------------------------------------------------------------------------------------------
+# PTX of each construct
+# ---------------------------------------------------------------------------------------------
+
+
+def test_math_sqrt_float32_and_float64():
+    assert "sqrt.rn.f32" in ptx_of(k_sqrt)
+    assert "sqrt.rn.f64" in ptx_of(k_sqrt, "void(float64[:], int64)")
+    # fastmath: the approximate square root
+    assert "sqrt.approx" in ptx_of(k_sqrt, fastmath=True)
+
+
+def test_math_exp_float32_stays_single_precision():
+    body = body_of(ptx_of(k_exp_f32), "k_exp_f32")
+    assert "ex2.approx" in body
+    assert ".f64" not in body  # expf, not exp
+
+
+def test_math_transcendentals():
+    body = body_of(ptx_of(k_transcendental), "k_transcendental")
+    assert "sin.approx" not in body and "cos.approx" not in body  # sinf, cosf: precise without fastmath
+    assert "ld.global.f32" in body and "st.global.f32" in body
+    fast = body_of(ptx_of(k_transcendental, fastmath=True), "k_transcendental")
+    assert "sin.approx" in fast and "cos.approx" in fast and "lg2.approx" in fast
+
+
+def test_math_floor_ceil():
+    body = body_of(ptx_of(k_floor), "k_floor")
+    assert "cvt.rmi" in body and "cvt.rpi" in body
+
+
+def test_math_isnan_isinf():
+    source = translated(k_isnan, SIG)
+    assert "isnan(" in source and "isinf(" in source
+    body = body_of(ptx_of(k_isnan), "k_isnan")
+    assert "0f7F800000" in body  # compared with infinity
+
+
+def test_fma():
+    assert "fma.rn.f32" in ptx_of(k_fma)
+    assert "fma.rn.f64" in ptx_of(k_fma, "void(float64[:], int64)")
+
+
+def test_bit_intrinsics_32_bit():
+    body = body_of(ptx_of(k_bits32, "void(int32[:], int64)"), "k_bits32")
+    assert "popc.b32" in body and "brev.b32" in body and "clz.b32" in body
+
+
+def test_bit_intrinsics_64_bit():
+    body = body_of(ptx_of(k_bits64, "void(uint64[:], int64)"), "k_bits64")
+    assert "popc.b64" in body and "brev.b64" in body and "clz.b64" in body
+
+
+def test_integer_floor_division_and_modulo():
+    body = body_of(ptx_of(k_int_ops, "void(int64[:], int64)"), "k_int_ops")
+    assert "div.s64" in body and "rem.s64" in body
+    source = translated(k_int_ops, "void(int64[:], int64)")
+    assert "ncc_floordiv<long long>" in source and "ncc_mod<long long>" in source
+    body = body_of(ptx_of(k_int_ops, "void(float32[:], int64)"), "k_int_ops")
+    assert "cvt.rmi" in body  # floor of the quotient
+
+
+def test_true_division_of_ints_is_float64():
+    body = body_of(ptx_of(k_true_divide, "void(int64[:], int64)"), "k_true_divide")
+    assert "div.rn.f64" in body
+
+
+def test_power():
+    body = body_of(ptx_of(k_pow), "k_pow")
+    assert ".f64" not in body  # float32 ** float32 and float32 ** 2 stay float32
+    assert "mul.f32" in body  # x ** 2 as x * x
+    source = translated(k_pow, SIG)
+    assert "powf(" in source and "ncc_powi<2>" in source
+    source = translated(k_ipow, "void(int64[:], int64)")
+    assert "ncc_ipow<long long>" in source
+    assert "mul.lo.s64" in body_of(ptx_of(k_ipow, "void(int64[:], int64)"), "k_ipow")
+
+
+def test_casts():
+    body = body_of(ptx_of(k_casts), "k_casts")
+    assert "cvt.rzi.s64.f32" in body  # int(float32)
+    assert "cvt.rn.f64.s64" in body or "cvt.rn.f32.s64" in body  # float(int64)
+    assert "cvt.rn.f32.s64" in body  # cuda.float32(int64), np.float32(int64)
+    assert "cvt.rzi.s32.f32" in body  # cuda.int32(float32)
+
+
+def test_abs_and_round():
+    body = body_of(ptx_of(k_abs_round), "k_abs_round")
+    assert "abs.f32" in body
+    assert "cvt.rni" in body  # round half to even
+    assert re.search(r"abs\.s64|neg\.s64", body_of(ptx_of(k_abs_round, "void(int64[:], int64)"), "k_abs_round"))
+
+
+def test_min_max():
+    source = translated(k_min_max, SIG)
+    body = body_of(ptx_of(k_min_max), "k_min_max")
+    assert "setp" in body and "selp" in body or "min.f32" in body
+    assert source.count("?") >= 3
+
+
+def test_control_flow():
+    source = translated(k_loops, SIG)
+    assert "while (" in source and "for (" in source
+    assert "continue;" in source and "break;" in source and "} else {" in source
+    body = body_of(ptx_of(k_loops), "k_loops")
+    assert body.count("bra") >= 3
+
+
+def test_early_return():
+    source = translated(k_early_return, SIG)
+    assert "return;" in source
+    assert "ret;" in ptx_of(k_early_return)
+
+
+def test_slices_in_kernels():
+    source = translated(k_slices, "void(float64[:, :], int64)")
+    assert "view" in source
+    assert "st.global.f64" in ptx_of(k_slices, "void(float64[:, :], int64)")
+
+
+def test_array_attributes():
+    source = translated(k_attributes, "void(float64[:, :], int64)")
+    assert ".shape[0]" in source and ".shape[1]" in source
+    ptx_of(k_attributes, "void(float64[:, :], int64)")
+
+
+def test_device_functions_calling_device_functions():
+    source = translated(k_calls_device, SIG)
+    assert re.search(r"__device__ float ncc_dev_d_square_\d+\(float v_x\)", source)
+    assert re.search(r"__device__ float ncc_dev_d_sum_of_squares_\d+\(float v_x, float v_y\)", source)
+    body = body_of(ptx_of(k_calls_device), "k_calls_device")
+    assert "ld.global.f32" in body and ".f64" not in body
+
+
+def test_variable_assigned_int_then_float_is_float64():
+    source = translated(k_unify, SIG)
+    assert re.search(r"\bdouble v_x = {};", source)
+
+
+def test_tuple_swap_goes_through_temporaries():
+    source = translated(k_swap, SIG)
+    assert re.search(r"\bfloat v_x = {};", source) and re.search(r"\bfloat v_y = {};", source)
+    assert source.count("float t_") >= 4
+
+
+def test_conditional_expression_and_boolean_operators():
+    source = translated(k_ternary_bool, SIG)
+    assert "bool v_flag = {};" in source and "&&" in source and "||" in source
+    ptx_of(k_ternary_bool)
+
+
+def test_augmented_assignment_to_elements():
+    ptx_of(k_aug_element)
+    source = translated(k_aug_element, SIG)
+    assert "ncc_ffloordiv(" in source  # a[2] //= 2.0: float32 // float64 floor-divides as floats
+
+
+def grid_stride_sum(a, n):
+    i = cuda.grid(1)
+    total = float32(0.0)
+    while i < a.size:
+        total += a[i]
+        i += cuda.gridsize(1)
+    a[0] = total
+
+
+def test_grid_stride_while_loop_unrolls_as_numbas():
+    # the induction variable's += does not wrap, so NVVM counts the trips and unrolls the loop,
+    # keeping several loads in flight (numba's LLVM unrolls it 4 times)
+    body = body_of(ptx_of(grid_stride_sum), "grid_stride_sum")
+    assert body.count("ld.global.f32") >= 4
+    assert "ncc_wrapping_add" not in translated(grid_stride_sum).split("while")[1].split("}")[0]
