@@ -45,8 +45,8 @@ Organisation
 The C floor
 -----------
 `run_floor` compiles benchmarks/floor.c once per run into a temporary directory, with our own driver
-declarations and loader and no CUDA toolkit (`cc -O2 -std=c11 -Isrc/api benchmarks/floor.c
-src/api/loader.c -ldl -lpthread`; $CC overrides cc), runs it (with --quick when given) and reads the one
+declarations and loader and no CUDA toolkit (`cc -O2 -std=c11 -Isrc/driver/api benchmarks/floor.c
+src/driver/api/loader.c -ldl -lpthread`; $CC overrides cc), runs it (with --quick when given) and reads the one
 JSON object it prints: operation name -> number (µs per call; GB/s for names with "MiB"; ms for
 "first context", a single sample). A row takes the value under its own name (`row(floor=...)` names
 another key); the keys that name no row are variants, listed under the table. If compiling or
@@ -835,7 +835,7 @@ def fresh_interpreter(pre, stmt, env=None, cwd=None, timeout=300):
 # --------------------------------------------------------------------------------------------
 
 FLOOR_SOURCE = os.path.join(REPO, "benchmarks", "floor.c")
-API_DIR = os.path.join(REPO, "src", "api")
+API_DIR = os.path.join(REPO, "src", "driver", "api")
 
 
 def _first_error(text, default):

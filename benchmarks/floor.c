@@ -1,7 +1,7 @@
 /* floor.c: the "floor (C)" column of benchmarks/bench_host.py -- each operation of its table done with
  * the driver API straight from C, no Python: the least a binding can spend on it. Built by bench_host.py
  * at run time from our own declarations and loader (src/api), so a C compiler is all it needs:
- *     cc -O2 -std=c11 -Isrc/api benchmarks/floor.c src/api/loader.c -ldl -lpthread -o floor
+ *     cc -O2 -std=c11 -Isrc/driver/api benchmarks/floor.c src/driver/api/loader.c -ldl -lpthread -o floor
  *
  * Usage: floor [--quick]   (--quick: 3 repeats of ~5 ms instead of 7 of ~20 ms; 3 transfers instead of 5)
  *

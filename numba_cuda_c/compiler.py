@@ -1,4 +1,4 @@
-"""CUDA C to a loaded module: NVRTC compilation (src/nvrtc.c), its caches, SourceModule, load_module.
+"""CUDA C to a loaded module: NVRTC compilation (src/launch/nvrtc.c), its caches, SourceModule, load_module.
 
 Images are cached in memory and on disk, keyed by the source, the options (the architecture
 among them), the program name, the NVRTC version and the output kind. The disk cache lives in

@@ -1,5 +1,5 @@
 """numba's view of a context's memory bookkeeping: ctx.deallocations and ctx.memory_manager
-(the built-in manager, when no EMM plugin is installed). The queue itself is in C (src/memory.c);
+(the built-in manager, when no EMM plugin is installed). The queue itself is in C (src/core/memory.c);
 these objects only read and drive it. Also Context.mempin and Context.get_ipc_handle.
 """
 

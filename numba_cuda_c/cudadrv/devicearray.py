@@ -1,6 +1,6 @@
 """numba.cuda.cudadrv.devicearray: device arrays, and host arrays the device can reach.
 
-DeviceNDArray and DeviceRecord are C types (src/devicearray.c). MappedNDArray and ManagedNDArray
+DeviceNDArray and DeviceRecord are C types (src/arrays/devicearray.c). MappedNDArray and ManagedNDArray
 are NumPy arrays in mapped or managed memory that also export __cuda_array_interface__, so kernels
 and other libraries can take them as device arrays. They are made at first use, so that importing
 numba_cuda_c does not import NumPy.
@@ -214,7 +214,7 @@ def _numba_type_of(array):
 
 
 def _rebuild_device_array(kind, span, low, shape, strides, dtype):
-    """A pickled device array (DeviceNDArray.__reduce__, src/transfer.c) made again in the current
+    """A pickled device array (DeviceNDArray.__reduce__, src/arrays/transfer.c) made again in the current
     context: its spanned bytes copied to new device memory, viewed with the same layout."""
     if kind == "record":
         record = DeviceRecord(dtype)

@@ -12,7 +12,7 @@ from numba_cuda_c._cuda import (
     driver_get_version,
 )
 from numba_cuda_c._cuda import get_device, list_devices  # noqa: F401
-from numba_cuda_c.cudadrv.deallocations import (  # noqa: F401  (Context's Python halves, src/context.c)
+from numba_cuda_c.cudadrv.deallocations import (  # noqa: F401  (Context's Python halves, src/core/context.c)
     _builtin_memory_manager,
     _context_get_ipc_handle,
     _context_mempin,
@@ -197,7 +197,7 @@ __all__ = [
 from numba_cuda_c._cuda import Event, Stream  # noqa: E402
 
 
-# Stream.auto_synchronize() and Stream.async_done() call these (src/stream.c): generator and
+# Stream.auto_synchronize() and Stream.async_done() call these (src/core/stream.c): generator and
 # asyncio glue belongs in Python.
 @_contextlib.contextmanager
 def _stream_auto_synchronize(stream):

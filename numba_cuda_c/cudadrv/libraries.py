@@ -1,7 +1,7 @@
 """Where the CUDA toolkit libraries (NVRTC, the runtime, libNVVM and libdevice) are looked for, in order.
 
 CUDA_HOME / CUDA_PATH, the active conda prefix, NVIDIA's pip wheels in site-packages,
-/usr/local/cuda, then (in C) the dynamic loader's own path. Asked once, by src/nvrtc.c.
+/usr/local/cuda, then (in C) the dynamic loader's own path. Asked once, by src/launch/nvrtc.c.
 """
 
 import os

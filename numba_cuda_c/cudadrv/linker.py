@@ -1,5 +1,5 @@
 """numba's Linker (numba.cuda.cudadrv.driver.Linker / _Linker) on the driver's JIT linker
-(src/linker.c): PTX, CUDA C (compiled here by NVRTC as relocatable code), CUBIN, fatbin, object and
+(src/launch/linker.c): PTX, CUDA C (compiled here by NVRTC as relocatable code), CUBIN, fatbin, object and
 library inputs, from files or memory (LinkableCode), linked into one CUBIN. Linking runs once per
 kernel specialisation, so it is Python; the driver's work is in C with the GIL released.
 

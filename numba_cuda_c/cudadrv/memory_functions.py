@@ -1,7 +1,7 @@
 """numba.cuda.cudadrv.driver's memory helpers on raw pointers and buffers, as libraries call them:
 host_to_device, device_to_host, device_to_device, device_memset, the pointer and size queries, and
 the bookkeeping behind MemoryPointer.view()/own()/refct of the C allocations. The copies are in C
-(src/driver_functions.c); stream 0 means a synchronous copy, a stream an asynchronous one.
+(src/arrays/raw_copies.c); stream 0 means a synchronous copy, a stream an asynchronous one.
 """
 
 import sys
@@ -131,7 +131,7 @@ def device_memset(dst, val, size, stream=0):
     _cuda._memset(device_pointer(dst), val, size, stream)
 
 
-# numba_cuda_c.MemoryPointer (the C allocation) calls these (src/memory.c)
+# numba_cuda_c.MemoryPointer (the C allocation) calls these (src/core/memory.c)
 
 
 def _memory_view(memory, start, stop):

@@ -1,5 +1,5 @@
 """numba.cuda.cudadrv.nvrtc's helpers that users call: the architectures NVRTC compiles for and the
--arch option for a device. The NVRTC binding itself is C (src/nvrtc.c)."""
+-arch option for a device. The NVRTC binding itself is C (src/launch/nvrtc.c)."""
 
 from numba_cuda_c import _cuda
 from numba_cuda_c.cudadrv.error import CCSupportError, NvrtcError

@@ -1,6 +1,6 @@
 """@cuda.jit: the decorator and the dispatcher that specialises a Python kernel on its argument
 types, translates it (translate.py), compiles it with NVRTC (compiler.py, with its caches) and
-launches it through the C launch path (a Kernel of src/kernel.c)."""
+launches it through the C launch path (a Kernel of src/launch/kernel.c)."""
 
 import collections
 import enum
@@ -465,7 +465,7 @@ class Dispatcher:
             launcher = self._launchers.get(key)
         if launcher is None:
             _launch_key(key)  # numba's checks, now
-            # the per-call path is C (src/dispatch.c): it keys the arguments' types and finds the
+            # the per-call path is C (src/launch/dispatch.c): it keys the arguments' types and finds the
             # LaunchConfig; specialise() runs on the first call of each key
             griddim, blockdim = _cuda._parse_launch_dims(key[0], key[1])
             info = (self, griddim, blockdim, key[2] if len(key) > 2 else 0, key[3] if len(key) > 3 else 0)

@@ -3,7 +3,7 @@
 PRELUDE = r"""
 // --- numba_cuda_c prelude ---------------------------------------------------------------
 // An array travels to the kernel by value as {data, shape[N], strides[N]} (strides in bytes):
-// the layout the launcher packs (src/launch.c, a parameter of 8 + 16 N bytes).
+// the layout the launcher packs (src/launch/launch.c, a parameter of 8 + 16 N bytes).
 template <typename T, int N> struct Array {
     T *data;
     long long shape[N];

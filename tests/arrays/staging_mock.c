@@ -1,4 +1,4 @@
-/* staging_mock.c: src/staging.c against a mock driver (host memory stands in for the device, events
+/* staging_mock.c: src/core/staging.c against a mock driver (host memory stands in for the device, events
  * report "not ready" at random), for tests/arrays/test_staging.py: every size, alignment, ring shape and
  * thread count, both directions, the path where no worker thread starts, and the error path.
  * Prints "ok <cases>" and exits 0, or names the failing case and exits 1. */

@@ -214,7 +214,7 @@ def test_bad_arguments():
 
 
 # copy_to_host() of a large array into a new host array goes through the context's pinned staging
-# ring (src/staging.c), worker threads copying 2 MiB slots into the fresh pages: every byte must land.
+# ring (src/core/staging.c), worker threads copying 2 MiB slots into the fresh pages: every byte must land.
 @pytest.mark.parametrize("nbytes", [(8 << 20) + 12345, 64 << 20, (300 << 20) + 8])
 def test_large_copy_to_new_host_array_is_exact(nbytes):
     host = np.frombuffer(rng.bytes(nbytes), np.uint8)

@@ -1,4 +1,4 @@
-"""The staging ring (src/staging.c) that large copies between the device and pageable host memory go
+"""The staging ring (src/core/staging.c) that large copies between the device and pageable host memory go
 through, without a GPU: compiled against a mock driver (tests/arrays/staging_mock.c) and run, under
 ThreadSanitizer where the compiler has it. Every byte must land, in both directions, for any size,
 alignment, ring shape and thread count, with or without worker threads; errors come back."""

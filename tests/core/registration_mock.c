@@ -1,4 +1,4 @@
-/* registration_mock.c: src/registration.c against a mock driver that keeps a table of registered host
+/* registration_mock.c: src/core/registration.c against a mock driver that keeps a table of registered host
  * ranges as the real one does (an overlapping registration is CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
  * unregistering needs the base), for tests/core/test_pinned.py: nesting, parts of a range, memory someone
  * else registered, a registration dropped by a context reset, failures, and many threads at once.

@@ -1,6 +1,6 @@
 """cuda.pinned / cuda.mapped nest (issue 10, item 19): memory registered already, by an outer block, an
 overlapping array or someone else, is used as is; each range is unregistered when its last user goes.
-The counting (src/registration.c) runs in CI against a mock driver; the GPU tests run the real one."""
+The counting (src/core/registration.c) runs in CI against a mock driver; the GPU tests run the real one."""
 
 import os
 import shutil

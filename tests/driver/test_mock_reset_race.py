@@ -1,7 +1,7 @@
 """A context's release or reset while other threads copy (the mock driver, tests/support/mockcuda): CUDA leaves a
 context destroyed under a call in flight undefined (a crash, at worst; the mock frees the copy's memory
 under it). Close and reset must wait for the driver calls other threads made without the GIL, and calls
-that start meanwhile must fail cleanly (src/driver_gate.h)."""
+that start meanwhile must fail cleanly (src/driver/driver_gate.h)."""
 
 import pytest
 
