@@ -287,9 +287,11 @@ class Calls:
         if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
             return target
         if callable(target) and getattr(target, "__module__", None) in ("math", "cmath"):  # math.sin, from math import sin
-            return pymath.entry_for(target)
+            path = pymath.path_for(target)
+            return lib.lookup(path) if path else None
         if getattr(target, "__module__", None) == "builtins":  # abs, min, len, ... (print is not an entry)
-            return pybuiltins.entry_for(target)
+            path = pybuiltins.path_for(target)
+            return lib.lookup(path) if path else None
         if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
             return array_lib.OBJECTS[target]  # np.sum(a)
         return None
