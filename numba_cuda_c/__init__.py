@@ -117,7 +117,7 @@ elif not any(type(finder).__name__ == "_DistributedProtocolFinder" for finder in
 
 implementation = "NVIDIA"
 
-__version__ = "0.1.0"
+from numba_cuda_c._version import __version__  # noqa: E402
 
 
 def is_available():
