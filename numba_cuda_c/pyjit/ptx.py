@@ -60,7 +60,7 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     checked = {"launch_bounds": launch_bounds} if launch_bounds is not None else {}
     check_options(checked)
     pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a @cuda.jit dispatcher compiles its Python function
-    from numba_cuda_c.pyjit.translate import translate_device, translate_kernel
+    from numba_cuda_c.pyjit.translate import translate_device, translate_kernel  # the translator: when compiling
 
     sig = types.parse_signature(args)
     argtypes = normalise(sig.args)
