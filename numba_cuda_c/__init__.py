@@ -220,7 +220,7 @@ def _in_notebook():
 
     if "ipykernel" not in sys.modules:  # the cheap test first: no notebook without a Jupyter kernel
         return False
-    from numba_cuda_c import notebook
+    from numba_cuda_c import notebook  # the notebook helpers: loaded in a notebook only
 
     return notebook.in_notebook()
 
@@ -322,9 +322,7 @@ def set_memory_manager(mm_plugin):
     """Choose how device memory is allocated, as numba's set_memory_manager: an EMM plugin class
     (derived from BaseCUDAMemoryManager), numba_cuda_c.pool.StreamOrderedMemoryManager (the built-in
     stream-ordered pool), or None for the default (cuMemAlloc and the deallocation queue)."""
-    from numba_cuda_c.pool import StreamOrderedMemoryManager
-
-    if mm_plugin is StreamOrderedMemoryManager:
+    if mm_plugin is pool.StreamOrderedMemoryManager:
         _cuda._set_memory_plugin(None)
         _cuda._use_memory_pool(True)
     elif mm_plugin is None:
@@ -369,7 +367,7 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     of the block; the handle is closed at its end."""
     import numpy as np
 
-    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle
+    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle  # ipc imports NumPy: loaded at first use
 
     dtype = np.dtype(dtype)
     size = int(np.prod(shape)) * dtype.itemsize

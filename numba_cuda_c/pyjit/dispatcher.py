@@ -342,7 +342,7 @@ class Dispatcher:
             )
             return module.get_function(name)
         # relocatable code, linked by the driver with the files it needs
-        from numba_cuda_c.cudadrv import linker
+        from numba_cuda_c.cudadrv import linker  # loaded by kernels that link only
 
         for item in links:
             linker.check_link_item(item)  # numba's errors first, before compiling
@@ -483,7 +483,7 @@ class Dispatcher:
         recorded, raised here as numba does (pyjit/exceptions.py)."""
         if not self.options.get("debug"):
             return launch
-        from numba_cuda_c.pyjit import exceptions
+        from numba_cuda_c.pyjit import exceptions  # loaded by debug kernels only
 
         table = exceptions.table_of(self._sources[argtypes][1])
         if not table:
@@ -605,7 +605,7 @@ class Dispatcher:
     def inspect_types(self, file=None, signature=None, pretty=False, **kwargs):
         """numba's typed listing, printed to `file` (stdout): for each compiled signature (or the one given), the
         function's source and the type of each of its variables, as our translator types them."""
-        from numba_cuda_c.pyjit.translate import typed_listing
+        from numba_cuda_c.pyjit.translate import typed_listing  # the translator: only when needed
 
         if pretty:
             raise NotImplementedError("inspect_types(pretty=True) renders numba's IR with pygments; use pretty=False")
@@ -679,7 +679,7 @@ class Dispatcher:
         return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)
 
     def _repr_html_(self):
-        from numba_cuda_c import notebook
+        from numba_cuda_c import notebook  # the notebook helpers: loaded in a notebook only
 
         return notebook.html_of(self)
 

@@ -107,7 +107,7 @@ def compile_all(
             "compile_all(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. "
             "Use output='ptx'"
         )
-    from numba_cuda_c.cudadrv import linker
+    from numba_cuda_c.cudadrv import linker  # linking: loaded by compile_all only
     from numba_cuda_c.cudadrv.linkable_code import LinkableCode
 
     cc = tuple(cc or _default_cc())
