@@ -124,8 +124,6 @@ elif not any(type(finder).__name__ == "_DistributedProtocolFinder" for finder in
 
 implementation = "NVIDIA"
 
-from numba_cuda_c._version import __version__  # noqa: E402
-
 
 def is_available():
     """Returns a boolean to indicate the availability of a CUDA GPU.
@@ -380,6 +378,11 @@ _LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "A
 
 
 def __getattr__(name):
+    if name == "__version__":  # _version.py, which the dispatcher's disk cache reads too: loaded when asked for
+        from numba_cuda_c._version import __version__ as value
+
+        globals()[name] = value
+        return value
     if name == "driver":  # numba.cuda leaks it too; its helpers (ctypes, EMM glue) load when first asked for
         import importlib
 

@@ -289,9 +289,8 @@ def _view_of_span(raw, low, shape, strides, dtype):
 
 
 def __getattr__(name):
-    classes = _host_array_classes()
-    if name in classes:
-        return classes[name]
+    if name in ("MappedNDArray", "ManagedNDArray"):  # made at first use (NumPy): not for other names (__path__)
+        return _host_array_classes()[name]
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
