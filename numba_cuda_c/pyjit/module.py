@@ -67,7 +67,8 @@ class ModuleBuilder:
         if key not in self.functions:
             name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
             self.functions[key] = (name, None)  # being translated: a recursive call sees this
-            translator = self.function_translator(pyfunc, argtypes, self, device=True, name=name, constants=constants)
+            translator = self.function_translator(pyfunc, argtypes, self, device=True, name=name,
+                                                  constants=constants)
             translator.declared_return = declared_return
             translator.forceinline = forceinline
             self.translating[key] = translator

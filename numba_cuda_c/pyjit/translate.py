@@ -696,7 +696,8 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch
 def typed_listing(pyfunc, argtypes):
     """The function's source with the type of each of its variables (and its return type): what
     Dispatcher.inspect_types prints, from a translation of these argument types."""
-    translator = FunctionTranslator(pyfunc, argtypes, ModuleBuilder(FunctionTranslator), device=False, name="listing")
+    module = ModuleBuilder(FunctionTranslator)
+    translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name="listing")
     translator.device = True  # a value it returns is typed, not refused
     _translated(translator)
     lines = ["# File: %s" % translator.filename, "# --- LINE %d --- " % translator.first_line]

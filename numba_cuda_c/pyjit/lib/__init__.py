@@ -9,7 +9,8 @@ opaque device type (("GridGroup", "sync")). Its `requires` names C the source ne
 functions: REQUIREMENTS) and what the launch must do (a cooperative launch): the translation carries
 them as its first lines (translate.py), so they survive the disk cache.
 
-Adding a function is one `Intrinsic(...)` in its family's module; the table and its entries' classes are in table.py."""
+Adding a function is one `Intrinsic(...)` in its family's module; the table and the entries' classes are in
+table.py."""
 
 from numba_cuda_c.pyjit.lib.table import (  # noqa: F401  (the library's names, from its table)
     CAPTURES_DEVICE_MEMORY,
@@ -47,7 +48,7 @@ def module_functions(family, namespace, what):
 
 
 def _load():
-    """The families, imported at the first lookup (each registers its entries in the table): not with the package."""
+    """The families, imported at the first lookup (each registers its entries in the table), not with pyjit."""
     if not _loaded:
         from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, numbers, pybuiltins, pymath, random, warp  # noqa: F401  (registering)
 
