@@ -78,7 +78,14 @@ from numba_cuda_c.types import (  # noqa: F401
 globals().update({_k: _v for _k, _v in vars(types).items() if isinstance(_v, types.Type) and not _k.startswith("_")})
 from numba_cuda_c.args import In, InOut, Out  # noqa: F401,E402
 from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401,E402
-from numba_cuda_c.cudadrv import devicearray as _devicearray
+from numba_cuda_c.cudadrv.devicearray import (  # noqa: F401  (host arrays the device reaches)
+    _like_strides,
+    managed_array,
+    mapped_array,
+    mapped_array_like,
+    pinned_array,
+    pinned_array_like,
+)
 from numba_cuda_c.cudadrv.emm import (  # noqa: F401
     BaseCUDAMemoryManager,
     GetIpcHandleMixin,
@@ -116,8 +123,6 @@ elif not any(type(finder).__name__ == "_DistributedProtocolFinder" for finder in
     _sys.meta_path.insert(0, _DistributedProtocolFinder())
 
 implementation = "NVIDIA"
-
-__version__ = "0.1.0"
 
 
 def is_available():
@@ -213,7 +218,7 @@ def _in_notebook():
 
     if "ipykernel" not in sys.modules:  # the cheap test first: no notebook without a Jupyter kernel
         return False
-    from numba_cuda_c import notebook
+    from numba_cuda_c import notebook  # the notebook helpers: loaded in a notebook only
 
     return notebook.in_notebook()
 
@@ -244,48 +249,6 @@ def detect():
     print("Summary:")
     print("\t%d/%d devices are supported" % (supported_count, len(devlist)))
     return supported_count > 0
-
-
-def pinned_array(shape, dtype=float, strides=None, order="C"):
-    """Allocate an np.ndarray with a buffer that is pinned (pagelocked)."""
-    return _cuda._host_array("pinned", shape, dtype, strides, order)
-
-
-def pinned_array_like(ary):
-    """Allocate a pinned np.ndarray with the same shape, strides and dtype as ary."""
-    return _cuda._host_array("pinned", ary.shape, ary.dtype, _like_strides(ary), None)
-
-
-def mapped_array(shape, dtype=float, strides=None, order="C", stream=0, portable=False, wc=False):
-    """Allocate a mapped ndarray: page-locked host memory the device addresses directly.
-
-    portable: usable by every context; wc: write-combined (fast to write from the host, slow to read).
-    """
-    array = _cuda._host_array("mapped", shape, dtype, strides, order, portable, wc)
-    return _on_stream(array.view(_devicearray.MappedNDArray), stream)
-
-
-def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    """Allocate a mapped ndarray with the same shape, strides and dtype as ary."""
-    array = _cuda._host_array("mapped", ary.shape, ary.dtype, _like_strides(ary), None, portable, wc)
-    return _on_stream(array.view(_devicearray.MappedNDArray), stream)
-
-
-def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
-    """Allocate an ndarray in managed (unified) memory, reachable from the host and the device."""
-    array = _cuda._host_array("managed", shape, dtype, strides, order, attach_global=attach_global)
-    return _on_stream(array.view(_devicearray.ManagedNDArray), stream)
-
-
-def _on_stream(array, stream):
-    """A mapped or managed array that remembers the stream it was made on (its CUDA array interface names it)."""
-    array.stream = stream
-    return array
-
-
-def _like_strides(ary):
-    """The strides of a new contiguous array like `ary` (NumPy or device array): device_array_like's."""
-    return _cuda._strides_like(ary)
 
 
 def _free_all(locks):
@@ -357,9 +320,7 @@ def set_memory_manager(mm_plugin):
     """Choose how device memory is allocated, as numba's set_memory_manager: an EMM plugin class
     (derived from BaseCUDAMemoryManager), numba_cuda_c.pool.StreamOrderedMemoryManager (the built-in
     stream-ordered pool), or None for the default (cuMemAlloc and the deallocation queue)."""
-    from numba_cuda_c.pool import StreamOrderedMemoryManager
-
-    if mm_plugin is StreamOrderedMemoryManager:
+    if mm_plugin is pool.StreamOrderedMemoryManager:
         _cuda._set_memory_plugin(None)
         _cuda._use_memory_pool(True)
     elif mm_plugin is None:
@@ -404,7 +365,7 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     of the block; the handle is closed at its end."""
     import numpy as np
 
-    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle
+    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle  # ipc imports NumPy: loaded at first use
 
     dtype = np.dtype(dtype)
     size = int(np.prod(shape)) * dtype.itemsize
@@ -417,6 +378,11 @@ _LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "A
 
 
 def __getattr__(name):
+    if name == "__version__":  # _version.py, which the dispatcher's disk cache reads too: loaded when asked for
+        from numba_cuda_c._version import __version__ as value
+
+        globals()[name] = value
+        return value
     if name == "driver":  # numba.cuda leaks it too; its helpers (ctypes, EMM glue) load when first asked for
         import importlib
 

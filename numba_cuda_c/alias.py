@@ -21,6 +21,8 @@ import importlib.util
 import sys
 import types as _pytypes
 
+from numba_cuda_c import types
+
 _PREFIX = "numba.cuda"
 _TARGET = "numba_cuda_c"
 
@@ -51,8 +53,6 @@ class _NumbaStubLoader(importlib.abc.Loader):
         return None
 
     def exec_module(self, module):
-        from numba_cuda_c import types
-
         module.__path__ = []  # a package: numba.cuda is found through the finder
         for name in dir(types):
             value = getattr(types, name)

@@ -3,6 +3,8 @@ it back only (the device array starts uninitialised), cuda.InOut(x) both (what a
 gets). Device arrays pass through untouched. numba's own hint objects (numba.cuda.args, used by
 libraries) are read the same way, by their class's name and value."""
 
+from numba_cuda_c import _cuda
+
 
 class ArgHint:
     copy_in = True
@@ -11,19 +13,19 @@ class ArgHint:
     def __init__(self, value):
         self.value = value
 
-    def to_device(self, retr, stream=0):
-        """The device array the kernel gets; `retr` receives what to do after the launch (a copy back)."""
+    def to_device(self, retr, stream=0, arrays=_cuda):
+        """The device array the kernel gets; `retr` receives what to do after the launch (a copy back). `arrays`:
+        the module whose is_cuda_array, as_cuda_array, to_device and device_array_like make it (the simulator's
+        launch passes its own)."""
         import numpy as np
 
-        import numba_cuda_c as cuda
-
-        if cuda.is_cuda_array(self.value):
-            return cuda.as_cuda_array(self.value)
+        if arrays.is_cuda_array(self.value):
+            return arrays.as_cuda_array(self.value)
         host = np.asarray(self.value)
         if self.copy_in:
-            device = cuda.to_device(host, stream=stream)
+            device = arrays.to_device(host, stream=stream)
         else:
-            device = cuda.device_array_like(host, stream=stream)
+            device = arrays.device_array_like(host, stream=stream)
         if self.copy_out:
             retr.append(lambda: device.copy_to_host(host, stream=stream))
         else:

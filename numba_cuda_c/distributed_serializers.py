@@ -9,7 +9,10 @@ itself for CuPy's and numba's arrays:
 Pickling (DeviceNDArray.__reduce__) stays the fallback of the `pickle` family. The registration runs when
 `distributed.protocol` is imported, before or after numba_cuda_c, and never imports distributed itself: the
 package puts a small finder first on sys.meta_path (numba_cuda_c/__init__.py) that, for that one module only,
-loads this one and wraps the module's loading (spec_registering_after)."""
+loads this one and wraps the module's loading (spec_registering_after).
+
+The functions import the package's modules when they run: this module is loaded by that finder, also under the
+CUDA simulator, whose numba_cuda_c.cudadrv.devicearray is another module (without the helpers used here)."""
 
 import sys
 

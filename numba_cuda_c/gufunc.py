@@ -18,6 +18,8 @@ import re
 
 import numpy as np
 
+from numba_cuda_c import _cuda, types
+from numba_cuda_c.pyjit.dispatcher import jit
 from numba_cuda_c.ufunc import accepts, jit_from_source
 
 BLOCK = 128
@@ -60,8 +62,6 @@ class _Loop:
     """One signature: the dtypes of the arguments and how each goes to the core function."""
 
     def __init__(self, signature, cores, name):
-        from numba_cuda_c import types
-
         self.dtypes, self.modes = [], []
         for k, (t, core) in enumerate(zip(signature.args, cores)):
             if isinstance(t, types.Array):
@@ -85,9 +85,6 @@ class CUDAGUFunc:
     """The generalized ufunc @cuda.guvectorize makes."""
 
     def __init__(self, pyfunc, signatures, layout):
-        import numba_cuda_c as cuda
-        from numba_cuda_c import types
-
         self.py_func = pyfunc
         self.__name__ = pyfunc.__name__
         self.__doc__ = pyfunc.__doc__
@@ -111,7 +108,7 @@ class CUDAGUFunc:
                 raise TypeError("signature %s has %d arguments; the layout %r has %d"
                                 % (sig, len(signature.args), layout, len(cores)))
             self.loops.append(_Loop(signature, cores, self.__name__))
-        self._device = cuda.jit(device=True)(pyfunc)
+        self._device = jit(device=True)(pyfunc)
         self._kernels = {}
 
     @property
@@ -136,8 +133,6 @@ class CUDAGUFunc:
         raise TypeError("gufunc %s has no loop for the input types (%s)" % (self.__name__, ", ".join(map(str, dtypes))))
 
     def __call__(self, *args, out=None, stream=0):
-        import numba_cuda_c as cuda
-
         nin, nall = self.nin, self.nin + self.nout
         if len(args) not in (nin, nall):
             raise TypeError(
@@ -152,10 +147,10 @@ class CUDAGUFunc:
             if len(outputs) != self.nout:
                 raise ValueError("%s has %d outputs, out gives %d" % (self.__name__, self.nout, len(outputs)))
         # outputs given as CUDA array interface objects: device arrays (returned so, as numba)
-        outputs = [cuda.as_cuda_array(o) if cuda.is_cuda_array(o) and not isinstance(o, cuda.DeviceNDArray) else o
+        outputs = [_cuda.as_cuda_array(o) if _cuda.is_cuda_array(o) and not isinstance(o, _cuda.DeviceNDArray) else o
                    for o in outputs]
-        on_device = [cuda.is_cuda_array(a) for a in args[:nin]]
-        inputs = [cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args[:nin], on_device)]
+        on_device = [_cuda.is_cuda_array(a) for a in args[:nin]]
+        inputs = [_cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args[:nin], on_device)]
         loop = self._loop([a.dtype for a in inputs], args[:nin])
         sizes, loop_shapes = {}, []
         for k, (array, core) in enumerate(zip(inputs, self.input_cores)):
@@ -180,19 +175,19 @@ class CUDAGUFunc:
             dtype = loop.dtypes[nin + k]
             flat_shape = (count,) + shape[len(loop_shape):]
             given = outputs[k] if outputs else None
-            if given is not None and cuda.is_cuda_array(given):
-                target = cuda.as_cuda_array(given)
+            if given is not None and _cuda.is_cuda_array(given):
+                target = _cuda.as_cuda_array(given)
                 if target.dtype == dtype and target.is_c_contiguous():
                     device_args.append(target.reshape(*flat_shape))
                     results.append(given)
                     continue
-            staged = cuda.device_array(flat_shape, dtype=dtype, stream=stream)
+            staged = _cuda.device_array(flat_shape, dtype=dtype, stream=stream)
             device_args.append(staged)
             writebacks.append((k, staged, shape, given))
             results.append(None)
         if count:
             self._kernel(tuple(loop.modes))[(count + BLOCK - 1) // BLOCK, BLOCK, stream](count, *device_args)
-        returns_host = not any(on_device) and not any(cuda.is_cuda_array(o) for o in outputs)
+        returns_host = not any(on_device) and not any(_cuda.is_cuda_array(o) for o in outputs)
         for k, staged, shape, given in writebacks:
             if given is None:
                 result = staged.reshape(*shape) if shape else staged.reshape(1)
@@ -200,9 +195,9 @@ class CUDAGUFunc:
                     host = result.copy_to_host(stream=stream)
                     result = host.reshape(shape)
                 results[k] = result
-            elif cuda.is_cuda_array(given):  # another dtype or layout: through the host
+            elif _cuda.is_cuda_array(given):  # another dtype or layout: through the host
                 host = staged.copy_to_host(stream=stream).reshape(shape).astype(given.dtype)
-                cuda.as_cuda_array(given).copy_to_device(host, stream=stream)
+                _cuda.as_cuda_array(given).copy_to_device(host, stream=stream)
                 results[k] = given
             else:
                 np.copyto(given, staged.copy_to_host(stream=stream).reshape(shape), casting="unsafe")
@@ -226,8 +221,6 @@ class CUDAGUFunc:
 
     def _device_input(self, array, device, dtype, loop_shape, core, count, stream):
         """An input as a C-contiguous device array of shape (loop size, *core shape)."""
-        import numba_cuda_c as cuda
-
         core_shape = tuple(array.shape[len(array.shape) - len(core):]) if core else ()
         full = loop_shape + core_shape
         flat = (count,) + core_shape
@@ -242,7 +235,7 @@ class CUDAGUFunc:
         if int(np.prod(host.shape[:host.ndim - len(core_shape)])) == 1:  # one element of the loop: for every one
             host = host.reshape(core_shape)
         staged = np.ascontiguousarray(np.broadcast_to(host, full), dtype=dtype).reshape(flat)
-        return cuda.to_device(staged, stream=stream)
+        return _cuda.to_device(staged, stream=stream)
 
 
 def _loop_shape(shapes):

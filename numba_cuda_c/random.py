@@ -12,6 +12,8 @@ each directly, jumping by the powers of two of its index (the jump is linear ove
 
 import numpy as np
 
+from numba_cuda_c import _cuda
+from numba_cuda_c.compiler import SourceModule
 from numba_cuda_c.pyjit import lib as _lib
 from numba_cuda_c.xoroshiro import MASK as _MASK
 from numba_cuda_c.xoroshiro import jump as _jump
@@ -77,8 +79,6 @@ _init_module = []
 
 
 def _init_kernel():
-    from numba_cuda_c.compiler import SourceModule
-
     if not _init_module:
         _init_module.append(SourceModule(_INIT_SOURCE, name="ncc_xoroshiro128p_init.cu"))
     return _init_module[0].get_function("ncc_xoroshiro128p_init")
@@ -87,8 +87,6 @@ def _init_kernel():
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     """Initialises RNG states on the GPU: states[i] starts (subsequence_start + i) * 2**64 steps into
     the sequence of `seed`, as numba's. states: a 1-d device array of xoroshiro128p_dtype."""
-    import numba_cuda_c as cuda
-
     if states.dtype != xoroshiro128p_dtype or states.ndim != 1:
         raise TypeError("states must be a 1-d device array of xoroshiro128p_dtype")
     n = states.shape[0]
@@ -100,7 +98,7 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     z = _splitmix64(seed)
     last = start + n - 1
     npowers = min(last.bit_length(), 64)
-    powers = cuda.to_device(_packed_powers(npowers), stream=stream)
+    powers = _cuda.to_device(_packed_powers(npowers), stream=stream)
     kernel = _init_kernel()
     blocks = (n + 255) // 256
     kernel[blocks, 256, stream](states, np.int64(n), np.uint64(z), np.uint64(z), np.uint64(start), powers,
@@ -112,9 +110,7 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
 
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     """A new device array of n RNG states, initialised as init_xoroshiro128p_states does."""
-    import numba_cuda_c as cuda
-
-    states = cuda.device_array(n, dtype=xoroshiro128p_dtype, stream=stream)
+    states = _cuda.device_array(n, dtype=xoroshiro128p_dtype, stream=stream)
     init_xoroshiro128p_states(states, seed, subsequence_start, stream)
     return states
 

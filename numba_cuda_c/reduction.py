@@ -14,13 +14,15 @@ numba does."""
 
 import numpy as np
 
+from numba_cuda_c import _cuda
+from numba_cuda_c import stubs as cuda  # the kernel's cuda.threadIdx, cuda.shared, ...: the device-side names
+from numba_cuda_c.pyjit.dispatcher import Dispatcher, jit
+
 BLOCK = 256  # threads per block: the shared array's size
 MAX_BLOCKS = 64  # partials the second pass folds in one block
 
 
 def _make_kernel(op):
-    import numba_cuda_c as cuda
-
     def reduce_blocks(arr, partials, init, use_init, dty):
         values = cuda.shared.array(256, dty)  # BLOCK
         tid = cuda.threadIdx.x
@@ -48,18 +50,15 @@ def _make_kernel(op):
                 result = op(result, init)
             partials[cuda.blockIdx.x] = result
 
-    return cuda.jit(reduce_blocks)
+    return jit(reduce_blocks)
 
 
 class Reduce:
     """A reduction with the binary function `functor` (compiled as a device function, once)."""
 
     def __init__(self, functor):
-        import numba_cuda_c as cuda
-        from numba_cuda_c.pyjit.dispatcher import Dispatcher
-
         self._functor = functor
-        op = functor if isinstance(functor, Dispatcher) else cuda.jit(device=True)(functor)
+        op = functor if isinstance(functor, Dispatcher) else jit(device=True)(functor)
         self._kernel = _make_kernel(op)
         self.__name__ = getattr(functor, "__name__", "reduce")
         self.__doc__ = getattr(functor, "__doc__", None)
@@ -67,8 +66,6 @@ class Reduce:
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
         """Reduces arr (host or device, 1-d; its first `size` elements if given). Returns the result,
         or writes it to res[0] (a device array) and returns None. init: folded in once, of arr's dtype."""
-        import numba_cuda_c as cuda
-
         if arr.ndim != 1:
             raise TypeError("only support 1D array")
         if size is not None:
@@ -76,11 +73,11 @@ class Reduce:
         init = arr.dtype.type(init)
         if arr.size < 1:
             return init
-        if not cuda.is_cuda_array(arr):
-            arr = cuda.to_device(np.ascontiguousarray(arr), stream=stream)
+        if not _cuda.is_cuda_array(arr):
+            arr = _cuda.to_device(np.ascontiguousarray(arr), stream=stream)
         dtype = np.dtype(arr.dtype)
         blocks = min((arr.size + BLOCK - 1) // BLOCK, MAX_BLOCKS)
-        partials = cuda.device_array(blocks, dtype=dtype, stream=stream)
+        partials = _cuda.device_array(blocks, dtype=dtype, stream=stream)
         self._kernel[blocks, BLOCK, stream](arr, partials, init, True, dtype)
         if blocks > 1:
             self._kernel[1, BLOCK, stream](partials, partials[:1], init, False, dtype)

@@ -14,6 +14,11 @@ whose argument types the inputs' dtypes convert to safely (NumPy's rule), as num
 
 import numpy as np
 
+from numba_cuda_c import _cuda, stubs, types
+from numba_cuda_c.pyjit.devicefn import normalise
+from numba_cuda_c.pyjit.dispatcher import _function_of_payload, _function_payload, jit
+from numba_cuda_c.reduction import Reduce
+
 BLOCK = 256
 
 
@@ -32,12 +37,10 @@ def jit_from_source(source, name, filename, namespace):
     with linecache under `filename` (the translator reads a kernel's source), run in `namespace`."""
     import linecache
 
-    import numba_cuda_c as cuda
-
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = dict(namespace, cuda=cuda)
+    namespace = dict(namespace, cuda=stubs)  # the templates' cuda.grid: the device-side names
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 -- our own templates
-    return cuda.jit(namespace[name])
+    return jit(namespace[name])
 
 
 def _make_kernel(nin, fn):
@@ -55,8 +58,7 @@ def _make_kernel(nin, fn):
 
 def _inferred_result(pyfunc, argtypes):
     """The type a ufunc's kernel function returns for these argument types (numba's inferred signature)."""
-    from numba_cuda_c.pyjit.devicefn import normalise
-    from numba_cuda_c.pyjit.translate import translate_device
+    from numba_cuda_c.pyjit.translate import translate_device  # the translator: when a signature needs it
 
     _, result = translate_device(pyfunc, normalise(argtypes), "ncc_result_of_" + pyfunc.__name__)
     return result
@@ -66,9 +68,6 @@ class CUDAUFunc:
     """The ufunc @cuda.vectorize makes: call it on arrays or numbers."""
 
     def __init__(self, pyfunc, signatures):
-        import numba_cuda_c as cuda
-        from numba_cuda_c import types
-
         self.py_func = pyfunc
         self._signatures = list(signatures)  # as given: the ufunc is made again from them where it is unpickled
         self.__name__ = pyfunc.__name__
@@ -76,7 +75,7 @@ class CUDAUFunc:
         self.nin = pyfunc.__code__.co_argcount
         self.nout = 1
         self.types = []  # (argument dtypes, result dtype), in the order given
-        self._device = cuda.jit(device=True)(pyfunc)
+        self._device = jit(device=True)(pyfunc)
         self._kernel = _make_kernel(self.nin, self._device)
         for sig in signatures:
             try:
@@ -95,8 +94,6 @@ class CUDAUFunc:
     def __reduce__(self):
         """Pickled as its Python function (by reference, or by value through cloudpickle where it is local, as
         @cuda.jit kernels are) and its signatures; compiled again where it is unpickled."""
-        from numba_cuda_c.pyjit.dispatcher import _function_payload
-
         return (_rebuild_ufunc, (_function_payload(self.py_func), self._signatures))
 
     def _loop(self, dtypes, values=()):
@@ -110,12 +107,10 @@ class CUDAUFunc:
         )
 
     def __call__(self, *args, out=None, stream=0):
-        import numba_cuda_c as cuda
-
         if len(args) != self.nin:
             raise TypeError("%s takes %d arguments, %d given" % (self.__name__, self.nin, len(args)))
-        on_device = [cuda.is_cuda_array(a) for a in args]
-        arrays = [cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args, on_device)]
+        on_device = [_cuda.is_cuda_array(a) for a in args]
+        arrays = [_cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args, on_device)]
         loop_args, result = self._loop([a.dtype for a in arrays], args)
         shape = np.broadcast_shapes(*[a.shape for a in arrays])
         size = int(np.prod(shape))
@@ -126,28 +121,28 @@ class CUDAUFunc:
                 continue
             host = array.copy_to_host(stream=stream) if device else array
             flat = np.ascontiguousarray(np.broadcast_to(host, shape), dtype=dtype).reshape(size)
-            inputs.append(cuda.to_device(flat, stream=stream))
+            inputs.append(_cuda.to_device(flat, stream=stream))
         host_out = None
-        if out is not None and cuda.is_cuda_array(out) and not isinstance(out, cuda.DeviceNDArray):
-            out = cuda.as_cuda_array(out)  # any CUDA array interface object: returned as a device array, as numba
+        if out is not None and _cuda.is_cuda_array(out) and not isinstance(out, _cuda.DeviceNDArray):
+            out = _cuda.as_cuda_array(out)  # any CUDA array interface object: returned as a device array, as numba
         if out is not None:
             if tuple(out.shape) != shape:
                 raise ValueError("out has shape %s, the result %s" % (tuple(out.shape), shape))
-            if cuda.is_cuda_array(out):
-                target = cuda.as_cuda_array(out)
+            if _cuda.is_cuda_array(out):
+                target = _cuda.as_cuda_array(out)
             else:  # a host array: the result is computed on the device and copied into it
                 host_out = out
                 if not isinstance(out, np.ndarray) or not out.flags.writeable:
                     raise TypeError("out must be a device array or a writable NumPy array")
-                target = cuda.device_array(shape, dtype=out.dtype, stream=stream)
+                target = _cuda.device_array(shape, dtype=out.dtype, stream=stream)
         else:
-            target = cuda.device_array(shape, dtype=result, stream=stream)
+            target = _cuda.device_array(shape, dtype=result, stream=stream)
         if size:
             launch = self._kernel[(size + BLOCK - 1) // BLOCK, BLOCK, stream]
             if target.dtype == result and target.is_c_contiguous():
                 launch(target.reshape(size) if target.ndim != 1 else target, *inputs)
             else:  # an out of another dtype or layout: computed contiguous, converted through the host
-                staged = cuda.device_array(size, dtype=result, stream=stream)
+                staged = _cuda.device_array(size, dtype=result, stream=stream)
                 launch(staged, *inputs)
                 target.copy_to_device(staged.copy_to_host(stream=stream).astype(target.dtype).reshape(shape), stream=stream)
         if host_out is not None:
@@ -166,8 +161,6 @@ class CUDAUFunc:
 
     def reduce(self, arr, stream=0):
         """ufunc.reduce of a 1-d array (numba's): the function folded over the elements, on the GPU."""
-        from numba_cuda_c.reduction import Reduce
-
         if self.nin != 2:
             raise TypeError("reduce needs a function of two arguments")
         if len(arr) == 0:
@@ -178,8 +171,6 @@ class CUDAUFunc:
 
 
 def _rebuild_ufunc(payload, signatures):
-    from numba_cuda_c.pyjit.dispatcher import _function_of_payload
-
     return CUDAUFunc(_function_of_payload(payload), signatures)
 
 

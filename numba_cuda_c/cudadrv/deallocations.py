@@ -5,6 +5,10 @@ these objects only read and drive it. Also Context.mempin and Context.get_ipc_ha
 
 import contextlib
 
+from numba_cuda_c import _cuda
+from numba_cuda_c.cudadrv.emm import _pointer_value
+from numba_cuda_c.cudadrv.ipc import context_ipc_handle
+
 
 class _PendingDeallocs:
     """A context's pending-deallocation queue (numba's _PendingDeallocs): frees wait here until
@@ -101,8 +105,6 @@ def _pending_deallocations(context):
 
 def _context_mempin(context, owner, pointer, size, mapped):
     """Context.mempin: page-locks owner's buffer (pointer and size must be its data)."""
-    from numba_cuda_c import _cuda
-
     manager = context.memory_manager
     if not getattr(manager, "_numba_cuda_c_builtin", False):
         return manager.mempin(owner, pointer, size, mapped=mapped)
@@ -118,14 +120,9 @@ def _context_get_ipc_handle(context, memory):
     manager = context.memory_manager
     if not getattr(manager, "_numba_cuda_c_builtin", False):
         return manager.get_ipc_handle(memory)
-    from numba_cuda_c.cudadrv.emm import _pointer_value
-    from numba_cuda_c.cudadrv.ipc import context_ipc_handle
-
     return context_ipc_handle(context, _pointer_value(memory.device_pointer), memory.size, memory)
 
 
 def _context_open_ipc_handle(context, handle, size):
     """Context.open_ipc_handle(handle, size): another process's memory mapped into this context."""
-    from numba_cuda_c import _cuda
-
     return _cuda._ipc_open(bytes(getattr(handle, "reserved", handle)), context.device.id)

@@ -8,7 +8,7 @@ numba_cuda_c does not import NumPy.
 
 import functools
 
-from numba_cuda_c import _cuda
+from numba_cuda_c import _cuda, types
 from numba_cuda_c._cuda import DeviceNDArray, DeviceRecord, MemoryPointer
 
 
@@ -177,8 +177,6 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     interface wrapped; anything else is copied to a new device array (if copy)."""
     import numpy as np
 
-    from numba_cuda_c import _cuda
-
     if getattr(obj, "__cuda_memory__", False):
         return obj, False
     interface = getattr(obj, "__cuda_array_interface__", None)
@@ -198,8 +196,6 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
 def _numba_type_of(array):
     """DeviceNDArray._numba_type_: Array(dtype, ndim, layout), layout 'C' or 'F' when contiguous
     and not broadcast, else 'A' (numba's rule)."""
-    from numba_cuda_c import types
-
     if isinstance(array, DeviceRecord):  # a record is typed as its dtype, as in numba
         return types.from_dtype(array.dtype)
     broadcast = 0 in array.strides and array.size != 0
@@ -230,13 +226,53 @@ def _layout_order(array):
     return "F" if array.ndim > 1 and array.flags["F_CONTIGUOUS"] and not array.flags["C_CONTIGUOUS"] else "C"
 
 
+def pinned_array(shape, dtype=float, strides=None, order="C"):
+    """Allocate an np.ndarray with a buffer that is pinned (pagelocked)."""
+    return _cuda._host_array("pinned", shape, dtype, strides, order)
+
+
+def pinned_array_like(ary):
+    """Allocate a pinned np.ndarray with the same shape, strides and dtype as ary."""
+    return _cuda._host_array("pinned", ary.shape, ary.dtype, _like_strides(ary), None)
+
+
+def mapped_array(shape, dtype=float, strides=None, order="C", stream=0, portable=False, wc=False):
+    """Allocate a mapped ndarray: page-locked host memory the device addresses directly.
+
+    portable: usable by every context; wc: write-combined (fast to write from the host, slow to read).
+    """
+    array = _cuda._host_array("mapped", shape, dtype, strides, order, portable, wc)
+    return _on_stream(array.view(_host_array_classes()["MappedNDArray"]), stream)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """Allocate a mapped ndarray with the same shape, strides and dtype as ary."""
+    array = _cuda._host_array("mapped", ary.shape, ary.dtype, _like_strides(ary), None, portable, wc)
+    return _on_stream(array.view(_host_array_classes()["MappedNDArray"]), stream)
+
+
+def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
+    """Allocate an ndarray in managed (unified) memory, reachable from the host and the device."""
+    array = _cuda._host_array("managed", shape, dtype, strides, order, attach_global=attach_global)
+    return _on_stream(array.view(_host_array_classes()["ManagedNDArray"]), stream)
+
+
+def _on_stream(array, stream):
+    """A mapped or managed array that remembers the stream it was made on (its CUDA array interface names it)."""
+    array.stream = stream
+    return array
+
+
+def _like_strides(ary):
+    """The strides of a new contiguous array like `ary` (NumPy or device array): device_array_like's."""
+    return _cuda._strides_like(ary)
+
+
 def _rebuild_host_array(kind, data, order):
     """A pickled mapped or managed array made again: new memory of that kind in the current context, holding
     `data` (a NumPy array), C or F ordered as the original was (a strided view comes back contiguous, as NumPy
     pickles views)."""
-    import numba_cuda_c as cuda
-
-    allocate = cuda.mapped_array if kind == "mapped" else cuda.managed_array
+    allocate = mapped_array if kind == "mapped" else managed_array
     array = allocate(data.shape, dtype=data.dtype, order=order)
     array[...] = data
     return array
@@ -253,9 +289,8 @@ def _view_of_span(raw, low, shape, strides, dtype):
 
 
 def __getattr__(name):
-    classes = _host_array_classes()
-    if name in classes:
-        return classes[name]
+    if name in ("MappedNDArray", "ManagedNDArray"):  # made at first use (NumPy): not for other names (__path__)
+        return _host_array_classes()[name]
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 

@@ -2,6 +2,7 @@
 
 import contextlib as _contextlib
 
+from numba_cuda_c import _cuda
 from numba_cuda_c._cuda import (
     Context,
     CudaAPIError,
@@ -58,8 +59,6 @@ class _ActiveContext:
     describe this thread's current context (None and None when it has none)."""
 
     def __enter__(self):
-        from numba_cuda_c import _cuda
-
         self.context_handle, self.devnum = _cuda._active_context()
         return self
 
@@ -76,14 +75,10 @@ class _Driver:
 
     @property
     def is_available(self):
-        from numba_cuda_c import _cuda
-
         return _cuda._driver_error() is None
 
     @property
     def initialization_error(self):
-        from numba_cuda_c import _cuda
-
         return _cuda._driver_error()
 
     def get_version(self):
@@ -100,14 +95,10 @@ class _Driver:
 
     def pop_active_context(self):
         """Pop this thread's current context; its handle, or None when there is none."""
-        from numba_cuda_c import _cuda
-
         return _cuda._pop_context()
 
     def cuMemGetInfo(self):
         """(free, total) bytes of the current context's device."""
-        from numba_cuda_c import _cuda
-
         info = _cuda.get_context().get_memory_info()
         return info[0], info[1]
 
@@ -138,15 +129,11 @@ class _Driver:
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
         if name in self._COPIES:
-            from numba_cuda_c import _cuda
-
             _cuda._driver_override(name, None if getattr(value, "_ncc_native", None) == name else value)
 
     def __delattr__(self, name):
         object.__delattr__(self, name)
         if name in self._COPIES:
-            from numba_cuda_c import _cuda
-
             _cuda._driver_override(name, None)
 
 

@@ -235,6 +235,6 @@ class GetIpcHandleMixin:
     """get_ipc_handle for plugins whose memory is ordinary device memory (cuIpcGetMemHandle)."""
 
     def get_ipc_handle(self, memory):
-        from numba_cuda_c.cudadrv.ipc import context_ipc_handle
+        from numba_cuda_c.cudadrv.ipc import context_ipc_handle  # ipc imports NumPy, which the package does not
 
         return context_ipc_handle(self.context, _pointer_value(memory.device_pointer), memory.size, memory)

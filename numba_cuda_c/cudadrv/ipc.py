@@ -113,12 +113,10 @@ class IpcHandle:
 
     def open_array(self, context, shape, dtype, strides=None):
         """open(context), as a DeviceNDArray of this shape, dtype and strides."""
-        from numba_cuda_c import DeviceNDArray
-
         dtype = np.dtype(dtype)
         if strides is None:
             strides = dtype.itemsize
-        return DeviceNDArray(shape=shape, strides=strides, dtype=dtype, gpu_data=self.open(context))
+        return _cuda.DeviceNDArray(shape=shape, strides=strides, dtype=dtype, gpu_data=self.open(context))
 
     def close(self):
         """Unmaps what open() mapped: arrays over it must not be used after."""
@@ -151,10 +149,8 @@ class IpcArrayHandle:
         self._ipc_handle = ipc_handle
 
     def open(self):
-        from numba_cuda_c import DeviceNDArray
-
         memory = self._ipc_handle.open(_cuda.get_context())
-        return DeviceNDArray(gpu_data=memory, **self._array_desc)
+        return _cuda.DeviceNDArray(gpu_data=memory, **self._array_desc)
 
     def close(self):
         self._ipc_handle.close()

@@ -8,6 +8,8 @@ LTO-IR (.ltoir) needs nvJitLink, which numba_cuda_c does not use: it raises Link
 
 import os
 
+from numba_cuda_c import _cuda, compiler
+from numba_cuda_c.cudadrv import libraries
 from numba_cuda_c.cudadrv.linkable_code import FILE_EXTENSION_MAP, LTOIR, LinkableCode
 from numba_cuda_c.cudadrv.memory_functions import LinkerError
 
@@ -46,9 +48,6 @@ def compile_cu(source, name, cc=None, include_dirs=()):
     """CUDA C -> PTX for linking: relocatable device code (-rdc=true, so that device functions no
     kernel calls are kept), for cc (default: the current device's). NVRTC's log, where it has one,
     becomes a warning as in numba; a failed compile raises NvrtcError with the log."""
-    from numba_cuda_c import _cuda, compiler
-    from numba_cuda_c.cudadrv import libraries
-
     if isinstance(source, (bytes, bytearray, memoryview)):
         source = bytes(source).decode("utf8")
     cc = tuple(cc[:2]) if cc else compiler.default_arch()
@@ -75,8 +74,6 @@ class Linker:
         return cls(max_registers, lineinfo, cc, lto, additional_flags)
 
     def __init__(self, max_registers=0, lineinfo=False, cc=None, lto=None, additional_flags=None):
-        from numba_cuda_c import _cuda
-
         if lto or additional_flags:
             raise ValueError("LTO and additional flags require nvJitLink, which numba_cuda_c does not use")
         self.max_registers = max_registers or None
@@ -202,9 +199,7 @@ class Linker:
 
 
 def _api_error():
-    from numba_cuda_c import CudaAPIError
-
-    return CudaAPIError
+    return _cuda.CudaAPIError
 
 
 def check_link_item(item):
@@ -284,9 +279,7 @@ def load_with_callbacks(cubin, items, kernel_name, forget):
         ) from None
     import weakref
 
-    from numba_cuda_c import _cuda, current_context
-
-    context = current_context()
+    context = _cuda.get_context()
     code = ObjectCode.from_cubin(cubin)
     kernel = _cuda._module_from_library(int(code.handle), code).get_function(kernel_name)
     load = _CallbackLoad(code, items, forget, context.handle)

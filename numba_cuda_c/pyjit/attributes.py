@@ -136,10 +136,9 @@ class Attributes:
         if path == ("cuda",) and attr == "laneid":
             return Value("((int)ncc_laneid())", types.int32)
         if path == ("cuda",):
-            import numba_cuda_c
-
-            found = vars(numba_cuda_c).get(attr)
-            if isinstance(found, types.Type) or found is types:  # cuda.float32, cuda.types.int64
+            # cuda.float32, cuda.types.int64: the cuda module's type names are the types module's public ones
+            found = types if attr == "types" else None if attr.startswith("_") else vars(types).get(attr)
+            if isinstance(found, types.Type) or found is types:
                 return self.global_annotation(found, node)
         return Value(obj=Namespace(path).child(attr))
 

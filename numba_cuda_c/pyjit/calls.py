@@ -10,8 +10,10 @@ import inspect
 import numpy as np
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import lib
+from numba_cuda_c.np import numpy_support
+from numba_cuda_c.pyjit import lib, overloads
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.extern import ExternFunction, call as extern_call, call_type as extern_call_type
 from numba_cuda_c.pyjit.lib import arrays as array_lib, numbers, pybuiltins, pymath
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
 
@@ -40,8 +42,6 @@ class Calls:
     def overload_implementation(self, function, node):
         """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
         The arguments are typed without writing C (the call is translated after, once)."""
-        from numba_cuda_c.pyjit import overloads
-
         emitting, self.emitting = self.emitting, False
         try:
             values = [self.expr(a) for a in node.args]
@@ -124,9 +124,6 @@ class Calls:
         numba's @overload implementation), a declared extern, one of the calls the translator writes (local and
         shared arrays, syncwarp, print, array views, ufuncs, carray), or a call rewritten as an operator."""
         import builtins
-
-        from numba_cuda_c.np import numpy_support
-        from numba_cuda_c.pyjit.extern import ExternFunction
 
         target = func.obj
         entry = self.library_entry(func, node)
@@ -216,14 +213,10 @@ class Calls:
         return Value(obj=np.dtype(constants[0]), how=("known", None))
 
     def type_call_extern(self, node, func, extern):
-        from numba_cuda_c.pyjit.extern import call_type
-
-        return typed(call_type(self, extern, node), how=("extern", extern))
+        return typed(extern_call_type(self, extern, node), how=("extern", extern))
 
     def c_call_extern(self, node, annotation):
-        from numba_cuda_c.pyjit.extern import call
-
-        return call(self, annotation.how[1], node)
+        return extern_call(self, annotation.how[1], node)
 
     def device_call_type(self, target, node):
         """A device function call's typing rule: its arguments bound, the compile-time ones taken out, the others
@@ -287,9 +280,11 @@ class Calls:
         if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
             return target
         if callable(target) and getattr(target, "__module__", None) in ("math", "cmath"):  # math.sin, from math import sin
-            return pymath.entry_for(target)
+            path = pymath.path_for(target)
+            return lib.lookup(path) if path else None
         if getattr(target, "__module__", None) == "builtins":  # abs, min, len, ... (print is not an entry)
-            return pybuiltins.entry_for(target)
+            path = pybuiltins.path_for(target)
+            return lib.lookup(path) if path else None
         if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
             return array_lib.OBJECTS[target]  # np.sum(a)
         return None

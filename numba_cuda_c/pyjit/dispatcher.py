@@ -16,15 +16,16 @@ import weakref
 
 import numpy as np
 
-import numba_cuda_c
-from numba_cuda_c import _cuda, compiler, errors, types
+from numba_cuda_c import _cuda, _version, compiler, errors, types
 from numba_cuda_c.args import as_hint
 from numba_cuda_c.cudadrv import foreign_arguments
-from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
+from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK, links_of
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
 from numba_cuda_c.pyjit.lib import launch_flags_of
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
+from numba_cuda_c.pyjit.options import CARVEOUTS, check_options, nvrtc_options
+from numba_cuda_c.pyjit.ptx import compile_ptx
 
 _SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
 _SCALAR_OF_DTYPE = {}
@@ -108,19 +109,6 @@ def _type_argument(value):
     return None
 
 
-
-
-def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=None, opt=True):
-    options = ["-std=c++17"]
-    if debug or opt is False:  # opt=False: NVRTC has no -O0; -G is how it leaves device code unoptimised
-        options.append("-G")
-    if lineinfo:
-        options.append("-lineinfo")
-    if fastmath:
-        options.append("--use_fast_math")
-    if max_registers:
-        options.append("--maxrregcount=%d" % int(max_registers))
-    return options
 
 
 def _leaves(value):
@@ -241,8 +229,6 @@ class Dispatcher:
         signature = types.parse_signature(sig)
         argtypes = normalise(signature.args)
         if self.device:
-            from numba_cuda_c.pyjit import compile_ptx
-
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
             self._declared.append(types.Signature(signature.return_type, argtypes))
             return None
@@ -289,8 +275,6 @@ class Dispatcher:
         link = [link] if isinstance(link, (str, os.PathLike)) else list(link)
         if not link and not externs:
             return None
-        from numba_cuda_c.pyjit.extern import links_of
-
         return link + [item for item in links_of(externs) if item not in link]
 
     def _cache_key(self, argtypes):
@@ -309,7 +293,7 @@ class Dispatcher:
         return repr(
             (
                 "jit translation",
-                numba_cuda_c.__version__,
+                _version.__version__,
                 code.co_filename,
                 stamp,
                 self.py_func.__qualname__,
@@ -340,7 +324,7 @@ class Dispatcher:
             kernel._set_min_stack_size(RECURSION_STACK_BYTES)
         carveout = self.options.get("shared_memory_carveout")
         if carveout is not None:
-            kernel.set_shared_memory_carveout(_CARVEOUTS.get(str(carveout).lower(), carveout))
+            kernel.set_shared_memory_carveout(CARVEOUTS.get(str(carveout).lower(), carveout))
         return kernel
 
     def _nvrtc_options(self):
@@ -359,7 +343,7 @@ class Dispatcher:
             )
             return module.get_function(name)
         # relocatable code, linked by the driver with the files it needs
-        from numba_cuda_c.cudadrv import linker
+        from numba_cuda_c.cudadrv import linker  # loaded by kernels that link only
 
         for item in links:
             linker.check_link_item(item)  # numba's errors first, before compiling
@@ -500,7 +484,7 @@ class Dispatcher:
         recorded, raised here as numba does (pyjit/exceptions.py)."""
         if not self.options.get("debug"):
             return launch
-        from numba_cuda_c.pyjit import exceptions
+        from numba_cuda_c.pyjit import exceptions  # loaded by debug kernels only
 
         table = exceptions.table_of(self._sources[argtypes][1])
         if not table:
@@ -604,8 +588,6 @@ class Dispatcher:
 
         def ptx(t):
             if self.device:  # the device function alone, as compile_ptx(device=True) makes it
-                from numba_cuda_c.pyjit import compile_ptx
-
                 flags = {k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "opt")}
                 return compile_ptx(self.py_func, t, device=True, cc=compiler.default_arch(), **flags)[0]
             name, source = self._source(t)
@@ -624,7 +606,7 @@ class Dispatcher:
     def inspect_types(self, file=None, signature=None, pretty=False, **kwargs):
         """numba's typed listing, printed to `file` (stdout): for each compiled signature (or the one given), the
         function's source and the type of each of its variables, as our translator types them."""
-        from numba_cuda_c.pyjit.translate import typed_listing
+        from numba_cuda_c.pyjit.translate import typed_listing  # the translator: only when needed
 
         if pretty:
             raise NotImplementedError("inspect_types(pretty=True) renders numba's IR with pygments; use pretty=False")
@@ -698,7 +680,7 @@ class Dispatcher:
         return "<%s %s>" % ("device function" if self.device else "kernel", self.__name__)
 
     def _repr_html_(self):
-        from numba_cuda_c import notebook
+        from numba_cuda_c import notebook  # the notebook helpers: loaded in a notebook only
 
         return notebook.html_of(self)
 
@@ -720,48 +702,12 @@ def _log_slow_compile(name, argtypes, seconds):
 # few dozen frames). The driver reserves it for every thread that can be resident (about 2 GiB at 8 KiB
 # on an H100), so only such kernels raise it, and never lower it again.
 RECURSION_STACK_BYTES = 8192
-_CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}  # numba's names for shared_memory_carveout
-JIT_OPTIONS = frozenset(
-    "debug lineinfo fastmath opt max_registers cache inline forceinline link lto launch_bounds "
-    "shared_memory_carveout".split()
-)
-
-
-def _check_options(options):
-    """numba's checks of @cuda.jit's options, at decoration."""
-    unknown = set(options) - JIT_OPTIONS
-    if unknown:
-        raise TypeError("unknown @jit options: %s" % ", ".join(sorted(unknown)))
-    carveout = options.get("shared_memory_carveout")
-    if isinstance(carveout, str):
-        if carveout.lower() not in _CARVEOUTS:
-            raise ValueError(
-                "Invalid carveout value: %s. Must be -1 to 100 or one of %s" % (carveout, list(_CARVEOUTS))
-            )
-    elif isinstance(carveout, int) and not isinstance(carveout, bool):
-        if not -1 <= carveout <= 100:
-            raise ValueError("Carveout must be between -1 and 100")
-    elif carveout is not None:
-        raise TypeError("shared_memory_carveout must be str or int, got %s" % type(carveout).__name__)
-    bounds = options.get("launch_bounds")
-    if bounds is not None:
-        bounds = (bounds,) if isinstance(bounds, int) else tuple(bounds)
-        if len(bounds) > 3:
-            raise ValueError(
-                "Got %d launch bounds: %s. A maximum of three are supported: "
-                "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)" % (len(bounds), bounds)
-            )
-        if not bounds or not all(isinstance(b, int) and b > 0 for b in bounds):
-            raise ValueError("launch_bounds are positive integers: %r" % (options["launch_bounds"],))
-        options["launch_bounds"] = bounds
-
-
 def jit(func_or_sig=None, device=False, **options):
     """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
     debug, lineinfo, fastmath, opt, max_registers, cache, inline, forceinline (device functions
     __forceinline__), link, lto (accepted: a kernel and its device functions are one NVRTC program, so
     they are optimised together already), launch_bounds (__launch_bounds__) and shared_memory_carveout."""
-    _check_options(options)
+    check_options(options)
     errors.jit_options_checked(options)
     if (
         callable(func_or_sig)

@@ -9,6 +9,7 @@ from the disk cache knows them too; classes are found again by module and name."
 import ast
 import importlib
 
+from numba_cuda_c import _cuda
 from numba_cuda_c.pyjit import lib
 
 RAISE_MARK = "// numba_cuda_c raise "
@@ -141,10 +142,8 @@ def check(kernel, table):
     (the record is cleared first, so the next launch starts clean)."""
     import numpy as np
 
-    import numba_cuda_c as cuda
-
     pointer, size = kernel._global(RECORD)
-    record = cuda.from_cuda_array_interface(
+    record = _cuda.from_cuda_array_interface(
         {"data": (pointer, False), "shape": (size // 4,), "typestr": "<u4", "version": 3}, owner=kernel
     )
     values = record.copy_to_host()  # synchronous: after the kernel

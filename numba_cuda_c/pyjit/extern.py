@@ -12,7 +12,7 @@ linked with the files of every declaration it calls (cudadrv/linker.py).
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit.typing import KernelTypeError
-from numba_cuda_c.pyjit.values import Value, cast
+from numba_cuda_c.pyjit.values import Value, c_array_type, cast
 
 # the first line of every extern declaration in generated C: a translation read back from the disk
 # cache that has one is translated again, so that this process knows the declarations' link files
@@ -83,8 +83,6 @@ def _arguments(t, name):
 
 def declaration(extern, wrapper):
     """The C that declares `extern` and defines `wrapper`, an inline function of our types calling it."""
-    from numba_cuda_c.pyjit.values import c_array_type
-
     sig = extern.sig
     returns = sig.return_type != types.void
     ret = sig.return_type.ctype if returns else "void"

@@ -7,7 +7,8 @@ gives expr(), fail() and emit(); the library entries themselves are in pyjit/lib
 import ast
 import math
 
-from numba_cuda_c import types
+from numba_cuda_c import _cuda, types
+from numba_cuda_c.np import numpy_support
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit import lib
 from numba_cuda_c.pyjit.lib.pymath import CMATH_FUNCTIONS, MATH_FUNCTIONS, math_types
@@ -23,8 +24,6 @@ from numba_cuda_c.pyjit.values import (
 
 class Intrinsics:
     def keywords_allowed(self, node, target):
-        from numba_cuda_c.np import numpy_support
-
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in ("array", "syncwarp"):
             return True
@@ -150,8 +149,6 @@ class Intrinsics:
     def array_alignment(self, node, at):
         """The alignment= of cuda.local.array / cuda.shared.array: None, or a literal power of 2, a multiple of a
         pointer's size (numba's rules and words: ValueError for a bad number, RequireLiteralValue otherwise)."""
-        from numba_cuda_c.pyjit.typing import KernelValueError
-
         if node is None:
             return None
         value = self.expr(node)
@@ -164,7 +161,7 @@ class Intrinsics:
                              (alignment & (alignment - 1), "Alignment must be a power of 2"),
                              (alignment % 8, "Alignment must be a multiple of 8")):
             if bad:
-                self.fail(at, message, KernelValueError)
+                self.fail(at, message, typing.KernelValueError)
         return alignment
 
     def type_call_const_array(self, node, func, what):
@@ -242,10 +239,8 @@ class Intrinsics:
         numba does (its later contents are seen; it must outlive the kernel's use of it). The
         translation says so (CAPTURES_DEVICE_MEMORY), so that no disk cache hands the pointer to
         another process."""
-        import numba_cuda_c
-
         try:
-            array = source if isinstance(source, numba_cuda_c.DeviceNDArray) else numba_cuda_c.as_cuda_array(source)
+            array = source if isinstance(source, _cuda.DeviceNDArray) else _cuda.as_cuda_array(source)
         except Exception as exc:
             self.fail(node, "a global %s cannot be read in a kernel: %s" % (type(source).__name__, exc))
         scalar = dtype_of(array.dtype)

@@ -8,6 +8,7 @@ import re
 from numba_cuda_c.pyjit import lib
 from numba_cuda_c.pyjit.calls import _constant_key
 from numba_cuda_c.pyjit.exceptions import raise_lines
+from numba_cuda_c.pyjit.extern import declare_in
 from numba_cuda_c.pyjit.prelude import COMPLEX, FP16_HEADER, PRELUDE
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
@@ -32,7 +33,9 @@ LAUNCH_MARK, launch_flags_of = lib.LAUNCH_MARK, lib.launch_flags_of
 class ModuleBuilder:
     """The CUDA C of one compilation: the prelude, device functions, then the kernel."""
 
-    def __init__(self):
+    def __init__(self, function_translator):
+        # the translator of a device function: FunctionTranslator(pyfunc, argtypes, module, device, name, constants)
+        self.function_translator = function_translator
         self.functions = {}  # (pyfunc, argtypes) -> (c name, return type)
         self.constants = {}  # arrays in constant memory (cuda.const.array_like) -> their C names
         self.captured = []  # global device arrays read by pointer: kept alive with the kernel
@@ -64,9 +67,8 @@ class ModuleBuilder:
         if key not in self.functions:
             name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
             self.functions[key] = (name, None)  # being translated: a recursive call sees this
-            from numba_cuda_c.pyjit.translate import FunctionTranslator  # the translator and this module meet here
-
-            translator = FunctionTranslator(pyfunc, argtypes, self, device=True, name=name, constants=constants)
+            translator = self.function_translator(pyfunc, argtypes, self, device=True, name=name,
+                                                  constants=constants)
             translator.declared_return = declared_return
             translator.forceinline = forceinline
             self.translating[key] = translator
@@ -112,8 +114,6 @@ class ModuleBuilder:
 
     def extern(self, declared):
         """The C name of the wrapper that calls a declared device function, declared once (extern.py)."""
-        from numba_cuda_c.pyjit.extern import declare_in
-
         return declare_in(self, declared)
 
     def tuple_struct(self, t):

@@ -4,13 +4,15 @@ and NumPy's types, functions and modules as compile-time objects. A mixin of Fun
 
 import enum
 import inspect
+import sys
 
 import numpy as np
 
-from numba_cuda_c import types
+from numba_cuda_c import _cuda, types
 from numba_cuda_c.pyjit import lib
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.values import Namespace, Value, literal
+from numba_cuda_c.stubs import DeviceName
 
 
 class PythonValues:
@@ -41,17 +43,14 @@ class PythonValues:
             items = [self.python_value(v, node) for v in obj]
             if all(i.type is not None for i in items):
                 return Value(type=types.Tuple([i.type for i in items]), items=items)
-        import numba_cuda_c
-        from numba_cuda_c.stubs import DeviceName
-
-        if obj is numba_cuda_c:
+        if obj is sys.modules["numba_cuda_c"]:  # the cuda module (numba.cuda's alias too), known by identity
             return Value(obj=Namespace(("cuda",)))
         if isinstance(obj, DeviceName):  # from numba_cuda_c import grid: the name cuda.grid
             return Value(obj=Namespace(obj.path))
         if isinstance(obj, np.ndarray) and (obj.dtype.kind in "biufc" or obj.dtype.fields is not None):
             # numba captures its values now (records: their bytes)
             return self.constant_array_of(obj, node, "global array")
-        if isinstance(obj, numba_cuda_c.DeviceNDArray) or _has_cuda_array_interface(obj):
+        if isinstance(obj, _cuda.DeviceNDArray) or _has_cuda_array_interface(obj):
             return self.captured_device_array(obj, node)
         if type(obj).__name__ == "CPUDispatcher" and callable(getattr(obj, "py_func", None)):
             # a @numba.jit function, which numba-cuda lets kernels call: its Python, as a device function

@@ -5,6 +5,7 @@ import ast
 import inspect
 import textwrap
 
+from numba_cuda_c.pyjit.bytecode import Unreadable, function_def
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
@@ -22,8 +23,6 @@ def function_definition(pyfunc):
         why = OSError("its source text (%s) does not define it" % filename)
         source_lines = []
     if node is None:
-        from numba_cuda_c.pyjit.bytecode import Unreadable, function_def
-
         try:
             node = function_def(pyfunc)
         except Unreadable as unreadable:

@@ -677,7 +677,7 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
     device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's
     (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
-    module = ModuleBuilder()
+    module = ModuleBuilder(FunctionTranslator)
     module.debug = debug
     module.fastmath = fastmath
     module.lineinfo = lineinfo or debug
@@ -696,7 +696,8 @@ def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch
 def typed_listing(pyfunc, argtypes):
     """The function's source with the type of each of its variables (and its return type): what
     Dispatcher.inspect_types prints, from a translation of these argument types."""
-    translator = FunctionTranslator(pyfunc, argtypes, ModuleBuilder(), device=False, name="listing")
+    module = ModuleBuilder(FunctionTranslator)
+    translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name="listing")
     translator.device = True  # a value it returns is typed, not refused
     _translated(translator)
     lines = ["# File: %s" % translator.filename, "# --- LINE %d --- " % translator.first_line]
@@ -710,7 +711,7 @@ def typed_listing(pyfunc, argtypes):
 def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None, lineinfo=False):
     """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type (the
     declared one, where given: values convert to it)."""
-    module = ModuleBuilder()
+    module = ModuleBuilder(FunctionTranslator)
     module.lineinfo = lineinfo
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
     translator.declared_return = declared_return

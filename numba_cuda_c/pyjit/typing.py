@@ -7,7 +7,7 @@ assigned several types gets the smallest type that holds them all (NumPy's promo
 numba's unification: int8 and int16 give int16, int64 and uint64 give float64).
 """
 
-from numba_cuda_c import types
+from numba_cuda_c import errors, types
 
 
 class KernelTypeError(TypeError):
@@ -24,8 +24,6 @@ class KernelValueError(KernelTypeError, ValueError):
 def numba_compatible(error):
     """error itself, or (where numba's errors are loaded) the same error as an instance of a class deriving from
     KernelTypeError and numba's TypingError classes."""
-    from numba_cuda_c import errors
-
     twin = errors.numba_twin(type(error), "TypingError", {"__str__": BaseException.__str__})
     if twin is type(error):
         return error

@@ -5,7 +5,7 @@ import math
 
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit import datetime_units, typing
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
@@ -95,10 +95,8 @@ def cast(value, to):
         return "ncc_to_complex<%s>(%s)" % (to.underlying_float.ctype, _widened(value))
     if source.kind == "c":
         raise KernelTypeError("cannot convert %s to %s: take .real, .imag or abs()" % (source, to))
-    if source.kind in "Mm" or to.kind in "Mm":  # between units of one kind only (datetimes.py)
-        from numba_cuda_c.pyjit import datetimes
-
-        return datetimes.convert(value, to)
+    if source.kind in "Mm" or to.kind in "Mm":  # between units of one kind only
+        return datetime_units.convert(value, to)
     if to.from_widened:
         return to.from_widened % _widened(value)
     code = source.to_float % value.code if source.to_float else value.code

@@ -179,7 +179,7 @@ _package = []  # the package module install() stood in for: its __version__
 def __getattr__(name):
     """cuda.laneid: a number, the calling thread's lane, so read when asked for."""
     if name == "laneid" and in_kernel():
-        from numba_cuda_c.simulator.device import laneid
+        from numba_cuda_c.simulator.device import laneid  # not a global: this module's globals are the API
 
         return laneid()
     if name == "__version__" and _package:
@@ -213,7 +213,7 @@ def finish_install(package_name):
     """After the package has run (its own modules loaded): numba_cuda_c.cudadrv and its driver, devices and
     devicearray modules are the simulator's, as numba's simulator makes numba.cuda.cudadrv (programs and tests
     import driver.host_to_device, devices.get_context, devicearray.auto_device from there)."""
-    from numba_cuda_c.simulator import arrays, driver, memory
+    from numba_cuda_c.simulator import arrays, driver, memory  # not globals: this module's globals are the API
 
     real = sys.modules[package_name + ".cudadrv"]
     cudadrv = _types.ModuleType(package_name + ".cudadrv", "numba's cudadrv modules, as the CUDA simulator has them")

@@ -6,6 +6,7 @@ import contextlib
 
 import numpy as np
 
+from numba_cuda_c import types
 from numba_cuda_c.cudadrv.devicearray import (  # noqa: F401  (numba's devicearray helpers: the same here)
     array_core,
     check_array_compatibility,
@@ -174,8 +175,6 @@ def _check_compatible(source, target):
 
 
 def _dtype(dtype):
-    from numba_cuda_c import types
-
     if isinstance(dtype, types.Type):
         dtype = dtype.dtype
     elif types.is_numba_type(dtype):

@@ -14,7 +14,7 @@ import numpy as np
 from numba_cuda_c import config, types
 from numba_cuda_c._cuda import CudaAPIError
 from numba_cuda_c.args import as_hint
-from numba_cuda_c.simulator import threads
+from numba_cuda_c.simulator import arrays, threads
 from numba_cuda_c.simulator.arrays import DeviceNDArray
 
 MAX_THREADS_PER_BLOCK = 1024
@@ -218,7 +218,7 @@ def _kernel_argument(value, writebacks):
     after the launch, anything else as it is. Arrays of records are recarrays, so fields read as attributes."""
     hint = as_hint(value)
     if hint is not None:
-        value = hint.to_device(writebacks)
+        value = hint.to_device(writebacks, arrays=arrays)
     if isinstance(value, DeviceNDArray):
         value = value._array
     if isinstance(value, np.ndarray):

@@ -62,7 +62,7 @@ class Recording(translate.FunctionTranslator):
 
 
 def translated(pyfunc, argtypes):
-    translator = Recording(pyfunc, argtypes, ModuleBuilder(), device=False, name="k")
+    translator = Recording(pyfunc, argtypes, ModuleBuilder(translate.FunctionTranslator), device=False, name="k")
     source = translator.translate()
     return translator, source
 
@@ -96,7 +96,8 @@ def test_a_variable_whose_type_changes_while_emitting_is_a_translator_bug():
         x = x + 0.5
         out[0] = x
 
-    translator = translate.FunctionTranslator(kernel, [types.Array(types.float64, 1, "A")], ModuleBuilder(), name="k")
+    module = ModuleBuilder(translate.FunctionTranslator)
+    translator = translate.FunctionTranslator(kernel, [types.Array(types.float64, 1, "A")], module, name="k")
     translator.translate()  # settles: x is float64
     translator.emitting = True
     with pytest.raises(translate.KernelTypeError, match="internal error: variable 'x'"):

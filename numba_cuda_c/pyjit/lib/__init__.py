@@ -9,58 +9,18 @@ opaque device type (("GridGroup", "sync")). Its `requires` names C the source ne
 functions: REQUIREMENTS) and what the launch must do (a cooperative launch): the translation carries
 them as its first lines (translate.py), so they survive the disk cache.
 
-Adding a function is one `Intrinsic(...)` in its family's module."""
+Adding a function is one `Intrinsic(...)` in its family's module; the table and the entries' classes are in
+table.py."""
 
-TABLE = {}  # path -> Intrinsic
-
-# The first line of a translation that bakes in a global device array's pointer: valid in this process
-# only, so a translation read from the disk cache with it is made again (the dispatcher checks).
-CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
-
-# A translation's first line naming what its launch must do ("// numba_cuda_c launch: cooperative"):
-# written by translate.py, read back by the dispatcher (from the disk cache too) without importing it
-LAUNCH_MARK = "// numba_cuda_c launch: "
-
-
-def launch_flags_of(source):
-    """The launch flags a translation's first lines name."""
-    for line in source.splitlines()[:3]:
-        if line.startswith(LAUNCH_MARK):
-            return line[len(LAUNCH_MARK) :].split()
-    return []
-
-REQUIREMENTS = {}  # name -> Requirement
-
-
-class Requirement:
-    """C the source needs once (`code`, placed after the prelude), and launch flags it implies."""
-
-    def __init__(self, name, code, launch=()):
-        self.name, self.code, self.launch = name, code, tuple(launch)
-        REQUIREMENTS[name] = self
-
-
-class Intrinsic:
-    """A device function numba provides. typing(args) -> result type (raise TypeError with the reason
-    to refuse the arguments), or a literal Value where the result is known when compiling (len of a tuple);
-    emit(codes, args, result) -> the C expression. Calling one on the host
-    is an error, as numba's are (they are device functions)."""
-
-    def __init__(self, path, typing, emit, requires=(), doc=None, statements=False):
-        self.path, self.typing, self.emit, self.requires = tuple(path), typing, emit, tuple(requires)
-        # statements: emit(codes, args, result, translator) may write statements first (translator.emit)
-        # and, for a tuple result, returns the items' C expressions
-        self.statements = statements
-        self.__name__ = self.path[-1]
-        self.__qualname__ = ".".join(self.path)
-        self.__doc__ = doc
-        TABLE[self.path] = self
-
-    def __call__(self, *args, **kwargs):
-        raise TypeError("%s is a device function: call it from a @cuda.jit kernel" % self.__qualname__)
-
-    def __repr__(self):
-        return "<device function cuda.%s>" % self.__qualname__
+from numba_cuda_c.pyjit.lib.table import (  # noqa: F401  (the library's names, from its table)
+    CAPTURES_DEVICE_MEMORY,
+    LAUNCH_MARK,
+    REQUIREMENTS,
+    TABLE,
+    Intrinsic,
+    Requirement,
+    launch_flags_of,
+)
 
 
 def lookup(path):
@@ -88,6 +48,7 @@ def module_functions(family, namespace, what):
 
 
 def _load():
+    """The families, imported at the first lookup (each registers its entries in the table), not with pyjit."""
     if not _loaded:
         from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, numbers, pybuiltins, pymath, random, warp  # noqa: F401  (registering)
 

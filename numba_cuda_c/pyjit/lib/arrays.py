@@ -8,7 +8,7 @@ import numpy as np
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib import Intrinsic, Requirement
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 
 Requirement(
     "array_reductions",

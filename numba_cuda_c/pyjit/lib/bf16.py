@@ -4,7 +4,9 @@ its arguments convert to the types it takes, its result is CUDA's. The header is
 translations that use bfloat16 (translate.py)."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit.lib import Intrinsic, Requirement
+from numba_cuda_c.pyjit import typing as rules
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
+from numba_cuda_c.pyjit.values import cast
 
 BF16 = types.bfloat16
 
@@ -24,8 +26,6 @@ def _function(name, c_name, argument_types, result):
     """cuda.bf16.<name>(...): its arguments converted to argument_types, then c_name's C call."""
 
     def typing(args):
-        from numba_cuda_c.pyjit import typing as rules
-
         if len(args) != len(argument_types):
             raise TypeError("cuda.bf16.%s takes %d argument%s" % (name, len(argument_types), "s"[len(argument_types) == 1:]))
         for a in args:
@@ -34,8 +34,6 @@ def _function(name, c_name, argument_types, result):
         return result
 
     def emit(codes, args, result_type):
-        from numba_cuda_c.pyjit.values import cast
-
         return "%s(%s)" % (c_name, ", ".join(cast(a, t) for a, t in zip(args, argument_types)))
 
     entry = Intrinsic(("bf16", name), typing, emit, requires=("bf16",), doc="CUDA's %s" % c_name)

@@ -3,7 +3,7 @@ launched cooperatively (cuLaunchCooperativeKernel), so all its blocks are reside
 barrier cannot deadlock."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit.lib import Intrinsic, Requirement
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 
 GridGroup = types.Opaque("GridGroup", "ncc_grid_group")
 

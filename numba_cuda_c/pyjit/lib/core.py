@@ -4,7 +4,7 @@ ffs, brev)."""
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib import Intrinsic
+from numba_cuda_c.pyjit.lib.table import Intrinsic
 from numba_cuda_c.pyjit.values import cast
 
 

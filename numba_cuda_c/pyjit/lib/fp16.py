@@ -3,7 +3,7 @@ on float16 (arguments of any real type convert to float16 first, as numba's do).
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib import Intrinsic
+from numba_cuda_c.pyjit.lib.table import Intrinsic
 from numba_cuda_c.pyjit.values import cast
 
 # name -> (CUDA's function, argument count)

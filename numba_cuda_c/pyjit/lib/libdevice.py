@@ -3,8 +3,9 @@
 become a tuple of results after the return value, as numba returns them: sincos(x) -> (s, c)."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit.lib import Intrinsic, Requirement
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.lib.libdevice_table import FUNCTIONS
+from numba_cuda_c.pyjit.values import cast
 
 C_TYPES = {
     "int": types.int32,
@@ -32,8 +33,6 @@ def _entry(name, ret, params):
         return result
 
     def emit(codes, args, result_type, translator):
-        from numba_cuda_c.pyjit.values import cast
-
         converted = iter([cast(a, t) for a, t in zip(args, inputs)])
         if not outputs:
             return "__nv_%s(%s)" % (name, ", ".join(converted))

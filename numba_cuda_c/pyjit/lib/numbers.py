@@ -5,7 +5,7 @@ A conversion's entry is made for its type on first use (`conversion`); methods a
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib import TABLE, Intrinsic
+from numba_cuda_c.pyjit.lib.table import TABLE, Intrinsic
 from numba_cuda_c.pyjit.values import cast
 
 

@@ -8,20 +8,20 @@ import builtins
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib import Intrinsic, lookup
+from numba_cuda_c.pyjit.lib.table import Intrinsic
 from numba_cuda_c.pyjit.values import Value, cast, literal
 
 NAMES = ("abs", "min", "max", "round", "len", "int", "float", "bool", "complex", "tuple", "isinstance")
 _OBJECTS = {getattr(builtins, n): n for n in NAMES}
 
 
-def entry_for(function):
-    """The entry of a builtin a kernel calls, or None."""
+def path_for(function):
+    """The library path of a builtin a kernel calls (("builtins", "abs"): lib.lookup finds its entry), or None."""
     try:
         name = _OBJECTS.get(function)
     except TypeError:  # unhashable
         return None
-    return lookup(("builtins", name)) if name else None
+    return ("builtins", name) if name else None
 
 
 def _is_instance(t, kind):

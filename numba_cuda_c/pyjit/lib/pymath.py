@@ -2,14 +2,14 @@
 float64; float16 and bfloat16 are computed in float32 and rounded back, as numba-cuda does), floor/ceil/trunc give
 int64, isnan/isinf/isfinite a bool, frexp and modf a tuple; cmath takes numbers and computes in complex.
 
-Entries are found by the function a kernel calls (math.sin, or sin imported from math): `entry_for`."""
+Entries are found by the function a kernel calls (math.sin, or sin imported from math): `path_for`."""
 
 import cmath
 import math
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib import Intrinsic, lookup
+from numba_cuda_c.pyjit.lib.table import Intrinsic
 from numba_cuda_c.pyjit.values import Value, cast, literal
 
 # math's functions -> CUDA's (a float32 argument calls the f-suffixed one)
@@ -78,15 +78,16 @@ MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, 
 OTHER_MATH = ("degrees", "radians", "frexp", "modf", "ldexp")
 
 
-def entry_for(function):
-    """The entry of a math or cmath function object, or None (not one, or one kernels cannot call)."""
+def path_for(function):
+    """The library path of a math or cmath function object (("math", "sin"): lib.lookup finds its entry, if kernels
+    can call it), or None."""
     name = getattr(function, "__name__", None)
     if not isinstance(name, str):
         return None
     if getattr(math, name, None) is function:
-        return lookup(("math", name))
+        return ("math", name)
     if getattr(cmath, name, None) is function:
-        return lookup(("cmath", name))
+        return ("cmath", name)
     return None
 
 

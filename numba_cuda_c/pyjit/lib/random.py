@@ -3,7 +3,7 @@ thread in an array of xoroshiro128p_dtype records, giving the same streams of nu
 same seed (the host side, create/init_xoroshiro128p_states, is numba_cuda_c/random.py)."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit.lib import Intrinsic, Requirement
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 
 Requirement(
     "xoroshiro128p",

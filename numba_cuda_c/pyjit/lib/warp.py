@@ -2,7 +2,7 @@
 CUDA's own __shfl_sync, __all_sync, ... with numba's argument checks and result types."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit.lib import Intrinsic, Requirement
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.values import cast
 
 SHUFFLED = (types.int32, types.int64, types.uint32, types.uint64, types.float32, types.float64)

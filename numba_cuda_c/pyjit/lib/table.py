@@ -1,0 +1,53 @@
+"""The library's table (pyjit/lib/__init__.py loads its families into it): the entries (Intrinsic) by path, the C
+they require (Requirement), and the marks a translation's first lines carry. The families register here."""
+
+TABLE = {}  # path -> Intrinsic
+
+# The first line of a translation that bakes in a global device array's pointer: valid in this process
+# only, so a translation read from the disk cache with it is made again (the dispatcher checks).
+CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
+
+# A translation's first line naming what its launch must do ("// numba_cuda_c launch: cooperative"):
+# written by translate.py, read back by the dispatcher (from the disk cache too) without importing it
+LAUNCH_MARK = "// numba_cuda_c launch: "
+
+
+def launch_flags_of(source):
+    """The launch flags a translation's first lines name."""
+    for line in source.splitlines()[:3]:
+        if line.startswith(LAUNCH_MARK):
+            return line[len(LAUNCH_MARK) :].split()
+    return []
+
+REQUIREMENTS = {}  # name -> Requirement
+
+
+class Requirement:
+    """C the source needs once (`code`, placed after the prelude), and launch flags it implies."""
+
+    def __init__(self, name, code, launch=()):
+        self.name, self.code, self.launch = name, code, tuple(launch)
+        REQUIREMENTS[name] = self
+
+
+class Intrinsic:
+    """A device function numba provides. typing(args) -> result type (raise TypeError with the reason
+    to refuse the arguments), or a literal Value where the result is known when compiling (len of a tuple);
+    emit(codes, args, result) -> the C expression. Calling one on the host
+    is an error, as numba's are (they are device functions)."""
+
+    def __init__(self, path, typing, emit, requires=(), doc=None, statements=False):
+        self.path, self.typing, self.emit, self.requires = tuple(path), typing, emit, tuple(requires)
+        # statements: emit(codes, args, result, translator) may write statements first (translator.emit)
+        # and, for a tuple result, returns the items' C expressions
+        self.statements = statements
+        self.__name__ = self.path[-1]
+        self.__qualname__ = ".".join(self.path)
+        self.__doc__ = doc
+        TABLE[self.path] = self
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("%s is a device function: call it from a @cuda.jit kernel" % self.__qualname__)
+
+    def __repr__(self):
+        return "<device function cuda.%s>" % self.__qualname__

@@ -1,0 +1,168 @@
+"""compile_ptx and numba-cuda's other compile functions (compile, compile_all, ..._for_current_device): a Python
+function's PTX for given argument types, with no launch and no GPU."""
+
+import os
+import re
+
+from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c.pyjit.devicefn import normalise
+from numba_cuda_c.pyjit.extern import links_of
+from numba_cuda_c.pyjit.options import check_options, nvrtc_options
+
+
+def _default_cc():
+    """NUMBA_CUDA_DEFAULT_PTX_CC, else the lowest architecture the NVRTC in use supports."""
+    text = os.environ.get("NUMBA_CUDA_DEFAULT_PTX_CC")
+    if text:
+        return _parse_cc(text, "NUMBA_CUDA_DEFAULT_PTX_CC")
+    return _cuda.nvrtc_supported_archs()[0]
+
+
+def _parse_cc(text, variable):
+    """'7.5' (or '8') from the environment variable `variable` as (major, minor); ValueError naming it."""
+    major, dot, minor = text.strip().partition(".")
+    if not major.isdigit() or (dot and not minor.isdigit()) or not major.isascii() or not minor.isascii():
+        raise ValueError(
+            "%s=%r is not a compute capability: expected 'major.minor' in decimal digits, e.g. '7.5'"
+            % (variable, text)
+        )
+    return int(major), int(minor or 0)
+
+
+def compile_ptx(
+    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="numba",
+    abi_info=None, forceinline=False, launch_bounds=None,
+):
+    """Compile a Python function to PTX for the given argument types; no GPU needed.
+
+    Returns (ptx, return_type). Kernels return void; a device function's return type is inferred.
+    A device function given a return type (int32(int32, int32)) returns that type, its values converted,
+    as numba's. abi_info={"abi_name": "name"}: the device function's symbol. launch_bounds: a kernel's, as
+    @cuda.jit takes them. forceinline is accepted: a device function compiled alone is emitted whole (the
+    kernels that call it inline it where @cuda.jit asks).
+    """
+    _check_abi(abi, device)
+    ptx, resty, _externs = _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info)
+    return ptx, resty
+
+
+def _check_abi(abi, device):
+    """numba's ABIs: "numba" (its calling convention) or "c" (device functions only). The PTX is the same here:
+    NVRTC compiles C++ functions with C linkage."""
+    if abi not in ("numba", "c"):
+        raise NotImplementedError("Unsupported ABI: %s" % abi)
+    if abi == "c" and not device:
+        raise NotImplementedError("The C ABI is not supported for kernels")
+
+
+def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info=None):
+    """compile_ptx's work: (ptx, return type, the declared device functions it calls)."""
+    checked = {"launch_bounds": launch_bounds} if launch_bounds is not None else {}
+    check_options(checked)
+    pyfunc = getattr(pyfunc, "py_func", pyfunc)  # a @cuda.jit dispatcher compiles its Python function
+    from numba_cuda_c.pyjit.translate import translate_device, translate_kernel  # the translator: when compiling
+
+    sig = types.parse_signature(args)
+    argtypes = normalise(sig.args)
+    externs = []  # declared device functions called: defined elsewhere, so the code is relocatable
+    name = re.sub(r"\W", "_", pyfunc.__name__)  # a C identifier: <lambda> too
+    if abi_info and abi_info.get("abi_name"):
+        name = abi_info["abi_name"]
+    if device:
+        declared = sig.return_type if sig.return_type not in (None, types.void) else None
+        source, resty = translate_device(
+            pyfunc, argtypes, name, externs, declared_return=declared, lineinfo=bool(lineinfo or debug)
+        )
+    else:
+        bounds = checked.get("launch_bounds")
+        source = translate_kernel(
+            pyfunc, argtypes, name, externs, launch_bounds=bounds, debug=bool(debug), lineinfo=bool(lineinfo),
+            fastmath=bool(fastmath),
+        )
+        resty = types.void
+    options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)
+    if device or externs:
+        options.append("-rdc=true")  # keep the device function, which nothing in the module calls
+    ptx = compiler.compile_image(
+        source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu", ptx=True
+    )
+    return ptx.decode(), resty, externs
+
+
+def compile_all(
+    pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi="c",
+    abi_info=None, output="ltoir", forceinline=False, launch_bounds=None,
+):
+    """numba-cuda's compile_all(): the PTX of the function, then what it links (the link= option's files
+    and the declared device functions'): CUDA C sources compiled to PTX by NVRTC, other kinds as they are.
+    Returns (codes, return type). output='ltoir' (numba's default) is NVVM's format, which NVRTC-compiled
+    CUDA C does not produce here: it raises NotImplementedError saying so; pass output='ptx'."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % output)
+    _check_abi(abi, device)
+    if forceinline and output != "ltoir":
+        raise ValueError("Can only designate forced inlining in LTO-IR")
+    if output == "ltoir":
+        raise NotImplementedError(
+            "compile_all(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. "
+            "Use output='ptx'"
+        )
+    from numba_cuda_c.cudadrv import linker  # linking: loaded by compile_all only
+    from numba_cuda_c.cudadrv.linkable_code import LinkableCode
+
+    cc = tuple(cc or _default_cc())
+    ptx, resty, externs = _compile(
+        pyfunc, sig, bool(debug), lineinfo, device, fastmath, cc, opt is not False, launch_bounds, abi_info
+    )
+    link = getattr(pyfunc, "options", {}).get("link") or ()
+    link = [link] if isinstance(link, (str, os.PathLike)) else list(link)
+    codes = [ptx]
+    for item in link + [i for i in links_of(externs) if i not in link]:
+        code = item if isinstance(item, LinkableCode) else LinkableCode.from_path_or_obj(item)
+        if getattr(code, "kind", None) == "cu":
+            data = code.data.decode("utf8") if isinstance(code.data, (bytes, bytearray)) else code.data
+            codes.append(linker.compile_cu(data, code.name or "<cu>", cc).decode())
+        else:
+            codes.append(item)
+    return codes, resty
+
+
+def compile_ptx_for_current_device(
+    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, opt=True, abi="numba", abi_info=None,
+    forceinline=False, launch_bounds=None,
+):
+    """compile_ptx for the current device's compute capability."""
+    cc = compiler.default_arch()
+    return compile_ptx(
+        pyfunc, args, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt, abi=abi,
+        abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds,
+    )
+
+
+def compile(
+    pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, cc=None, opt=True, abi="c", abi_info=None,
+    output="ptx", forceinline=False, launch_bounds=None,
+):
+    """numba-cuda's compile(): PTX (output='ptx') and the return type; LTO-IR is NVVM's format, not made here."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % output)
+    if output == "ltoir":
+        raise NotImplementedError(
+            "compile(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. Use output='ptx'"
+        )
+    return compile_ptx(
+        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt, abi=abi,
+        abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds,
+    )
+
+
+def compile_for_current_device(
+    pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, opt=True, abi="c", abi_info=None,
+    output="ptx", forceinline=False, launch_bounds=None,
+):
+    """numba-cuda's compile_for_current_device(): compile() for the current device's capability."""
+    return compile(
+        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
+        cc=compiler.default_arch(), opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+        launch_bounds=launch_bounds,
+    )
