@@ -50,7 +50,7 @@ def module_functions(family, namespace, what):
 def _load():
     """The families, imported at the first lookup (each registers its entries in the table), not with pyjit."""
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, numbers, pybuiltins, pymath, random, warp  # noqa: F401  (registering)
+        from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, numbers, pybuiltins, pymath, random_numbers, warp  # noqa: F401  (registering)
 
         _loaded.append(True)
 
