@@ -182,6 +182,25 @@ def _launch_key(key):
     return _cuda._parse_launch_dims(key[0], key[1]) + key[2:]
 
 
+MAX_LAUNCHERS = 1024  # launch configurations a dispatcher keeps (each with its own argument-type keys)
+
+
+class Specialisation:
+    """One compiled signature of a kernel: its argument types, its CUDA C (and the C name of the kernel
+    in it), what it is linked with (None: nothing, not relocatable), the global device arrays its code
+    reads by pointer (kept alive as long as the kernel may run), what its launch must do (cooperative,
+    a deep stack), how often the disk cache had its translation, and, once loaded, its Kernel."""
+
+    __slots__ = ("argtypes", "name", "source", "captured", "links", "launch_flags", "cache_hits", "cache_misses",
+                 "kernel")
+
+    def __init__(self, argtypes, name, source, captured, links):
+        self.argtypes, self.name, self.source, self.captured, self.links = argtypes, name, source, captured, links
+        self.launch_flags = frozenset(launch_flags_of(source))
+        self.cache_hits = self.cache_misses = 0
+        self.kernel = None
+
+
 class Dispatcher:
     """A Python function compiled for the GPU: a kernel (launched as f[griddim, blockdim](*args)) or,
     with device=True, a device function other kernels call."""
@@ -199,15 +218,11 @@ class Dispatcher:
         # numba's extensions: objects whose prepare_args(ty, val, stream=, retr=) -> (ty, val) see each
         # argument before the launch (libraries wrap arguments this way); retr gets what runs after it
         self.extensions = []
-        self._kernels = {}  # argument types -> Kernel
+        self._specialisations = {}  # argument types -> Specialisation, in the order they were made
         self._compile_lock = threading.RLock()
-        self._sources = {}  # argument types -> CUDA C
-        self._captured = {}  # argument types -> the global device arrays its kernel reads by pointer
-        self._launchers = {}
+        self._launchers = {}  # launch key -> _cuda.Dispatch (at most MAX_LAUNCHERS)
         self._small_grids = set()  # the launchers of grids under 128 blocks: numba warns at each configuration
         self._refreshing = False  # recompile(): translations are made again, not read from the disk cache
-        self._cache_hits, self._cache_misses = collections.Counter(), collections.Counter()  # by argument types
-        self._links = {}  # argument types -> what the kernel is linked with (None: nothing, not relocatable)
         self._declared = []  # a device function's declared signatures: calls convert to them
         # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
         self.__ncc_device_function__ = DeviceFunction(
@@ -219,6 +234,11 @@ class Dispatcher:
         # numba's rule: a kernel given a signature (not a list of them) or made by specialize() is
         # specialised, and its attributes (get_regs_per_thread() ...) are numbers, not dicts by signature
         self._specialized = False
+
+    @property
+    def _kernels(self):
+        """The loaded kernels by argument types, in the order their signatures were made."""
+        return {t: s.kernel for t, s in self._specialisations.items() if s.kernel is not None}
 
     @property
     def signatures(self):
@@ -236,8 +256,15 @@ class Dispatcher:
         return self._kernel(argtypes)
 
     def _source(self, argtypes):
-        source = self._sources.get(argtypes)
-        if source is None:
+        """(name, CUDA C) of the kernel for these argument types: its Specialisation's."""
+        specialisation = self._specialisation(argtypes)
+        return specialisation.name, specialisation.source
+
+    def _specialisation(self, argtypes):
+        """The Specialisation of these argument types, translated at the first need (or read from the disk
+        cache), not yet compiled."""
+        specialisation = self._specialisations.get(argtypes)
+        if specialisation is None:
             digest = compiler._sha256(repr(argtypes).encode()).hexdigest()[:12]
             name = "ncc_%s_%s" % (re.sub(r"\W", "_", self.py_func.__name__), digest)  # <lambda> too
             externs = []  # the declared device functions it calls (cuda.declare_device)
@@ -254,19 +281,19 @@ class Dispatcher:
                 )
 
             key = self._cache_key(argtypes)
+            hit = None  # no disk cache
             if key is None:
                 text = translate()
             else:  # numba's stats count what the disk cache had and had not
                 text, hit = compiler.cached_text(key, translate, refresh=self._refreshing)
-                (self._cache_hits if hit else self._cache_misses)[argtypes] += 1
             if not externs and _EXTERN_MARK in text:  # from the disk cache: learn the declarations' links
                 text = translate()
             if not captured and text.startswith(_CAPTURES_MARK):  # another process's pointers: made again
                 text = translate()
-            self._captured[argtypes] = captured  # alive as long as the kernel may run
-            self._links[argtypes] = self._link_list(externs)
-            source = self._sources[argtypes] = (name, text)
-        return source
+            specialisation = Specialisation(argtypes, name, text, captured, self._link_list(externs))
+            specialisation.cache_hits, specialisation.cache_misses = int(hit is True), int(hit is False)
+            self._specialisations[argtypes] = specialisation
+        return specialisation
 
     def _link_list(self, externs):
         """What a kernel calling these declared device functions is linked with: the link= option's
@@ -306,21 +333,21 @@ class Dispatcher:
         )
 
     def _kernel(self, argtypes):
-        kernel = self._kernels.get(argtypes)
-        if kernel is None:
+        specialisation = self._specialisations.get(argtypes)
+        if specialisation is None or specialisation.kernel is None:
             with self._compile_lock:  # threads launching a new signature at once: one compiles and loads
-                kernel = self._kernels.get(argtypes)
-                if kernel is None:
+                specialisation = self._specialisation(argtypes)
+                if specialisation.kernel is None:
                     started = time.perf_counter()
-                    kernel = self._kernels[argtypes] = self._compile_and_load(argtypes)
+                    specialisation.kernel = self._compile_and_load(specialisation)
                     _log_slow_compile(self.py_func.__name__, argtypes, time.perf_counter() - started)
-        return kernel
+        return specialisation.kernel
 
-    def _compile_and_load(self, argtypes):
-        kernel = self._compile_and_load_kernel(argtypes)
-        if "cooperative" in launch_flags_of(self._sources[argtypes][1]):  # its code syncs the grid
+    def _compile_and_load(self, specialisation):
+        kernel = self._compile_and_load_kernel(specialisation)
+        if "cooperative" in specialisation.launch_flags:  # its code syncs the grid
             kernel._set_cooperative(True)
-        if "deep_stack" in launch_flags_of(self._sources[argtypes][1]):  # recursive device functions
+        if "deep_stack" in specialisation.launch_flags:  # recursive device functions
             kernel._set_min_stack_size(RECURSION_STACK_BYTES)
         carveout = self.options.get("shared_memory_carveout")
         if carveout is not None:
@@ -332,10 +359,11 @@ class Dispatcher:
             **{k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")}
         )
 
-    def _compile_and_load_kernel(self, argtypes):
-        name, source = self._source(argtypes)
+    def _compile_and_load_kernel(self, specialisation):
+        name, source, links, argtypes = (
+            specialisation.name, specialisation.source, specialisation.links, specialisation.argtypes
+        )
         options = self._nvrtc_options()
-        links = self._links[argtypes]
         disk_cache = bool(self.options.get("cache"))
         if links is None:
             module = compiler.SourceModule(
@@ -369,7 +397,11 @@ class Dispatcher:
     def stats(self):
         """numba's compile statistics: the disk cache's folder and, per signature, how often a compilation found
         its translation there (cache_hits) or made it (cache_misses). Only cache=True counts."""
-        return _CompileStats(compiler.cache_dir(), self._cache_hits, self._cache_misses)
+        hits, misses = collections.Counter(), collections.Counter()
+        for t, s in self._specialisations.items():
+            hits[t] += s.cache_hits
+            misses[t] += s.cache_misses
+        return _CompileStats(compiler.cache_dir(), +hits, +misses)
 
     def recompile(self):
         """numba's: compiles each signature compiled so far again, reading the function's globals as they are now
@@ -378,8 +410,9 @@ class Dispatcher:
             return
         with self._compile_lock:
             signatures = list(self._kernels)
-            for table in (self._sources, self._kernels, self._launchers, self._captured, self._links):
-                table.clear()
+            counts = {t: (s.cache_hits, s.cache_misses) for t, s in self._specialisations.items()}
+            self._specialisations = {}
+            self._launchers.clear()
             self._small_grids.clear()
             self._refreshing = True
             try:
@@ -387,10 +420,17 @@ class Dispatcher:
                     self._kernel(argtypes)
             finally:
                 self._refreshing = False
+                for argtypes, (hits, misses) in counts.items():  # numba's stats go on counting
+                    specialisation = self._specialisations.get(argtypes)
+                    if specialisation is not None:
+                        specialisation.cache_hits += hits
+                        specialisation.cache_misses += misses
 
     def _forget(self, argtypes):
         """Drops a compiled kernel (its context was reset): the next launch compiles and loads again."""
-        self._kernels.pop(argtypes, None)
+        specialisation = self._specialisations.get(argtypes)
+        if specialisation is not None:
+            specialisation.kernel = None
         self._launchers.clear()
         self._small_grids.clear()
 
@@ -453,6 +493,9 @@ class Dispatcher:
             # LaunchConfig; specialise() runs on the first call of each key
             griddim, blockdim = _cuda._parse_launch_dims(key[0], key[1])
             info = (self, griddim, blockdim, key[2] if len(key) > 2 else 0, key[3] if len(key) > 3 else 0)
+            if len(self._launchers) >= MAX_LAUNCHERS:  # a program configuring ever new grids: start afresh
+                self._launchers.clear()
+                self._small_grids.clear()
             launcher = self._launchers[key] = _cuda.Dispatch(
                 self._specialiser(key), functools.partial(self._reduce_launch, key), info
             )
@@ -486,10 +529,10 @@ class Dispatcher:
             return launch
         from numba_cuda_c.pyjit import exceptions  # loaded by debug kernels only
 
-        table = exceptions.table_of(self._sources[argtypes][1])
+        table = exceptions.table_of(self._specialisations[argtypes].source)
         if not table:
             return launch
-        kernel = self._kernels[argtypes]
+        kernel = self._specialisations[argtypes].kernel
 
         def launch_and_check(*args):
             launch(*args)
@@ -591,7 +634,7 @@ class Dispatcher:
                 flags = {k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "opt")}
                 return compile_ptx(self.py_func, t, device=True, cc=compiler.default_arch(), **flags)[0]
             name, source = self._source(t)
-            relocatable = ["-rdc=true"] if self._links.get(t) is not None else []
+            relocatable = ["-rdc=true"] if self._specialisation(t).links is not None else []
             return compiler.compile_image(
                 source, self._nvrtc_options() + relocatable, name=self.py_func.__name__ + ".cu", ptx=True,
                 disk_cache=False,
@@ -640,7 +683,7 @@ class Dispatcher:
 
         def sass(t):
             name, source = self._source(t)
-            relocatable = ["-rdc=true"] if self._links.get(t) is not None else []
+            relocatable = ["-rdc=true"] if self._specialisation(t).links is not None else []
             cubin = compiler.compile_image(source, self._nvrtc_options() + relocatable,
                                            name=self.py_func.__name__ + ".cu", disk_cache=False)
             return compiler.disassemble(cubin, flags)
