@@ -43,8 +43,9 @@ def cluster(lib, workers, gpus):
 def tasks_per_second(client, tasks):
     import dask_work
 
-    client.gather(client.map(dask_work.small_gpu_task, range(8 * len(client.scheduler_info()["workers"])),
-                             pure=False))  # compiled and warm on every worker
+    client.gather(
+        client.map(dask_work.small_gpu_task, range(8 * len(client.scheduler_info()["workers"])), pure=False)
+    )  # compiled and warm on every worker
     started = time.perf_counter()
     client.gather(client.map(dask_work.small_gpu_task, range(tasks), pure=False))
     return tasks / (time.perf_counter() - started)
@@ -61,7 +62,9 @@ def transfer_gbs(client):
         array = client.submit(dask_work.make_array, MIB256, workers=[first], allow_other_workers=False, pure=False)
         distributed.wait(array)
         started = time.perf_counter()
-        used = client.submit(dask_work.first_element, array, workers=[second], allow_other_workers=False, pure=False)
+        used = client.submit(
+            dask_work.first_element, array, workers=[second], allow_other_workers=False, pure=False
+        )
         assert used.result() == 1.0
         times.append(time.perf_counter() - started)
         del array, used
@@ -102,9 +105,19 @@ def main():
     libs = options.libs.split(",")
     results = {lib: measure(lib, options.tasks, gpus) for lib in libs}
     rows = list(results[libs[0]])
-    print("Dask, %d task(s) per map, %d GPU(s)%s" % (options.tasks, gpus, "" if gpus >= 2 else
-          ": transfer between two worker processes on the one GPU; 2-worker scaling needs two GPUs (not run)"))
-    print("| %-38s | %s | ours / theirs (above 1: ours better) |" % ("row", " | ".join("%12s" % lib for lib in libs)))
+    print(
+        "Dask, %d task(s) per map, %d GPU(s)%s"
+        % (
+            options.tasks,
+            gpus,
+            ""
+            if gpus >= 2
+            else ": transfer between two worker processes on the one GPU; 2-worker scaling needs two GPUs (not run)",
+        )
+    )
+    print(
+        "| %-38s | %s | ours / theirs (above 1: ours better) |" % ("row", " | ".join("%12s" % lib for lib in libs))
+    )
     print("| %s | %s | --- |" % ("-" * 38, " | ".join("-" * 12 for _ in libs)))
     for row in rows:
         values = [results[lib].get(row) for lib in libs]

@@ -194,7 +194,6 @@ def _cupy_empty_8b(cp):
 row("device_array 8 B", cuda=_device_array_8b, cupy=_cupy_empty_8b)
 
 
-
 def _to_device_8b(cuda):
     to_device, a = cuda.to_device, np.zeros(1)
     return lambda: to_device(a)
@@ -357,15 +356,18 @@ def _graph_one_by_one(lib):
     def setup(module):
         stream, launch_all, sync = _graph_workload(lib, module)
         if lib == "torch":
+
             def run():
                 with module.cuda.stream(stream):
                     launch_all()
                 sync()
+
             return run
 
         def run():
             launch_all()
             sync()
+
         return run
 
     return setup
@@ -395,15 +397,26 @@ def _graph_replay(lib):
         def run():
             replay()
             sync()
+
         return run
 
     return setup
 
 
-row("100 kernels, launched one by one, + sync", ours=_graph_one_by_one("ours"), numba=_graph_one_by_one("numba"),
-    cupy=_graph_one_by_one("cupy"), torch=_graph_one_by_one("torch"))
-row("100 kernels, one CUDA graph launch, + sync", ours=_graph_replay("ours"), cupy=_graph_replay("cupy"),
-    torch=_graph_replay("torch"))
+row(
+    "100 kernels, launched one by one, + sync",
+    ours=_graph_one_by_one("ours"),
+    numba=_graph_one_by_one("numba"),
+    cupy=_graph_one_by_one("cupy"),
+    torch=_graph_one_by_one("torch"),
+)
+row(
+    "100 kernels, one CUDA graph launch, + sync",
+    ours=_graph_replay("ours"),
+    cupy=_graph_replay("cupy"),
+    torch=_graph_replay("torch"),
+)
+
 
 # DLPack, both ways, with PyTorch on the other side: export (PyTorch takes a 16-element float32 array of the
 # library's through torch.from_dlpack: __dlpack__, the capsule, its stream handshake, the tensor) and import (the
@@ -575,8 +588,12 @@ def _jit_cached(lib):
     )
 
 
-row("jit first launch in a new process, disk-cache hit", kind="fresh", ours=_jit_cached("ours"),
-    numba=_jit_cached("numba"))
+row(
+    "jit first launch in a new process, disk-cache hit",
+    kind="fresh",
+    ours=_jit_cached("ours"),
+    numba=_jit_cached("numba"),
+)
 
 # --- transfers of 256 MiB (GB/s) ---------------------------------------------------------------
 
@@ -668,17 +685,37 @@ def _cupy_d2h_into(make_host):
 
 
 def _transfer_rows(kind, make_host, cupy_make_host, floor_h2d, floor_d2h):
-    row("H2D %s 256 MiB" % kind, kind="transfer", nbytes=BIG, cuda=_h2d(make_host), cupy=_cupy_h2d(cupy_make_host),
-        floor=floor_h2d)
+    row(
+        "H2D %s 256 MiB" % kind,
+        kind="transfer",
+        nbytes=BIG,
+        cuda=_h2d(make_host),
+        cupy=_cupy_h2d(cupy_make_host),
+        floor=floor_h2d,
+    )
     # the copy alone, into an existing array (the row above allocates the device array too)
-    row("H2D %s 256 MiB, existing array" % kind, kind="transfer", nbytes=BIG, cuda=_h2d_into(make_host),
-        cupy=_cupy_h2d_into(cupy_make_host), floor=floor_h2d)
-    row("D2H %s 256 MiB%s" % (kind, ", existing array" if kind == "pageable" else ""), kind="transfer", nbytes=BIG,
-        cuda=_d2h_into(make_host), cupy=_cupy_d2h_into(cupy_make_host), floor=floor_d2h)
+    row(
+        "H2D %s 256 MiB, existing array" % kind,
+        kind="transfer",
+        nbytes=BIG,
+        cuda=_h2d_into(make_host),
+        cupy=_cupy_h2d_into(cupy_make_host),
+        floor=floor_h2d,
+    )
+    row(
+        "D2H %s 256 MiB%s" % (kind, ", existing array" if kind == "pageable" else ""),
+        kind="transfer",
+        nbytes=BIG,
+        cuda=_d2h_into(make_host),
+        cupy=_cupy_d2h_into(cupy_make_host),
+        floor=floor_d2h,
+    )
 
 
 _transfer_rows("pinned", _pinned_big, _cupy_pinned_big, "H2D pinned 256 MiB", "D2H pinned 256 MiB")
 _transfer_rows("pageable", _pageable_big, _pageable_big, "H2D pageable 256 MiB", "D2H pageable 256 MiB")
+
+
 def _peer(lib_kind):
     # device 0's array into device 1's (peer access where the devices allow it); one GPU: n/a
     def setup(lib):
@@ -743,8 +780,14 @@ def _h2d_pinned_pool(cuda):
 
 
 # to_device with the allocation from the pool, as CuPy's row always is (the floor column: the copy alone)
-row("H2D pinned 256 MiB (pool)", kind="transfer", nbytes=BIG, ours=_h2d_pinned_pool,
-    cupy=_cupy_h2d(_cupy_pinned_big), floor="H2D pinned 256 MiB")
+row(
+    "H2D pinned 256 MiB (pool)",
+    kind="transfer",
+    nbytes=BIG,
+    ours=_h2d_pinned_pool,
+    cupy=_cupy_h2d(_cupy_pinned_big),
+    floor="H2D pinned 256 MiB",
+)
 
 # --------------------------------------------------------------------------------------------
 # Measuring
@@ -1052,7 +1095,9 @@ def render(results, skipped, meta):
     def unit_text(unit):
         return micro if unit == "us" else unit
 
-    header = ["operation", "unit"] + [LABELS[k] for k in LIBS] + ["floor (C)", "numba/ours", "CuPy/ours", "PyTorch/ours"]
+    header = (
+        ["operation", "unit"] + [LABELS[k] for k in LIBS] + ["floor (C)", "numba/ours", "CuPy/ours", "PyTorch/ours"]
+    )
     body = []
     for name, res in results.items():
         c = res["cells"]

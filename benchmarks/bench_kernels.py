@@ -107,8 +107,14 @@ def main():
             results[name] = exc
     print("\nGPU time per launch (ms, median of %d batches of %d; CUDA events)" % (repeat, batch))
     print("%-24s %12s %12s %12s  %s" % ("kernel", "numba_cuda_c", "numba-cuda", "numba/ours", "same result"))
-    labels = ("matmul shared 2048^2", "reduction 128 Mi f32", "stencil 4096^2", "warp-shuffle reduction",
-              "Monte Carlo pi, 16 Mi", "@vectorize ufunc, 64 Mi")
+    labels = (
+        "matmul shared 2048^2",
+        "reduction 128 Mi f32",
+        "stencil 4096^2",
+        "warp-shuffle reduction",
+        "Monte Carlo pi, 16 Mi",
+        "@vectorize ufunc, 64 Mi",
+    )
     for label in labels:
         cells = []
         for name in ("ours", "numba"):
@@ -119,8 +125,10 @@ def main():
         same = "—"
         if ours and theirs:
             same = "yes" if np.allclose(ours[1], theirs[1], rtol=1e-4, atol=1e-3) else "NO"
-        print("%-24s %12s %12s %12s  %s" % (label, "%.3f" % ours[0] if ours else "—",
-                                            "%.3f" % theirs[0] if theirs else "—", ratio, same))
+        print(
+            "%-24s %12s %12s %12s  %s"
+            % (label, "%.3f" % ours[0] if ours else "—", "%.3f" % theirs[0] if theirs else "—", ratio, same)
+        )
     for name, r in results.items():
         if not isinstance(r, dict):
             print("%s: not measured: %s: %s" % (name, type(r).__name__, r))

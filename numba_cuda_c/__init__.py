@@ -75,7 +75,9 @@ from numba_cuda_c.types import (  # noqa: F401
 )
 
 # every type name numba.cuda exports (double, float_, intp, b1, f4, ...), as numba.cuda does
-globals().update({_k: _v for _k, _v in vars(types).items() if isinstance(_v, types.Type) and not _k.startswith("_")})
+globals().update(
+    {_k: _v for _k, _v in vars(types).items() if isinstance(_v, types.Type) and not _k.startswith("_")}
+)
 from numba_cuda_c.args import In, InOut, Out  # noqa: F401,E402
 from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401,E402
 from numba_cuda_c.cudadrv.devicearray import (  # noqa: F401  (host arrays the device reaches)
@@ -290,12 +292,12 @@ def mapped(*arylist, **kws):
     device array (one argument) or the list of them."""
     if kws and set(kws) != {"stream"}:
         raise TypeError("mapped() only accepts the keyword stream")
-    stream = kws.get("stream", 0)
+    on_stream = kws.get("stream", 0)
     locks, devarys = [], []
     for ary in arylist:
         lock = _cuda._register(ary, True)
         locks.append(lock)
-        devarys.append(DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=stream or None, gpu_data=lock))
+        devarys.append(DeviceNDArray(ary.shape, ary.strides, ary.dtype, stream=on_stream or None, gpu_data=lock))
     with _freeing(locks):  # unmapped at the block's end, as numba's: the device arrays end with it
         yield devarys[0] if len(devarys) == 1 else devarys
 
@@ -390,7 +392,12 @@ def __getattr__(name):
         return value
     # the Python-kernel compiler imports NumPy: load it at first use, not with the package
     if name in (
-        "jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_all", "compile_for_current_device",
+        "jit",
+        "compile_ptx",
+        "compile_ptx_for_current_device",
+        "compile",
+        "compile_all",
+        "compile_for_current_device",
         "declare_device",
     ):
         import importlib
@@ -416,5 +423,7 @@ def __getattr__(name):
     raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
 
 
-if _os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":  # the simulator's cudadrv, once this package's own modules are in
+if (
+    _os.environ.get("NUMBA_ENABLE_CUDASIM") == "1"
+):  # the simulator's cudadrv, once this package's own modules are in
     _simulator.finish_install(__name__)

@@ -72,7 +72,8 @@ class _Finder(importlib.abc.MetaPathFinder):
                 found = None
             if found is None:  # no other finder may answer (numba-cuda's would mix its modules with ours)
                 raise ModuleNotFoundError(
-                    "No module named %r (numba_cuda_c stands in for numba.cuda, and has no %s)" % (fullname, target_name),
+                    "No module named %r (numba_cuda_c stands in for numba.cuda, and has no %s)"
+                    % (fullname, target_name),
                     name=fullname,
                 )
             is_package = found.submodule_search_locations is not None

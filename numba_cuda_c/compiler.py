@@ -135,7 +135,9 @@ def compile_image(source, options=(), arch=None, name=None, ptx=False, disk_cach
     name = name or "numba_cuda_c_module.cu"
     options = [str(o) for o in options]
     includes = ["-I" + d for d in libraries.include_dirs()]
-    requested = tuple(arch) if arch is not None else ("device",) + tuple(_cuda.get_context().device.compute_capability)
+    requested = (
+        tuple(arch) if arch is not None else ("device",) + tuple(_cuda.get_context().device.compute_capability)
+    )
     key = repr((source, options, includes, name, ptx, requested, _nvrtc_identity()))
     key = _sha256(key.encode()).hexdigest()
     image = _memory_cache.get(key)
@@ -210,13 +212,15 @@ def disassemble(cubin, flags):
     import tempfile
 
     candidates = [shutil.which("nvdisasm")] + [
-        os.path.join(root, "bin", "nvdisasm") for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
-                                                           "/usr/local/cuda") if root
+        os.path.join(root, "bin", "nvdisasm")
+        for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")
+        if root
     ]
     tool = next((c for c in candidates if c and os.path.isfile(c) and os.access(c, os.X_OK)), None)
     if tool is None:
-        raise RuntimeError("nvdisasm is required for SASS inspection: install the CUDA toolkit's nvdisasm and put it "
-                           "on PATH")
+        raise RuntimeError(
+            "nvdisasm is required for SASS inspection: install the CUDA toolkit's nvdisasm and put it " "on PATH"
+        )
     with tempfile.NamedTemporaryFile(suffix=".cubin") as image:
         image.write(cubin)
         image.flush()

@@ -16,6 +16,7 @@ CUDA simulator, whose numba_cuda_c.cudadrv.devicearray is another module (withou
 
 import sys
 
+
 def _span(array):
     """(low, nbytes): where the bytes an array spans start, relative to its element (0, ..., 0) (<= 0), and how
     many there are (gaps between elements included)."""
@@ -58,8 +59,13 @@ def serialize_on_device(array):
     if stream:
         stream.synchronize()
     kind = "record" if isinstance(array, _cuda.DeviceRecord) else "array"
-    interface = {"shape": (nbytes,), "strides": None, "typestr": "|u1", "version": 3,
-                 "data": (array.device_ctypes_pointer.value + low if nbytes else 0, False)}
+    interface = {
+        "shape": (nbytes,),
+        "strides": None,
+        "typestr": "|u1",
+        "version": 3,
+        "data": (array.device_ctypes_pointer.value + low if nbytes else 0, False),
+    }
     frame = _cuda.from_cuda_array_interface(interface, owner=array)
     return _layout_header(kind, low, array.shape, array.strides, array.dtype), [frame]
 
@@ -95,8 +101,14 @@ def deserialize_on_host(header, frames):
 
     (frame,) = frames
     span = np.frombuffer(frame, dtype=np.uint8)
-    return _rebuild_device_array(header["kind"], span, header["low"], tuple(header["shape"]),
-                                 tuple(header["strides"]), pickle.loads(header["dtype"]))
+    return _rebuild_device_array(
+        header["kind"],
+        span,
+        header["low"],
+        tuple(header["shape"]),
+        tuple(header["strides"]),
+        pickle.loads(header["dtype"]),
+    )
 
 
 def serialize_host_reachable(array):
@@ -160,8 +172,12 @@ class _RegisterAfterLoading:
         except Exception as exc:  # a distributed we do not know: its import must still work, with pickling as ours
             import warnings
 
-            warnings.warn("numba_cuda_c could not register its device arrays with distributed's serializers (%s: "
-                          "%s); they travel by pickling" % (type(exc).__name__, exc), RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                "numba_cuda_c could not register its device arrays with distributed's serializers (%s: "
+                "%s); they travel by pickling" % (type(exc).__name__, exc),
+                RuntimeWarning,
+                stacklevel=2,
+            )
 
     def __getattr__(self, name):  # get_resource_reader, is_package, ...: the real loader's
         return getattr(self.loader, name)

@@ -36,7 +36,12 @@ def numba_twin(ours, numba_name, attributes=None):
     theirs = []
     for module_name in NUMBA_ERROR_MODULES:
         cls = getattr(sys.modules.get(module_name), numba_name, None)
-        if isinstance(cls, type) and issubclass(cls, BaseException) and cls not in theirs and not issubclass(ours, cls):
+        if (
+            isinstance(cls, type)
+            and issubclass(cls, BaseException)
+            and cls not in theirs
+            and not issubclass(ours, cls)
+        ):
             theirs.append(cls)
     if not theirs:
         return ours

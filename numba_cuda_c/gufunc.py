@@ -34,7 +34,9 @@ def parse_layout(layout):
         raise ValueError("bad gufunc layout %r: expected '(m,n),(n)->(m)'" % layout)
 
     def groups(text):
-        return [tuple(d.strip() for d in group.split(",") if d.strip()) for group in re.findall(r"\(([^)]*)\)", text)]
+        return [
+            tuple(d.strip() for d in group.split(",") if d.strip()) for group in re.findall(r"\(([^)]*)\)", text)
+        ]
 
     return groups(match.group(1)), groups(match.group(2))
 
@@ -44,11 +46,9 @@ def _kernel_source(modes):
     'one' a[i:i + 1] (a one-element array)."""
     names = ["a%d" % k for k in range(len(modes))]
     items = [("%s[i:i + 1]" if mode == "one" else "%s[i]") % name for name, mode in zip(names, modes)]
-    return (
-        "def gufunc_kernel(n, %s):\n"
-        "    i = cuda.grid(1)\n"
-        "    if i < n:\n"
-        "        fn(%s)\n" % (", ".join(names), ", ".join(items))
+    return "def gufunc_kernel(n, %s):\n" "    i = cuda.grid(1)\n" "    if i < n:\n" "        fn(%s)\n" % (
+        ", ".join(names),
+        ", ".join(items),
     )
 
 
@@ -74,7 +74,9 @@ class _Loop:
                 self.modes.append("one" if len(core) == 0 else "view")
             elif isinstance(t, types.Scalar):
                 if core:
-                    raise TypeError("%s: argument %d is a scalar, but the layout gives it core dimensions" % (name, k))
+                    raise TypeError(
+                        "%s: argument %d is a scalar, but the layout gives it core dimensions" % (name, k)
+                    )
                 self.dtypes.append(np.dtype(t.dtype))
                 self.modes.append("scalar")
             else:
@@ -93,8 +95,10 @@ class CUDAGUFunc:
         self.nin, self.nout = len(self.input_cores), len(self.output_cores)
         cores = self.input_cores + self.output_cores
         if pyfunc.__code__.co_argcount != len(cores):
-            raise TypeError("layout %r names %d arguments; %s takes %d"
-                            % (layout, len(cores), self.__name__, pyfunc.__code__.co_argcount))
+            raise TypeError(
+                "layout %r names %d arguments; %s takes %d"
+                % (layout, len(cores), self.__name__, pyfunc.__code__.co_argcount)
+            )
         self.loops = []
         for sig in signatures:
             if isinstance(sig, (tuple, list)):
@@ -102,11 +106,15 @@ class CUDAGUFunc:
             else:
                 signature = types.parse_signature(sig)
             if signature.return_type not in (None, types.void):
-                raise TypeError("guvectorized functions cannot return values: signature %s specifies %s return type"
-                                % (sig, signature.return_type))
+                raise TypeError(
+                    "guvectorized functions cannot return values: signature %s specifies %s return type"
+                    % (sig, signature.return_type)
+                )
             if len(signature.args) != len(cores):
-                raise TypeError("signature %s has %d arguments; the layout %r has %d"
-                                % (sig, len(signature.args), layout, len(cores)))
+                raise TypeError(
+                    "signature %s has %d arguments; the layout %r has %d"
+                    % (sig, len(signature.args), layout, len(cores))
+                )
             self.loops.append(_Loop(signature, cores, self.__name__))
         self._device = jit(device=True)(pyfunc)
         self._kernels = {}
@@ -130,7 +138,9 @@ class CUDAGUFunc:
         for loop in self.loops:
             if all(np.can_cast(a, d) for d, a in zip(dtypes, loop.dtypes)):
                 return loop
-        raise TypeError("gufunc %s has no loop for the input types (%s)" % (self.__name__, ", ".join(map(str, dtypes))))
+        raise TypeError(
+            "gufunc %s has no loop for the input types (%s)" % (self.__name__, ", ".join(map(str, dtypes)))
+        )
 
     def __call__(self, *args, out=None, stream=0):
         nin, nall = self.nin, self.nin + self.nout
@@ -147,8 +157,10 @@ class CUDAGUFunc:
             if len(outputs) != self.nout:
                 raise ValueError("%s has %d outputs, out gives %d" % (self.__name__, self.nout, len(outputs)))
         # outputs given as CUDA array interface objects: device arrays (returned so, as numba)
-        outputs = [_cuda.as_cuda_array(o) if _cuda.is_cuda_array(o) and not isinstance(o, _cuda.DeviceNDArray) else o
-                   for o in outputs]
+        outputs = [
+            _cuda.as_cuda_array(o) if _cuda.is_cuda_array(o) and not isinstance(o, _cuda.DeviceNDArray) else o
+            for o in outputs
+        ]
         on_device = [_cuda.is_cuda_array(a) for a in args[:nin]]
         inputs = [_cuda.as_cuda_array(a) if d else np.asarray(a) for a, d in zip(args[:nin], on_device)]
         loop = self._loop([a.dtype for a in inputs], args[:nin])
@@ -160,11 +172,15 @@ class CUDAGUFunc:
         for k, core in enumerate(self.output_cores):
             missing = [d for d in core if d not in sizes]
             if missing:
-                raise ValueError("%s: output %d's dimension %s is not given by any input" % (self.__name__, k, missing[0]))
+                raise ValueError(
+                    "%s: output %d's dimension %s is not given by any input" % (self.__name__, k, missing[0])
+                )
             output_shapes.append(tuple(loop_shape) + tuple(sizes[d] for d in core))
         for k, (given, shape) in enumerate(zip(outputs, output_shapes)):
             if tuple(given.shape) != shape:
-                raise ValueError("%s: output %d has shape %s, the result %s" % (self.__name__, k, tuple(given.shape), shape))
+                raise ValueError(
+                    "%s: output %d has shape %s, the result %s" % (self.__name__, k, tuple(given.shape), shape)
+                )
         count = int(np.prod(loop_shape)) if loop_shape else 1
         device_args = [
             self._device_input(array, device, dtype, tuple(loop_shape), core, count, stream)
@@ -173,7 +189,7 @@ class CUDAGUFunc:
         results, writebacks = [], []
         for k, shape in enumerate(output_shapes):
             dtype = loop.dtypes[nin + k]
-            flat_shape = (count,) + shape[len(loop_shape):]
+            flat_shape = (count,) + shape[len(loop_shape) :]
             given = outputs[k] if outputs else None
             if given is not None and _cuda.is_cuda_array(given):
                 target = _cuda.as_cuda_array(given)
@@ -210,29 +226,34 @@ class CUDAGUFunc:
     def _bind(self, sizes, shape, core, position):
         """The loop shape of an argument, its core dimensions bound to their names (checked)."""
         if len(shape) < len(core):
-            raise ValueError("%s: input %d has %d dimensions; its core %s needs %d"
-                             % (self.__name__, position, len(shape), core, len(core)))
+            raise ValueError(
+                "%s: input %d has %d dimensions; its core %s needs %d"
+                % (self.__name__, position, len(shape), core, len(core))
+            )
         split = len(shape) - len(core)
         for name, size in zip(core, shape[split:]):
             if sizes.setdefault(name, size) != size:
-                raise ValueError("%s: dimension %s is %d in input %d, %d before"
-                                 % (self.__name__, name, size, position, sizes[name]))
+                raise ValueError(
+                    "%s: dimension %s is %d in input %d, %d before"
+                    % (self.__name__, name, size, position, sizes[name])
+                )
         return tuple(shape[:split])
 
     def _device_input(self, array, device, dtype, loop_shape, core, count, stream):
         """An input as a C-contiguous device array of shape (loop size, *core shape)."""
-        core_shape = tuple(array.shape[len(array.shape) - len(core):]) if core else ()
+        core_shape = tuple(array.shape[len(array.shape) - len(core) :]) if core else ()
         full = loop_shape + core_shape
         flat = (count,) + core_shape
         if device and array.dtype != dtype:
-            raise TypeError("compatible signature is possible by casting but %s does not support .astype()"
-                            % type(array))
+            raise TypeError(
+                "compatible signature is possible by casting but %s does not support .astype()" % type(array)
+            )
         if device and tuple(array.shape) == full and array.is_c_contiguous():
             return array.reshape(*flat)
         host = array.copy_to_host(stream=stream) if device else array
         if device and stream not in (0, None):
             stream.synchronize()
-        if int(np.prod(host.shape[:host.ndim - len(core_shape)])) == 1:  # one element of the loop: for every one
+        if int(np.prod(host.shape[: host.ndim - len(core_shape)])) == 1:  # one element of the loop: for every one
             host = host.reshape(core_shape)
         staged = np.ascontiguousarray(np.broadcast_to(host, full), dtype=dtype).reshape(flat)
         return _cuda.to_device(staged, stream=stream)
@@ -257,12 +278,16 @@ def guvectorize(signatures, layout, target="cuda", **options):
         raise ValueError("numba_cuda_c's guvectorize makes CUDA gufuncs: target must be 'cuda', not %r" % target)
     unknown = set(options) - _SUPPORTED_OPTIONS
     if unknown:
-        raise TypeError("The following target options are not supported: %s" % ", ".join("'%s'" % o for o in sorted(unknown)))
+        raise TypeError(
+            "The following target options are not supported: %s" % ", ".join("'%s'" % o for o in sorted(unknown))
+        )
     if options.get("nopython", True) is not True:
         raise TypeError("nopython flag must be True")
     sigs = [signatures] if isinstance(signatures, str) else list(signatures or ())
     if not sigs:
-        raise TypeError("cuda.guvectorize needs signatures: @cuda.guvectorize(['void(float32[:], float32[:])'], '(n)->(n)')")
+        raise TypeError(
+            "cuda.guvectorize needs signatures: @cuda.guvectorize(['void(float32[:], float32[:])'], '(n)->(n)')"
+        )
 
     def decorate(pyfunc):
         return CUDAGUFunc(pyfunc, sigs, layout)

@@ -63,8 +63,10 @@ def _stream(stream):
 
 
 def _event(event):
-    return _table("CUDA event", [("handle", hex(event.handle)), ("device", event.context.device.id),
-                                 ("reached", event.query())])
+    return _table(
+        "CUDA event",
+        [("handle", hex(event.handle)), ("device", event.context.device.id), ("reached", event.query())],
+    )
 
 
 def _graph(graph):
@@ -116,11 +118,17 @@ def _dispatcher(dispatcher):
     for signature in dispatcher.signatures:
         args = ", ".join(str(t) for t in signature)
         try:
-            rows.append(("(%s)" % args, "%d registers, %s shared, %s local per thread" % (
-                dispatcher.get_regs_per_thread(signature),
-                _bytes(dispatcher.get_shared_mem_per_block(signature)),
-                _bytes(dispatcher.get_local_mem_per_thread(signature)),
-            )))
+            rows.append(
+                (
+                    "(%s)" % args,
+                    "%d registers, %s shared, %s local per thread"
+                    % (
+                        dispatcher.get_regs_per_thread(signature),
+                        _bytes(dispatcher.get_shared_mem_per_block(signature)),
+                        _bytes(dispatcher.get_local_mem_per_thread(signature)),
+                    ),
+                )
+            )
         except Exception:  # noqa: BLE001 -- a device function, or no GPU: its types only
             rows.append(("(%s)" % args, "compiled"))
     if len(rows) == 1:
@@ -172,5 +180,9 @@ def show_detect(devices, rows_of):
         % (device.id, html.escape(device.name), "".join("<td>%s</td>" % html.escape(str(v)) for _, v in row))
         for device, row in zip(devices, rows)
     )
-    display(HTML("<table style='%s'><caption style='text-align:left'><b>Found %d CUDA devices</b></caption>"
-                 "<tr>%s</tr>%s</table>" % (_STYLE, len(devices), head, body)))
+    display(
+        HTML(
+            "<table style='%s'><caption style='text-align:left'><b>Found %d CUDA devices</b></caption>"
+            "<tr>%s</tr>%s</table>" % (_STYLE, len(devices), head, body)
+        )
+    )

@@ -101,8 +101,9 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     powers = _cuda.to_device(_packed_powers(npowers), stream=stream)
     kernel = _init_kernel()
     blocks = (n + 255) // 256
-    kernel[blocks, 256, stream](states, np.int64(n), np.uint64(z), np.uint64(z), np.uint64(start), powers,
-                                np.int32(npowers))
+    kernel[blocks, 256, stream](
+        states, np.int64(n), np.uint64(z), np.uint64(z), np.uint64(start), powers, np.int32(npowers)
+    )
     if stream == 0 or stream is None:
         return
     stream.synchronize()  # `powers` is freed when this returns

@@ -156,8 +156,11 @@ class Record(ElementType):
                 fields.append((name, field_type, offset))
             self = cls._interned[key] = super().__new__(cls)
             self.dtype, self.size, self.fields = dtype, dtype.itemsize, {n: (t, o) for n, t, o in fields}
-            self.name = "Record(%s; %d%s)" % (", ".join("%s:%s@%d" % f for f in fields), dtype.itemsize,
-                                              "; aligned" if dtype.isalignedstruct else "")
+            self.name = "Record(%s; %d%s)" % (
+                ", ".join("%s:%s@%d" % f for f in fields),
+                dtype.itemsize,
+                "; aligned" if dtype.isalignedstruct else "",
+            )
         return self
 
     def __reduce__(self):
@@ -281,7 +284,10 @@ class NamedTuple(Tuple):
     def __init__(self, items, fields, class_name="namedtuple"):
         super().__init__(items)
         self.fields, self.class_name = tuple(fields), class_name
-        self.name = "NamedTuple(%s, %s)" % (class_name, ", ".join("%s:%s" % f for f in zip(self.fields, self.items)))
+        self.name = "NamedTuple(%s, %s)" % (
+            class_name,
+            ", ".join("%s:%s" % f for f in zip(self.fields, self.items)),
+        )
 
     def __eq__(self, other):
         return isinstance(other, NamedTuple) and (self.items, self.fields) == (other.items, other.fields)
@@ -354,8 +360,9 @@ uint32 = Scalar("uint32", "u", 32, "unsigned int")
 uint64 = Scalar("uint64", "u", 64, "unsigned long long")
 float16 = Scalar("float16", "f", 16, "__half", to_float="__half2float(%s)", from_widened="ncc_to_half(%s)")
 # bfloat16 (numba's cuda.bf16): CUDA's __nv_bfloat16; host arrays of ml_dtypes.bfloat16
-bfloat16 = Scalar("bfloat16", "f", 16, "__nv_bfloat16", to_float="__bfloat162float(%s)",
-                  from_widened="ncc_to_bf16(%s)")
+bfloat16 = Scalar(
+    "bfloat16", "f", 16, "__nv_bfloat16", to_float="__bfloat162float(%s)", from_widened="ncc_to_bf16(%s)"
+)
 float32 = Scalar("float32", "f", 32, "float")
 float64 = Scalar("float64", "f", 64, "double")
 complex64 = Scalar("complex64", "c", 64, "ncc_complex<float>")

@@ -84,7 +84,10 @@ class CUDAUFunc:
                 signature = types.parse_signature(sig)
                 signature = types.Signature(_inferred_result(pyfunc, signature.args), signature.args)
             if len(signature.args) != self.nin:
-                raise TypeError("signature %s has %d arguments; %s takes %d" % (sig, len(signature.args), self.__name__, self.nin))
+                raise TypeError(
+                    "signature %s has %d arguments; %s takes %d"
+                    % (sig, len(signature.args), self.__name__, self.nin)
+                )
             self.types.append(([np.dtype(t.dtype) for t in signature.args], np.dtype(signature.return_type.dtype)))
 
     @property
@@ -102,8 +105,11 @@ class CUDAUFunc:
                 return args, result
         raise TypeError(
             "ufunc %s has no loop for the input types (%s); its signatures: %s"
-            % (self.__name__, ", ".join(map(str, dtypes)), "; ".join(
-                "%s(%s)" % (r, ", ".join(map(str, a))) for a, r in self.types))
+            % (
+                self.__name__,
+                ", ".join(map(str, dtypes)),
+                "; ".join("%s(%s)" % (r, ", ".join(map(str, a))) for a, r in self.types),
+            )
         )
 
     def __call__(self, *args, out=None, stream=0):
@@ -144,7 +150,9 @@ class CUDAUFunc:
             else:  # an out of another dtype or layout: computed contiguous, converted through the host
                 staged = _cuda.device_array(size, dtype=result, stream=stream)
                 launch(staged, *inputs)
-                target.copy_to_device(staged.copy_to_host(stream=stream).astype(target.dtype).reshape(shape), stream=stream)
+                target.copy_to_device(
+                    staged.copy_to_host(stream=stream).astype(target.dtype).reshape(shape), stream=stream
+                )
         if host_out is not None:
             target.copy_to_host(host_out, stream=stream)
             if stream not in (0, None):
@@ -195,4 +203,3 @@ def vectorize(signatures=None, target="cuda", **options):
         return CUDAUFunc(pyfunc, sigs)
 
     return decorate
-

@@ -11,7 +11,6 @@ if _SUPPORT not in sys.path:
     sys.path.insert(0, _SUPPORT)
 
 
-
 def _simulator_selection():
     """The node ids tests/simulator_selection.txt lists, or None where the simulator is not on."""
     if os.environ.get("NUMBA_ENABLE_CUDASIM") != "1":

@@ -297,8 +297,8 @@ def __getattr__(name):
 __all__ = [
     "DeviceNDArray",
     "DeviceRecord",
-    "MappedNDArray",
-    "ManagedNDArray",
+    "MappedNDArray",  # noqa: F822  (made at first use: module __getattr__)
+    "ManagedNDArray",  # noqa: F822  (made at first use: module __getattr__)
     "array_core",
     "auto_device",
     "check_array_compatibility",

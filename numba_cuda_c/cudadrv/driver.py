@@ -49,6 +49,8 @@ from numba_cuda_c.cudadrv.memory_functions import (  # noqa: F401
     is_device_memory,
     require_device_memory,
 )
+
+
 def get_version():
     """The CUDA driver's version as (major, minor)."""
     return driver_get_version()
@@ -123,8 +125,16 @@ class _Driver:
     # Copy functions set on the object are what copies call (numba's copies call these attributes): test suites
     # replace driver.cuMemcpyHtoD to forbid or count transfers. Removing it, or setting back what the object
     # gave, restores the driver's own.
-    _COPIES = frozenset(["cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
-                         "cuMemcpyDtoDAsync"])
+    _COPIES = frozenset(
+        [
+            "cuMemcpyHtoD",
+            "cuMemcpyDtoH",
+            "cuMemcpyDtoD",
+            "cuMemcpyHtoDAsync",
+            "cuMemcpyDtoHAsync",
+            "cuMemcpyDtoDAsync",
+        ]
+    )
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
@@ -218,7 +228,7 @@ __all__ += [
     "Stream",
     "AutoFreePointer",
     "DeadMemoryError",
-    "Linker",
+    "Linker",  # noqa: F822  (loaded at first use: module __getattr__)
     "LinkerError",
     "MappedMemory",
     "ManagedMemory",

@@ -2,8 +2,16 @@
 
 from numba_cuda_c._cuda import CudaAPIError, CudaDriverError, CudaSupportError, NvrtcError
 
-__all__ = ["CCSupportError", "CudaAPIError", "CudaDriverError", "CudaSupportError", "NvrtcError", "NvvmError", "NvvmSupportError",
-           "NvvmWarning"]
+__all__ = [
+    "CCSupportError",
+    "CudaAPIError",
+    "CudaDriverError",
+    "CudaSupportError",
+    "NvrtcError",
+    "NvvmError",
+    "NvvmSupportError",
+    "NvvmWarning",
+]
 
 
 class NvvmError(Exception):

@@ -45,9 +45,7 @@ def device_from_identity(identity):
     for device in _cuda.list_devices():
         if device.get_device_identity() == identity:
             return device
-    raise RuntimeError(
-        "No device of %s is found. Target device may not be visible in this process." % (identity,)
-    )
+    raise RuntimeError("No device of %s is found. Target device may not be visible in this process." % (identity,))
 
 
 class IpcHandle:
@@ -57,7 +55,9 @@ class IpcHandle:
 
     def __init__(self, base, handle, size, source_info=None, offset=0):
         self.base = base
-        self.handle = handle if isinstance(handle, IpcMemHandle) else IpcMemHandle(getattr(handle, "reserved", handle))
+        self.handle = (
+            handle if isinstance(handle, IpcMemHandle) else IpcMemHandle(getattr(handle, "reserved", handle))
+        )
         self.size = size
         self.source_info = source_info
         self.offset = offset
@@ -98,7 +98,9 @@ class IpcHandle:
         mapped = self._map(source.primary_context)
         try:
             copy = context.memalloc(self.size)
-            _cuda._memcpy(2, copy.device_pointer, mapped.device_pointer + self.offset, self.size, 0)  # through the host where it must
+            _cuda._memcpy(
+                2, copy.device_pointer, mapped.device_pointer + self.offset, self.size, 0
+            )  # through the host where it must
         finally:
             mapped.free()
         self._opened = (None, context)
@@ -132,7 +134,10 @@ class IpcHandle:
 
     def __repr__(self):
         return "<IpcHandle of %d bytes at offset %d%s>" % (
-            self.size, self.offset, "" if self.source_info is None else " from %s" % (self.source_info,))
+            self.size,
+            self.offset,
+            "" if self.source_info is None else " from %s" % (self.source_info,),
+        )
 
 
 def _rebuild_ipc_handle(reserved, size, source_info, offset):

@@ -55,7 +55,9 @@ def include_dirs():
     for path in candidates:
         if os.path.isfile(os.path.join(path, "cuda_fp16.h")) and path not in found:
             found.append(path)
-            cccl = os.path.join(path, "cccl")  # CUDA 13 keeps libcu++ (cuda/std/...) here: cooperative_groups.h needs it
+            cccl = os.path.join(
+                path, "cccl"
+            )  # CUDA 13 keeps libcu++ (cuda/std/...) here: cooperative_groups.h needs it
             if os.path.isdir(os.path.join(cccl, "cuda", "std")):
                 found.append(cccl)
     return found

@@ -171,9 +171,7 @@ class Linker:
             if kind is None:
                 raise RuntimeError(f"Don't know how to link file with extension {ext}")
             if ignore_nonlto and kind != FILE_EXTENSION_MAP["ltoir"]:
-                _warn(
-                    f"Not adding {path} as it is not optimizable at link time, and `ignore_nonlto == True`."
-                )
+                _warn(f"Not adding {path} as it is not optimizable at link time, and `ignore_nonlto == True`.")
                 return None
             return self.add_file(path, kind)
         if not isinstance(path_or_code, LinkableCode):
@@ -263,7 +261,9 @@ class _CallbackLoad:
 
 
 def has_callbacks(links):
-    return [item for item in links if isinstance(item, LinkableCode) and (item.setup_callback or item.teardown_callback)]
+    return [
+        item for item in links if isinstance(item, LinkableCode) and (item.setup_callback or item.teardown_callback)
+    ]
 
 
 def load_with_callbacks(cubin, items, kernel_name, forget):

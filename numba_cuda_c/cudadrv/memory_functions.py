@@ -141,7 +141,11 @@ def _memory_view(memory, start, stop):
 def _array_gpu_data(array, owner):
     """DeviceNDArray.gpu_data of a view or a foreign array: its bytes, keeping the owner alive."""
     low = sum((n - 1) * s for n, s in zip(array.shape, array.strides) if s < 0) if array.size else 0
-    span = sum((n - 1) * abs(s) for n, s in zip(array.shape, array.strides)) + array.dtype.itemsize if array.size else 0
+    span = (
+        sum((n - 1) * abs(s) for n, s in zip(array.shape, array.strides)) + array.dtype.itemsize
+        if array.size
+        else 0
+    )
     pointer = array.device_pointer + low
     if isinstance(owner, _cuda.MemoryPointer):
         start = pointer - owner.device_pointer

@@ -14,8 +14,20 @@ import warnings
 from numba_cuda_c.cudadrv import libraries
 from numba_cuda_c.cudadrv.error import NvvmError, NvvmSupportError, NvvmWarning
 
-__all__ = ["NVVM", "CompilationUnit", "LibDevice", "compile_ir", "add_ir_version", "set_cuda_kernel",
-           "set_launch_bounds", "is_available", "nvvmError", "NvvmError", "NvvmSupportError", "NvvmWarning"]
+__all__ = [
+    "NVVM",
+    "CompilationUnit",
+    "LibDevice",
+    "compile_ir",
+    "add_ir_version",
+    "set_cuda_kernel",
+    "set_launch_bounds",
+    "is_available",
+    "nvvmError",
+    "NvvmError",
+    "NvvmSupportError",
+    "NvvmWarning",
+]
 
 # What a failing libNVVM call raises (numba re-exports cuda.bindings' nvvmError under this name).
 nvvmError = NvvmError
@@ -27,13 +39,24 @@ ADDRSPACE_CONSTANT = 4
 ADDRSPACE_LOCAL = 5
 
 # NVVM's 64-bit data layout (the NVVM IR specification's)
-_DATA_LAYOUT = ("e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-"
-                "v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64")
+_DATA_LAYOUT = (
+    "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-"
+    "v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+)
 
-_RESULT_NAMES = ("NVVM_SUCCESS", "NVVM_ERROR_OUT_OF_MEMORY", "NVVM_ERROR_PROGRAM_CREATION_FAILURE",
-                 "NVVM_ERROR_IR_VERSION_MISMATCH", "NVVM_ERROR_INVALID_INPUT", "NVVM_ERROR_INVALID_PROGRAM",
-                 "NVVM_ERROR_INVALID_IR", "NVVM_ERROR_INVALID_OPTION", "NVVM_ERROR_NO_MODULE_IN_PROGRAM",
-                 "NVVM_ERROR_COMPILATION", "NVVM_ERROR_CANCELLED")
+_RESULT_NAMES = (
+    "NVVM_SUCCESS",
+    "NVVM_ERROR_OUT_OF_MEMORY",
+    "NVVM_ERROR_PROGRAM_CREATION_FAILURE",
+    "NVVM_ERROR_IR_VERSION_MISMATCH",
+    "NVVM_ERROR_INVALID_INPUT",
+    "NVVM_ERROR_INVALID_PROGRAM",
+    "NVVM_ERROR_INVALID_IR",
+    "NVVM_ERROR_INVALID_OPTION",
+    "NVVM_ERROR_NO_MODULE_IN_PROGRAM",
+    "NVVM_ERROR_COMPILATION",
+    "NVVM_ERROR_CANCELLED",
+)
 
 _SIGNATURES = {  # name: argument types (every function returns an nvvmResult, an int)
     "nvvmVersion": [ctypes.POINTER(ctypes.c_int)] * 2,
@@ -83,8 +106,11 @@ def _find_and_load():
         return [_typed(ctypes.CDLL(load_nvidia_dynamic_lib("nvvm").abs_path))]
     except Exception as exc:  # not installed, or it found nothing
         problems.append("cuda.pathfinder (%s)" % exc)
-    return [None, "libNVVM cannot be found or loaded; looked in CUDA_HOME/CUDA_PATH, the conda prefix, NVIDIA's pip "
-                  "wheels and /usr/local/cuda (nvvm/lib64): " + "; ".join(problems[-3:])]
+    return [
+        None,
+        "libNVVM cannot be found or loaded; looked in CUDA_HOME/CUDA_PATH, the conda prefix, NVIDIA's pip "
+        "wheels and /usr/local/cuda (nvvm/lib64): " + "; ".join(problems[-3:]),
+    ]
 
 
 def _typed(lib):
@@ -203,14 +229,20 @@ class CompilationUnit:
     def add_module(self, buffer):
         """Adds a module of NVVM IR (text or bitcode, bytes)."""
         buffer = _as_bytes(buffer)
-        _check(self._lib, self._lib.nvvmAddModuleToProgram(self._handle, buffer, len(buffer), b""),
-               "nvvmAddModuleToProgram")
+        _check(
+            self._lib,
+            self._lib.nvvmAddModuleToProgram(self._handle, buffer, len(buffer), b""),
+            "nvvmAddModuleToProgram",
+        )
 
     def lazy_add_module(self, buffer):
         """Adds a module whose functions are kept only where the others use them (libdevice)."""
         buffer = _as_bytes(buffer)
-        _check(self._lib, self._lib.nvvmLazyAddModuleToProgram(self._handle, buffer, len(buffer), b""),
-               "nvvmLazyAddModuleToProgram")
+        _check(
+            self._lib,
+            self._lib.nvvmLazyAddModuleToProgram(self._handle, buffer, len(buffer), b""),
+            "nvvmLazyAddModuleToProgram",
+        )
 
     def _option_array(self):
         encoded = [o.encode() for o in self.options]
@@ -228,8 +260,11 @@ class CompilationUnit:
         result = self._lib.nvvmCompileProgram(self._handle, count, array)
         _check(self._lib, result, "nvvmCompileProgram", self.get_log() if result else "")
         size = ctypes.c_size_t()
-        _check(self._lib, self._lib.nvvmGetCompiledResultSize(self._handle, ctypes.byref(size)),
-               "nvvmGetCompiledResultSize")
+        _check(
+            self._lib,
+            self._lib.nvvmGetCompiledResultSize(self._handle, ctypes.byref(size)),
+            "nvvmGetCompiledResultSize",
+        )
         output = ctypes.create_string_buffer(size.value)
         _check(self._lib, self._lib.nvvmGetCompiledResult(self._handle, output), "nvvmGetCompiledResult")
         self.log = self.get_log()
@@ -260,8 +295,10 @@ class LibDevice:
         if LibDevice._bitcode is None:
             path = libraries.libdevice_path()
             if path is None:
-                raise RuntimeError("Missing libdevice file: libdevice.10.bc was not found under CUDA_HOME/CUDA_PATH, "
-                                   "the conda prefix, NVIDIA's pip wheels or /usr/local/cuda (nvvm/libdevice)")
+                raise RuntimeError(
+                    "Missing libdevice file: libdevice.10.bc was not found under CUDA_HOME/CUDA_PATH, "
+                    "the conda prefix, NVIDIA's pip wheels or /usr/local/cuda (nvvm/libdevice)"
+                )
             with open(path, "rb") as file:
                 LibDevice._bitcode = file.read()
         self.bc = LibDevice._bitcode
@@ -317,11 +354,15 @@ def set_launch_bounds(kernel, launch_bounds):
     if isinstance(launch_bounds, int):
         launch_bounds = (launch_bounds,)
     if len(launch_bounds) > 3:
-        raise ValueError("Got %d launch bounds: %s. A maximum of three are supported: (max_threads_per_block, "
-                         "min_blocks_per_sm, max_blocks_per_cluster)" % (len(launch_bounds), launch_bounds))
+        raise ValueError(
+            "Got %d launch bounds: %s. A maximum of three are supported: (max_threads_per_block, "
+            "min_blocks_per_sm, max_blocks_per_cluster)" % (len(launch_bounds), launch_bounds)
+        )
     from llvmlite import ir
 
     module = kernel.module
     annotations = module.add_named_metadata("nvvm.annotations")
     for name, bound in zip(("maxntidx", "minctasm", "cluster_max_blocks"), launch_bounds):
-        annotations.add(module.add_metadata((kernel, ir.MetaDataString(module, name), ir.Constant(ir.IntType(32), bound))))
+        annotations.add(
+            module.add_metadata((kernel, ir.MetaDataString(module, name), ir.Constant(ir.IntType(32), bound)))
+        )

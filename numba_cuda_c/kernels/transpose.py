@@ -27,7 +27,9 @@ def transpose(a, b=None):
     if b is None:
         b = cuda.device_array((columns, rows), dtype=a.dtype, stream=stream)
     elif tuple(b.shape) != (columns, rows):
-        raise ValueError("the transpose of a %dx%d array is %dx%d, not %s" % (rows, columns, columns, rows, tuple(b.shape)))
+        raise ValueError(
+            "the transpose of a %dx%d array is %dx%d, not %s" % (rows, columns, columns, rows, tuple(b.shape))
+        )
     if a.size:
         blocks = ((columns + TILE - 1) // TILE, (rows + TILE - 1) // TILE)
         _transpose_tiles[blocks, (TILE, TILE), stream](a, b)

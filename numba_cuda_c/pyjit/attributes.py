@@ -80,11 +80,16 @@ class Attributes:
         if kind == "field":
             return self.field_value(base, what, node)
         if kind == "axes":  # a.shape, a.strides
-            return Value(type=annotation.type, items=[Value("%s.%s[%d]" % (base.code, what, d), types.int64)
-                                                      for d in range(len(annotation.items))])
+            return Value(
+                type=annotation.type,
+                items=[
+                    Value("%s.%s[%d]" % (base.code, what, d), types.int64) for d in range(len(annotation.items))
+                ],
+            )
         if kind == "size":  # what: the array's ndim
-            return Value("(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(what)] or ["1"]) + ")",
-                         types.int64)
+            return Value(
+                "(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(what)] or ["1"]) + ")", types.int64
+            )
         if kind == "field_view":  # a view of a part or a field of each element: a.real, a.imag, x.value1
             element, offset = what
             return Value("ncc_field_view<%s>(%s, %dLL)" % (element, base.code, offset), annotation.type)
@@ -100,8 +105,9 @@ class Attributes:
     def array_attribute_type(self, base, attr, node):
         t = base.type
         if attr in ("shape", "strides"):
-            return Value(type=types.Tuple([types.int64] * t.ndim), items=[typed(types.int64)] * t.ndim,
-                         how=("axes", attr))
+            return Value(
+                type=types.Tuple([types.int64] * t.ndim), items=[typed(types.int64)] * t.ndim, how=("axes", attr)
+            )
         if attr == "size":
             return typed(types.int64, how=("size", t.ndim))
         if attr == "ndim":
@@ -117,7 +123,9 @@ class Attributes:
             if not isinstance(field, types.Scalar):
                 self.fail(node, "field %r holds a %s: index the array first (x[i].%s)" % (attr, field, attr))
             if not t.dtype.aligned(attr):
-                self.fail(node, "field %r of a packed record is not aligned: it cannot be viewed as an array" % attr)
+                self.fail(
+                    node, "field %r of a packed record is not aligned: it cannot be viewed as an array" % attr
+                )
             return typed(types.Array(field, t.ndim, "A"), how=("field_view", (field.element_ctype, offset)))
         if attr == "T":
             return typed(types.Array(t.dtype, t.ndim, "A"), how=("transpose", None))

@@ -16,9 +16,12 @@ class Bindings:
         iteration, or the code after it, reads one variable whatever path ran."""
         for name in sorted(set(before) | set(self.renames)):
             if before.get(name, name) != self.renames.get(name, name):
-                self.fail(node, "variable %r holds a %s here and a %s on another path: a variable that changes "
-                                "type must do so on every path" % (
-                                    name, self.vars.get(self.renames.get(name, name)), self.vars.get(before.get(name, name))))
+                self.fail(
+                    node,
+                    "variable %r holds a %s here and a %s on another path: a variable that changes "
+                    "type must do so on every path"
+                    % (name, self.vars.get(self.renames.get(name, name)), self.vars.get(before.get(name, name))),
+                )
 
     def stmt_FunctionDef(self, node):
         """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
@@ -37,7 +40,9 @@ class Bindings:
         inner_names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
         inner_names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         inner_names |= {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
-        free = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - inner_names
+        free = {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        } - inner_names
         namespace = dict(self.globals)
         stores = _store_counts(self.node)
         for name in sorted(free):
@@ -50,10 +55,16 @@ class Bindings:
                 namespace[name] = self.single_constants[name]
             elif name in self.vars or stores.get(name):
                 if stores.get(name, 0) > 1:
-                    self.fail(node, "Cannot capture a constant value for variable %r as there are multiple "
-                                    "definitions present." % name)
-                self.fail(node, "Cannot capture the non-constant value associated with variable %r in a function "
-                                "that may escape." % name)
+                    self.fail(
+                        node,
+                        "Cannot capture a constant value for variable %r as there are multiple "
+                        "definitions present." % name,
+                    )
+                self.fail(
+                    node,
+                    "Cannot capture the non-constant value associated with variable %r in a function "
+                    "that may escape." % name,
+                )
         if not self.source_lines:
             self.fail(node, "a function defined inside a kernel needs the kernel's source (define it in a file)")
         definition = copy.deepcopy(node)

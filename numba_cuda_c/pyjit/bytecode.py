@@ -117,15 +117,30 @@ def function_def(pyfunc):
         else:
             raise Unreadable(op)
     # a bare `return None` at the end is Python's, not the function's
-    if body and isinstance(body[-1], ast.Return) and isinstance(body[-1].value, ast.Constant) and body[-1].value.value is None:
+    if (
+        body
+        and isinstance(body[-1], ast.Return)
+        and isinstance(body[-1].value, ast.Constant)
+        and body[-1].value.value is None
+    ):
         body.pop()
     arguments = ast.arguments(
-        posonlyargs=[], args=[ast.arg(arg=n) for n in code.co_varnames[: code.co_argcount]], vararg=None,
-        kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[],
+        posonlyargs=[],
+        args=[ast.arg(arg=n) for n in code.co_varnames[: code.co_argcount]],
+        vararg=None,
+        kwonlyargs=[],
+        kw_defaults=[],
+        kwarg=None,
+        defaults=[],
     )
     function = ast.FunctionDef(
-        name=pyfunc.__name__, args=arguments, body=body or [ast.Pass()], decorator_list=[], returns=None,
-        type_comment=None, lineno=1,
+        name=pyfunc.__name__,
+        args=arguments,
+        body=body or [ast.Pass()],
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+        lineno=1,
     )
     if hasattr(ast.FunctionDef, "type_params"):
         function.type_params = []

@@ -31,7 +31,9 @@ class Calls:
             if value.items is None:
                 self.fail(node, "*args in a kernel takes a tuple")
             for k, item in enumerate(value.items):
-                name = ast.Name(id="starred_%d_%d_%d_%d" % (node.lineno, node.col_offset, position, k), ctx=ast.Store())
+                name = ast.Name(
+                    id="starred_%d_%d_%d_%d" % (node.lineno, node.col_offset, position, k), ctx=ast.Store()
+                )
                 if item.obj is not None and item.code is None:  # a function, a type: read as itself
                     self.constants[name.id] = item
                 else:
@@ -63,11 +65,14 @@ class Calls:
         code = pyfunc.__code__
         names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
         positional = [self.expr(a) for a in node.args]
-        values, extra = positional[: code.co_argcount], positional[code.co_argcount:]
+        values, extra = positional[: code.co_argcount], positional[code.co_argcount :]
         varargs = bool(code.co_flags & inspect.CO_VARARGS)
         if extra and not varargs:
-            self.fail(node, "%s() takes %d positional arguments but %d were given"
-                      % (pyfunc.__name__, code.co_argcount, len(positional)))
+            self.fail(
+                node,
+                "%s() takes %d positional arguments but %d were given"
+                % (pyfunc.__name__, code.co_argcount, len(positional)),
+            )
         bound = dict(zip(names, values))
         for keyword in node.keywords:
             if keyword.arg is None or keyword.arg not in names:
@@ -75,8 +80,12 @@ class Calls:
             if keyword.arg in bound:
                 self.fail(node, "%s() got multiple values for argument %r" % (pyfunc.__name__, keyword.arg))
             bound[keyword.arg] = self.expr(keyword.value)
-        defaults = dict(zip(names[code.co_argcount - len(pyfunc.__defaults__ or ()): code.co_argcount],
-                            pyfunc.__defaults__ or ()))
+        defaults = dict(
+            zip(
+                names[code.co_argcount - len(pyfunc.__defaults__ or ()) : code.co_argcount],
+                pyfunc.__defaults__ or (),
+            )
+        )
         defaults.update(pyfunc.__kwdefaults__ or {})
         for name in names:
             if name not in bound:
@@ -85,8 +94,13 @@ class Calls:
                 bound[name] = self.python_value(defaults[name], node)
         result = [bound[name] for name in names]
         if varargs:
-            result.append(Value(type=types.Tuple([v.type for v in extra]), items=extra,
-                                const=tuple(v.const for v in extra) if all(v.const is not None for v in extra) else None))
+            result.append(
+                Value(
+                    type=types.Tuple([v.type for v in extra]),
+                    items=extra,
+                    const=tuple(v.const for v in extra) if all(v.const is not None for v in extra) else None,
+                )
+            )
         return result
 
     def device_argument(self, value, node):
@@ -134,9 +148,13 @@ class Calls:
         if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # not entries: the views
             return "array_view", target.name  # a.reshape(...), a.view(dtype), a.transpose(), a.fill(v)
         if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
-            return "rewrite", self.rewritten(node, lambda: ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]))
+            return "rewrite", self.rewritten(
+                node, lambda: ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1])
+            )
         if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
-            rewritten = self.rewritten(node, lambda: _operator_as_expression(target, node))  # operator.add(a, b): a + b
+            rewritten = self.rewritten(
+                node, lambda: _operator_as_expression(target, node)
+            )  # operator.add(a, b): a + b
             if rewritten is not None:
                 return "rewrite", rewritten
         if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
@@ -167,12 +185,17 @@ class Calls:
         found = self.call_rewrites.get(id(node))
         if found is None or found[0] is not node:
             made = make()
-            found = self.call_rewrites[id(node)] = (node, made and ast.fix_missing_locations(ast.copy_location(made, node)))
+            found = self.call_rewrites[id(node)] = (
+                node,
+                made and ast.fix_missing_locations(ast.copy_location(made, node)),
+            )
         return found[1]
 
     # -- the typing rule and the C rule of each kind of call target ------------------------------------
     def type_call_library(self, node, func, entry):
-        receiver = [func.obj.value] if isinstance(func.obj, BoundMethod) else []  # a method: the value it is of first
+        receiver = (
+            [func.obj.value] if isinstance(func.obj, BoundMethod) else []
+        )  # a method: the value it is of first
         args = receiver + [self.expr(a) for a in node.args]
         try:
             result = entry.typing(args)
@@ -187,7 +210,9 @@ class Calls:
     def c_call_library(self, node, annotation):
         method = self.expr(node.func).obj
         receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
-        return self.library_call_code(annotation.how[1], [self.expr(a) for a in node.args], annotation.type, receiver)
+        return self.library_call_code(
+            annotation.how[1], [self.expr(a) for a in node.args], annotation.type, receiver
+        )
 
     def c_call_known(self, node, annotation):  # a compile-time result: the annotation is the value
         return annotation
@@ -229,7 +254,11 @@ class Calls:
         declared = target.declared_signature([a.type for a in args]) if not constants else None
         argtypes = list(declared.args) if declared is not None else [a.type for a in args]
         name, return_type = self.module.device_function(
-            target.py_func, argtypes, declared.return_type if declared else None, constants, forceinline=target.inline,
+            target.py_func,
+            argtypes,
+            declared.return_type if declared else None,
+            constants,
+            forceinline=target.inline,
         )
         how = ("device", (target, name, frozenset(constants), argtypes))
         if isinstance(return_type, types.Tuple):
@@ -279,13 +308,20 @@ class Calls:
             return numbers.conversion(dtype_of(target))  # np.float32(x), types.int32(x)
         if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
             return target
-        if callable(target) and getattr(target, "__module__", None) in ("math", "cmath"):  # math.sin, from math import sin
+        if callable(target) and getattr(target, "__module__", None) in (
+            "math",
+            "cmath",
+        ):  # math.sin, from math import sin
             path = pymath.path_for(target)
             return lib.lookup(path) if path else None
         if getattr(target, "__module__", None) == "builtins":  # abs, min, len, ... (print is not an entry)
             path = pybuiltins.path_for(target)
             return lib.lookup(path) if path else None
-        if callable(target) and getattr(target, "__module__", "").startswith("numpy") and target in array_lib.OBJECTS:
+        if (
+            callable(target)
+            and getattr(target, "__module__", "").startswith("numpy")
+            and target in array_lib.OBJECTS
+        ):
             return array_lib.OBJECTS[target]  # np.sum(a)
         return None
 
@@ -362,8 +398,11 @@ def parameter_names(function):
     """A function definition's parameters in the order calls bind them (bind_call): positional, keyword-only,
     then *args (the order of its code's co_varnames)."""
     args = function.args
-    return ([a.arg for a in args.posonlyargs + args.args] + [a.arg for a in args.kwonlyargs]
-            + ([args.vararg.arg] if args.vararg else []))
+    return (
+        [a.arg for a in args.posonlyargs + args.args]
+        + [a.arg for a in args.kwonlyargs]
+        + ([args.vararg.arg] if args.vararg else [])
+    )
 
 
 def compile_time_arguments(target, args, node, translator):
@@ -371,7 +410,9 @@ def compile_time_arguments(target, args, node, translator):
     literal and object arguments): objects always; literal numbers and tuples where the callee has no
     declared signature and never assigns that parameter."""
     code = target.py_func.__code__
-    params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)]
+    params = code.co_varnames[
+        : code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)
+    ]
     if len(args) != len(params):
         translator.fail(node, "%s takes %d arguments, %d given" % (target.py_func.__name__, len(params), len(args)))
     stored = _stored_names(target.py_func.__code__)
@@ -385,7 +426,10 @@ def compile_time_arguments(target, args, node, translator):
         if recursive and not is_object:
             continue
         if is_object and param in stored:
-            translator.fail(node, "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj))
+            translator.fail(
+                node,
+                "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj),
+            )
         if is_object or (not target.declared and param not in stored):
             constants[k] = _known(value)
     return constants

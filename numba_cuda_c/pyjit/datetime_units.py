@@ -8,9 +8,18 @@ from numba_cuda_c.pyjit.typing import KernelTypeError
 
 # each unit's length in the next finer unit's terms: factors to attoseconds, and months to years
 _ATTOSECONDS = {"as": 1}
-for _unit, _finer, _n in (("fs", "as", 1000), ("ps", "fs", 1000), ("ns", "ps", 1000), ("us", "ns", 1000),
-                          ("ms", "us", 1000), ("s", "ms", 1000), ("m", "s", 60), ("h", "m", 60), ("D", "h", 24),
-                          ("W", "D", 7)):
+for _unit, _finer, _n in (
+    ("fs", "as", 1000),
+    ("ps", "fs", 1000),
+    ("ns", "ps", 1000),
+    ("us", "ns", 1000),
+    ("ms", "us", 1000),
+    ("s", "ms", 1000),
+    ("m", "s", 60),
+    ("h", "m", 60),
+    ("D", "h", 24),
+    ("W", "D", 7),
+):
     _ATTOSECONDS[_unit] = _ATTOSECONDS[_finer] * _n
 _CALENDAR = {"M": 1, "Y": 12}  # in months
 

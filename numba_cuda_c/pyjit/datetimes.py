@@ -65,7 +65,10 @@ def absolute(translator, operand):
 
 def compare(translator, op, left, right):
     """The C condition of `left op right` for two datetimes or two timedeltas (NumPy's NaT rules)."""
-    if not ((is_datetime(left.type) and is_datetime(right.type)) or (is_timedelta(left.type) and is_timedelta(right.type))):
+    if not (
+        (is_datetime(left.type) and is_datetime(right.type))
+        or (is_timedelta(left.type) and is_timedelta(right.type))
+    ):
         raise KernelTypeError("cannot compare %s with %s" % (left.type, right.type))
     unit, x, y = _operands(left, right)
     if op == "!=":

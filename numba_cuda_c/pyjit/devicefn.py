@@ -18,7 +18,13 @@ def argument_kinds(actual, declared):
     kinds = []
     for a, d in zip(actual, declared):
         if isinstance(d, types.CPointer):
-            kinds.append(typing.EXACT if a == d else typing.UNSAFE if isinstance(a, types.Scalar) and a.kind in "iu" else None)
+            kinds.append(
+                typing.EXACT
+                if a == d
+                else typing.UNSAFE
+                if isinstance(a, types.Scalar) and a.kind in "iu"
+                else None
+            )
         else:
             kinds.append(typing.conversion(a, d))
     return kinds

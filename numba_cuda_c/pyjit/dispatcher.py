@@ -109,8 +109,6 @@ def _type_argument(value):
     return None
 
 
-
-
 def _leaves(value):
     for item in value:
         if isinstance(item, tuple):
@@ -191,8 +189,17 @@ class Specialisation:
     reads by pointer (kept alive as long as the kernel may run), what its launch must do (cooperative,
     a deep stack), how often the disk cache had its translation, and, once loaded, its Kernel."""
 
-    __slots__ = ("argtypes", "name", "source", "captured", "links", "launch_flags", "cache_hits", "cache_misses",
-                 "kernel")
+    __slots__ = (
+        "argtypes",
+        "name",
+        "source",
+        "captured",
+        "links",
+        "launch_flags",
+        "cache_hits",
+        "cache_misses",
+        "kernel",
+    )
 
     def __init__(self, argtypes, name, source, captured, links):
         self.argtypes, self.name, self.source, self.captured, self.links = argtypes, name, source, captured, links
@@ -275,8 +282,14 @@ class Dispatcher:
 
                 del externs[:], captured[:]
                 return translate_kernel(
-                    self.py_func, argtypes, name, externs, captured, launch_bounds=self.options.get("launch_bounds"),
-                    debug=bool(self.options.get("debug")), lineinfo=bool(self.options.get("lineinfo")),
+                    self.py_func,
+                    argtypes,
+                    name,
+                    externs,
+                    captured,
+                    launch_bounds=self.options.get("launch_bounds"),
+                    debug=bool(self.options.get("debug")),
+                    lineinfo=bool(self.options.get("lineinfo")),
                     fastmath=bool(self.options.get("fastmath")),
                 )
 
@@ -356,12 +369,19 @@ class Dispatcher:
 
     def _nvrtc_options(self):
         return nvrtc_options(
-            **{k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")}
+            **{
+                k: v
+                for k, v in self.options.items()
+                if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")
+            }
         )
 
     def _compile_and_load_kernel(self, specialisation):
         name, source, links, argtypes = (
-            specialisation.name, specialisation.source, specialisation.links, specialisation.argtypes
+            specialisation.name,
+            specialisation.source,
+            specialisation.links,
+            specialisation.argtypes,
         )
         options = self._nvrtc_options()
         disk_cache = bool(self.options.get("cache"))
@@ -549,14 +569,20 @@ class Dispatcher:
         if actual in self._kernels:
             return self._checked(self._kernels[actual][key], actual)
         best = typing.best_signatures(
-            self._kernels, lambda declared: argument_kinds(actual, declared) if len(declared) == len(actual) else None
+            self._kernels,
+            lambda declared: argument_kinds(actual, declared) if len(declared) == len(actual) else None,
         )
         if len(best) > 1:
             raise TypeError(
                 "Ambiguous overloading for %r (%s):\n%s"
-                % (self.py_func, ", ".join(map(typing.numba_repr, _with_layouts(argtypes, args))),
-                   "\n".join("(%s) -> none" % ", ".join(map(typing.numba_repr, self._as_declared.get(d, d)))
-                             for d in best[:2]))
+                % (
+                    self.py_func,
+                    ", ".join(map(typing.numba_repr, _with_layouts(argtypes, args))),
+                    "\n".join(
+                        "(%s) -> none" % ", ".join(map(typing.numba_repr, self._as_declared.get(d, d)))
+                        for d in best[:2]
+                    ),
+                )
             )
         if best:
             declared = best[0]
@@ -636,7 +662,10 @@ class Dispatcher:
             name, source = self._source(t)
             relocatable = ["-rdc=true"] if self._specialisation(t).links is not None else []
             return compiler.compile_image(
-                source, self._nvrtc_options() + relocatable, name=self.py_func.__name__ + ".cu", ptx=True,
+                source,
+                self._nvrtc_options() + relocatable,
+                name=self.py_func.__name__ + ".cu",
+                ptx=True,
                 disk_cache=False,
             ).decode()
 
@@ -652,7 +681,9 @@ class Dispatcher:
         from numba_cuda_c.pyjit.translate import typed_listing  # the translator: only when needed
 
         if pretty:
-            raise NotImplementedError("inspect_types(pretty=True) renders numba's IR with pygments; use pretty=False")
+            raise NotImplementedError(
+                "inspect_types(pretty=True) renders numba's IR with pygments; use pretty=False"
+            )
         file = file or sys.stdout
         picked = self._pick(signature) if not self.device else [s.args for s in self._declared]
         for argtypes in picked:
@@ -684,8 +715,9 @@ class Dispatcher:
         def sass(t):
             name, source = self._source(t)
             relocatable = ["-rdc=true"] if self._specialisation(t).links is not None else []
-            cubin = compiler.compile_image(source, self._nvrtc_options() + relocatable,
-                                           name=self.py_func.__name__ + ".cu", disk_cache=False)
+            cubin = compiler.compile_image(
+                source, self._nvrtc_options() + relocatable, name=self.py_func.__name__ + ".cu", disk_cache=False
+            )
             return compiler.disassemble(cubin, flags)
 
         found = _Overloads({t: sass(t) for t in self._pick(signature)})
@@ -745,6 +777,8 @@ def _log_slow_compile(name, argtypes, seconds):
 # few dozen frames). The driver reserves it for every thread that can be resident (about 2 GiB at 8 KiB
 # on an H100), so only such kernels raise it, and never lower it again.
 RECURSION_STACK_BYTES = 8192
+
+
 def jit(func_or_sig=None, device=False, **options):
     """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
     debug, lineinfo, fastmath, opt, max_registers, cache, inline, forceinline (device functions

@@ -93,13 +93,21 @@ class Raising:
         fastmath, float division is left unchecked, as numba does."""
         if not self.module.debug or (self.module.fastmath and t.kind == "f"):
             return code
-        return "ncc_checked_divisor<%s>(%s, %du)" % (t.ctype, code, self.exception_code(ZeroDivisionError, ("division by zero",)))
+        return "ncc_checked_divisor<%s>(%s, %du)" % (
+            t.ctype,
+            code,
+            self.exception_code(ZeroDivisionError, ("division by zero",)),
+        )
 
     def checked_tuple_index(self, code, n):
         """In debug mode, a tuple index checked (IndexError); else wrapped as numba does without checks."""
         if not self.module.debug:
             return "ncc_wrap(%s, %dLL)" % (code, n)
-        return "ncc_checked_index(%s, %dLL, %du)" % (code, n, self.exception_code(IndexError, ("tuple index out of range",)))
+        return "ncc_checked_index(%s, %dLL, %du)" % (
+            code,
+            n,
+            self.exception_code(IndexError, ("tuple index out of range",)),
+        )
 
 
 def raise_lines(raises):
@@ -118,7 +126,7 @@ def table_of(source):
             if table:
                 break
             continue
-        text, _, where = line[len(RAISE_MARK):].partition("\t")
+        text, _, where = line[len(RAISE_MARK) :].partition("\t")
         number, module, qualname, args = text.split(" ", 3)
         table[int(number)] = (_class(module, qualname), ast.literal_eval(args), ast.literal_eval(where or "None"))
     return table

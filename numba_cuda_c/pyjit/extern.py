@@ -29,7 +29,9 @@ class ExternFunction:
         self.use_cooperative, self.abi = use_cooperative, abi
 
     def __call__(self, *args):
-        raise TypeError("%s is a device function declared with cuda.declare_device: call it from a kernel" % self.name)
+        raise TypeError(
+            "%s is a device function declared with cuda.declare_device: call it from a kernel" % self.name
+        )
 
     def __repr__(self):
         return "<declared device function %s %s>" % (self.name, self.sig)
@@ -62,9 +64,9 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
 def _parameters(t):
     """The C parameter types an argument of type t is passed as, under numba's ABI."""
     if isinstance(t, types.Array):
-        return ["void *", "void *", "long long", "long long", "%s *" % t.dtype.element_ctype] + [
-            "long long"
-        ] * (2 * t.ndim)
+        return ["void *", "void *", "long long", "long long", "%s *" % t.dtype.element_ctype] + ["long long"] * (
+            2 * t.ndim
+        )
     return [t.ctype]
 
 
@@ -97,7 +99,8 @@ def declaration(extern, wrapper):
         body = "%s%s(%s);" % ("return " if returns else "", extern.name, ", ".join(passed))
     else:
         lines.append(
-            'extern "C" __device__ int %s(%s);' % (extern.name, ", ".join(["%s *" % (ret if returns else "void")] + params))
+            'extern "C" __device__ int %s(%s);'
+            % (extern.name, ", ".join(["%s *" % (ret if returns else "void")] + params))
         )
         result = "%s r = {};" % ret if returns else "unsigned char r = 0;"
         body = "%s %s(&r, %s); %s" % (

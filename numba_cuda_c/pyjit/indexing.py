@@ -160,7 +160,9 @@ class Indexing:
             self.fail(node, "only arrays of numbers can be assigned to as a whole")
         if isinstance(value.type, types.Array):
             if value.type.ndim != t.ndim:
-                self.fail(node, "cannot assign a %d-dimensional array to a %d-dimensional one" % (value.type.ndim, t.ndim))
+                self.fail(
+                    node, "cannot assign a %d-dimensional array to a %d-dimensional one" % (value.type.ndim, t.ndim)
+                )
         elif not isinstance(value.type, types.Scalar):
             self.fail(node, "an array is assigned an array or a number")
 
@@ -174,7 +176,11 @@ class Indexing:
     def field_name(self, node, record_type):
         """The field r["x"] names; r[k], a constant integer, names the k-th field (numba's)."""
         key = node.slice.value if isinstance(node.slice, ast.Constant) else self.expr(node.slice).const  # r[-1]
-        if isinstance(key, int) and not isinstance(key, bool) and -len(record_type.fields) <= key < len(record_type.fields):
+        if (
+            isinstance(key, int)
+            and not isinstance(key, bool)
+            and -len(record_type.fields) <= key < len(record_type.fields)
+        ):
             return list(record_type.fields)[key]
         if not isinstance(key, str):
             self.fail(node, "a record's fields are read as r.name, r['name'] or r[k] with a constant k")
@@ -205,8 +211,11 @@ class Indexing:
                 strides.insert(0, step)
                 step *= n
             code = "(%s{(%s *)%s, {%s}, {%s}})" % (
-                c_array_type(t), field_type.dtype.element_ctype, address,
-                ", ".join("%dLL" % n for n in field_type.shape), ", ".join("%dLL" % s for s in strides),
+                c_array_type(t),
+                field_type.dtype.element_ctype,
+                address,
+                ", ".join("%dLL" % n for n in field_type.shape),
+                ", ".join("%dLL" % s for s in strides),
             )
             return Value(code, t)
         if aligned:

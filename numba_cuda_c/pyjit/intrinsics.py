@@ -157,9 +157,11 @@ class Intrinsics:
         if not (typing.is_int(value.type) and isinstance(value.const, int) and not isinstance(value.const, bool)):
             self.fail(at, "RequireLiteralValue: alignment must be a constant integer")
         alignment = value.const
-        for bad, message in ((alignment <= 0, "Alignment must be positive"),
-                             (alignment & (alignment - 1), "Alignment must be a power of 2"),
-                             (alignment % 8, "Alignment must be a multiple of 8")):
+        for bad, message in (
+            (alignment <= 0, "Alignment must be positive"),
+            (alignment & (alignment - 1), "Alignment must be a power of 2"),
+            (alignment % 8, "Alignment must be a multiple of 8"),
+        ):
             if bad:
                 self.fail(at, message, typing.KernelValueError)
         return alignment
@@ -171,7 +173,9 @@ class Intrinsics:
         if len(node.args) != 1 or node.keywords:
             self.fail(node, "cuda.const.array_like takes one array")
         source = self.global_object(node.args[0])
-        if not isinstance(source, np.ndarray) or not (source.dtype.kind in "biufc" or source.dtype.fields is not None):
+        if not isinstance(source, np.ndarray) or not (
+            source.dtype.kind in "biufc" or source.dtype.fields is not None
+        ):
             self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers or records")
         return typed(types.Array(dtype_of(source.dtype), source.ndim, "C"), how=("const_array", source))
 
@@ -207,7 +211,11 @@ class Intrinsics:
                 items = ", ".join("%du" % v for v in values) or "0"
             elif values.dtype.kind in "fc":  # by their bits: exact, NaN too (__half has no constant initialiser)
                 unit = values.dtype.itemsize // (2 if values.dtype.kind == "c" else 1)
-                ctype, suffix = {2: ("unsigned short", "u"), 4: ("unsigned int", "u"), 8: ("unsigned long long", "ull")}[unit]
+                ctype, suffix = {
+                    2: ("unsigned short", "u"),
+                    4: ("unsigned int", "u"),
+                    8: ("unsigned long long", "ull"),
+                }[unit]
                 values = values.view("u%d" % unit)
                 items = ", ".join("%d%s" % (v, suffix) for v in values) or "0"
             else:
@@ -273,12 +281,34 @@ class Intrinsics:
         "remainder": "%", "mod": "%", "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
         "left_shift": "<<", "right_shift": ">>",
     }  # fmt: skip
-    UFUNC_COMPARES = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=", "equal": "==",
-                      "not_equal": "!="}
+    UFUNC_COMPARES = {
+        "less": "<",
+        "less_equal": "<=",
+        "greater": ">",
+        "greater_equal": ">=",
+        "equal": "==",
+        "not_equal": "!=",
+    }
     # the rest, element by element in ufunc_other
-    UFUNC_OTHERS = ("logical_and", "logical_or", "logical_xor", "logical_not", "minimum", "maximum", "fmin", "fmax",
-                    "negative", "positive", "absolute", "square", "reciprocal", "radians", "deg2rad", "degrees",
-                    "rad2deg")
+    UFUNC_OTHERS = (
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "logical_not",
+        "minimum",
+        "maximum",
+        "fmin",
+        "fmax",
+        "negative",
+        "positive",
+        "absolute",
+        "square",
+        "reciprocal",
+        "radians",
+        "deg2rad",
+        "degrees",
+        "rad2deg",
+    )
 
     UFUNC_REAL_ONLY = ("radians", "deg2rad", "degrees", "rad2deg", "floor_divide", "remainder")  # as NumPy's loops
 
@@ -344,8 +374,11 @@ class Intrinsics:
         if name in self.UFUNC_COMPARES or name in self.UFUNC_OTHERS:
             return self.ufunc_other(name, args, node)
         if name in ("invert", "bitwise_not"):
-            return Value("(~%s)" % cast(args[0], typing.as_arith(args[0].type)), typing.as_arith(args[0].type)) \
-                if args[0].type != types.boolean else Value("(!%s)" % args[0].code, types.boolean)
+            return (
+                Value("(~%s)" % cast(args[0], typing.as_arith(args[0].type)), typing.as_arith(args[0].type))
+                if args[0].type != types.boolean
+                else Value("(!%s)" % args[0].code, types.boolean)
+            )
         math_name = self.UFUNC_AS_MATH.get(name, name)
         if len(args) == 1 and typing.is_complex(args[0].type) and (math_name in CMATH_FUNCTIONS or name == "log2"):
             t = typing.cmath_result(args[0].type)
@@ -363,14 +396,22 @@ class Intrinsics:
             t = typing.unify(args[0].type, args[1].type)
             x, y = cast(args[0], t), cast(args[1], t)
             if typing.is_complex(t) and name not in ("equal", "not_equal"):  # NumPy's order: real part first
-                code = {"less": "ncc_clt(%s, %s)", "less_equal": "ncc_cle(%s, %s)", "greater": "ncc_clt(%s, %s)",
-                        "greater_equal": "ncc_cle(%s, %s)"}[name]
+                code = {
+                    "less": "ncc_clt(%s, %s)",
+                    "less_equal": "ncc_cle(%s, %s)",
+                    "greater": "ncc_clt(%s, %s)",
+                    "greater_equal": "ncc_cle(%s, %s)",
+                }[name]
                 return Value(code % ((x, y) if name.startswith("less") else (y, x)), types.boolean)
             return Value("(%s %s %s)" % (x, self.UFUNC_COMPARES[name], y), types.boolean)
         if name.startswith("logical_"):
             truths = [self.truth(a, node) for a in args]
-            code = {"logical_and": "(%s && %s)", "logical_or": "(%s || %s)", "logical_xor": "(!(%s) != !(%s))",
-                    "logical_not": "(!%s)"}[name] % tuple(truths)
+            code = {
+                "logical_and": "(%s && %s)",
+                "logical_or": "(%s || %s)",
+                "logical_xor": "(!(%s) != !(%s))",
+                "logical_not": "(!%s)",
+            }[name] % tuple(truths)
             return Value(code, types.boolean)
         a = args[0]
         if name in ("minimum", "maximum", "fmin", "fmax"):
@@ -393,8 +434,11 @@ class Intrinsics:
             t = typing.cmath_result(a.type).underlying_float
             return Value("ncc_cabs(%s)" % cast(a, typing.cmath_result(a.type)), t)
         if name == "absolute":
-            return self.math_values("fabs", [a], node, label="np") if typing.is_float(a.type) else (
-                a if a.type.kind in "ub" else Value("ncc_abs<%s>(%s)" % (a.type.ctype, a.code), a.type))
+            return (
+                self.math_values("fabs", [a], node, label="np")
+                if typing.is_float(a.type)
+                else (a if a.type.kind in "ub" else Value("ncc_abs<%s>(%s)" % (a.type.ctype, a.code), a.type))
+            )
         if name == "square":
             return self.binop("*", a, a, node)
         if name == "reciprocal" and typing.is_complex(a.type):
@@ -438,13 +482,18 @@ class Intrinsics:
         pointer, extents = self.expr(node.args[0]), self.expr(node.args[1])
         codes = [cast(n, types.int64) for n in (extents.items if extents.items is not None else [extents])]
         dtype = t.dtype
-        strides, step = [None] * len(codes), "%dLL" % (dtype.bits // 8 if isinstance(dtype, types.Scalar) else dtype.size)
-        for axis in (range(len(codes) - 1, -1, -1) if order == "C" else range(len(codes))):
+        strides, step = (
+            [None] * len(codes),
+            "%dLL" % (dtype.bits // 8 if isinstance(dtype, types.Scalar) else dtype.size),
+        )
+        for axis in range(len(codes) - 1, -1, -1) if order == "C" else range(len(codes)):
             strides[axis] = step
             step = "(%s * %s)" % (step, codes[axis])
         temp = self.module.unique("carray")
-        self.emit("%s %s = {(%s *)(%s), {%s}, {%s}};" % (
-            c_array_type(t), temp, dtype.element_ctype, pointer.code, ", ".join(codes), ", ".join(strides)))
+        self.emit(
+            "%s %s = {(%s *)(%s), {%s}, {%s}};"
+            % (c_array_type(t), temp, dtype.element_ctype, pointer.code, ", ".join(codes), ", ".join(strides))
+        )
         return Value(temp, t)
 
     def type_call_array_view(self, node, func, name):
@@ -487,9 +536,13 @@ class Intrinsics:
         temp = self.module.unique(name)
         if name == "view":
             self.emit("%s %s;" % (c_array_type(result), temp))
-            bad = self.raise_code(ValueError, (
-                "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last "
-                "axis of the array.",))
+            bad = self.raise_code(
+                ValueError,
+                (
+                    "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last "
+                    "axis of the array.",
+                ),
+            )
             self.emit("if (ncc_view_as<%s>(%s, &%s)) { %s; }" % (result.dtype.element_ctype, array.code, temp, bad))
             return Value(temp, result)
         if len(args) == 1 and args[0].items is not None:
@@ -499,8 +552,14 @@ class Intrinsics:
         self.emit("%s %s;" % (c_array_type(result), temp))
         status = self.module.unique("status")
         self.emit("int %s = ncc_reshape(%s, %s, &%s);" % (status, array.code, shape, temp))
-        self.emit("if (%s == 1) { %s; }" % (status, self.raise_code(ValueError, ("total size of new array must be unchanged",))))
-        self.emit("if (%s == 2) { %s; }" % (status, self.raise_code(NotImplementedError, ("incompatible shape for array",))))
+        self.emit(
+            "if (%s == 1) { %s; }"
+            % (status, self.raise_code(ValueError, ("total size of new array must be unchanged",)))
+        )
+        self.emit(
+            "if (%s == 2) { %s; }"
+            % (status, self.raise_code(NotImplementedError, ("incompatible shape for array",)))
+        )
         return Value(temp, result)
 
     def cuda_target(self, path, node):

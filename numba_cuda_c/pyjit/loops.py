@@ -27,8 +27,10 @@ def _call_of(node, translator):
 
 
 def is_literal_unroll(obj):
-    return callable(obj) and getattr(obj, "__name__", None) == "literal_unroll" and "numba" in (
-        getattr(obj, "__module__", None) or ""
+    return (
+        callable(obj)
+        and getattr(obj, "__name__", None) == "literal_unroll"
+        and "numba" in (getattr(obj, "__module__", None) or "")
     )
 
 
@@ -91,14 +93,18 @@ class Loops:
         loop = ast.For(
             target=ast.Name(id=counter, ctx=ast.Store()),
             iter=ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[length], keywords=[]),
-            body=body, orelse=node.orelse, type_comment=None,
+            body=body,
+            orelse=node.orelse,
+            type_comment=None,
         )
         return ("indexed", [_located(s, node) for s in prelude + [loop]])
 
     def iterable_value(self, expr, node):
         value = self.expr(expr)
         if value.items is None and not isinstance(value.type, types.Array):
-            self.fail(node, "for loops iterate over range(), arrays, tuples, enumerate(), zip() and literal_unroll()")
+            self.fail(
+                node, "for loops iterate over range(), arrays, tuples, enumerate(), zip() and literal_unroll()"
+            )
         return value
 
     def length_of(self, it, node, prelude, held):
@@ -133,8 +139,10 @@ class Loops:
     def element_of(self, it, k, node, held):
         target = _call_of(it, self)
         if target is enumerate:
-            start = it.args[1] if len(it.args) > 1 else next(
-                (kw.value for kw in it.keywords if kw.arg == "start"), ast.Constant(0)
+            start = (
+                it.args[1]
+                if len(it.args) > 1
+                else next((kw.value for kw in it.keywords if kw.arg == "start"), ast.Constant(0))
             )
             index = k if isinstance(start, ast.Constant) and start.value == 0 else ast.BinOp(k, ast.Add(), start)
             return ast.Tuple([index, self.element_of(it.args[0], k, node, held)], ast.Load())
@@ -152,7 +160,11 @@ class Loops:
         if len(args) == 1:
             args = [ast.Constant(0)] + args
         step = args[2] if len(args) == 3 else ast.Constant(1)
-        if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant):
+        if (
+            isinstance(step, ast.UnaryOp)
+            and isinstance(step.op, ast.USub)
+            and isinstance(step.operand, ast.Constant)
+        ):
             step = ast.Constant(-step.operand.value)
         if not (isinstance(step, ast.Constant) and isinstance(step.value, int) and step.value != 0):
             self.fail(node, "a range() inside enumerate() or zip() needs a literal step")
@@ -195,4 +207,3 @@ class Loops:
             self.emit("}")
         self.depth -= 1
         self.emit("}")
-

@@ -63,12 +63,18 @@ class ModuleBuilder:
         code calls it (place()): the typing passes ask for provisional argument types too, whose
         variants no one calls."""
         constants = constants or {}
-        key = (pyfunc, tuple(argtypes), tuple(sorted((k, _constant_key(v)) for k, v in constants.items())), forceinline)
+        key = (
+            pyfunc,
+            tuple(argtypes),
+            tuple(sorted((k, _constant_key(v)) for k, v in constants.items())),
+            forceinline,
+        )
         if key not in self.functions:
             name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
             self.functions[key] = (name, None)  # being translated: a recursive call sees this
-            translator = self.function_translator(pyfunc, argtypes, self, device=True, name=name,
-                                                  constants=constants)
+            translator = self.function_translator(
+                pyfunc, argtypes, self, device=True, name=name, constants=constants
+            )
             translator.declared_return = declared_return
             translator.forceinline = forceinline
             self.translating[key] = translator
@@ -97,7 +103,8 @@ class ModuleBuilder:
             return translator.return_type
         if translator.emitting or translator.retyping:  # the emitting pass: no typing pass is left to learn it
             raise KernelTypeError(
-                "cannot type infer runaway recursion: every path of %s calls itself before it returns" % pyfunc.__name__
+                "cannot type infer runaway recursion: every path of %s calls itself before it returns"
+                % pyfunc.__name__
             )
         raise _Unknown(pyfunc.__name__)
 

@@ -25,8 +25,16 @@ BINOPS = {
     ast.RShift: ">>",
 }
 # `is` between numbers (enum members, `flag is True`) compares values, as numba's literal types do
-COMPARES = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "==",
-            ast.IsNot: "!="}
+COMPARES = {
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "==",
+    ast.IsNot: "!=",
+}
 
 
 class Operators:
@@ -139,8 +147,16 @@ class Operators:
         for (form, what), op_node, right_node in zip(annotation.how, node.ops, node.comparators):
             right = self.expr(right_node)
             if form == "in":
-                found = "(" + (" || ".join("(%s == %s)" % (cast(left, t), cast(item, t))
-                                           for item, t in zip(right.items, what)) or "false") + ")"
+                found = (
+                    "("
+                    + (
+                        " || ".join(
+                            "(%s == %s)" % (cast(left, t), cast(item, t)) for item, t in zip(right.items, what)
+                        )
+                        or "false"
+                    )
+                    + ")"
+                )
                 parts.append("(!%s)" % found if isinstance(op_node, ast.NotIn) else found)
             elif form == "known":
                 parts.append("true" if what else "false")
@@ -240,9 +256,16 @@ class Operators:
         return "(%s %s %s)" % (a, op, b)
 
 
-_INTEGER_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-                "//": lambda a, b: a // b, "%": lambda a, b: a % b, "&": lambda a, b: a & b,
-                "|": lambda a, b: a | b, "^": lambda a, b: a ^ b}
+_INTEGER_OPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    "&": lambda a, b: a & b,
+    "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
+}
 
 
 def _fold_integers(op, left, right, t):

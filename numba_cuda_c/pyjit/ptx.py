@@ -30,8 +30,18 @@ def _parse_cc(text, variable):
 
 
 def compile_ptx(
-    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=True, abi="numba",
-    abi_info=None, forceinline=False, launch_bounds=None,
+    pyfunc,
+    args,
+    debug=False,
+    lineinfo=False,
+    device=False,
+    fastmath=False,
+    cc=None,
+    opt=True,
+    abi="numba",
+    abi_info=None,
+    forceinline=False,
+    launch_bounds=None,
 ):
     """Compile a Python function to PTX for the given argument types; no GPU needed.
 
@@ -42,7 +52,9 @@ def compile_ptx(
     kernels that call it inline it where @cuda.jit asks).
     """
     _check_abi(abi, device)
-    ptx, resty, _externs = _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info)
+    ptx, resty, _externs = _compile(
+        pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info
+    )
     return ptx, resty
 
 
@@ -76,7 +88,13 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     else:
         bounds = checked.get("launch_bounds")
         source = translate_kernel(
-            pyfunc, argtypes, name, externs, launch_bounds=bounds, debug=bool(debug), lineinfo=bool(lineinfo),
+            pyfunc,
+            argtypes,
+            name,
+            externs,
+            launch_bounds=bounds,
+            debug=bool(debug),
+            lineinfo=bool(lineinfo),
             fastmath=bool(fastmath),
         )
         resty = types.void
@@ -90,8 +108,19 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
 
 
 def compile_all(
-    pyfunc, sig, debug=None, lineinfo=False, device=True, fastmath=False, cc=None, opt=None, abi="c",
-    abi_info=None, output="ltoir", forceinline=False, launch_bounds=None,
+    pyfunc,
+    sig,
+    debug=None,
+    lineinfo=False,
+    device=True,
+    fastmath=False,
+    cc=None,
+    opt=None,
+    abi="c",
+    abi_info=None,
+    output="ltoir",
+    forceinline=False,
+    launch_bounds=None,
 ):
     """numba-cuda's compile_all(): the PTX of the function, then what it links (the link= option's files
     and the declared device functions'): CUDA C sources compiled to PTX by NVRTC, other kinds as they are.
@@ -128,20 +157,50 @@ def compile_all(
 
 
 def compile_ptx_for_current_device(
-    pyfunc, args, debug=False, lineinfo=False, device=False, fastmath=False, opt=True, abi="numba", abi_info=None,
-    forceinline=False, launch_bounds=None,
+    pyfunc,
+    args,
+    debug=False,
+    lineinfo=False,
+    device=False,
+    fastmath=False,
+    opt=True,
+    abi="numba",
+    abi_info=None,
+    forceinline=False,
+    launch_bounds=None,
 ):
     """compile_ptx for the current device's compute capability."""
     cc = compiler.default_arch()
     return compile_ptx(
-        pyfunc, args, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt, abi=abi,
-        abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds,
+        pyfunc,
+        args,
+        debug=debug,
+        lineinfo=lineinfo,
+        device=device,
+        fastmath=fastmath,
+        cc=cc,
+        opt=opt,
+        abi=abi,
+        abi_info=abi_info,
+        forceinline=forceinline,
+        launch_bounds=launch_bounds,
     )
 
 
 def compile(
-    pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, cc=None, opt=True, abi="c", abi_info=None,
-    output="ptx", forceinline=False, launch_bounds=None,
+    pyfunc,
+    sig,
+    debug=False,
+    lineinfo=False,
+    device=True,
+    fastmath=False,
+    cc=None,
+    opt=True,
+    abi="c",
+    abi_info=None,
+    output="ptx",
+    forceinline=False,
+    launch_bounds=None,
 ):
     """numba-cuda's compile(): PTX (output='ptx') and the return type; LTO-IR is NVVM's format, not made here."""
     if output not in ("ptx", "ltoir"):
@@ -151,18 +210,48 @@ def compile(
             "compile(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. Use output='ptx'"
         )
     return compile_ptx(
-        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath, cc=cc, opt=opt, abi=abi,
-        abi_info=abi_info, forceinline=forceinline, launch_bounds=launch_bounds,
+        pyfunc,
+        sig,
+        debug=debug,
+        lineinfo=lineinfo,
+        device=device,
+        fastmath=fastmath,
+        cc=cc,
+        opt=opt,
+        abi=abi,
+        abi_info=abi_info,
+        forceinline=forceinline,
+        launch_bounds=launch_bounds,
     )
 
 
 def compile_for_current_device(
-    pyfunc, sig, debug=False, lineinfo=False, device=True, fastmath=False, opt=True, abi="c", abi_info=None,
-    output="ptx", forceinline=False, launch_bounds=None,
+    pyfunc,
+    sig,
+    debug=False,
+    lineinfo=False,
+    device=True,
+    fastmath=False,
+    opt=True,
+    abi="c",
+    abi_info=None,
+    output="ptx",
+    forceinline=False,
+    launch_bounds=None,
 ):
     """numba-cuda's compile_for_current_device(): compile() for the current device's capability."""
     return compile(
-        pyfunc, sig, debug=debug, lineinfo=lineinfo, device=device, fastmath=fastmath,
-        cc=compiler.default_arch(), opt=opt, abi=abi, abi_info=abi_info, output=output, forceinline=forceinline,
+        pyfunc,
+        sig,
+        debug=debug,
+        lineinfo=lineinfo,
+        device=device,
+        fastmath=fastmath,
+        cc=compiler.default_arch(),
+        opt=opt,
+        abi=abi,
+        abi_info=abi_info,
+        output=output,
+        forceinline=forceinline,
         launch_bounds=launch_bounds,
     )

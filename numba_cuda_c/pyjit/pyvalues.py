@@ -32,7 +32,9 @@ class PythonValues:
             return literal(obj, types.complex128)
         if isinstance(obj, np.generic) and obj.dtype.kind in "Mm":  # np.datetime64/timedelta64: its count
             count = int(obj.view(np.int64))
-            return Value("(%dLL - 1)" % (count + 1) if count == -(2**63) else "%dLL" % count, types.from_dtype(obj.dtype))
+            return Value(
+                "(%dLL - 1)" % (count + 1) if count == -(2**63) else "%dLL" % count, types.from_dtype(obj.dtype)
+            )
         if isinstance(obj, np.generic) and obj.dtype.kind in "biufc":
             t = types.from_dtype(obj.dtype)
             return literal(obj.item(), t)

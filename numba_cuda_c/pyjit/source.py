@@ -62,8 +62,14 @@ def _function_node(pyfunc, source):
     lam = matching[0]
     body = [ast.Return(value=lam.body, lineno=lam.lineno, col_offset=lam.col_offset)]
     function = ast.FunctionDef(
-        name="lambda_", args=lam.args, body=body, decorator_list=[], returns=None, type_comment=None,
-        lineno=lam.lineno, col_offset=lam.col_offset,
+        name="lambda_",
+        args=lam.args,
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+        lineno=lam.lineno,
+        col_offset=lam.col_offset,
     )
     if hasattr(ast.FunctionDef, "type_params"):
         function.type_params = []
@@ -84,7 +90,11 @@ def _lambdas_on_first_line(pyfunc, params):
         return []
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno and [a.arg for a in node.args.args] == params:
+        if (
+            isinstance(node, ast.Lambda)
+            and node.lineno == code.co_firstlineno
+            and [a.arg for a in node.args.args] == params
+        ):
             node = copy.deepcopy(node)
             ast.increment_lineno(node, 1 - code.co_firstlineno)
             found.append(node)

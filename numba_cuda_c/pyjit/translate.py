@@ -47,7 +47,9 @@ from numba_cuda_c.pyjit.typing import KernelTypeError
 TYPING_PASSES = 20
 
 
-class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising, PythonValues):
+class FunctionTranslator(
+    Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising, PythonValues
+):
     def __init__(self, pyfunc, argtypes, module, device=False, name=None, constants=None):
         self.pyfunc, self.argtypes, self.module, self.device = pyfunc, list(argtypes), module, device
         self.name = name
@@ -63,8 +65,12 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
                     self.globals.pop(var, None)
         args = self.node.args
         if args.kwarg or (not device and (args.vararg or args.kwonlyargs or args.defaults)):
-            self.fail(self.node, "kernels take plain positional arguments only"
-                      if not device else "device functions take no **kwargs")
+            self.fail(
+                self.node,
+                "kernels take plain positional arguments only"
+                if not device
+                else "device functions take no **kwargs",
+            )
         # the parameters in the order a call binds them (parameter_names): a device function's defaults,
         # keyword arguments and *args are bound where it is called (bind_call)
         names = parameter_names(self.node)
@@ -124,7 +130,8 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
             changing = sorted(n for n, t in self.vars.items() if before[0].get(n) != t)
             self.fail(
                 self.node,
-                "the types of %s did not settle after %d passes" % (", ".join(changing) or "the return value", TYPING_PASSES),
+                "the types of %s did not settle after %d passes"
+                % (", ".join(changing) or "the return value", TYPING_PASSES),
             )
         self.emitting = True
         self.renames = {}
@@ -330,7 +337,9 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         settled = typing.unify(self.vars.get(name), t) if unify else t
         if self.emitting:
             if settled != self.vars.get(name):  # the typing passes ended with types that still change
-                raise KernelTypeError("internal error: variable %r typed as %s, emitted as %s" % (name, self.vars.get(name), settled))
+                raise KernelTypeError(
+                    "internal error: variable %r typed as %s, emitted as %s" % (name, self.vars.get(name), settled)
+                )
             return settled
         self.vars[name] = settled
         return settled
@@ -339,7 +348,9 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         """The device function's return type once it returns a value of type t (settle_variable's rule)."""
         settled = typing.unify(self.return_type, t) if unify and self.return_type is not None else t
         if self.emitting and settled != self.return_type:
-            raise KernelTypeError("internal error: the return value typed as %s, emitted as %s" % (self.return_type, settled))
+            raise KernelTypeError(
+                "internal error: the return value typed as %s, emitted as %s" % (self.return_type, settled)
+            )
         self.return_type = settled
         return settled
 
@@ -355,7 +366,9 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         olds = old.items if old is not None else [None] * len(value.items)
         unified = [typing.unify(o, item.type) for o, item in zip(olds, value.items)]
         t = self.settle_variable(
-            name, value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified), unify=False
+            name,
+            value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified),
+            unify=False,
         )
         temps = []
         for item, item_type in zip(value.items, t.items):  # through temporaries: t = t[1], t[0] swaps
@@ -520,7 +533,10 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
             # an array (a view: ary[0] of a nested array) as its struct, by value; a record as the address of its
             # first byte, as records are held in kernels (the caller reads or copies it)
             if self.return_type not in (None, value.type):
-                self.fail(node, "a device function returns %s on one path and %s on another" % (self.return_type, value.type))
+                self.fail(
+                    node,
+                    "a device function returns %s on one path and %s on another" % (self.return_type, value.type),
+                )
             self.return_type = value.type
             if isinstance(value.type, types.Record):  # its bytes, by value: the record may live in this frame
                 temp = self.module.unique("rec")
@@ -537,12 +553,20 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
     def return_tuple(self, value, node):
         old = self.return_type
         if old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items)):
-            recursive = "Return type of recursive function does not converge: " if "recursion" in self.module.requirements else ""
-            self.fail(node, "%sa device function returns %s on one path and %s on another" % (recursive, old, value.type))
+            recursive = (
+                "Return type of recursive function does not converge: "
+                if "recursion" in self.module.requirements
+                else ""
+            )
+            self.fail(
+                node, "%sa device function returns %s on one path and %s on another" % (recursive, old, value.type)
+            )
         if not all(isinstance(item.type, types.Scalar) for item in value.items):
             self.fail(node, "device functions return tuples of numbers only")
         olds = old.items if old is not None else [None] * len(value.items)
-        t = self.settle_return(types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)]), unify=False)
+        t = self.settle_return(
+            types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)]), unify=False
+        )
         codes = ", ".join(cast(item, item_type) for item, item_type in zip(value.items, t.items))
         self.emit("return %s{%s};" % (self.module.tuple_struct(t), codes))
 
@@ -651,6 +675,8 @@ class FunctionTranslator(Attributes, Calls, Bindings, Operators, Intrinsics, Ind
         return Value(type=annotation.type, items=[self.expr(e) for e in node.elts], const=annotation.const)
 
     # -- calls ----------------------------------------------------------------------------------
+
+
 def _tuple_value(path, t):
     """A tuple variable's Value: an item per C variable tv_<path>_<k>, nested tuples as nested Values."""
     items = []
@@ -671,8 +697,17 @@ def _translated(translator):
         raise converted from None
 
 
-def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None, debug=False,
-                     lineinfo=False, fastmath=False):
+def translate_kernel(
+    pyfunc,
+    argtypes,
+    name,
+    externs=None,
+    captured=None,
+    launch_bounds=None,
+    debug=False,
+    lineinfo=False,
+    fastmath=False,
+):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
     device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's

@@ -14,7 +14,6 @@ rewrites, unrolled bodies and calls rewritten as expressions are made once: loop
 rewritten())."""
 
 
-
 class TypedTree:
     def __init__(self):
         self.annotations = {}  # id(node) -> (node, Value): the node kept, so that its id is not reused

@@ -216,7 +216,9 @@ def finish_install(package_name):
     from numba_cuda_c.simulator import arrays, driver, memory  # not globals: this module's globals are the API
 
     real = sys.modules[package_name + ".cudadrv"]
-    cudadrv = _types.ModuleType(package_name + ".cudadrv", "numba's cudadrv modules, as the CUDA simulator has them")
+    cudadrv = _types.ModuleType(
+        package_name + ".cudadrv", "numba's cudadrv modules, as the CUDA simulator has them"
+    )
     # its other submodules (nvvm, linkable_code, ...) are the package's own, from the same folder: imported, they
     # let a program's imports work where the simulator has no use for them (numba's simulator has stubs there)
     cudadrv.__path__, cudadrv.__package__ = real.__path__, real.__name__

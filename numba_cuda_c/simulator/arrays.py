@@ -101,8 +101,9 @@ class DeviceNDArray:
         if isinstance(value, np.ndarray):
             return DeviceNDArray._of(value, stream or self.stream)
         if isinstance(value, np.void):  # one record: numba's DeviceRecord, a 0-d view
-            return DeviceNDArray._of(self._array[(index if isinstance(index, tuple) else (index,)) + (Ellipsis,)],
-                                     self.stream)
+            return DeviceNDArray._of(
+                self._array[(index if isinstance(index, tuple) else (index,)) + (Ellipsis,)], self.stream
+            )
         return value
 
     def __setitem__(self, index, value):
@@ -148,8 +149,10 @@ class DeviceNDArray:
         """1-d only: views of `section` elements each (the last one shorter)."""
         if self.ndim != 1:
             raise ValueError("only support 1d array")
-        return [DeviceNDArray._of(self._array[i : i + section], stream or self.stream)
-                for i in range(0, len(self._array), section)]
+        return [
+            DeviceNDArray._of(self._array[i : i + section], stream or self.stream)
+            for i in range(0, len(self._array), section)
+        ]
 
 
 class DeviceRecord(DeviceNDArray):
@@ -162,15 +165,17 @@ class DeviceRecord(DeviceNDArray):
 def _check_index(index):
     for item in index if isinstance(index, tuple) else (index,):
         if isinstance(item, (list, np.ndarray, DeviceNDArray)):
-            raise TypeError("device arrays take integers, slices, ... and None as indices, not %s"
-                            % type(item).__name__)
+            raise TypeError(
+                "device arrays take integers, slices, ... and None as indices, not %s" % type(item).__name__
+            )
 
 
 def _check_compatible(source, target):
     if source.dtype != target.dtype:
         raise TypeError("incompatible dtype: %s vs. %s" % (source.dtype, target.dtype))
-    if source.shape != target.shape and (source.size != target.size or np.squeeze(source).shape !=
-                                         np.squeeze(target).shape):
+    if source.shape != target.shape and (
+        source.size != target.size or np.squeeze(source).shape != np.squeeze(target).shape
+    ):
         raise ValueError("incompatible shape: %s vs. %s" % (source.shape, target.shape))
 
 
@@ -217,8 +222,9 @@ def to_device(obj, stream=0, copy=True, to=None):
     if isinstance(obj, DeviceNDArray):
         return obj
     array = _host(obj)
-    return DeviceNDArray._of(np.array(array, order="K", copy=True) if copy else np.empty_like(array, order="K"),
-                             stream)
+    return DeviceNDArray._of(
+        np.array(array, order="K", copy=True) if copy else np.empty_like(array, order="K"), stream
+    )
 
 
 def from_array_like(ary, stream=0, gpu_data=None):

@@ -46,18 +46,30 @@ and_ = _atomic(np.bitwise_and, "array[index] &= val; returns the old value.")
 or_ = _atomic(np.bitwise_or, "array[index] |= val; returns the old value.")
 xor = _atomic(np.bitwise_xor, "array[index] ^= val; returns the old value.")
 exch = _atomic(lambda old, val: val, "array[index] = val; returns the old value.")
-inc = _atomic(lambda old, val: 0 if old >= val else np.add(old, 1),
-              "array[index] = 0 if it was >= val, else it + 1 (CUDA's atomicInc); returns the old value.")
-dec = _atomic(lambda old, val: val if old == 0 or old > val else np.subtract(old, 1),
-              "array[index] = val if it was 0 or > val, else it - 1 (CUDA's atomicDec); returns the old value.")
-max = _atomic(lambda old, val: val if val > old else old,
-              "array[index] = val where val > it (a stored NaN stays); returns the old value.")
-min = _atomic(lambda old, val: val if val < old else old,
-              "array[index] = val where val < it (a stored NaN stays); returns the old value.")
-nanmax = _atomic(lambda old, val: val if val > old or _is_nan(old) else old,
-                 "max, NaNs ignored (as np.nanmax); returns the old value.")
-nanmin = _atomic(lambda old, val: val if val < old or _is_nan(old) else old,
-                 "min, NaNs ignored (as np.nanmin); returns the old value.")
+inc = _atomic(
+    lambda old, val: 0 if old >= val else np.add(old, 1),
+    "array[index] = 0 if it was >= val, else it + 1 (CUDA's atomicInc); returns the old value.",
+)
+dec = _atomic(
+    lambda old, val: val if old == 0 or old > val else np.subtract(old, 1),
+    "array[index] = val if it was 0 or > val, else it - 1 (CUDA's atomicDec); returns the old value.",
+)
+max = _atomic(
+    lambda old, val: val if val > old else old,
+    "array[index] = val where val > it (a stored NaN stays); returns the old value.",
+)
+min = _atomic(
+    lambda old, val: val if val < old else old,
+    "array[index] = val where val < it (a stored NaN stays); returns the old value.",
+)
+nanmax = _atomic(
+    lambda old, val: val if val > old or _is_nan(old) else old,
+    "max, NaNs ignored (as np.nanmax); returns the old value.",
+)
+nanmin = _atomic(
+    lambda old, val: val if val < old or _is_nan(old) else old,
+    "min, NaNs ignored (as np.nanmin); returns the old value.",
+)
 
 
 def cas(array, index, old, val):

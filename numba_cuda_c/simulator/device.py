@@ -150,8 +150,10 @@ class _GridGroup:
     def sync(self):
         t = current()
         if tuple(t.gridDim) != (1, 1, 1):
-            raise RuntimeError("the CUDA simulator runs a grid's blocks one after another: grid.sync() needs a grid "
-                               "of one block, not %s" % (tuple(t.gridDim),))
+            raise RuntimeError(
+                "the CUDA simulator runs a grid's blocks one after another: grid.sync() needs a grid "
+                "of one block, not %s" % (tuple(t.gridDim),)
+            )
         syncthreads()
 
 

@@ -112,8 +112,11 @@ def _vector_types():
     for name, vector in types.VECTOR_TYPES.items():
         cls = made.get(vector.name)
         if cls is None:
-            cls = made[vector.name] = type(vector.name, (VectorType,), {
-                "__slots__": (), "name": vector.name, "count": vector.count, "base": vector.base.dtype.type})
+            cls = made[vector.name] = type(
+                vector.name,
+                (VectorType,),
+                {"__slots__": (), "name": vector.name, "count": vector.count, "base": vector.base.dtype.type},
+            )
         made[name] = cls
     return made
 

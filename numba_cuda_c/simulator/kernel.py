@@ -30,8 +30,10 @@ def jit(func_or_sig=None, device=False, debug=None, link=None, **options):
         raise NotImplementedError("the CUDA simulator cannot link CUDA C, PTX or other device code (link=)")
     if debug is None:
         debug = bool(config.get("CUDA_DEBUGINFO_DEFAULT"))
-    if callable(func_or_sig) and not isinstance(func_or_sig, (types.Type, types.Signature)) and not (
-        types.is_numba_type(func_or_sig)
+    if (
+        callable(func_or_sig)
+        and not isinstance(func_or_sig, (types.Type, types.Signature))
+        and not (types.is_numba_type(func_or_sig))
     ):
         return Kernel(func_or_sig, None, device, debug)
     sigs = None
@@ -60,14 +62,18 @@ class Kernel:
     def __call__(self, *args, **kwargs):
         if self.device or threads.in_kernel():
             return self.py_func(*args, **kwargs)
-        raise ValueError("launch configuration was not specified for kernel %s. Use the syntax: "
-                         "%s[griddim, blockdim](*args)" % (self.__name__, self.__name__))
+        raise ValueError(
+            "launch configuration was not specified for kernel %s. Use the syntax: "
+            "%s[griddim, blockdim](*args)" % (self.__name__, self.__name__)
+        )
 
     def __getitem__(self, configuration):
         if not isinstance(configuration, tuple) or not 2 <= len(configuration) <= 4:
-            raise ValueError("a launch configuration is [griddim, blockdim], [griddim, blockdim, stream] or "
-                             "[griddim, blockdim, stream, sharedmem]")
-        griddim, blockdim, stream, sharedmem = configuration + (0, 0)[len(configuration) - 2:]
+            raise ValueError(
+                "a launch configuration is [griddim, blockdim], [griddim, blockdim, stream] or "
+                "[griddim, blockdim, stream, sharedmem]"
+            )
+        griddim, blockdim, stream, sharedmem = configuration + (0, 0)[len(configuration) - 2 :]
         return LaunchConfiguration(self, griddim, blockdim, stream, sharedmem)
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
@@ -129,8 +135,11 @@ class LaunchConfiguration:
         self.gridDim, self.blockDim = self.griddim, self.blockdim
         x, y, z = self.blockdim
         if x * y * z > MAX_THREADS_PER_BLOCK or any(d > m for d, m in zip(self.blockdim, MAX_BLOCK_DIM)):
-            raise CudaAPIError(CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE: block %s is more "
-                               "than a block may have (1024 threads; 1024, 1024, 64)" % (tuple(self.blockdim),))
+            raise CudaAPIError(
+                CUDA_ERROR_INVALID_VALUE,
+                "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE: block %s is more "
+                "than a block may have (1024 threads; 1024, 1024, 64)" % (tuple(self.blockdim),),
+            )
 
     def __call__(self, *args):
         kernel = self.dispatcher
@@ -242,7 +251,12 @@ def _as_scalar(value, scalar_type):
     if not isinstance(value, (numbers.Number, np.generic)):
         return value
     dtype = getattr(scalar_type, "dtype", None)
-    if dtype is not None and dtype.kind in "iu" and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+    if (
+        dtype is not None
+        and dtype.kind in "iu"
+        and isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+    ):
         bits = dtype.itemsize * 8
         wrapped = int(value) & ((1 << bits) - 1)
         return wrapped - (1 << bits) if dtype.kind == "i" and wrapped >> (bits - 1) else wrapped

@@ -71,8 +71,11 @@ def external_stream(ptr):
 
 def check_stream(stream):
     """`stream` where one may be passed: 0, None or a Stream; TypeError otherwise."""
-    if stream is None or isinstance(stream, Stream) or (isinstance(stream, int) and not isinstance(stream, bool)
-                                                        and stream == 0):
+    if (
+        stream is None
+        or isinstance(stream, Stream)
+        or (isinstance(stream, int) and not isinstance(stream, bool) and stream == 0)
+    ):
         return stream
     raise TypeError("expected a Stream (or 0 for the default stream), not %r" % (stream,))
 
@@ -104,8 +107,11 @@ class Event:
     def elapsed_time(self, evtend):
         """Milliseconds from this event to evtend."""
         if not (self.timing and evtend.timing) or self._time is None or evtend._time is None:
-            raise CudaAPIError(CUDA_ERROR_INVALID_HANDLE, "cuEventElapsedTime: CUDA_ERROR_INVALID_HANDLE: an event "
-                               "that was not recorded, or made with timing=False")
+            raise CudaAPIError(
+                CUDA_ERROR_INVALID_HANDLE,
+                "cuEventElapsedTime: CUDA_ERROR_INVALID_HANDLE: an event "
+                "that was not recorded, or made with timing=False",
+            )
         return (evtend._time - self._time) * 1000.0
 
 

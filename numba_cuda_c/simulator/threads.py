@@ -46,8 +46,9 @@ def current():
     it, so that each Python thread sees its own values without any swapping of the kernel's globals."""
     thread = getattr(_local, "thread", None)
     if thread is None:
-        raise RuntimeError("this is a device function: call it inside a kernel (@cuda.jit) launched in the CUDA "
-                           "simulator")
+        raise RuntimeError(
+            "this is a device function: call it inside a kernel (@cuda.jit) launched in the CUDA " "simulator"
+        )
     return thread
 
 
@@ -95,8 +96,14 @@ class Block:
         for tid in range(self.size):
             x, rest = tid % bx, tid // bx
             cuda_thread = CudaThread(self, Dim3(x, rest % by, rest // by), tid)
-            threads.append(threading.Thread(target=self._thread_main, args=(cuda_thread, function, args, debug),
-                                            name="cuda%s" % (cuda_thread.where(),), daemon=True))
+            threads.append(
+                threading.Thread(
+                    target=self._thread_main,
+                    args=(cuda_thread, function, args, debug),
+                    name="cuda%s" % (cuda_thread.where(),),
+                    daemon=True,
+                )
+            )
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -175,11 +182,16 @@ class Block:
 
     def _check_deadlock(self):
         if self.failure is None and self.alive and self.blocked == len(self.alive):
-            waits = ", ".join("%s (threads %s)" % (_describe(key), sorted(m.values)[:8]) for key, m in
-                              self.meetings.items())
-            self.failure = (None, RuntimeError(
-                "deadlock in block ctaid=%s: every running thread waits at a barrier that the others will not "
-                "reach: %s" % (list(self.blockIdx), waits)))
+            waits = ", ".join(
+                "%s (threads %s)" % (_describe(key), sorted(m.values)[:8]) for key, m in self.meetings.items()
+            )
+            self.failure = (
+                None,
+                RuntimeError(
+                    "deadlock in block ctaid=%s: every running thread waits at a barrier that the others will not "
+                    "reach: %s" % (list(self.blockIdx), waits)
+                ),
+            )
             self._wake_all()
 
     def warp_members(self, warp, mask):
@@ -187,8 +199,9 @@ class Block:
         members = self._warp_members.get((warp, mask))
         if members is None:
             first = warp * WARP_SIZE
-            members = frozenset(first + lane for lane in range(WARP_SIZE) if mask >> lane & 1 and first + lane <
-                                self.size)
+            members = frozenset(
+                first + lane for lane in range(WARP_SIZE) if mask >> lane & 1 and first + lane < self.size
+            )
             self._warp_members[(warp, mask)] = members
         return members
 

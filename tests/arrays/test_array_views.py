@@ -25,7 +25,11 @@ def host_reshape(tmp_path_factory):
     compiler = shutil.which("c++") or shutil.which("g++")
     if compiler is None:
         pytest.skip("no C++ compiler to build the reshape helper for the host")
-    array = PRELUDE[PRELUDE.index("template <typename T, int N> struct Array {"):PRELUDE.index("template <typename T, int N> __device__ __forceinline__ T *ncc_at")]
+    array = PRELUDE[
+        PRELUDE.index("template <typename T, int N> struct Array {") : PRELUDE.index(
+            "template <typename T, int N> __device__ __forceinline__ T *ncc_at"
+        )
+    ]
     shim = "#define __device__\n#define __forceinline__ inline\n"
     cases = "".join(
         "    if (n == %d && m == %d) { Array<char, %d> a{data}; Array<char, %d> r; "
@@ -35,8 +39,10 @@ def host_reshape(tmp_path_factory):
         % (n, m, n, m, m)
         for n, m in itertools.product((1, 2, 3), repeat=2)
     )
-    wrapper = ('extern "C" int c_reshape(char *data, int n, long long *shape, long long *strides, int m, '
-               "long long *newshape, long long *out) {\n" + cases + "    return -1;\n}\n")
+    wrapper = (
+        'extern "C" int c_reshape(char *data, int n, long long *shape, long long *strides, int m, '
+        "long long *newshape, long long *out) {\n" + cases + "    return -1;\n}\n"
+    )
     folder = tmp_path_factory.mktemp("views")
     source, library = os.path.join(folder, "views.cpp"), os.path.join(folder, "views.so")
     with open(source, "w") as file:
@@ -47,10 +53,12 @@ def host_reshape(tmp_path_factory):
     function.argtypes = [ctypes.c_char_p, ctypes.c_int, LL, LL, ctypes.c_int, LL, LL]
 
     def reshape(a, newshape):
-        ll = lambda values: (ctypes.c_longlong * max(len(values), 1))(*values)
+        def ll(values):
+            return (ctypes.c_longlong * max(len(values), 1))(*values)
+
         out = (ctypes.c_longlong * (2 * len(newshape)))()
         status = function(None, a.ndim, ll(a.shape), ll(a.strides), len(newshape), ll(newshape), out)
-        return status, tuple(out[: len(newshape)]), tuple(out[len(newshape):])
+        return status, tuple(out[: len(newshape)]), tuple(out[len(newshape) :])
 
     return reshape
 
@@ -70,8 +78,21 @@ def numpy_view_reshape(a, newshape):
 
 def test_reshape_matches_numpys_no_copy_rule(host_reshape):
     base = np.zeros((4, 6, 8), np.int64)
-    views = [base, base[::2], base[:, ::2], base[:, :, ::2], base[:, 1:5, :], base.transpose(1, 0, 2), base[0],
-             base[:, 0], base[0, 0], base[:1], base[:, :1, :], base[::-1], base[:, :, :0]]
+    views = [
+        base,
+        base[::2],
+        base[:, ::2],
+        base[:, :, ::2],
+        base[:, 1:5, :],
+        base.transpose(1, 0, 2),
+        base[0],
+        base[:, 0],
+        base[0, 0],
+        base[:1],
+        base[:, :1, :],
+        base[::-1],
+        base[:, :, :0],
+    ]
     checked = 0
     for a in views:
         for m in (1, 2, 3):
@@ -97,7 +118,12 @@ def test_reshape_matches_numpys_no_copy_rule(host_reshape):
                     if a.size:  # an empty array's strides are anyone's
                         nontrivial = [k for k, n in enumerate(shape) if n > 1]
                         assert [strides[k] for k in nontrivial] == [expected.strides[k] for k in nontrivial], (
-                            a.shape, a.strides, newshape, strides, expected.strides)
+                            a.shape,
+                            a.strides,
+                            newshape,
+                            strides,
+                            expected.strides,
+                        )
                 checked += 1
     assert checked > 1000
 
@@ -155,7 +181,7 @@ def test_views_on_the_gpu():
     kernel = cuda.jit(reinterpret)
     for start in range(0, 256, 4):
         kernel[1, 1](byte_arr, start, start + 4, out)
-        assert out[0] == byte_arr[start:start + 4].view(np.int32)[0]
+        assert out[0] == byte_arr[start : start + 4].view(np.int32)[0]
     out = np.zeros(4)
     cuda.jit(filled)[1, 1](out)
     np.testing.assert_array_equal(out, [7, 7, 15, 0])

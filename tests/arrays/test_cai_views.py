@@ -73,7 +73,10 @@ def test_reversed_views_through_the_interface_copy_numpys_values(view):
     expected = VIEWS[view](host)
     ours = VIEWS[view](d)
     assert ours.strides == expected.strides
-    for imported in (cuda.as_cuda_array(Foreign(ours)), cuda.from_cuda_array_interface(ours.__cuda_array_interface__, owner=ours)):
+    for imported in (
+        cuda.as_cuda_array(Foreign(ours)),
+        cuda.from_cuda_array_interface(ours.__cuda_array_interface__, owner=ours),
+    ):
         assert imported.shape == expected.shape and imported.strides == expected.strides
         assert imported.device_pointer == ours.device_pointer
         assert imported.alloc_size == ours.alloc_size

@@ -10,8 +10,20 @@ pytestmark = requires_gpu
 
 rng = np.random.default_rng()
 
-DTYPES = [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.float16, np.float32, np.float64,
-          np.complex64, np.complex128, np.bool_]
+DTYPES = [
+    np.int8,
+    np.uint8,
+    np.int16,
+    np.int32,
+    np.uint32,
+    np.int64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.complex64,
+    np.complex128,
+    np.bool_,
+]
 
 
 def random_array(shape, dtype):
@@ -155,8 +167,9 @@ def test_reshape_ravel_view_transpose_split_bind():
     np.testing.assert_array_equal(d.reshape(3, 4).ravel().copy_to_host(), host)
     np.testing.assert_array_equal(d.view(np.uint8).copy_to_host(), host.view(np.uint8))
     np.testing.assert_array_equal(d.reshape(3, 4).T.copy_to_host(), host.reshape(3, 4).T)
-    np.testing.assert_array_equal(d.reshape(2, 3, 2).transpose((1, 0, 2)).copy_to_host(),
-                                  host.reshape(2, 3, 2).transpose(1, 0, 2))
+    np.testing.assert_array_equal(
+        d.reshape(2, 3, 2).transpose((1, 0, 2)).copy_to_host(), host.reshape(2, 3, 2).transpose(1, 0, 2)
+    )
     parts = d.split(5)
     assert [p.size for p in parts] == [5, 5, 2]
     np.testing.assert_array_equal(parts[2].copy_to_host(), host[10:])

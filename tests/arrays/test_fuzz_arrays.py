@@ -250,8 +250,14 @@ def _fail_with_log(rc, output, log):
 @pytest.mark.usefixtures("mock_driver")
 def test_fuzz_device_arrays_against_numpy_on_the_mock_driver():
     log = os.path.join(tempfile.mkdtemp(prefix="fuzz-"), "examples.log")
-    rc, output = run_mock(PROPERTIES + MOCK_END, timeout=240, expect_failure=True, FUZZ_LOG=log,
-                          FUZZ_MAX_EXAMPLES=str(MAX_EXAMPLES), FUZZ_RECORDS=RECORDS)
+    rc, output = run_mock(
+        PROPERTIES + MOCK_END,
+        timeout=240,
+        expect_failure=True,
+        FUZZ_LOG=log,
+        FUZZ_MAX_EXAMPLES=str(MAX_EXAMPLES),
+        FUZZ_RECORDS=RECORDS,
+    )
     if rc != 0:
         _fail_with_log(rc, output, log)
     assert output.strip().endswith("ok")
@@ -262,11 +268,23 @@ def test_fuzz_device_arrays_against_numpy_on_the_gpu():
     # The foreign dicts' window lies at the end of a 2 MiB allocation, whose extent the driver reports
     # exactly (a smaller one may be rounded up): past it is past the allocation.
     log = os.path.join(tempfile.mkdtemp(prefix="fuzz-"), "examples.log")
-    env = dict(os.environ, FUZZ_LOG=log, FUZZ_MAX_EXAMPLES=str(MAX_EXAMPLES), FUZZ_RECORDS=RECORDS,
-               FUZZ_BASE=str(2 << 20), FUZZ_WINDOW="end",
-               PYTHONPATH=os.pathsep.join([ROOT, HERE] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-    done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", GPU_PRELUDE + PROPERTIES + 'print("ok")'],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=400)
+    env = dict(
+        os.environ,
+        FUZZ_LOG=log,
+        FUZZ_MAX_EXAMPLES=str(MAX_EXAMPLES),
+        FUZZ_RECORDS=RECORDS,
+        FUZZ_BASE=str(2 << 20),
+        FUZZ_WINDOW="end",
+        PYTHONPATH=os.pathsep.join([ROOT, HERE] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
+    )
+    done = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", GPU_PRELUDE + PROPERTIES + 'print("ok")'],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
     if done.returncode != 0:
         _fail_with_log(done.returncode, done.stdout + done.stderr, log)
     assert done.stdout.strip().endswith("ok")

@@ -64,7 +64,9 @@ def test_local_kernel_without_cloudpickle_is_a_clear_error(monkeypatch):
 
 
 def test_arrays_and_stream_bound_configurations(mock_driver):
-    out = run_mock(ARRAY_LAYOUTS + r"""
+    out = run_mock(
+        ARRAY_LAYOUTS
+        + r"""
 import pickle
 for name, d in cases.items():
     e = pickle.loads(pickle.dumps(d))
@@ -97,7 +99,8 @@ else:
     raise AssertionError("a stream-bound configuration pickled")
 assert pickle.loads(pickle.dumps(pickled_kernels.kernel[1, 1, 0])) is pickled_kernels.kernel[1, 1, 0]
 print("pickling ok")
-""")
+"""
+    )
     assert "pickling ok" in out
 
 
@@ -128,8 +131,17 @@ def test_types_and_signatures_pickle_as_the_same_types():
 
     from numba_cuda_c import types
 
-    interned = [types.float32, types.boolean, types.void, types.float32[::1], types.int8[:, :], types.CPointer(types.uint8),
-                types.Record(np.dtype([("a", np.int32)])), types.NumberClass(types.float64), types.VECTOR_TYPES["float4"]]
+    interned = [
+        types.float32,
+        types.boolean,
+        types.void,
+        types.float32[::1],
+        types.int8[:, :],
+        types.CPointer(types.uint8),
+        types.Record(np.dtype([("a", np.int32)])),
+        types.NumberClass(types.float64),
+        types.VECTOR_TYPES["float4"],
+    ]
     for t in interned:
         assert pickle.loads(pickle.dumps(t)) is t
     for value in (types.UniTuple(types.int32, 2), types.float32(types.float32, types.int64[::1])):
@@ -168,13 +180,26 @@ def test_a_scripts_kernels_travel_by_value():
 
         sys.stdout.write(pickle.dumps(script_kernel[4, 32], protocol=0).decode("latin-1"))
     """)
-    done = subprocess.run([sys.executable, "-c", "\n".join([
-        "import pickle, sys",
-        "configuration = pickle.loads(sys.stdin.read().encode('latin-1'))",
-        "assert configuration.griddim == (4, 1, 1) and configuration.blockdim == (32, 1, 1)",
-        "kernel = configuration.dispatcher",
-        "assert kernel.py_func.__name__ == 'script_kernel' and kernel.options == {'fastmath': True}",
-        "print('by value ok')"])], input=pickled, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "\n".join(
+                [
+                    "import pickle, sys",
+                    "configuration = pickle.loads(sys.stdin.read().encode('latin-1'))",
+                    "assert configuration.griddim == (4, 1, 1) and configuration.blockdim == (32, 1, 1)",
+                    "kernel = configuration.dispatcher",
+                    "assert kernel.py_func.__name__ == 'script_kernel' and kernel.options == {'fastmath': True}",
+                    "print('by value ok')",
+                ]
+            ),
+        ],
+        input=pickled,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "by value ok" in done.stdout, done.stdout + done.stderr
 
 
@@ -202,16 +227,34 @@ def test_every_dtype_and_layout_round_trips_on_the_gpu():
     broadcast, 0-d, empty), and mapped and managed arrays, through pickle; the data and layout intact."""
     import numpy as np
 
-    dtypes = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
-              np.float16, np.float32, np.float64, np.complex64, np.complex128, "M8[ns]", "m8[s]",
-              np.dtype([("a", "i4"), ("b", "f8"), ("c", "u1", (3,))])]
+    dtypes = [
+        np.bool_,
+        np.int8,
+        np.uint8,
+        np.int16,
+        np.uint16,
+        np.int32,
+        np.uint32,
+        np.int64,
+        np.uint64,
+        np.float16,
+        np.float32,
+        np.float64,
+        np.complex64,
+        np.complex128,
+        "M8[ns]",
+        "m8[s]",
+        np.dtype([("a", "i4"), ("b", "f8"), ("c", "u1", (3,))]),
+    ]
     for dtype in map(np.dtype, dtypes):
         base = np.arange(60).reshape(3, 4, 5).astype(dtype) if dtype.fields is None else np.zeros((3, 4, 5), dtype)
         if dtype.fields is not None:
             base["a"] = np.arange(60).reshape(3, 4, 5)
         layouts = {
-            "C": cuda.to_device(base), "F": cuda.to_device(np.asfortranarray(base)),
-            "gaps": cuda.to_device(base)[::2, 1:, ::2], "reversed": cuda.to_device(base)[::-1, :, ::-2],
+            "C": cuda.to_device(base),
+            "F": cuda.to_device(np.asfortranarray(base)),
+            "gaps": cuda.to_device(base)[::2, 1:, ::2],
+            "reversed": cuda.to_device(base)[::-1, :, ::-2],
             "broadcast": cuda.to_device(np.broadcast_to(base[0, 0], (4, 5))),
             "0-d": cuda.to_device(base[1, 2, 3:4]).reshape(()),
             "empty": cuda.device_array((0, 3), dtype),

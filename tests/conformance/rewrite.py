@@ -67,15 +67,22 @@ NUMBA_UFUNC_NAMES = frozenset(["vectorize", "guvectorize"])
 def _names_used_for_cuda_only(tree):
     """The names bound by `from numba import vectorize/guvectorize [as X]` whose every use is a call, or a
     functools.partial of it, with target="cuda"."""
-    bound = {(a.asname or a.name) for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-             and node.module == "numba" and not node.level for a in node.names if a.name in NUMBA_UFUNC_NAMES}
+    bound = {
+        (a.asname or a.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "numba" and not node.level
+        for a in node.names
+        if a.name in NUMBA_UFUNC_NAMES
+    }
     cuda_uses, uses = {}, {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in bound:
             uses[node.id] = uses.get(node.id, 0) + 1
         if isinstance(node, ast.Call):
-            names_cuda = any(k.arg == "target" and isinstance(k.value, ast.Constant) and k.value.value == "cuda"
-                             for k in node.keywords)
+            names_cuda = any(
+                k.arg == "target" and isinstance(k.value, ast.Constant) and k.value.value == "cuda"
+                for k in node.keywords
+            )
             callee = node.func
             if isinstance(callee, ast.Name) and callee.id == "partial" and node.args:
                 callee = node.args[0]
@@ -121,16 +128,26 @@ def _rewrite_import(node, target):
 
 # Modules of numba's extension API: a file that imports one defines numba types and data models (numba's
 # register_model asserts its types subclass numba's), so there `types` is that API's vocabulary and stays numba's.
-EXTENSION_MODULES = frozenset(["numba.extending", "numba.cuda.extending", "numba.core.extending",
-                               "numba.cuda.models", "numba.core.datamodel", "numba.cuda.datamodel"])
+EXTENSION_MODULES = frozenset(
+    [
+        "numba.extending",
+        "numba.cuda.extending",
+        "numba.core.extending",
+        "numba.cuda.models",
+        "numba.core.datamodel",
+        "numba.cuda.datamodel",
+    ]
+)
 
 
 def _defines_numba_extensions(tree):
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "") in EXTENSION_MODULES:
             return True
-        if isinstance(node, ast.ImportFrom) and node.module == "numba.cuda" and any(
-            a.name in ("extending", "models", "datamodel") for a in node.names
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "numba.cuda"
+            and any(a.name in ("extending", "models", "datamodel") for a in node.names)
         ):
             return True
     return False
@@ -156,7 +173,9 @@ def _rewrite_from(node, target, local_packages, keep_types=False, cuda_ufuncs=fr
         for a in node.names:
             if a.name == "cuda":
                 cuda_aliases.append(a)
-            elif a.name in NUMBA_TYPE_NAMES or (a.name in NUMBA_UFUNC_NAMES and (a.asname or a.name) in cuda_ufuncs):
+            elif a.name in NUMBA_TYPE_NAMES or (
+                a.name in NUMBA_UFUNC_NAMES and (a.asname or a.name) in cuda_ufuncs
+            ):
                 moved.append((target, a))
             else:
                 kept.append((module, a))
@@ -179,7 +198,7 @@ def _rewrite_from(node, target, local_packages, keep_types=False, cuda_ufuncs=fr
     elif module in PARTLY_USER_MODULES:
         for a in node.names:
             if a.name in PARTLY_USER_MODULES[module]:
-                moved.append((target + module[len("numba.cuda"):], a))
+                moved.append((target + module[len("numba.cuda") :], a))
             else:
                 kept.append((module, a))
     elif parts[:2] == ["numba", "cuda"] and len(parts) > 2:

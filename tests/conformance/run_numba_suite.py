@@ -100,8 +100,19 @@ def run_pytest(root, folders, args, extra_path, work, label):
     env["CONFORMANCE_RESULTS"] = results
     env["CONFORMANCE_TIMEOUT"] = str(args.timeout)
     env.pop("CONFORMANCE_ORIGINS", None)
-    cmd = [sys.executable, "-m", "pytest", "-c", os.path.join(root, "pytest.ini"), "--rootdir", root,
-           "-p", "no:cacheprovider", "--continue-on-collection-errors", "-q"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-c",
+        os.path.join(root, "pytest.ini"),
+        "--rootdir",
+        root,
+        "-p",
+        "no:cacheprovider",
+        "--continue-on-collection-errors",
+        "-q",
+    ]
     if args.collect_only:
         env["CONFORMANCE_ORIGINS"] = os.path.join(work, label + ".origins.jsonl")
         cmd.append("--collect-only")
@@ -243,9 +254,11 @@ def main(argv=None):
     parser.add_argument("--known", default=os.path.join(HERE, "known_differences.txt"))
     parser.add_argument("-k", help="pytest -k expression, for both runs")
     parser.add_argument("--only", choices=[label for label, _ in RUNS], help="make one run only")
-    parser.add_argument("--collect-only", action="store_true",
-                        help="collect and import only (no GPU needed): counts, and that each run's files point at "
-                             "its target")
+    parser.add_argument(
+        "--collect-only",
+        action="store_true",
+        help="collect and import only (no GPU needed): counts, and that each run's files point at " "its target",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (its path is printed)")
     args = parser.parse_args(argv)
     folders = list(dict.fromkeys(args.folders))
@@ -260,8 +273,10 @@ def main(argv=None):
     try:
         ours_path = our_package_parent()
     except ImportError as e:
-        print("numba_cuda_c does not import (%s): install it, or build this checkout in place "
-              "(python setup.py build_ext --inplace)" % e)
+        print(
+            "numba_cuda_c does not import (%s): install it, or build this checkout in place "
+            "(python setup.py build_ext --inplace)" % e
+        )
         return 2
     known = load_known(args.known)
     work = tempfile.mkdtemp(prefix="numba-conformance-")

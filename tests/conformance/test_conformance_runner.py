@@ -43,38 +43,70 @@ def theirs(line, local=()):
         ("from numba import cuda", "import numba_cuda_c as cuda", "import numba.cuda as cuda"),
         ("import numba.cuda as cuda", "import numba_cuda_c as cuda", "import numba.cuda as cuda"),
         ("from numba import cuda as c", "import numba_cuda_c as c", "import numba.cuda as c"),
-        ("from numba.cuda import jit, float32", "from numba_cuda_c import jit, float32",
-         "from numba.cuda import jit, float32"),
-        ("from numba.cuda.cudadrv import driver, devices", "from numba_cuda_c.cudadrv import driver, devices",
-         "from numba.cuda.cudadrv import driver, devices"),
-        ("from numba.cuda.cudadrv.driver import driver as d", "from numba_cuda_c.cudadrv.driver import driver as d",
-         "from numba.cuda.cudadrv.driver import driver as d"),
-        ("import numba.cuda.cudadrv.devicearray as da", "import numba_cuda_c.cudadrv.devicearray as da",
-         "import numba.cuda.cudadrv.devicearray as da"),
-        ("from numba import float32, int32", "from numba_cuda_c import float32, int32",
-         "from numba.cuda import float32, int32"),
+        (
+            "from numba.cuda import jit, float32",
+            "from numba_cuda_c import jit, float32",
+            "from numba.cuda import jit, float32",
+        ),
+        (
+            "from numba.cuda.cudadrv import driver, devices",
+            "from numba_cuda_c.cudadrv import driver, devices",
+            "from numba.cuda.cudadrv import driver, devices",
+        ),
+        (
+            "from numba.cuda.cudadrv.driver import driver as d",
+            "from numba_cuda_c.cudadrv.driver import driver as d",
+            "from numba.cuda.cudadrv.driver import driver as d",
+        ),
+        (
+            "import numba.cuda.cudadrv.devicearray as da",
+            "import numba_cuda_c.cudadrv.devicearray as da",
+            "import numba.cuda.cudadrv.devicearray as da",
+        ),
+        (
+            "from numba import float32, int32",
+            "from numba_cuda_c import float32, int32",
+            "from numba.cuda import float32, int32",
+        ),
         ("from numba import types", "from numba_cuda_c import types", "from numba.cuda import types"),
         ("from numba.core import types", "from numba_cuda_c import types", "from numba.cuda import types"),
-        ("from numba.cuda.types import CPointer", "from numba_cuda_c.types import CPointer",
-         "from numba.cuda.types import CPointer"),
-        ("from numba.cuda.random import create_xoroshiro128p_states",
-         "from numba_cuda_c.random import create_xoroshiro128p_states",
-         "from numba.cuda.random import create_xoroshiro128p_states"),
-        ("from numba.cuda.testing import CUDATestCase, skip_on_cudasim",
-         "from cuda_testing import CUDATestCase, skip_on_cudasim",
-         "from cuda_testing import CUDATestCase, skip_on_cudasim"),
-        ("from numba.cuda.compiler import compile_ptx", "from numba_cuda_c import compile_ptx",
-         "from numba.cuda import compile_ptx"),
-        ("from numba.cuda.np import numpy_support", "from numba_cuda_c.np import numpy_support",
-         "from numba.cuda.np import numpy_support"),
-        ("from numba.cuda.np.numpy_support import from_dtype, select_array_wrapper",
-         "from numba_cuda_c.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import "
-         "select_array_wrapper",
-         "from numba.cuda.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import "
-         "select_array_wrapper"),
-        ("from numba.cuda.np.numpy_support import carray, farray",
-         "from numba_cuda_c.np.numpy_support import carray, farray",
-         "from numba.cuda.np.numpy_support import carray, farray"),
+        (
+            "from numba.cuda.types import CPointer",
+            "from numba_cuda_c.types import CPointer",
+            "from numba.cuda.types import CPointer",
+        ),
+        (
+            "from numba.cuda.random import create_xoroshiro128p_states",
+            "from numba_cuda_c.random import create_xoroshiro128p_states",
+            "from numba.cuda.random import create_xoroshiro128p_states",
+        ),
+        (
+            "from numba.cuda.testing import CUDATestCase, skip_on_cudasim",
+            "from cuda_testing import CUDATestCase, skip_on_cudasim",
+            "from cuda_testing import CUDATestCase, skip_on_cudasim",
+        ),
+        (
+            "from numba.cuda.compiler import compile_ptx",
+            "from numba_cuda_c import compile_ptx",
+            "from numba.cuda import compile_ptx",
+        ),
+        (
+            "from numba.cuda.np import numpy_support",
+            "from numba_cuda_c.np import numpy_support",
+            "from numba.cuda.np import numpy_support",
+        ),
+        (
+            "from numba.cuda.np.numpy_support import from_dtype, select_array_wrapper",
+            "from numba_cuda_c.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import "
+            "select_array_wrapper",
+            "from numba.cuda.np.numpy_support import from_dtype; from numba.cuda.np.numpy_support import "
+            "select_array_wrapper",
+        ),
+        (
+            "from numba.cuda.np.numpy_support import carray, farray",
+            "from numba_cuda_c.np.numpy_support import carray, farray",
+            "from numba.cuda.np.numpy_support import carray, farray",
+        ),
     ],
 )
 def test_user_facing_imports_move_to_the_target(line, expected_ours, expected_theirs):
@@ -83,13 +115,19 @@ def test_user_facing_imports_move_to_the_target(line, expected_ours, expected_th
 
 
 def test_numbas_vectorize_moves_only_where_a_file_uses_it_for_cuda_alone():
-    cuda_only = ("from numba import cuda, vectorize as v\n"
-                 "f = v(['f8(f8)'], target='cuda')(abs)\ng = partial(v, target='cuda')\n")
+    cuda_only = (
+        "from numba import cuda, vectorize as v\n"
+        "f = v(['f8(f8)'], target='cuda')(abs)\ng = partial(v, target='cuda')\n"
+    )
     assert rewrite.rewrite_source(cuda_only, "numba_cuda_c").splitlines()[0] == (
-        "import numba_cuda_c as cuda; from numba_cuda_c import vectorize as v")
+        "import numba_cuda_c as cuda; from numba_cuda_c import vectorize as v"
+    )
     assert rewrite.rewrite_source(cuda_only, "numba.cuda").splitlines()[0] == (
-        "import numba.cuda as cuda; from numba.cuda import vectorize as v")
-    also_cpu = "from numba import vectorize\n@vectorize\ndef f(x):\n    return x\nvectorize(['f8(f8)'], target='cuda')\n"
+        "import numba.cuda as cuda; from numba.cuda import vectorize as v"
+    )
+    also_cpu = (
+        "from numba import vectorize\n@vectorize\ndef f(x):\n    return x\nvectorize(['f8(f8)'], target='cuda')\n"
+    )
     assert rewrite.rewrite_source(also_cpu, "numba_cuda_c").splitlines()[0] == "from numba import vectorize"
 
 
@@ -214,12 +252,16 @@ def test_comparison_counts_new_known_stale_and_collection_errors(tmp_path):
     assert ours_outcomes["d/test_a.py::T::test_fail"] == ("failed", "boom")
     assert ours_outcomes["d/test_a.py::T::test_skip"] == ("skipped", "why")
     assert errors == {"d/test_b.py": "ImportError: x"}
-    their = {i: ("passed", "") for i in ["d/test_a.py::T::test_" + n for n in
-                                         ("pass", "fail", "known", "stale", "skip")]}
+    their = {
+        i: ("passed", "") for i in ["d/test_a.py::T::test_" + n for n in ("pass", "fail", "known", "stale", "skip")]
+    }
     their["d/test_b.py::T::test_one"] = ("passed", "")
     their["d/test_b.py::T::test_two"] = ("failed", "numba-cuda fails too")
-    known = [("d/test_a.py::T::test_known", "by design"), ("d/test_a.py::T::test_stale", "by design"),
-             ("d/test_c.py", "a whole file of numba's internals")]
+    known = [
+        ("d/test_a.py::T::test_known", "by design"),
+        ("d/test_a.py::T::test_stale", "by design"),
+        ("d/test_c.py", "a whole file of numba's internals"),
+    ]
     rows = {r[0]: r for r in runner.compare(their, ours_outcomes, errors, known)}
     assert rows["d/test_c.py::T::test_internal"][4] == ""  # a listed file's passing test is not stale
     assert rows["d/test_a.py::T::test_pass"][4] == ""
@@ -230,8 +272,13 @@ def test_comparison_counts_new_known_stale_and_collection_errors(tmp_path):
     assert rows["d/test_b.py::T::test_one"][2:] == ("failed", "collection failed: ImportError: x", "new")
     assert rows["d/test_b.py::T::test_two"][4] == ""
     table = runner.table(list(rows.values()))
-    assert table[-2].split("|")[1:] == ["                 6 ", "           3 ", "           4 ", "                 1 ",
-                                        "            3"]
+    assert table[-2].split("|")[1:] == [
+        "                 6 ",
+        "           3 ",
+        "           4 ",
+        "                 1 ",
+        "            3",
+    ]
 
 
 def _numba_tests_dir():
@@ -273,7 +320,10 @@ def test_collect_only_points_each_run_at_its_target():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run(
         [sys.executable, os.path.join(CONFORMANCE, "run_numba_suite.py"), "cudadrv", "--collect-only"],
-        capture_output=True, text=True, env=env, timeout=600,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
     ).stdout
     assert ", 0 names pointing elsewhere than numba_cuda_c" in out
     assert ", 0 names pointing elsewhere than numba.cuda" in out

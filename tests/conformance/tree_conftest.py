@@ -88,8 +88,13 @@ def _record(nodeid, when, outcome, message, xfail=False):
 def pytest_runtest_logreport(report):
     xfail = hasattr(report, "wasxfail")
     if report.when == "call" or report.outcome != "passed":
-        _record(report.nodeid, report.when, report.outcome, _message(report) if report.outcome != "passed" else "",
-                xfail)
+        _record(
+            report.nodeid,
+            report.when,
+            report.outcome,
+            _message(report) if report.outcome != "passed" else "",
+            xfail,
+        )
 
 
 def pytest_collectreport(report):

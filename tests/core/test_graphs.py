@@ -37,7 +37,10 @@ def refused(kind, call, *words):
 
 
 def test_capture_records_launches_and_each_graph_launch_replays_them(mock_driver):
-    out = run_mock([PTX, """
+    out = run_mock(
+        [
+            PTX,
+            """
         import struct
         s = cuda.stream()
         d = cuda.device_array(8, np.float32)
@@ -61,12 +64,17 @@ def test_capture_records_launches_and_each_graph_launch_replays_them(mock_driver
         graph.launch(stream=s)
         assert mock.launch_count() == before + 8 and mock.calls("cuGraphInstantiate") == 2
         print(repr(graph))
-    """])
+    """,
+        ]
+    )
     assert "CUDA graph of 2 nodes" in out
 
 
 def test_update_takes_new_arguments_and_refuses_another_shape(mock_driver):
-    run_mock([PTX, """
+    run_mock(
+        [
+            PTX,
+            """
         import struct
         s = cuda.stream()
         d = cuda.device_array(8, np.float32)
@@ -83,11 +91,16 @@ def test_update_takes_new_arguments_and_refuses_another_shape(mock_driver):
         assert mock.launch()["params"][1] == struct.pack("<I", 2)
         refused(cuda.CudaAPIError, lambda: executable.update(g3), "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", "topology")
         refused(TypeError, lambda: executable.update(d), "Graph")
-    """])
+    """,
+        ]
+    )
 
 
 def test_what_a_graph_cannot_capture_is_a_clear_error(mock_driver):
-    run_mock([PTX, """
+    run_mock(
+        [
+            PTX,
+            """
         s = cuda.stream()
         d = cuda.device_array(8, np.float32)
         # a NumPy argument is copied around the launch: refused, and the capture goes on
@@ -131,11 +144,16 @@ def test_what_a_graph_cannot_capture_is_a_clear_error(mock_driver):
         except KeyError:
             pass
         assert not s.is_capturing() and "capture failed" in repr(dropped)
-    """])
+    """,
+        ]
+    )
 
 
 def test_begin_and_end_capture_and_lifetimes(mock_driver):
-    run_mock([PTX, """
+    run_mock(
+        [
+            PTX,
+            """
         import weakref
         s = cuda.stream()
         warm = cuda.device_array(1)  # the context's first allocation also makes one of its own
@@ -166,17 +184,19 @@ def test_begin_and_end_capture_and_lifetimes(mock_driver):
         cuda._cuda._flush_deallocations()
         assert mock.live()["device"] == base, mock.live()
         refused(RuntimeError, s.end_capture, "not being captured")
-    """])
+    """,
+        ]
+    )
 
 
 # ---- on the GPU ----
 
-SOURCE = r'''
+SOURCE = r"""
 extern "C" __global__ void add(float *x, float v, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] += v;
 }
-'''
+"""
 
 
 @requires_gpu

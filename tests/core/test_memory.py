@@ -238,7 +238,8 @@ def test_ipc_across_two_processes(tmp_path):
         with cuda.open_ipc_array(ipc.handle.reserved, 100, np.float64) as whole:  # the whole allocation
             assert whole[99] == 99.0
         print("ipc ok")
-        """ % str(path)
+        """
+        % str(path)
     )
     assert "ipc ok" in out
     assert d.copy_to_host()[10] == -1.0

@@ -28,8 +28,11 @@ def mock_driver(tmp_path_factory):
     for name, extra in (("stubs.o", ["-DMOCK_STUBS"]), ("mock.o", [])):
         subprocess.run([GCC, *flags, *extra, "-c", source, "-o", str(out / name)], check=True, timeout=120)
     library = out / "libcuda.so"
-    subprocess.run([GCC, "-shared", str(out / "stubs.o"), str(out / "mock.o"), "-o", str(library), "-lpthread"],
-                   check=True, timeout=120)
+    subprocess.run(
+        [GCC, "-shared", str(out / "stubs.o"), str(out / "mock.o"), "-o", str(library), "-lpthread"],
+        check=True,
+        timeout=120,
+    )
     return str(library)
 
 
@@ -66,12 +69,15 @@ def run_file(mock_driver, directory, code):
     """As run(), from a file: @cuda.jit reads its kernels' source."""
     script = directory / "snippet.py"
     script.write_text(PRELUDE + textwrap.dedent(code))
-    return run_python("import runpy; runpy.run_path(%r)" % str(script), NUMBA_CUDA_DRIVER=mock_driver,
-                      NUMBA_CUDA_C_CACHE="0")
+    return run_python(
+        "import runpy; runpy.run_path(%r)" % str(script), NUMBA_CUDA_DRIVER=mock_driver, NUMBA_CUDA_C_CACHE="0"
+    )
 
 
 def test_a_kernel_launches_on_each_device_with_its_module_loaded_there(mock_driver):
-    out = run(mock_driver, """
+    out = run(
+        mock_driver,
+        """
         k = fill_kernel()
         with cuda.gpus[1]:
             assert (filled(k, 5) == 5).all()
@@ -84,7 +90,8 @@ def test_a_kernel_launches_on_each_device_with_its_module_loaded_there(mock_driv
                 assert (filled(k, 9) == 9).all()
             assert (filled(k, 4) == 4).all()
         print(stats())
-    """)
+    """,
+    )
     stats = eval(out.strip().splitlines()[-1])
     assert stats["loads"] == [1, 1]  # once per context, however often the kernel alternates
     assert stats["launches"] == [2, 3]
@@ -92,21 +99,27 @@ def test_a_kernel_launches_on_each_device_with_its_module_loaded_there(mock_driv
 
 
 def test_a_kernel_reloads_in_the_new_context_after_close(mock_driver):
-    out = run(mock_driver, """
+    out = run(
+        mock_driver,
+        """
         k = fill_kernel()
         assert (filled(k, 1) == 1).all()
         cuda.close()
         assert (filled(k, 2) == 2).all()
         assert (filled(k, 3) == 3).all()
         print(stats())
-    """)
+    """,
+    )
     stats = eval(out.strip().splitlines()[-1])
     assert stats["loads"] == [2, 0]
     assert stats["bad_launches"] == 0
 
 
 def test_a_jit_kernel_follows_the_current_device_and_close(mock_driver, tmp_path):
-    out = run_file(mock_driver, tmp_path, """
+    out = run_file(
+        mock_driver,
+        tmp_path,
+        """
         try:
             _cuda.nvrtc_version()
         except Exception as e:
@@ -127,7 +140,8 @@ def test_a_jit_kernel_follows_the_current_device_and_close(mock_driver, tmp_path
         cuda.close()
         add[1, 8](cuda.device_array(8), 1.0)
         print(stats())
-    """)
+    """,
+    )
     last = out.strip().splitlines()[-1]
     if last.startswith("SKIP"):
         pytest.skip(last)
@@ -138,7 +152,9 @@ def test_a_jit_kernel_follows_the_current_device_and_close(mock_driver, tmp_path
 
 
 def test_an_image_for_another_architecture_comes_from_the_loader(mock_driver):
-    out = run(mock_driver, """
+    out = run(
+        mock_driver,
+        """
         calls = []
         def loader():
             calls.append(cuda.get_current_device().id)
@@ -148,19 +164,26 @@ def test_an_image_for_another_architecture_comes_from_the_loader(mock_driver):
             assert (filled(k, 5) == 5).all()
             assert (filled(k, 6) == 6).all()
         print(calls)
-    """, MOCK_CC="90,80")
+    """,
+        MOCK_CC="90,80",
+    )
     assert out.strip().splitlines()[-1] == "[1]"
-    out = run(mock_driver, """
+    out = run(
+        mock_driver,
+        """
         k = _cuda._load_module_image(b"mock image", lambda: 1 / 0).get_function("fill")
         with cuda.gpus[1]:
             assert (filled(k, 5) == 5).all()  # the same architecture: the same image
         print("ok")
-    """)
+    """,
+    )
     assert out.strip().endswith("ok")
 
 
 def test_an_array_of_another_device_is_reached_through_peer_access(mock_driver):
-    out = run(mock_driver, """
+    out = run(
+        mock_driver,
+        """
         k = fill_kernel()
         with cuda.gpus[1]:
             d1 = cuda.device_array(4, np.int64)
@@ -168,12 +191,15 @@ def test_an_array_of_another_device_is_reached_through_peer_access(mock_driver):
         assert (d1.copy_to_host() == 8).all()
         cuda.synchronize()
         print(stats())
-    """)
+    """,
+    )
     assert eval(out.strip().splitlines()[-1])["launches"] == [1, 0]
 
 
 def test_an_array_of_an_unreachable_device_is_refused(mock_driver):
-    run(mock_driver, """
+    run(
+        mock_driver,
+        """
         k = fill_kernel()
         with cuda.gpus[1]:
             d1 = cuda.device_array(4, np.int64)
@@ -184,11 +210,15 @@ def test_an_array_of_an_unreachable_device_is_refused(mock_driver):
         else:
             raise AssertionError("launched with another device's array")
         cuda.synchronize()  # the context is not poisoned
-    """, MOCK_PEER="0")
+    """,
+        MOCK_PEER="0",
+    )
 
 
 def test_an_array_of_a_closed_context_is_refused_by_a_launch(mock_driver):
-    run(mock_driver, """
+    run(
+        mock_driver,
+        """
         k = fill_kernel()
         d = cuda.device_array(4, np.int64)
         cuda.close()
@@ -198,12 +228,15 @@ def test_an_array_of_a_closed_context_is_refused_by_a_launch(mock_driver):
             pass
         else:
             raise AssertionError("launched with a dead context's array")
-    """)
+    """,
+    )
 
 
 @pytest.mark.parametrize("peer", ["1", "0"])
 def test_copy_to_device_from_another_device(mock_driver, peer):
-    out = run(mock_driver, """
+    out = run(
+        mock_driver,
+        """
         host = np.arange(10, dtype=np.float32)
         with cuda.gpus[0]:
             a0 = cuda.to_device(host)
@@ -223,13 +256,17 @@ def test_copy_to_device_from_another_device(mock_driver, peer):
         a1[2:5] = a0[2:5]  # setitem between devices
         assert (a1.copy_to_host()[2:5] == host[::-1][2:5]).all()
         print(stats())
-    """, MOCK_PEER=peer)
+    """,
+        MOCK_PEER=peer,
+    )
     stats = eval(out.strip().splitlines()[-1])
     assert (stats["peer_copies"] > 0) == (peer == "1")
 
 
 def test_elapsed_time_across_devices_raises(mock_driver):
-    run(mock_driver, """
+    run(
+        mock_driver,
+        """
         with cuda.gpus[0]:
             e0 = cuda.event(); e0.record()
         with cuda.gpus[1]:
@@ -241,11 +278,14 @@ def test_elapsed_time_across_devices_raises(mock_driver):
             assert "different devices" in str(e)
         else:
             raise AssertionError("timed events of two devices")
-    """)
+    """,
+    )
 
 
 def test_select_device_in_several_threads_at_once(mock_driver):
-    run(mock_driver, """
+    run(
+        mock_driver,
+        """
         k = fill_kernel()
         barrier = threading.Barrier(8)
         failures = []
@@ -263,11 +303,14 @@ def test_select_device_in_several_threads_at_once(mock_driver):
         [t.join() for t in threads]
         assert not failures, failures
         assert stats()["bad_launches"] == 0
-    """)
+    """,
+    )
 
 
 def test_racing_first_uses_build_one_device_list(mock_driver):
-    out = run(mock_driver, """
+    out = run(
+        mock_driver,
+        """
         found = []
         go = threading.Barrier(4)
         def first_use():
@@ -279,7 +322,9 @@ def test_racing_first_uses_build_one_device_list(mock_driver):
         assert all(a is b for lst in found for a, b in zip(lst, found[0])), found
         assert all(g._device is b for g, b in zip(cuda.gpus, found[0]))
         print(stats()["inits"])
-    """, MOCK_INIT_DELAY_MS="300")
+    """,
+        MOCK_INIT_DELAY_MS="300",
+    )
     assert out.strip().splitlines()[-1] == "1"
 
 
@@ -287,7 +332,9 @@ def test_a_reset_waits_for_copies_through_the_staging_ring(mock_driver):
     # copies of 8 MiB go through the context's staging ring with the GIL released, slowly, from three
     # threads (one copies, the others wait for the ring); the device is reset meanwhile: the ring
     # must outlive every copy that took it (the debug allocator scribbles over freed memory)
-    run(mock_driver, """
+    run(
+        mock_driver,
+        """
         host = np.arange(1 << 20, dtype=np.int64)
         for round in range(4):
             d = cuda.to_device(host)
@@ -308,4 +355,8 @@ def test_a_reset_waits_for_copies_through_the_staging_ring(mock_driver):
             [t.join() for t in threads]
             assert copied and all(copied), copied
             assert len(errors) == 3, errors
-    """, NUMBA_CUDA_C_STAGING_THRESHOLD=str(1 << 20), MOCK_COPY_DELAY_US="2000", PYTHONMALLOC="debug")
+    """,
+        NUMBA_CUDA_C_STAGING_THRESHOLD=str(1 << 20),
+        MOCK_COPY_DELAY_US="2000",
+        PYTHONMALLOC="debug",
+    )

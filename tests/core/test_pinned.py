@@ -19,9 +19,26 @@ GCC = shutil.which("gcc") or shutil.which("cc")
 
 def build(tmp_path, sanitize):
     program = tmp_path / ("registration_tsan" if sanitize else "registration")
-    cmd = [GCC, "-O1", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", SRC, "-I", os.path.join(SRC, "core"), "-I", os.path.join(SRC, "driver", "api"),
-           os.path.join(HERE, "registration_mock.c"), os.path.join(SRC, "core", "registration.c"), "-o", str(program),
-           "-lpthread"]
+    cmd = [
+        GCC,
+        "-O1",
+        "-g",
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-I",
+        SRC,
+        "-I",
+        os.path.join(SRC, "core"),
+        "-I",
+        os.path.join(SRC, "driver", "api"),
+        os.path.join(HERE, "registration_mock.c"),
+        os.path.join(SRC, "core", "registration.c"),
+        "-o",
+        str(program),
+        "-lpthread",
+    ]
     if sanitize:
         cmd.insert(1, "-fsanitize=thread")
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -34,8 +51,13 @@ def test_registrations_are_counted_against_a_mock_driver(tmp_path):
     if not hasattr(program, "exists"):  # no ThreadSanitizer here: plain build
         program = build(tmp_path, sanitize=False)
         assert hasattr(program, "exists"), program
-    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, TSAN_OPTIONS="halt_on_error=1"))
+    done = subprocess.run(
+        [str(program)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, TSAN_OPTIONS="halt_on_error=1"),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("ok ") and int(done.stdout.split()[1]) >= 50
     assert "WARNING: ThreadSanitizer" not in done.stderr

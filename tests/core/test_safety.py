@@ -30,6 +30,7 @@ class LikeArray:
 # Sizes: every element count and span is checked for overflow, as NumPy does, before any driver call
 # (so these run without a GPU, and on one allocate nothing).
 
+
 @pytest.mark.parametrize(
     "make",
     [
@@ -68,6 +69,7 @@ def test_the_limit_is_numpys():
 
 
 # Subclasses find the module state through their base (PyType_GetModuleByDef); they used to crash.
+
 
 class Sub(DeviceNDArray):
     pass
@@ -115,9 +117,19 @@ def test_memory_pointer_takes_part_in_garbage_collection():
 FORMAT_CALLS = re.compile(r"\b(PyUnicode_FromFormat|PyErr_Format|PyErr_WarnFormat|PyBytes_FromFormat)\s*\(")
 CONVERSION = re.compile(r"%([-0 #+]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t)?([a-zA-Z%])")
 PORTABLE = {  # conversion -> the length modifiers Python 3.10 accepts with it
-    "d": {None, "l", "ll", "z"}, "i": {None, "l", "ll", "z"}, "u": {None, "l", "ll", "z"},
-    "x": {None}, "c": {None}, "s": {None}, "p": {None}, "A": {None}, "U": {None}, "V": {None},
-    "S": {None}, "R": {None}, "%": {None},
+    "d": {None, "l", "ll", "z"},
+    "i": {None, "l", "ll", "z"},
+    "u": {None, "l", "ll", "z"},
+    "x": {None},
+    "c": {None},
+    "s": {None},
+    "p": {None},
+    "A": {None},
+    "U": {None},
+    "V": {None},
+    "S": {None},
+    "R": {None},
+    "%": {None},
 }
 
 
@@ -130,7 +142,7 @@ def format_strings():
             while depth and end < len(text):
                 depth += {"(": 1, ")": -1}.get(text[end], 0)
                 end += 1
-            literal = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text[call.end():end]))
+            literal = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', text[call.end() : end]))
             yield "%s:%d" % (path.name, text.count("\n", 0, call.start()) + 1), literal
 
 
@@ -147,6 +159,7 @@ def test_format_strings_work_on_every_supported_python():
 
 
 # On a GPU.
+
 
 @requires_gpu
 def test_records_keep_the_type_refcounts():
@@ -235,8 +248,9 @@ def test_cycles_through_memory_manager_objects_are_collected():
             pass
 
         def memalloc(self, size):
-            pointer = MemoryPointer(self.context, base + BumpManager.used, size, owner=backing,
-                                    finalizer=lambda: freed.append(size))
+            pointer = MemoryPointer(
+                self.context, base + BumpManager.used, size, owner=backing, finalizer=lambda: freed.append(size)
+            )
             BumpManager.used += (size + 255) // 256 * 256
             handed.append(weakref.ref(pointer))
             return pointer

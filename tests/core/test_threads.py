@@ -30,12 +30,16 @@ def run_bounded(code, limit, defines=None, **env):
     source += "".join("%s = %r\n" % item for item in (defines or {}).items()) + textwrap.dedent(code)
     environ = dict(os.environ, NUMBA_CUDA_C_CACHE="0", **env)
     try:
-        done = subprocess.run([sys.executable, "-c", source], env=environ, capture_output=True, text=True,
-                              timeout=limit + 30)
+        done = subprocess.run(
+            [sys.executable, "-c", source], env=environ, capture_output=True, text=True, timeout=limit + 30
+        )
     except subprocess.TimeoutExpired as expired:
         pytest.fail("no progress in %d s (deadlock):\n%s%s" % (limit + 30, expired.stdout, expired.stderr))
     assert done.returncode == 0, "exit status %d (a negative one is a signal: a crash):\n%s%s" % (
-        done.returncode, done.stdout, done.stderr)
+        done.returncode,
+        done.stdout,
+        done.stderr,
+    )
     return done.stdout
 
 

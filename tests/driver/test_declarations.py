@@ -13,7 +13,9 @@ import subprocess
 
 import pytest
 
-API_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src", "driver", "api")
+API_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src", "driver", "api"
+)
 CUDA_ROOT = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
 CUDA_INCLUDE = os.path.join(CUDA_ROOT, "include")
 GCC = shutil.which("gcc")

@@ -93,7 +93,9 @@ def test_memory_pointer_views_count_references():
 
 def test_memory_pointer_finalizer_timing():
     calls = []
-    ptr = driver.MemoryPointer(context=None, pointer=ctypes.c_void_p(0xDEADBEEF), size=40, finalizer=lambda: calls.append(1))
+    ptr = driver.MemoryPointer(
+        context=None, pointer=ctypes.c_void_p(0xDEADBEEF), size=40, finalizer=lambda: calls.append(1)
+    )
     owned = ptr.own()
     del owned
     assert calls == []
@@ -284,7 +286,9 @@ class CountingPlugin(cuda.HostOnlyCUDAMemoryManager):
         self.count += 1
         key, allocations = self.count, self.allocations
         allocations[key] = size
-        return driver.AutoFreePointer(self.context, ctypes.c_void_p(key), size, finalizer=lambda: allocations.pop(key))
+        return driver.AutoFreePointer(
+            self.context, ctypes.c_void_p(key), size, finalizer=lambda: allocations.pop(key)
+        )
 
     def initialize(self):
         self.initialized = True
@@ -383,5 +387,7 @@ def test_numba_messages_of_reshape_transpose_view():
         np.transpose(d, axes=(0, 2))
     with pytest.raises(ValueError, match="^When changing to a larger dtype, its size must be a divisor"):
         d.view("i4")
-    with pytest.raises(ValueError, match="^To change to a dtype of a different size, the last axis must be contiguous"):
+    with pytest.raises(
+        ValueError, match="^To change to a dtype of a different size, the last axis must be contiguous"
+    ):
         cuda.to_device(np.arange(32, dtype="i2").reshape(4, 8))[:, ::2].view("i4")

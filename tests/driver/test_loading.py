@@ -15,7 +15,9 @@ from numba_cuda_c import _cuda
 from numba_cuda_c.cudadrv import driver
 from numba_cuda_c.cudadrv import error as error_module
 
-API_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src", "driver", "api")
+API_DIR = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src", "driver", "api"
+)
 GCC = shutil.which("gcc")
 needs_gcc = pytest.mark.skipif(GCC is None, reason="gcc is not on PATH")
 DRIVER_CALLS = ("get_current_device", "list_devices", "current_context", "synchronize")

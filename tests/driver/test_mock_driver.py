@@ -4,7 +4,6 @@ kernels launched with the argument bytes checked as the driver received them. Fa
 test_mock_faults.py; fuzzing in test_fuzz_arrays.py."""
 
 import os
-import shutil
 
 import pytest
 
@@ -12,11 +11,14 @@ from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a f
 
 pytestmark = pytest.mark.usefixtures("mock_driver")
 
-HAS_NVRTC = any(os.path.exists(os.path.join(d, "lib64")) for d in ("/usr/local/cuda", os.environ.get("CUDA_HOME", "")) if d)
+HAS_NVRTC = any(
+    os.path.exists(os.path.join(d, "lib64")) for d in ("/usr/local/cuda", os.environ.get("CUDA_HOME", "")) if d
+)
 
 
 def test_devices_contexts_and_memory_info():
-    out = run_mock("""
+    out = run_mock(
+        """
         devices = list(cuda.gpus)
         assert len(devices) == 2 and devices[1].name == "Mock CUDA Device 1", devices
         assert cuda.is_available() and devices[0].compute_capability == (8, 6)
@@ -40,7 +42,11 @@ def test_devices_contexts_and_memory_info():
         live = mock.live()
         assert all(v == 0 for v in live.values()), live
         print("ok")
-    """, MOCK_CUDA_DEVICES="2", MOCK_CUDA_CC="8.6", MOCK_CUDA_TOTAL_MEMORY=str(1 << 30))
+    """,
+        MOCK_CUDA_DEVICES="2",
+        MOCK_CUDA_CC="8.6",
+        MOCK_CUDA_TOTAL_MEMORY=str(1 << 30),
+    )
     assert out.strip() == "ok"
 
 
@@ -281,7 +287,8 @@ def test_frees_in_a_stream_callback_wait_for_a_thread_outside_it():
     # CUDA forbids driver calls in a stream callback (a real driver deadlocks: it waits for the callback,
     # which waits for the driver); a device array whose last reference the callback drops, or a garbage
     # collection there, must only queue its free (issue 10 item 18: the SourceModule/callback deadlock)
-    run_mock("""
+    run_mock(
+        """
         s = cuda.stream()
         s.add_callback(lambda *args: None, None)
         s.synchronize()
@@ -298,7 +305,9 @@ def test_frees_in_a_stream_callback_wait_for_a_thread_outside_it():
         assert held == [] and mock.live()["device"] == before + 6, (before, mock.live())  # queued, not freed yet
         cuda._cuda._flush_deallocations()
         assert mock.live()["device"] == before, mock.live()
-    """, NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT="1")
+    """,
+        NUMBA_CUDA_MAX_PENDING_DEALLOCS_COUNT="1",
+    )
 
 
 def test_a_stream_held_only_by_its_callback_is_destroyed_outside_the_callback():
@@ -467,7 +476,8 @@ def test_driver_calls_while_a_callback_waits_for_the_gil_do_not_deadlock():
     # a real driver can make every call wait while a stream callback runs; the callback needs the GIL,
     # so a thread that holds the GIL must not make a driver call then (issue 10 item 18): here every
     # create, copy and free the main thread makes while callbacks run must let them take the GIL
-    run_mock("""
+    run_mock(
+        """
         import threading, time
         started = threading.Event()
         def callback(stream, status, arg):
@@ -485,7 +495,10 @@ def test_driver_calls_while_a_callback_waits_for_the_gil_do_not_deadlock():
             del d, e, t
         s.synchronize()
         print("ok")
-    """, timeout=60, MOCK_CUDA_CALLBACKS_BLOCK="1")
+    """,
+        timeout=60,
+        MOCK_CUDA_CALLBACKS_BLOCK="1",
+    )
 
 
 def test_arrays_made_on_a_stream_name_it_in_their_interface():

@@ -104,7 +104,11 @@ cases = [
 
 
 def test_every_create_flow_fails_with_a_clear_cuda_api_error_and_leaks_nothing():
-    out = run_mock([HELPERS, CREATE_CASES, r"""
+    out = run_mock(
+        [
+            HELPERS,
+            CREATE_CASES,
+            r"""
         from mock_driver import type_refcounts
         for entry, code, action in cases:  # once first: caches (launch configurations) fill
             expect_api_error(entry, code, action)
@@ -121,12 +125,17 @@ def test_every_create_flow_fails_with_a_clear_cuda_api_error_and_leaks_nothing()
         kern[1, 1](keep, 3)
         assert mock.launch()["params"][1] == struct.pack("<i", 3)
         print(len(cases))
-    """])
+    """,
+        ]
+    )
     assert int(out) >= 25
 
 
 def test_failing_destroys_are_reported_as_unraisable_never_raised():
-    run_mock([HELPERS, r"""
+    run_mock(
+        [
+            HELPERS,
+            r"""
         def check(entry, code, make, destroy=lambda obj: None):
             obj = make()
             mock.fail(entry, code)
@@ -191,7 +200,9 @@ def test_failing_destroys_are_reported_as_unraisable_never_raised():
         assert mock.calls("cuMemAlloc") == before + 2  # tried once more after the flush, not in a loop
         mock.clear("cuMemAlloc")
         assert not unraisable, unraisable
-    """])
+    """,
+        ]
+    )
 
 
 def test_driver_load_and_first_use_failures():
@@ -207,23 +218,36 @@ def test_driver_load_and_first_use_failures():
         print("ok")
     """)
     assert out.strip() == "ok"
-    run_mock([HELPERS.split("cuda.current_context()\n")[0], r"""
+    run_mock(
+        [
+            HELPERS.split("cuda.current_context()\n")[0],
+            r"""
         expect_api_error("cuDevicePrimaryCtxRetain", "CUDA_ERROR_OUT_OF_MEMORY", cuda.current_context)
         assert mock.live()["contexts"] == 0
         expect_api_error("cuCtxPushCurrent", "CUDA_ERROR_INVALID_CONTEXT", cuda.current_context)
         expect_api_error("cuDeviceTotalMem", "CUDA_ERROR_INVALID_DEVICE", lambda: cuda.device_array(3))
         assert cuda.current_context().device.id == 0
         assert np.array_equal(cuda.to_device(np.arange(3)).copy_to_host(), np.arange(3))
-    """])
-    run_mock([HELPERS.split("cuda.current_context()\n")[0], r"""
+    """,
+        ]
+    )
+    run_mock(
+        [
+            HELPERS.split("cuda.current_context()\n")[0],
+            r"""
         expect_api_error("cuDeviceGetCount", "CUDA_ERROR_UNKNOWN", lambda: list(cuda.gpus))
         expect_api_error("cuDeviceGetUuid", "CUDA_ERROR_UNKNOWN", lambda: list(cuda.gpus))
         assert len(list(cuda.gpus)) == 1
-    """])
+    """,
+        ]
+    )
 
 
 def test_create_destroy_loops_leak_no_driver_object_and_no_type_reference():
-    run_mock([HELPERS, r"""
+    run_mock(
+        [
+            HELPERS,
+            r"""
         from mock_driver import type_refcounts
         src = b'.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{ ret; }\n'
         def cycle():
@@ -252,11 +276,17 @@ def test_create_destroy_loops_leak_no_driver_object_and_no_type_reference():
         gc.collect()
         live = mock.live()
         assert all(v == 0 for v in live.values()), live
-    """])
+    """,
+        ]
+    )
 
 
 def test_representative_flows_under_pythonmalloc_debug():
-    run_mock([HELPERS, CREATE_CASES, r"""
+    run_mock(
+        [
+            HELPERS,
+            CREATE_CASES,
+            r"""
         base = baseline()
         for entry, code, action in cases:
             expect_api_error(entry, code, action)
@@ -267,10 +297,14 @@ def test_representative_flows_under_pythonmalloc_debug():
         cuda.close()
         gc.collect()
         assert not any(mock.live().values()), mock.live()
-    """], PYTHONMALLOC="debug")
+    """,
+        ],
+        PYTHONMALLOC="debug",
+    )
 
 
 # Items of issue 10 that the mock reproduces; fixed on other branches: the lead unskips them after merging.
+
 
 def test_device_record_does_not_move_type_references():
     run_mock(r"""
@@ -286,18 +320,27 @@ def test_device_record_does_not_move_type_references():
 
 
 def test_failing_copy_with_the_memory_pool_frees_once():
-    run_mock([HELPERS, r"""
+    run_mock(
+        [
+            HELPERS,
+            r"""
         mock.fail("cuMemcpyHtoD", "CUDA_ERROR_ILLEGAL_ADDRESS")
         base = baseline()
         for _ in range(5):
             expect_api_error("cuMemcpyHtoD", "CUDA_ERROR_ILLEGAL_ADDRESS", lambda: cuda.to_device(np.arange(10.0)))
         assert_back_to(base, "pool")
         assert not unraisable, unraisable
-    """], NUMBA_CUDA_MEMORY_MANAGER="numba_cuda_c.pool")
+    """,
+        ],
+        NUMBA_CUDA_MEMORY_MANAGER="numba_cuda_c.pool",
+    )
 
 
 def test_launch_failures_with_numpy_arguments_keep_their_exception():
-    run_mock([HELPERS, r"""
+    run_mock(
+        [
+            HELPERS,
+            r"""
         src = b'.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p, .param .u64 q)\n{ ret; }\n'
         k = cuda.load_module(src).get_function("k")
         try:
@@ -305,7 +348,9 @@ def test_launch_failures_with_numpy_arguments_keep_their_exception():
         except TypeError:
             pass
         expect_api_error("cuLaunchKernel", "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", lambda: k[1, 1](np.zeros(4), 1))
-    """])
+    """,
+        ]
+    )
 
 
 def test_a_launch_inside_argument_conversion_does_not_overwrite_the_outer_arguments():

@@ -15,8 +15,9 @@ def test_close_and_reset_never_destroy_a_context_under_a_copy():
     # 32 MiB of float32: over the staging threshold; each copy and allocation held 2 ms in flight
     # on a failure, what raced: the destroying call and the calls in flight, with their threads and stacks
     check = "assert mock.destroyed_under_call() == 0, mock.destroyed_under_call_report()"
-    out = run_mock(scenario(n=8 << 20, rounds=30, pause=0.01, settle=0.0, extra_check=check),
-                   MOCK_CUDA_SLOW_CALLS_US="2000")
+    out = run_mock(
+        scenario(n=8 << 20, rounds=30, pause=0.01, settle=0.0, extra_check=check), MOCK_CUDA_SLOW_CALLS_US="2000"
+    )
     assert out.startswith("ok ")
 
 

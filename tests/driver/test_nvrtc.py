@@ -76,7 +76,9 @@ def test_disk_cache_hit_and_corruption(cache):
         calls.append(args)
         return real(*args)
 
-    compiler._cuda = type("Shim", (), {"nvrtc_compile": staticmethod(counting), "nvrtc_version": _cuda.nvrtc_version})
+    compiler._cuda = type(
+        "Shim", (), {"nvrtc_compile": staticmethod(counting), "nvrtc_version": _cuda.nvrtc_version}
+    )
     try:
         assert compiler.compile_image(GOOD, arch=(8, 0)) == first
         assert calls == []  # served from disk

@@ -36,7 +36,7 @@ def run(n):
     return out.copy_to_host()
 '''
 
-PROGRAM = '''
+PROGRAM = """
 import sys
 import numba_cuda_c
 from numba import cuda, float32
@@ -54,7 +54,7 @@ except ModuleNotFoundError as e:
 else:
     raise AssertionError("a module numba_cuda_c lacks was found")
 print("program ok", sys.argv[1:], __name__)
-'''
+"""
 
 
 def test_install_aliases_numba_cuda():
@@ -82,11 +82,18 @@ def test_runner_runs_a_program_and_a_module(tmp_path):
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "main.py").write_text(PROGRAM)
     env = dict(os.environ, PYTHONPATH=ENV["PYTHONPATH"] + os.pathsep + str(tmp_path))
-    for args, expect in (([str(tmp_path / "program.py"), "a", "b"], "['a', 'b'] __main__"), (["-m", "pkg.main", "c"], "['c'] __main__")):
-        done = subprocess.run([sys.executable, "-m", "numba_cuda_c", *args], env=env, capture_output=True, text=True, timeout=120)
+    for args, expect in (
+        ([str(tmp_path / "program.py"), "a", "b"], "['a', 'b'] __main__"),
+        (["-m", "pkg.main", "c"], "['c'] __main__"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "numba_cuda_c", *args], env=env, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "program ok " + expect in done.stdout, done.stdout
-    usage = subprocess.run([sys.executable, "-m", "numba_cuda_c"], env=env, capture_output=True, text=True, timeout=120)
+    usage = subprocess.run(
+        [sys.executable, "-m", "numba_cuda_c"], env=env, capture_output=True, text=True, timeout=120
+    )
     assert usage.returncode == 2 and "usage" in usage.stdout
 
 

@@ -61,7 +61,8 @@ def test_nvrtc_errors_are_cuda_core_errors_where_cuda_core_is_loaded(monkeypatch
 
 @pytest.mark.usefixtures("mock_driver")
 def test_failed_launches_are_cuda_core_errors_where_cuda_core_is_loaded():
-    run_mock("""
+    run_mock(
+        """
         import types
         src = b'''
         .version 8.0
@@ -107,4 +108,6 @@ def test_failed_launches_are_cuda_core_errors_where_cuda_core_is_loaded():
         kern[1, 1](keep, 3)
         cuda.synchronize()
         print("ok")
-    """ % STAND_IN)
+    """
+        % STAND_IN
+    )

@@ -36,8 +36,9 @@ def two_worker_client():
     if len(cuda.gpus) >= 2:
         cluster = dask_cuda.LocalCUDACluster(n_workers=2, protocol="tcp", dashboard_address=None)
     else:
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
     with cluster, distributed.Client(cluster) as client:
         client.wait_for_workers(2, timeout=WAIT)
         yield client
@@ -47,8 +48,9 @@ def test_step1_a_launch_configuration_is_a_task(client):
     array = client.submit(dask_kernels.make, N)
     done = client.submit(dask_kernels.add_one[(N + 31) // 32, 32], array)  # the tutorial's pattern
     assert done.result(timeout=WAIT) is None
-    np.testing.assert_array_equal(client.submit(dask_kernels.to_host, array, pure=False).result(timeout=WAIT),
-                                  np.arange(N) + 1.0)
+    np.testing.assert_array_equal(
+        client.submit(dask_kernels.to_host, array, pure=False).result(timeout=WAIT), np.arange(N) + 1.0
+    )
 
 
 def test_step2_every_worker_imports_copies_launches_and_copies_back(client):
@@ -68,15 +70,17 @@ def test_step4_an_array_returned_by_a_task_feeds_the_next_on_the_same_worker(cli
     pointer = client.submit(dask_kernels.pointer_of, array).result(timeout=WAIT)
     bumped = client.submit(dask_kernels.plus_one_on_device, array)
     assert client.submit(dask_kernels.pointer_of, bumped).result(timeout=WAIT) == pointer  # never copied
-    np.testing.assert_array_equal(client.submit(dask_kernels.to_host, bumped).result(timeout=WAIT),
-                                  np.arange(N) + 1.0)
+    np.testing.assert_array_equal(
+        client.submit(dask_kernels.to_host, bumped).result(timeout=WAIT), np.arange(N) + 1.0
+    )
 
 
 def test_step5_an_array_made_on_one_worker_is_used_on_another(two_worker_client):
     first, second = sorted(two_worker_client.scheduler_info()["workers"])
     array = two_worker_client.submit(dask_kernels.make, N, workers=[first], allow_other_workers=False)
-    bumped = two_worker_client.submit(dask_kernels.plus_one_on_device, array, workers=[second],
-                                      allow_other_workers=False)
+    bumped = two_worker_client.submit(
+        dask_kernels.plus_one_on_device, array, workers=[second], allow_other_workers=False
+    )
     host = two_worker_client.submit(dask_kernels.to_host, bumped, workers=[second], allow_other_workers=False)
     np.testing.assert_array_equal(host.result(timeout=WAIT), np.arange(N) + 1.0)
     # and back to the client: a device array arrives in this process's context
@@ -95,8 +99,9 @@ def test_step6_a_kernel_defined_in_a_function_travels_by_value(client):
     pickle.loads(pickle.dumps(scaled))  # the sixth step, here
     array = client.submit(dask_kernels.make, N)
     client.submit(scaled[(N + 255) // 256, 256], array).result(timeout=WAIT)
-    np.testing.assert_array_equal(client.submit(dask_kernels.to_host, array, pure=False).result(timeout=WAIT),
-                                  np.arange(N) * 3.0)
+    np.testing.assert_array_equal(
+        client.submit(dask_kernels.to_host, array, pure=False).result(timeout=WAIT), np.arange(N) * 3.0
+    )
 
 
 def test_what_cannot_travel_is_an_exception_on_the_future(client):

@@ -32,7 +32,9 @@ def test_registered_whichever_is_imported_first_and_distributed_never_imported_b
 
 
 def test_arrays_round_trip_through_both_families(mock_driver):
-    out = run_mock(ARRAY_LAYOUTS + r"""
+    out = run_mock(
+        ARRAY_LAYOUTS
+        + r"""
 from distributed.protocol import serialize, deserialize
 for family in ("dask", "cuda"):
     for name, d in cases.items():
@@ -51,7 +53,8 @@ for family in ("dask", "cuda"):
     clone = deserialize(*serialize(rec, serializers=[family]), deserializers=[family])
     assert type(clone).__name__ == "DeviceRecord" and clone["a"] == 7
 print("families ok")
-""")
+"""
+    )
     assert "families ok" in out
 
 

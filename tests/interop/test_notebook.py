@@ -58,7 +58,8 @@ def test_kernel_and_dispatcher_tables(mock_driver):
 
 
 def test_detect_is_a_table_in_a_jupyter_kernel(mock_driver):
-    out = run_mock("""
+    out = run_mock(
+        """
         import types
         shown = []
         class ZMQInteractiveShell:
@@ -76,5 +77,7 @@ def test_detect_is_a_table_in_a_jupyter_kernel(mock_driver):
         assert "Found 1 CUDA devices" in table and "Compute Capability" in table and "9.0" in table, table
         del sys.modules["ipykernel"]
         assert cuda.detect() is True  # a plain console: the text report
-    """, MOCK_CUDA_DEVICES="1")
+    """,
+        MOCK_CUDA_DEVICES="1",
+    )
     assert "Found 1 CUDA devices" in out and "Summary:" in out and "<table" not in out

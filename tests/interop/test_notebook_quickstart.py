@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def quick_start_code():
     readme = open(os.path.join(ROOT, "README.rst")).read()
-    section = readme[readme.index("Quick start\n-----------"):]
+    section = readme[readme.index("Quick start\n-----------") :]
     block = re.search(r"\.\. code-block:: python\n\n((?:   .*\n|\n)+)", section).group(1)
     return "\n".join(line[3:] for line in block.splitlines()).strip()
 
@@ -37,7 +37,9 @@ def test_the_quick_start_runs_as_a_notebook(tmp_path):
         "cuda.close()" + closing,
     ]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    client = nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     client.execute()  # raises CellExecutionError, with the traceback, where a cell fails
 
     def outputs(index, kind):
@@ -51,8 +53,12 @@ def test_the_quick_start_runs_as_a_notebook(tmp_path):
 
     printed = outputs(0, "stream")
     assert " ms" in printed and "[0. 2. 4. 6.]" in printed, printed
-    for index, words in ((1, ["<table", "compute capability"]), (2, ["<table", "float32", "(1000000,)"]),
-                         (3, ["<table", "axpy"]), (4, ["<table"])):
+    for index, words in (
+        (1, ["<table", "compute capability"]),
+        (2, ["<table", "float32", "(1000000,)"]),
+        (3, ["<table", "axpy"]),
+        (4, ["<table"]),
+    ):
         page = outputs(index, "text/html")
         for word in words:
             assert word in page, (cells[index], word, page[:500])

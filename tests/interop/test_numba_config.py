@@ -26,9 +26,11 @@ print(mock.calls("cuStreamSynchronize") - before)
 def consume(mock_driver, numba_config=None, **env):
     code = CONSUME
     if numba_config is not None:  # numba's config module loaded, as a program using numba has it
-        code = ("import sys, types as pytypes\n"
-                "sys.modules['numba.core.config'] = pytypes.SimpleNamespace(CUDA_ARRAY_INTERFACE_SYNC=%r)\n"
-                % numba_config) + code
+        code = (
+            "import sys, types as pytypes\n"
+            "sys.modules['numba.core.config'] = pytypes.SimpleNamespace(CUDA_ARRAY_INTERFACE_SYNC=%r)\n"
+            % numba_config
+        ) + code
     return int(run_mock(code, **env).split()[-1])
 
 
@@ -36,4 +38,6 @@ def test_foreign_streams_are_waited_for_unless_numbas_setting_says_not(mock_driv
     assert consume(mock_driver) == 2  # the view, then the launch argument
     assert consume(mock_driver, NUMBA_CUDA_ARRAY_INTERFACE_SYNC="0") == 0
     assert consume(mock_driver, numba_config=False) == 0
-    assert consume(mock_driver, numba_config=True, NUMBA_CUDA_ARRAY_INTERFACE_SYNC="0") == 2  # numba's live value wins
+    assert (
+        consume(mock_driver, numba_config=True, NUMBA_CUDA_ARRAY_INTERFACE_SYNC="0") == 2
+    )  # numba's live value wins

@@ -55,7 +55,9 @@ def test_numbas_loaded_config_and_warning_classes_win(monkeypatch):
     class NumbaPerformanceWarning(Warning):  # stands in for numba's own class
         pass
 
-    monkeypatch.setitem(sys.modules, "numba.core.errors", pytypes.SimpleNamespace(NumbaPerformanceWarning=NumbaPerformanceWarning))
+    monkeypatch.setitem(
+        sys.modules, "numba.core.errors", pytypes.SimpleNamespace(NumbaPerformanceWarning=NumbaPerformanceWarning)
+    )
     monkeypatch.setitem(sys.modules, "numba.core.config", pytypes.SimpleNamespace(CUDA_LOW_OCCUPANCY_WARNINGS=1))
     caught = _caught(lambda: errors.warn_low_occupancy((1, 1, 1), 2))
     assert len(caught) == 1 and issubclass(caught[0][0], NumbaPerformanceWarning)
@@ -65,10 +67,14 @@ def test_numbas_loaded_config_and_warning_classes_win(monkeypatch):
 
 
 def test_environment_variables_are_numbas():
-    out = run_mock("""
+    out = run_mock(
+        """
         from numba_cuda_c import config
         print(config.CUDA_LOW_OCCUPANCY_WARNINGS, config.CUDA_WARN_ON_IMPLICIT_COPY, config.OPT)
-    """, NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS="0", NUMBA_OPT="max")
+    """,
+        NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS="0",
+        NUMBA_OPT="max",
+    )
     assert out.split() == ["0", "1", "3"]
 
 

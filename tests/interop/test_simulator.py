@@ -114,15 +114,29 @@ def test_arrays_streams_and_events_work_synchronously():
 
 
 def test_an_error_in_a_kernel_names_the_thread():
-    done = subprocess.run([sys.executable, "-c", "\n".join([
-        "import numpy as np, numba_cuda_c as cuda",
-        "@cuda.jit",
-        "def k(a):",
-        "    a[cuda.grid(1)] = 1",
-        "k[1, 8](np.zeros(4))"])], env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"), capture_output=True, text=True,
-        timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "\n".join(
+                [
+                    "import numpy as np, numba_cuda_c as cuda",
+                    "@cuda.jit",
+                    "def k(a):",
+                    "    a[cuda.grid(1)] = 1",
+                    "k[1, 8](np.zeros(4))",
+                ]
+            ),
+        ],
+        env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode != 0
-    assert "IndexError" in done.stderr and re.search(r"tid=\[\d+, 0, 0\] ctaid=\[0, 0, 0\]", done.stderr), done.stderr
+    assert "IndexError" in done.stderr and re.search(
+        r"tid=\[\d+, 0, 0\] ctaid=\[0, 0, 0\]", done.stderr
+    ), done.stderr
 
 
 def _selection():
@@ -141,8 +155,12 @@ def test_our_gpu_tests_pass_under_the_simulator(tmp_path):
     path = os.pathsep.join(p for p in (where, os.environ.get("PYTHONPATH")) if p)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *parallel, TESTS],
-        cwd=str(tmp_path), env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=path), capture_output=True, text=True,
-        timeout=580)
+        cwd=str(tmp_path),
+        env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=path),
+        capture_output=True,
+        text=True,
+        timeout=580,
+    )
     tail = done.stdout[-3000:] + done.stderr[-2000:]
     assert done.returncode == 0, tail
     passed = re.search(r"(\d+) passed", done.stdout)

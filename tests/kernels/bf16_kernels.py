@@ -3,7 +3,17 @@
 import math
 
 from numba_cuda_c import float32, int32
-from numba_cuda_c.bf16 import bfloat16, bfloat16_as_int16, bfloat16_to_int32_rz, hadd, heq, hfma, hisinf, hmul, hsqrt
+from numba_cuda_c.bf16 import (
+    bfloat16,
+    bfloat16_as_int16,
+    bfloat16_to_int32_rz,
+    hadd,
+    heq,
+    hfma,
+    hisinf,
+    hmul,
+    hsqrt,
+)
 
 
 def scale_and_add(y, x):

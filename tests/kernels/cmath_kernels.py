@@ -2,8 +2,24 @@
 
 import cmath
 
-FUNCTIONS = ("exp", "log", "log10", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan",
-             "asinh", "acosh", "atanh")
+FUNCTIONS = (
+    "exp",
+    "log",
+    "log10",
+    "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asin",
+    "acos",
+    "atan",
+    "asinh",
+    "acosh",
+    "atanh",
+)
 
 
 def every_function(out, z):

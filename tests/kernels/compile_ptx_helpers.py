@@ -35,7 +35,7 @@ def body_of(ptx, name):
     """The PTX of one entry or function, from its name to the end."""
     match = re.search(r"\.(entry|func)\s[^\n]*\b%s\(" % re.escape(name), ptx)
     assert match, ptx
-    return ptx[match.start():]
+    return ptx[match.start() :]
 
 
 def returned_constant(func, sig="()"):
@@ -62,7 +62,7 @@ def translated(func, sig=SIG):
     """The CUDA C written for func's kernel and its device functions, without the prelude."""
     source = cuda.jit(func).inspect_source(sig)
     assert source.startswith(PRELUDE)  # no header: these kernels use no float16
-    return source[len(PRELUDE):]
+    return source[len(PRELUDE) :]
 
 
 def line_of(func, needle):

@@ -4,8 +4,10 @@ import numba_cuda_c as cuda
 from numba_cuda_c import float32, float64, int32, void
 
 
-@cuda.guvectorize([void(float32[:, :], float32[:, :], float32[:, :]), void(float64[:, :], float64[:, :], float64[:, :])],
-                  "(m,n),(n,p)->(m,p)")
+@cuda.guvectorize(
+    [void(float32[:, :], float32[:, :], float32[:, :]), void(float64[:, :], float64[:, :], float64[:, :])],
+    "(m,n),(n,p)->(m,p)",
+)
 def matmul(A, B, C):
     m, n = A.shape
     n, p = B.shape

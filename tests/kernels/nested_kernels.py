@@ -50,14 +50,21 @@ def make_impls(consumer, keyword_consumer):
             z = 4
             return first + second + z + t + a + b + c
 
-        return inner(1, 2, 5, 91, 53) + consumer(inner, 1, 2, 3, 73) + keyword_consumer(inner, 1, 2, 11) + inner(1, 2, 4)
+        return (
+            inner(1, 2, 5, 91, 53)
+            + consumer(inner, 1, 2, 3, 73)
+            + keyword_consumer(inner, 1, 2, 11)
+            + inner(1, 2, 4)
+        )
 
     return escape, closure_over_constants, nested_calls, defaults_and_keywords
 
 
 HOST_IMPLS = make_impls(consume, consume_with_keywords)
-DEVICE_IMPLS = [cuda.jit(device=True)(f) for f in make_impls(cuda.jit(device=True)(consume),
-                                                              cuda.jit(device=True)(consume_with_keywords))]
+DEVICE_IMPLS = [
+    cuda.jit(device=True)(f)
+    for f in make_impls(cuda.jit(device=True)(consume), cuda.jit(device=True)(consume_with_keywords))
+]
 escape, closure_over_constants, nested_calls, defaults_and_keywords = DEVICE_IMPLS
 
 

@@ -19,8 +19,18 @@ def bf16_entries():
 
 def test_the_module_names_numbas_functions():
     names = dir(bf16)
-    for name in ("bfloat16", "hadd", "hfma_relu", "hmax_nan", "hisnan", "bfloat16_to_int8_rz", "uint64_to_bfloat16_ru",
-                 "bfloat16_as_uint16", "float32_to_bfloat16_rd", "htanh_approx"):
+    for name in (
+        "bfloat16",
+        "hadd",
+        "hfma_relu",
+        "hmax_nan",
+        "hisnan",
+        "bfloat16_to_int8_rz",
+        "uint64_to_bfloat16_ru",
+        "bfloat16_as_uint16",
+        "float32_to_bfloat16_rd",
+        "htanh_approx",
+    ):
         assert name in names, name
     assert bf16.bfloat16 is types.bfloat16
     with pytest.raises(TypeError, match="device function"):
@@ -66,8 +76,9 @@ def test_bfloat16_on_the_gpu():
     out, iout = np.zeros(5, np.float32), np.zeros(5, np.int32)
     cuda.jit(bk.functions)[1, 1](out, iout, np.array([1.5, 2.75], np.float32))
     a, b = ml_dtypes.bfloat16(1.5), ml_dtypes.bfloat16(2.75)
-    np.testing.assert_allclose(out, [float(a + b), float(a * b), float(a * b + a), np.sqrt(float(b)),
-                                     np.sin(float(a))], rtol=1e-2)
+    np.testing.assert_allclose(
+        out, [float(a + b), float(a * b), float(a * b + a), np.sqrt(float(b)), np.sin(float(a))], rtol=1e-2
+    )
     assert list(iout) == [2, 1, 0, int(np.array(1.0, ml_dtypes.bfloat16).view(np.int16)), 1]
 
 

@@ -58,14 +58,20 @@ def host_prelude(tmp_path_factory):
     compiler = shutil.which("c++") or shutil.which("g++")
     if compiler is None:
         pytest.skip("no C++ compiler to build the prelude's complex functions for the host")
-    body = COMPLEX[COMPLEX.index("template <typename T> struct ncc_complex {"):]
-    shim = ("#include <cmath>\nusing namespace std;\n#define __device__\n#define __forceinline__ inline\n"
-            "#define NCC_NAN NAN\n#define NCC_INFINITY INFINITY\n")
-    wrappers = "".join(
-        'extern "C" void c_%s(double x, double y, double *out) { ncc_complex<double> r = ncc_c%s(ncc_complex<double>{x, y}); '
-        "out[0] = r.re; out[1] = r.im; }\n" % (name, name) for name in ck.FUNCTIONS
-    ) + 'extern "C" void c_rect(double r, double p, double *out) { ncc_complex<double> z = ncc_rect(r, p); ' \
+    body = COMPLEX[COMPLEX.index("template <typename T> struct ncc_complex {") :]
+    shim = (
+        "#include <cmath>\nusing namespace std;\n#define __device__\n#define __forceinline__ inline\n"
+        "#define NCC_NAN NAN\n#define NCC_INFINITY INFINITY\n"
+    )
+    wrappers = (
+        "".join(
+            'extern "C" void c_%s(double x, double y, double *out) { ncc_complex<double> r = ncc_c%s(ncc_complex<double>{x, y}); '
+            "out[0] = r.re; out[1] = r.im; }\n" % (name, name)
+            for name in ck.FUNCTIONS
+        )
+        + 'extern "C" void c_rect(double r, double p, double *out) { ncc_complex<double> z = ncc_rect(r, p); '
         "out[0] = z.re; out[1] = z.im; }\n"
+    )
     folder = tmp_path_factory.mktemp("prelude")
     source, library = os.path.join(folder, "complex.cpp"), os.path.join(folder, "complex.so")
     with open(source, "w") as file:

@@ -39,6 +39,7 @@ def test_the_half_header_and_complex_numbers_are_included_only_where_used():
     assert source.count("struct ncc_complex {") == 1
     cuda.compile_ptx(complexes, "void(float64[::1])")
     for sig in ("void(float16[::1])", "void(float32[::1])"):
+
         def halves(a):
             a[0] = cuda.float16(1.5) + a[0]
 
@@ -156,8 +157,12 @@ def test_parse_layouts_and_aliases():
     assert types.parse_signature("void(float64[::1, :])").args[0].layout == "F"
     assert types.parse_signature("void(float64[::1])").args[0].layout == "C"
     assert types.parse_signature("void(int32[:, :, :])").args[0] == types.Array(types.int32, 3, "A")
-    assert types.parse_signature("void(f4, i8, u1, b1)").args == (types.float32, types.int64, types.uint8,
-                                                                   types.boolean)
+    assert types.parse_signature("void(f4, i8, u1, b1)").args == (
+        types.float32,
+        types.int64,
+        types.uint8,
+        types.boolean,
+    )
     assert types.parse_signature((np.float32, "int16")).args == (types.float32, types.int16)
     assert str(types.float32[:, ::1]) == "float32[:, ::1]"
 
@@ -203,8 +208,9 @@ def test_inspect_source_names_the_kernel_by_its_types():
     kernel = cuda.jit(k_vector_add)
     first = kernel.inspect_source("void(float32[:], int64)")
     second = kernel.inspect_source("void(float64[:], int64)")
-    assert re.search(r'extern "C" __global__ void ncc_k_vector_add_\w+\(Array<float, 1> v_a, long long v_n\)',
-                     first)
+    assert re.search(
+        r'extern "C" __global__ void ncc_k_vector_add_\w+\(Array<float, 1> v_a, long long v_n\)', first
+    )
     assert "Array<double, 1> v_a" in second
 
 
@@ -228,7 +234,5 @@ def test_launch_configuration_errors_in_numbas_words():
 
 def test_a_lambda_inside_a_call_that_spans_lines():
     if True:  # indented, in a call spanning lines: its own lines do not parse, its file's do
-        ptx, _ = cuda.compile_ptx(
-            lambda a: a + 1, "float64(float64)", device=True
-        )
+        ptx, _ = cuda.compile_ptx(lambda a: a + 1, "float64(float64)", device=True)
     assert ".func" in ptx and "add.f64" in ptx

@@ -72,12 +72,14 @@ A2 = types.Array(types.uint32, 2, "A")
 def test_specialised_on_compile_time_arguments():
     source = translate_kernel(add_uint64_index, [A2], "k")
     assert "__shared__ unsigned int" in source and "atomicAdd" in source
-    body = source[source.index("__device__ void ncc_dev_shared_binop"):]
+    body = source[source.index("__device__ void ncc_dev_shared_binop") :]
     assert "% 4LL" not in body.split("\n}\n")[0]  # the wrap branch is gone
     wrapped = translate_kernel(max_plain, [A2], "k")
     assert "atomicMax" in wrapped
     # a parameter the callee assigns stays a run-time argument; a function there is an error
-    assert "ncc_dev_reassigns_1(5LL)" in translate_kernel(calls_reassigning, [types.Array(types.int64, 1, "A")], "k")
+    assert "ncc_dev_reassigns_1(5LL)" in translate_kernel(
+        calls_reassigning, [types.Array(types.int64, 1, "A")], "k"
+    )
     with pytest.raises(KernelTypeError, match="assigns its parameter 'f'"):
         translate_kernel(passes_a_function, [types.Array(types.int64, 1, "A")], "k")
 

@@ -12,7 +12,6 @@ from numba_cuda_c.pyjit.lib import launch_flags_of
 from numba_cuda_c.pyjit.translate import translate_kernel
 
 
-
 def sequential_rows(M):
     col = cuda.grid(1)
     g = cuda.cg.this_grid()

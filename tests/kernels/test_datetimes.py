@@ -31,8 +31,10 @@ def test_datetime_kernels_translate():
     dt, td = typeof(DATES), typeof(np.zeros(1, "m8[D]"))
     cuda.compile_ptx(dk.differences, (dt, dt, td))
     cuda.compile_ptx(dk.scalars, (dt, typeof(DATES[5]), typeof(DATES[6] - DATES[5]), types.boolean[:], dt))
-    cuda.compile_ptx(dk.arithmetic, (dt, typeof(DATES[1] - DATES[0]), typeof(np.zeros(1, "m8[s]")), dt,
-                                     types.float64[:], types.boolean[:]))
+    cuda.compile_ptx(
+        dk.arithmetic,
+        (dt, typeof(DATES[1] - DATES[0]), typeof(np.zeros(1, "m8[s]")), dt, types.float64[:], types.boolean[:]),
+    )
 
     def mixed(a, b):
         a[0] = b[0] + b[0]  # two datetimes do not add

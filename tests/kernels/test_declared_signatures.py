@@ -46,16 +46,36 @@ def test_conversions():
 
 
 def test_numbas_conversion_kinds():
-    kinds = {(a, b): typing.conversion(getattr(types, a), getattr(types, b)) for a, b in [
-        ("int8", "int64"), ("int32", "float64"), ("int64", "float64"), ("int64", "float32"), ("float32", "float64"),
-        ("float64", "float32"), ("uint32", "int64"), ("uint64", "int64"), ("int32", "complex128"),
-        ("complex128", "complex64"), ("complex64", "float32"), ("boolean", "float64")]}
+    kinds = {
+        (a, b): typing.conversion(getattr(types, a), getattr(types, b))
+        for a, b in [
+            ("int8", "int64"),
+            ("int32", "float64"),
+            ("int64", "float64"),
+            ("int64", "float32"),
+            ("float32", "float64"),
+            ("float64", "float32"),
+            ("uint32", "int64"),
+            ("uint64", "int64"),
+            ("int32", "complex128"),
+            ("complex128", "complex64"),
+            ("complex64", "float32"),
+            ("boolean", "float64"),
+        ]
+    }
     assert kinds == {
-        ("int8", "int64"): typing.PROMOTE, ("int32", "float64"): typing.SAFE, ("int64", "float64"): typing.SAFE,
-        ("int64", "float32"): typing.UNSAFE, ("float32", "float64"): typing.PROMOTE,
-        ("float64", "float32"): typing.UNSAFE, ("uint32", "int64"): typing.SAFE, ("uint64", "int64"): typing.UNSAFE,
-        ("int32", "complex128"): typing.SAFE, ("complex128", "complex64"): typing.UNSAFE,
-        ("complex64", "float32"): None, ("boolean", "float64"): typing.SAFE,
+        ("int8", "int64"): typing.PROMOTE,
+        ("int32", "float64"): typing.SAFE,
+        ("int64", "float64"): typing.SAFE,
+        ("int64", "float32"): typing.UNSAFE,
+        ("float32", "float64"): typing.PROMOTE,
+        ("float64", "float32"): typing.UNSAFE,
+        ("uint32", "int64"): typing.SAFE,
+        ("uint64", "int64"): typing.UNSAFE,
+        ("int32", "complex128"): typing.SAFE,
+        ("complex128", "complex64"): typing.UNSAFE,
+        ("complex64", "float32"): None,
+        ("boolean", "float64"): typing.SAFE,
     }
 
 
@@ -113,8 +133,9 @@ def test_ambiguous_declarations_are_numbas_error():
     def add(r, x, y):
         r[0] = x + y
 
-    kernel = cuda.jit(["(float64[::1], float32, float64)", "(float64[::1], float64, float32)",
-                       "(float64[::1], int64, int64)"])(add)
+    kernel = cuda.jit(
+        ["(float64[::1], float32, float64)", "(float64[::1], float64, float32)", "(float64[::1], int64, int64)"]
+    )(add)
     with pytest.raises(TypeError) as info:
         kernel[1, 1](np.zeros(1), 1.0, 2.0)
     message = str(info.value)

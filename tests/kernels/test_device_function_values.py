@@ -33,6 +33,7 @@ def test_growing_recursive_return_type_is_numbas_error():
         return (n, make_list(n - 1))
 
     with pytest.raises(KernelTypeError, match="Return type of recursive function does not converge"):
+
         @cuda.jit("void()")
         def kernel():
             make_list(100)

@@ -30,7 +30,8 @@ def test_cache_hints_reach_the_ptx(dtype):
 
 
 def test_an_enum_argument_goes_as_its_value(mock_driver):
-    out = run_mock(r"""
+    out = run_mock(
+        r"""
 import sys; sys.path.insert(0, %r)
 import enum_kernels as ek
 k = cuda.jit(ek.f)
@@ -38,7 +39,9 @@ k[1, 1](ek.Color.green, ek.Shape.square, np.zeros(4, np.bool_))
 params = mock.launch()["params"]
 assert params[0] == (2).to_bytes(8, "little") and params[1] == (2).to_bytes(8, "little"), params
 print("ok")
-""" % __import__("os").path.dirname(__file__))
+"""
+        % __import__("os").path.dirname(__file__)
+    )
     assert out.strip().endswith("ok")
 
 

@@ -33,7 +33,8 @@ def test_decoration_errors_are_numba_s():
 
 
 def test_calls_on_the_mock_driver(mock_driver):
-    out = run_mock(r"""
+    out = run_mock(
+        r"""
 import sys; sys.path.insert(0, %r)
 import gufunc_kernels as gk
 a = np.zeros((3, 2, 4), np.float32)
@@ -73,7 +74,9 @@ for call, error, words in [
     else:
         raise AssertionError(words)
 print("ok")
-""" % __import__("os").path.dirname(__file__))
+"""
+        % __import__("os").path.dirname(__file__)
+    )
     assert out.strip().endswith("ok")
 
 
@@ -115,7 +118,8 @@ def test_scalars_multiple_outputs_and_given_outputs():
 def test_cuda_array_interface_objects_in_and_out(mock_driver):
     # numba: any object with __cuda_array_interface__ is a device argument; given as an output, the result is
     # returned as a device array (the object itself need not have shape or copy_to_host)
-    out = run_mock(r"""
+    out = run_mock(
+        r"""
 import sys; sys.path.insert(0, %r)
 import gufunc_kernels as gk
 
@@ -134,7 +138,9 @@ returned = ufunc(np.arange(3.0), 6.0, out=target)
 assert isinstance(returned, cuda.DeviceNDArray) and returned.shape == (3,)
 assert isinstance(ufunc(Foreign(cuda.to_device(np.arange(3.0))), 1.0), cuda.DeviceNDArray)
 print("ok")
-""" % __import__("os").path.dirname(__file__))
+"""
+        % __import__("os").path.dirname(__file__)
+    )
     assert out.strip().endswith("ok")
 
 

@@ -15,7 +15,6 @@ from numba_cuda_c import compiler, types
 from numba_cuda_c.pyjit.translate import typed_listing
 
 
-
 def test_the_typed_listing_names_each_variables_type():
     listing = typed_listing(scale, [types.float32[:], types.int64])
     assert "def scale(a, n):" in listing and "inspect_kernels.py" in listing

@@ -51,7 +51,7 @@ def matmul(A, B, C):
     """Naive matrix multiply: one thread per element of C."""
     i, j = cuda.grid(2)
     if i < C.shape[0] and j < C.shape[1]:
-        tmp = 0.
+        tmp = 0.0
         for k in range(A.shape[1]):
             tmp += A[i, k] * B[k, j]
         C[i, j] = tmp
@@ -78,7 +78,7 @@ def fast_matmul(A, B, C):
     ty = cuda.threadIdx.y
     bpg = cuda.gridDim.x  # blocks per grid
 
-    tmp = float32(0.)
+    tmp = float32(0.0)
     for i in range(bpg):
         sA[ty, tx] = 0
         sB[ty, tx] = 0
@@ -156,10 +156,10 @@ def test_stencil_1d(rng):
     stencil_1d[blocks(n, 128), 128](cuda.to_device(a), d_out, radius)
     out = d_out.copy_to_host()
     expected = np.convolve(a, np.ones(2 * radius + 1), mode="valid")
-    np.testing.assert_allclose(out[radius:n - radius], expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(out[radius : n - radius], expected, rtol=1e-12, atol=1e-12)
     # the borders are left alone
     np.testing.assert_array_equal(out[:radius], before[:radius])
-    np.testing.assert_array_equal(out[n - radius:], before[n - radius:])
+    np.testing.assert_array_equal(out[n - radius :], before[n - radius :])
 
 
 @cuda.jit
@@ -275,8 +275,10 @@ def test_inspect_asm_source_and_registers(rng):
     assert every[(cuda.float32[::1], cuda.float32[::1], cuda.float32[::1])] == every[next(iter(every))]
     assert vector_add.inspect_source()[(cuda.float32[:],) * 3] == source
     assert all(count > 0 for count in vector_add.get_regs_per_thread().values())
-    assert fast_matmul.get_shared_mem_per_block("void(float32[:, :], float32[:, :], float32[:, :])") == \
-        2 * TPB * TPB * 4
+    assert (
+        fast_matmul.get_shared_mem_per_block("void(float32[:, :], float32[:, :], float32[:, :])")
+        == 2 * TPB * TPB * 4
+    )
 
 
 def test_numpy_arrays_are_copied_in_and_out(rng):
@@ -302,10 +304,10 @@ def scalars_kernel(out, i64, f64, flag, f32, i32, u8):
 
 
 def test_scalar_arguments(rng):
-    i64 = int(rng.integers(-2**62, 2**62))
+    i64 = int(rng.integers(-(2**62), 2**62))
     f64 = float(rng.standard_normal())
     f32 = np.float32(rng.standard_normal())
-    i32 = np.int32(rng.integers(-2**31, 2**31 - 1))
+    i32 = np.int32(rng.integers(-(2**31), 2**31 - 1))
     d_out = cuda.device_array(7)
     scalars_kernel[1, 1](d_out, i64, f64, True, f32, i32, np.uint8(200))
     out = d_out.copy_to_host()
@@ -335,8 +337,7 @@ def test_torch_tensors(rng):
     torch.cuda.synchronize()
     matmul[(3, 2), (16, 16)](t_a, t_b, t_c)
     cuda.synchronize()
-    np.testing.assert_allclose(t_c.cpu().numpy(), a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5,
-                               atol=1e-5)
+    np.testing.assert_allclose(t_c.cpu().numpy(), a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-5)
 
 
 def test_launch_on_a_stream(rng):

@@ -77,8 +77,22 @@ def test_slicing_in_kernels(rng):
     m = rng.standard_normal((6, 5))
     d_out = cuda.to_device(np.full(14, np.nan))
     slicing[1, 32](cuda.to_device(a), cuda.to_device(m), d_out)
-    expected = [4, a[1] + a[4], a[::2].size, a[::2][2], 5, m[2, -1], a[-1], a[-3], 6, m[3, 1],
-                3 * 10 + 3, m[1:4, ::2][2, 1], 0, 3]
+    expected = [
+        4,
+        a[1] + a[4],
+        a[::2].size,
+        a[::2][2],
+        5,
+        m[2, -1],
+        a[-1],
+        a[-3],
+        6,
+        m[3, 1],
+        3 * 10 + 3,
+        m[1:4, ::2][2, 1],
+        0,
+        3,
+    ]
     np.testing.assert_array_equal(d_out.copy_to_host(), expected)
 
 

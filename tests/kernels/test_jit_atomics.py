@@ -64,7 +64,7 @@ def test_atomic_max_min(rng, dtype):
         start = np.array([-np.inf, np.inf], dtype=dtype)
     else:
         info = np.iinfo(dtype)
-        values = rng.integers(max(info.min, -10**9), min(info.max, 10**9), n).astype(dtype)
+        values = rng.integers(max(info.min, -(10**9)), min(info.max, 10**9), n).astype(dtype)
         start = np.array([info.min, info.max], dtype=dtype)
     d_result = cuda.to_device(start)
     d_old = cuda.device_array((n, 2), dtype)

@@ -9,7 +9,7 @@ import pytest
 
 from subproc import run_python
 
-KERNEL_MODULE = '''
+KERNEL_MODULE = """
 import numba_cuda_c as cuda
 
 @cuda.jit(cache={cache})
@@ -17,7 +17,7 @@ def axpy(out, x, a):
     i = cuda.grid(1)
     if i < out.size:
         out[i] = a * x[i] + {constant}
-'''
+"""
 
 TRANSLATE = """
 import sys
@@ -79,7 +79,7 @@ def test_nothing_is_written_without_cache_true_or_with_the_cache_off(tmp_path, e
     assert not cache_dir.exists() or list(cache_dir.iterdir()) == []
 
 
-CLOSURES = '''
+CLOSURES = """
 import numba_cuda_c as cuda
 
 def make_closure(x):
@@ -89,7 +89,7 @@ def make_closure(x):
     return closure
 
 three, five, three_again = make_closure(3), make_closure(5), make_closure(3)
-'''
+"""
 
 CLOSURE_SOURCES = """
 import sys
@@ -114,7 +114,7 @@ def test_closures_with_other_values_do_not_share_a_cache_entry(tmp_path):
         assert out.split() == ["True", "False", "False", "True", "True", "False", "1", "0", "True"], out
 
 
-RECOMPILE = '''
+RECOMPILE = """
 import numba_cuda_c as cuda
 
 Z = 1
@@ -122,7 +122,7 @@ Z = 1
 @cuda.jit(cache=True)
 def add(r, x):
     r[0] = x[0] + Z
-'''
+"""
 
 
 def test_recompile_reads_globals_again_and_rewrites_the_disk_cache(tmp_path):

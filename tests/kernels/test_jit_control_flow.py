@@ -197,10 +197,24 @@ def test_thread_block_and_grid_indices():
     out = d_out.copy_to_host()
     z, y, x = np.meshgrid(np.arange(Z), np.arange(Y), np.arange(X), indexing="ij")
     bx, by, bz = block
-    expected = np.stack([x % bx, y % by, z % bz, x // bx, y // by, z // bz,
-                         np.full_like(x, bx), np.full_like(x, by), np.full_like(x, bz),
-                         np.full_like(x, grid[0]), np.full_like(x, grid[1]), np.full_like(x, grid[2]),
-                         (z * Y + y) * X + x], axis=-1)
+    expected = np.stack(
+        [
+            x % bx,
+            y % by,
+            z % bz,
+            x // bx,
+            y // by,
+            z // bz,
+            np.full_like(x, bx),
+            np.full_like(x, by),
+            np.full_like(x, bz),
+            np.full_like(x, grid[0]),
+            np.full_like(x, grid[1]),
+            np.full_like(x, grid[2]),
+            (z * Y + y) * X + x,
+        ],
+        axis=-1,
+    )
     np.testing.assert_array_equal(out, expected)
 
 
@@ -238,7 +252,7 @@ def test_syncthreads_count_and_or(rng):
     nblocks, tpb = 12, 128
     a = rng.standard_normal(nblocks * tpb)
     a[:tpb] = np.abs(a[:tpb]) + 0.5  # block 0: all positive
-    a[tpb:2 * tpb] = -np.abs(a[tpb:2 * tpb]) - 0.5  # block 1: none
+    a[tpb : 2 * tpb] = -np.abs(a[tpb : 2 * tpb]) - 0.5  # block 1: none
     d_out = cuda.to_device(np.full((nblocks, 3), -1, np.int32))
     block_votes[nblocks, tpb](cuda.to_device(a), d_out)
     out = d_out.copy_to_host()

@@ -93,8 +93,8 @@ def test_int64_overflow_wraps(rng):
 
 def test_int32_arithmetic_is_int64_then_stored(rng):
     n = 4096
-    a = rng.integers(-2**31, 2**31 - 1, n, dtype=np.int64).astype(np.int32)
-    b = rng.integers(-2**31, 2**31 - 1, n, dtype=np.int64).astype(np.int32)
+    a = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int64).astype(np.int32)
+    b = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int64).astype(np.int32)
     wide = cuda.device_array((n, 3), np.int64)
     wrapping[blocks(n, 128), 128](cuda.to_device(a), cuda.to_device(b), wide)
     a64, b64 = a.astype(np.int64), b.astype(np.int64)
@@ -126,8 +126,9 @@ def test_power_int_and_float(rng):
     fe = rng.uniform(-3.0, 3.0, n)
     d_iout = cuda.device_array(n, np.int64)
     d_fout = cuda.device_array((n, 5), np.float64)
-    powers[blocks(n, 128), 128](cuda.to_device(ib), cuda.to_device(ie), cuda.to_device(fb), cuda.to_device(fe),
-                                d_iout, d_fout)
+    powers[blocks(n, 128), 128](
+        cuda.to_device(ib), cuda.to_device(ie), cuda.to_device(fb), cuda.to_device(fe), d_iout, d_fout
+    )
     np.testing.assert_array_equal(d_iout.copy_to_host(), np.power(ib, ie))
     fout = d_fout.copy_to_host()
     np.testing.assert_allclose(fout[:, 0], np.power(fb, fe), rtol=1e-13)
@@ -170,8 +171,8 @@ def bit_ops(a, b, out):
 
 def test_bitwise_operators(rng):
     n = 3000
-    a = rng.integers(-2**40, 2**40, n, dtype=np.int64)
-    b = rng.integers(-2**40, 2**40, n, dtype=np.int64)
+    a = rng.integers(-(2**40), 2**40, n, dtype=np.int64)
+    b = rng.integers(-(2**40), 2**40, n, dtype=np.int64)
     d_out = cuda.device_array((n, 6), np.int64)
     bit_ops[blocks(n, 128), 128](cuda.to_device(a), cuda.to_device(b), d_out)
     expected = np.stack([a & b, a | b, a ^ b, ~a, a >> 3, a << 2], axis=1)
@@ -228,10 +229,27 @@ def math_functions(x, y, out):
 
 
 def _expected_math(x, y):
-    return np.stack([np.sqrt(x), np.exp(x), np.log(x), np.sin(x), np.cos(x), np.tanh(x), np.arctan2(x, y),
-                     np.hypot(x, y), np.log1p(x), np.expm1(x), np.power(x, y), np.fabs(y), np.log10(x),
-                     np.array([math.erf(float(v)) for v in y], dtype=x.dtype), np.copysign(x, y),
-                     np.fmod(y, x)], axis=1)
+    return np.stack(
+        [
+            np.sqrt(x),
+            np.exp(x),
+            np.log(x),
+            np.sin(x),
+            np.cos(x),
+            np.tanh(x),
+            np.arctan2(x, y),
+            np.hypot(x, y),
+            np.log1p(x),
+            np.expm1(x),
+            np.power(x, y),
+            np.fabs(y),
+            np.log10(x),
+            np.array([math.erf(float(v)) for v in y], dtype=x.dtype),
+            np.copysign(x, y),
+            np.fmod(y, x),
+        ],
+        axis=1,
+    )
 
 
 def test_math_float64(rng):
@@ -311,7 +329,7 @@ def casts(x, k, out64, out32, ints):
 def test_casts(rng):
     n = 3000
     x = rng.standard_normal(n) * 1e3
-    k = rng.integers(-2**40, 2**40, n, dtype=np.int64)
+    k = rng.integers(-(2**40), 2**40, n, dtype=np.int64)
     d_out64 = cuda.device_array((n, 5), np.float64)
     d_out32 = cuda.device_array(n, np.float32)
     d_ints = cuda.device_array(n, np.int64)

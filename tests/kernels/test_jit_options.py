@@ -22,12 +22,15 @@ def nothing():
 
 
 @needs_nvrtc
-@pytest.mark.parametrize("bounds, present, absent", [
-    (128, [r"\.maxntid\s+128"], [".minnctapersm", ".maxclusterrank"]),
-    ((128,), [r"\.maxntid\s+128"], [".minnctapersm", ".maxclusterrank"]),
-    ((128, 2), [r"\.minnctapersm\s+2"], [".maxclusterrank"]),
-    ((128, 2, 4), [r"\.minnctapersm\s+2", r"\.maxclusterrank\s+4"], []),
-])
+@pytest.mark.parametrize(
+    "bounds, present, absent",
+    [
+        (128, [r"\.maxntid\s+128"], [".minnctapersm", ".maxclusterrank"]),
+        ((128,), [r"\.maxntid\s+128"], [".minnctapersm", ".maxclusterrank"]),
+        ((128, 2), [r"\.minnctapersm\s+2"], [".maxclusterrank"]),
+        ((128, 2, 4), [r"\.minnctapersm\s+2", r"\.maxclusterrank\s+4"], []),
+    ],
+)
 def test_launch_bounds_reach_the_ptx(bounds, present, absent):
     ptx, _ = cuda.compile_ptx(nothing, "void()", launch_bounds=bounds, cc=(9, 0))
     for pattern in present:
@@ -36,15 +39,18 @@ def test_launch_bounds_reach_the_ptx(bounds, present, absent):
         assert text not in ptx
 
 
-@pytest.mark.parametrize("options, error, words", [
-    (dict(launch_bounds=(128, 2, 4, 8)), ValueError, "Got 4 launch bounds:"),
-    (dict(launch_bounds=(0,)), ValueError, "positive"),
-    (dict(shared_memory_carveout=150), ValueError, "must be between -1 and 100"),
-    (dict(shared_memory_carveout=-2), ValueError, "must be between -1 and 100"),
-    (dict(shared_memory_carveout="InvalidOption"), ValueError, "Invalid carveout value"),
-    (dict(shared_memory_carveout=0.5), TypeError, "must be str or int"),
-    (dict(no_such_option=1), TypeError, "unknown @jit options: no_such_option"),
-])
+@pytest.mark.parametrize(
+    "options, error, words",
+    [
+        (dict(launch_bounds=(128, 2, 4, 8)), ValueError, "Got 4 launch bounds:"),
+        (dict(launch_bounds=(0,)), ValueError, "positive"),
+        (dict(shared_memory_carveout=150), ValueError, "must be between -1 and 100"),
+        (dict(shared_memory_carveout=-2), ValueError, "must be between -1 and 100"),
+        (dict(shared_memory_carveout="InvalidOption"), ValueError, "Invalid carveout value"),
+        (dict(shared_memory_carveout=0.5), TypeError, "must be str or int"),
+        (dict(no_such_option=1), TypeError, "unknown @jit options: no_such_option"),
+    ],
+)
 def test_bad_options_are_refused_at_decoration(options, error, words):
     with pytest.raises(error, match=words):
         cuda.jit(**options)(add_one)
@@ -79,8 +85,10 @@ def test_a_launch_over_the_bound_fails_and_one_within_runs():
 @pytest.mark.parametrize("carveout", ["MaxL1", "MaxShared", "default", 0, 50, 100, -1])
 def test_kernels_with_a_carveout_run(carveout):
     x = np.zeros(10, dtype=np.int32)
-    for kernel in (cuda.jit(shared_memory_carveout=carveout)(add_one),
-                   cuda.jit("void(int32[:])", shared_memory_carveout=carveout)(add_one)):
+    for kernel in (
+        cuda.jit(shared_memory_carveout=carveout)(add_one),
+        cuda.jit("void(int32[:])", shared_memory_carveout=carveout)(add_one),
+    ):
         d = cuda.to_device(x)
         kernel[1, 10](d)
         np.testing.assert_array_equal(d.copy_to_host(), np.arange(1, 11))
@@ -96,12 +104,15 @@ def test_compile_all_returns_the_ptx_and_what_it_links(tmp_path):
     import runpy
 
     k = runpy.run_path(str(kernel), init_globals={"add_cu": add_cu})["k"]
-    with pytest.raises(NotImplementedError, match="The C ABI is not supported for kernels"):  # compile_all's default
+    with pytest.raises(
+        NotImplementedError, match="The C ABI is not supported for kernels"
+    ):  # compile_all's default
         cuda.compile_all(k, "void(int32[::1], int32[::1])", device=False, output="ptx", cc=(9, 0))
     with pytest.raises(NotImplementedError, match="Unsupported ABI: fastcall"):
         cuda.compile_ptx(k, "void(int32[::1], int32[::1])", abi="fastcall")
-    codes, resty = cuda.compile_all(k, "void(int32[::1], int32[::1])", device=False, output="ptx", cc=(9, 0),
-                                    abi="numba")
+    codes, resty = cuda.compile_all(
+        k, "void(int32[::1], int32[::1])", device=False, output="ptx", cc=(9, 0), abi="numba"
+    )
     assert len(codes) == 2 and ".visible .entry" in codes[0] and "add_cu" in codes[1] and resty == cuda.void
     codes, resty = cuda.compile_all(lambda x, y: x + y, "float32(float32, float32)", output="ptx", cc=(9, 0))
     assert len(codes) == 1 and ".func" in codes[0] and resty == cuda.float32
@@ -116,8 +127,11 @@ def test_compile_of_a_device_function_keeps_its_declared_return_type_and_name():
     def add(x, y):
         return x + y
 
-    for sig, returned in [(cuda.int32(cuda.int32, cuda.int32), cuda.int32), ("int16(int16, int16)", cuda.int16),
-                          ((cuda.float32, cuda.float32), cuda.float32)]:
+    for sig, returned in [
+        (cuda.int32(cuda.int32, cuda.int32), cuda.int32),
+        ("int16(int16, int16)", cuda.int16),
+        ((cuda.float32, cuda.float32), cuda.float32),
+    ]:
         ptx, resty = cuda.compile_ptx(add, sig, device=True, cc=(9, 0))
         assert resty == returned, (sig, resty)
     ptx, _ = cuda.compile(add, "int32(int32, int32)", device=True, cc=(9, 0), abi_info={"abi_name": "_Z4funcii"})

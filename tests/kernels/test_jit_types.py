@@ -538,7 +538,9 @@ def test_float_int_powers_and_rounding_bit_for_bit_as_numba_cuda(rng):
     # numba computes float ** int by repeated squaring and round(x, n) in double precision: the same bits here
     numba_cuda = numba_cuda_or_skip()
     size = 4096
-    x64 = np.concatenate([rng.uniform(-3, 3, size - 6), [2.675, 0.3425, 1e300, -0.125, 0.5, np.nan]])  # 2.675: a tie
+    x64 = np.concatenate(
+        [rng.uniform(-3, 3, size - 6), [2.675, 0.3425, 1e300, -0.125, 0.5, np.nan]]
+    )  # 2.675: a tie
     x32 = x64.astype(np.float32)
     n = rng.integers(-30, 30, size)
     n[-6:] = [2, 3, 25, -30, 0, 3]

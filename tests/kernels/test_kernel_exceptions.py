@@ -53,7 +53,8 @@ def test_what_cannot_be_raised_says_why(tmp_path):
 
 
 def test_the_host_raises_what_the_device_recorded(mock_driver):
-    out = run_mock(r"""
+    out = run_mock(
+        r"""
 import sys; sys.path.insert(0, %r)
 import raising_kernels as rk
 from numba_cuda_c.pyjit import exceptions
@@ -75,7 +76,9 @@ else:
 assert not record.copy_to_host().any()  # cleared for the next launch
 exceptions.check(FakeKernel(), table)  # nothing recorded: nothing raised
 print("ok")
-""" % __import__("os").path.dirname(__file__))
+"""
+        % __import__("os").path.dirname(__file__)
+    )
     assert out.strip().endswith("ok")
 
 

@@ -18,8 +18,25 @@ CASES = (
     np.int32([3, -7, 0, 2, 9]),
     np.float64([[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]])[:, ::-1, :],  # strided
 )
-REDUCTIONS = ("sum", "prod", "min", "max", "mean", "var", "std", "all", "any", "argmin", "argmax",
-              "nansum", "nanprod", "nanmin", "nanmax", "nanmean", "count_nonzero")
+REDUCTIONS = (
+    "sum",
+    "prod",
+    "min",
+    "max",
+    "mean",
+    "var",
+    "std",
+    "all",
+    "any",
+    "argmin",
+    "argmax",
+    "nansum",
+    "nanprod",
+    "nanmin",
+    "nanmax",
+    "nanmean",
+    "count_nonzero",
+)
 
 
 def iterate(out, a, b, t):
@@ -154,13 +171,16 @@ def test_a_kernel_calls_a_function_jitted_without_device_true():
     assert "fma" in ptx or "mul" in ptx
 
 
-@pytest.mark.parametrize("source, words", [
-    ("def k(a, n):\n    for x in n:\n        a[0] = x\n", "arrays, tuples"),
-    ("def k(a, n):\n    for x in literal_unroll(n):\n        a[0] = x\n", "tuple"),
-    ("def k(a, n):\n    for i, j in zip(range(0, 5, n)):\n        a[0] = i\n", "literal step"),
-    ("def k(a, n):\n    a[0] = np.sum(n)\n", "array"),
-    ("def k(a, n):\n    a[0] = a.sum(0)\n", "no axis"),
-])
+@pytest.mark.parametrize(
+    "source, words",
+    [
+        ("def k(a, n):\n    for x in n:\n        a[0] = x\n", "arrays, tuples"),
+        ("def k(a, n):\n    for x in literal_unroll(n):\n        a[0] = x\n", "tuple"),
+        ("def k(a, n):\n    for i, j in zip(range(0, 5, n)):\n        a[0] = i\n", "literal step"),
+        ("def k(a, n):\n    a[0] = np.sum(n)\n", "array"),
+        ("def k(a, n):\n    a[0] = a.sum(0)\n", "no axis"),
+    ],
+)
 def test_what_is_refused_says_why(tmp_path, source, words):
     path = tmp_path / "refused_loops.py"
     path.write_text("import numpy as np\nfrom numba_cuda_c import literal_unroll\n" + source)
@@ -193,8 +213,9 @@ def test_reductions_on_the_gpu_match_numpy():
         cuda.jit(reductions)[1, 1](out)
         for i, arr in enumerate(CASES):
             expected = [getattr(np, name)(arr) for name in REDUCTIONS]
-            np.testing.assert_allclose(out[i], np.array(expected, dtype=np.float64), rtol=1e-6,
-                                       err_msg="case %d" % i)
+            np.testing.assert_allclose(
+                out[i], np.array(expected, dtype=np.float64), rtol=1e-6, err_msg="case %d" % i
+            )
 
 
 @requires_gpu

@@ -126,7 +126,7 @@ def test_isinstance_is_known_when_the_kernel_compiles():
     from numba_cuda_c.pyjit.translate import translate_kernel
 
     source = translate_kernel(mk.isinstance_checks, [types.float64[::1], types.float64, types.int64], "k")
-    body = source[source.index('extern "C" __global__ void k('):]
+    body = source[source.index('extern "C" __global__ void k(') :]
     assert body.count("(true)") == 3 and body.count("(false)") == 1
     assert "-1.0" not in body  # the branch isinstance rules out is not translated
     cuda.compile_ptx(mk.isinstance_checks, "void(float64[::1], float64, int64)")
@@ -195,8 +195,11 @@ def test_array_alignment_as_numba():
 
     ptx, _ = cuda.compile_ptx(_aligned_arrays(256), "void(uint64[::1])")
     assert re.findall(r"\.align (\d+)", ptx).count("256") == 2
-    for bad, message in ((0, "Alignment must be positive"), (17, "Alignment must be a power of 2"),
-                         (4, "Alignment must be a multiple of 8")):
+    for bad, message in (
+        (0, "Alignment must be positive"),
+        (17, "Alignment must be a power of 2"),
+        (4, "Alignment must be a multiple of 8"),
+    ):
         with pytest.raises(ValueError, match=message):
             cuda.compile_ptx(_aligned_arrays(bad), "void(uint64[::1])")
     with pytest.raises(KernelTypeError, match="RequireLiteralValue: alignment must be a constant integer"):
@@ -230,7 +233,9 @@ def test_re_bound_names_on_the_gpu():
 def test_np_dtype_calls_are_dtypes_and_an_untypeable_one_says_which_variable():
     source = cuda.jit(mk.dtype_by_call).inspect_source("void(int64[::1])")
     assert "short" in source
-    with pytest.raises(KernelTypeError, match="Cannot infer the type of variable 'arr'.*no device type for dtype object"):
+    with pytest.raises(
+        KernelTypeError, match="Cannot infer the type of variable 'arr'.*no device type for dtype object"
+    ):
         cuda.compile_ptx(mk.object_dtype_array, "void()")
 
 

@@ -12,7 +12,6 @@ from numba_cuda_c import float64
 from numba_cuda_c.pyjit import KernelTypeError
 
 
-
 def double_buffer(a, b, steps):
     i = cuda.grid(1)
     for j in range(steps):
@@ -137,7 +136,9 @@ def test_only_the_device_functions_called_are_emitted():
 
     source = translate_kernel(widening_accumulator, [types.Array(types.float64, 1, "A")], "k")
     definitions = [
-        line for line in source.splitlines() if line.startswith("__device__") and "twice" in line and line.endswith("{")
+        line
+        for line in source.splitlines()
+        if line.startswith("__device__") and "twice" in line and line.endswith("{")
     ]
     assert len(definitions) == 1 and "double v_v" in definitions[0], definitions
 
@@ -238,7 +239,9 @@ def test_kernels_made_with_exec_are_rebuilt_from_bytecode():
     namespace = {"cuda": cuda, "libdevice": libdevice}
     exec(GENERATED, namespace)
     f8 = types.Array(types.float64, 1, "A")
-    source = translate_kernel(namespace["generated"], [f8, f8, types.float64, f8, types.Array(types.int64, 1, "A")], "k")
+    source = translate_kernel(
+        namespace["generated"], [f8, f8, types.float64, f8, types.Array(types.int64, 1, "A")], "k"
+    )
     assert "__nv_sincos(" in source and "atomicAdd" in source
     exec(GENERATED_LOOP, namespace)
     with pytest.raises(KernelTypeError, match="not straight-line code.*define the function in a file"):
@@ -262,7 +265,11 @@ def test_libdevice_functions_returning_tuples_compile(name, args, results):
     from numba_cuda_c import libdevice, types
 
     params = ", ".join("a%d" % k for k in range(len(args)))
-    code = "def generated(r0, r1, %s):\n    ret = libdevice.%s(%s)\n    r0[0], r1[0] = ret\n" % (params, name, params)
+    code = "def generated(r0, r1, %s):\n    ret = libdevice.%s(%s)\n    r0[0], r1[0] = ret\n" % (
+        params,
+        name,
+        params,
+    )
     namespace = {"libdevice": libdevice}
     exec(code, namespace)
     signature = [getattr(types, r)[::1] for r in results] + [getattr(types, a) for a in args]

@@ -77,13 +77,17 @@ def libdevice_calls(out, ints, x):
 def test_libdevice_translation():
     import numba_cuda_c.libdevice as ld
 
-    assert len(dir(ld)) > 300 and {"sincos", "ullmax", "umul64hi", "usad"} <= set(dir(ld))  # multi-line declarations too
+    assert len(dir(ld)) > 300 and {"sincos", "ullmax", "umul64hi", "usad"} <= set(
+        dir(ld)
+    )  # multi-line declarations too
     with pytest.raises(TypeError, match="device function"):
         ld.sin(1.0)
     with pytest.raises(AttributeError):
         ld.no_such_function
     source = translate_kernel(
-        libdevice_calls, [types.Array(types.float64, 1, "A"), types.Array(types.int32, 1, "A"), types.Array(types.float64, 1, "A")], "k"
+        libdevice_calls,
+        [types.Array(types.float64, 1, "A"), types.Array(types.int32, 1, "A"), types.Array(types.float64, 1, "A")],
+        "k",
     )
     assert 'extern "C" __device__ void __nv_sincos(double, double *, double *);' in source
     assert "__nv_frexp(" in source and "__nv_sad(((int)(1LL)), ((int)(4LL)), ((int)(3LL)))" in source
@@ -107,7 +111,9 @@ def complex_parts(z, out):
 
 
 def test_complex_array_parts_translate():
-    source = translate_kernel(complex_parts, [types.Array(types.complex128, 1, "A"), types.Array(types.float64, 1, "A")], "k")
+    source = translate_kernel(
+        complex_parts, [types.Array(types.complex128, 1, "A"), types.Array(types.float64, 1, "A")], "k"
+    )
     assert "ncc_field_view<double>(v_z, 0LL)" in source and "ncc_field_view<double>(v_z, 8LL)" in source
 
 
@@ -147,22 +153,50 @@ def test_assignment_into_views_on_the_gpu():
     assert out[0] == 4
 
 
-MORE_BINARY = ["less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or",
-               "logical_xor", "minimum", "maximum", "fmin", "fmax", "floor_divide", "remainder"]
-MORE_UNARY = ["logical_not", "negative", "positive", "absolute", "square", "reciprocal", "radians", "degrees",
-              "deg2rad", "rad2deg"]
+MORE_BINARY = [
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "equal",
+    "not_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "minimum",
+    "maximum",
+    "fmin",
+    "fmax",
+    "floor_divide",
+    "remainder",
+]
+MORE_UNARY = [
+    "logical_not",
+    "negative",
+    "positive",
+    "absolute",
+    "square",
+    "reciprocal",
+    "radians",
+    "degrees",
+    "deg2rad",
+    "rad2deg",
+]
 
 
 def more_ufunc_kernel(name, binary):
     ufunc = getattr(np, name)
     if binary:
+
         def kernel(r, x, y):
             for i in range(r.size):
                 r[i] = ufunc(x[i], y[i])
     else:
+
         def kernel(r, x, y):
             for i in range(r.size):
                 r[i] = ufunc(x[i])
+
     return kernel
 
 
@@ -172,11 +206,26 @@ def test_more_ufuncs_translate(name):
     for t in ("float32", "float64"):
         cuda.compile_ptx(kernel, "void(float64[::1], %s[::1], %s[::1])" % (t, t))
     with pytest.raises(KernelTypeError, match="takes real numbers"):
-        cuda.compile_ptx(more_ufunc_kernel("degrees", False), "void(float64[::1], complex128[::1], complex128[::1])")
+        cuda.compile_ptx(
+            more_ufunc_kernel("degrees", False), "void(float64[::1], complex128[::1], complex128[::1])"
+        )
 
 
-COMPLEX_BINARY = ["less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
-                  "logical_or", "logical_xor", "minimum", "maximum", "fmin", "fmax"]
+COMPLEX_BINARY = [
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "equal",
+    "not_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "minimum",
+    "maximum",
+    "fmin",
+    "fmax",
+]
 COMPLEX_UNARY = ["logical_not", "negative", "positive", "absolute", "square", "reciprocal", "log2"]
 
 

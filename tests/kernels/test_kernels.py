@@ -84,8 +84,9 @@ def test_every_scalar_kind(module):
     out = cuda.device_array(7, np.float64)
     module.get_function("scalars")[1, 1](out, -5, 300, 70000, 2**40, np.uint32(4000000000), 1.5, 2.25)
     np.testing.assert_array_equal(out.copy_to_host(), [-5, 300, 70000, 2**40, 4e9, 1.5, 2.25])
-    module.get_function("scalars")[1, 1](out, np.int8(1), np.int16(2), np.int32(3), np.int64(4), 5, np.float32(6),
-                                         np.float64(7))
+    module.get_function("scalars")[1, 1](
+        out, np.int8(1), np.int16(2), np.int32(3), np.int64(4), 5, np.float32(6), np.float64(7)
+    )
     np.testing.assert_array_equal(out.copy_to_host(), [1, 2, 3, 4, 5, 6, 7])
 
 

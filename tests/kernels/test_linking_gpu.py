@@ -18,7 +18,9 @@ from numba_cuda_c.cudadrv.driver import Linker, LinkerError
 
 pytestmark = requires_gpu
 
-NVCC = shutil.which("nvcc") or shutil.which("nvcc", path=os.path.join(os.environ.get("CUDA_HOME") or "/usr/local/cuda", "bin"))
+NVCC = shutil.which("nvcc") or shutil.which(
+    "nvcc", path=os.path.join(os.environ.get("CUDA_HOME") or "/usr/local/cuda", "bin")
+)
 
 BAR_CU = """
 extern "C" __device__ int bar(int *out, int a) { *out = a * 2; return 0; }
@@ -168,7 +170,9 @@ def calls_set_last(x):
 
 def test_c_abi():
     global scale
-    scale = cuda.declare_device("scale", "float32(float32, float64)", link=cuda.CUSource(SCALE_C_CU, name="s.cu"), abi="c")
+    scale = cuda.declare_device(
+        "scale", "float32(float32, float64)", link=cuda.CUSource(SCALE_C_CU, name="s.cu"), abi="c"
+    )
     r = np.array([1.5], dtype=np.float32)
     cuda.jit(calls_scale)[1, 1](r)
     assert r[0] == np.float32(3.0)

@@ -19,7 +19,9 @@ def test_nested_functions_translate():
 
 @needs_nvrtc
 def test_captures_numba_refuses_are_refused_in_its_words():
-    with pytest.raises(KernelTypeError, match="Cannot capture a constant value for variable 'x' as there are multiple"):
+    with pytest.raises(
+        KernelTypeError, match="Cannot capture a constant value for variable 'x' as there are multiple"
+    ):
         cuda.compile_ptx(nk.multiply_defined, "int64(int64)", device=True)
     with pytest.raises(KernelTypeError, match="Cannot capture the non-constant value associated with variable 'z'"):
         cuda.compile_ptx(nk.captures_a_variable, "int64(int64)", device=True)
@@ -41,9 +43,11 @@ def test_calls_bind_as_python_binds_them():
     def missing(out):
         out[0] = device(b=2)
 
-    for kernel, message in ((bad_keyword, "unexpected keyword argument 'c'"),
-                            (too_many, "takes 2 positional arguments but 3 were given"),
-                            (missing, "missing required argument 'a'")):
+    for kernel, message in (
+        (bad_keyword, "unexpected keyword argument 'c'"),
+        (too_many, "takes 2 positional arguments but 3 were given"),
+        (missing, "missing required argument 'a'"),
+    ):
         with pytest.raises(KernelTypeError, match=message):
             cuda.compile_ptx(kernel, "void(int64[::1])")
 

@@ -19,7 +19,11 @@ def min_max(a, b, out):
 
 @needs_nvrtc
 def test_min_max_of_two_floats_are_fmax_and_fmin():
-    for a, b, width in (("float32", "float32", "f32"), ("float32", "float64", "f64"), ("float64", "float64", "f64")):
+    for a, b, width in (
+        ("float32", "float32", "f32"),
+        ("float32", "float64", "f64"),
+        ("float64", "float64", "f64"),
+    ):
         ptx, _ = cuda.compile_ptx(min_max, "void(%s[::1], %s[::1], float64[:, ::1])" % (a, b))
         assert "max.%s" % width in ptx and "min.%s" % width in ptx
 

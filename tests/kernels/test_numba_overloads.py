@@ -75,21 +75,29 @@ def numba_registry(monkeypatch):
     def ol_literal(x):  # only for a literal, as numba's IntegerLiteral overloads: asked again with one
         if not x.name.startswith("Literal"):
             return None
-        value = int(x.name[len("Literal["):-1])
+        value = int(x.name[len("Literal[") : -1])
 
         def impl(x):
             return value * 2
 
         return impl
 
-    registry = pytypes.SimpleNamespace(globals=[
-        (literal_only, pytypes.SimpleNamespace(templates=(_template(ol_literal, "cuda"),))),
-        (twice, pytypes.SimpleNamespace(templates=(_template(ol_twice, None),))),
-        (cpu_only, pytypes.SimpleNamespace(templates=(_template(ol_cpu, "cpu"),))),
-    ])
-    numba_types = pytypes.SimpleNamespace(Array=_NumbaArray, int64=_NumbaType("int64"), none=_NumbaType("none"),
-                                          literal=lambda value: _NumbaType("Literal[%d]" % value))
-    monkeypatch.setitem(sys.modules, "numba.cuda.typing.templates", pytypes.SimpleNamespace(builtin_registry=registry))
+    registry = pytypes.SimpleNamespace(
+        globals=[
+            (literal_only, pytypes.SimpleNamespace(templates=(_template(ol_literal, "cuda"),))),
+            (twice, pytypes.SimpleNamespace(templates=(_template(ol_twice, None),))),
+            (cpu_only, pytypes.SimpleNamespace(templates=(_template(ol_cpu, "cpu"),))),
+        ]
+    )
+    numba_types = pytypes.SimpleNamespace(
+        Array=_NumbaArray,
+        int64=_NumbaType("int64"),
+        none=_NumbaType("none"),
+        literal=lambda value: _NumbaType("Literal[%d]" % value),
+    )
+    monkeypatch.setitem(
+        sys.modules, "numba.cuda.typing.templates", pytypes.SimpleNamespace(builtin_registry=registry)
+    )
     monkeypatch.setitem(sys.modules, "numba.cuda.types", numba_types)
     return asked
 

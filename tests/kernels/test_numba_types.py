@@ -223,7 +223,11 @@ def test_like_arrays_take_numpy_s_strides_from_device_arrays_and_views():
             self.flags = {"C_CONTIGUOUS": a.flags.c_contiguous, "F_CONTIGUOUS": a.flags.f_contiguous}
             self.ndim, self.shape, self.strides, self.dtype = a.ndim, a.shape, a.strides, a.dtype
 
-    for a in (np.zeros((4, 6))[:, ::2], np.zeros((4, 6), order="F")[::2],
-              np.zeros((3, 4, 5)).transpose(1, 0, 2)[:, :, ::2], np.zeros((4, 6), order="F")):
+    for a in (
+        np.zeros((4, 6))[:, ::2],
+        np.zeros((4, 6), order="F")[::2],
+        np.zeros((3, 4, 5)).transpose(1, 0, 2)[:, :, ::2],
+        np.zeros((4, 6), order="F"),
+    ):
         for like in (a, DeviceLike(a)):
             assert _like_strides(like) == np.empty_like(a).strides

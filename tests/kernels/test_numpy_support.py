@@ -9,8 +9,10 @@ from numba_cuda_c import types
 from numba_cuda_c.np import numpy_support
 
 
-@pytest.mark.parametrize("name", ["bool_", "int8", "uint16", "int32", "int64", "float16", "float32", "float64",
-                                  "complex64", "complex128"])
+@pytest.mark.parametrize(
+    "name",
+    ["bool_", "int8", "uint16", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128"],
+)
 def test_scalars_round_trip(name):
     t = getattr(types, name)
     dtype = numpy_support.as_dtype(t)

@@ -12,8 +12,17 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
 
-BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
-          operator.pow, operator.iadd, operator.imul]
+BINARY = [
+    operator.add,
+    operator.sub,
+    operator.mul,
+    operator.truediv,
+    operator.floordiv,
+    operator.mod,
+    operator.pow,
+    operator.iadd,
+    operator.imul,
+]
 COMPARE = [operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne]
 
 

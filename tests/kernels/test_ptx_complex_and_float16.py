@@ -52,14 +52,17 @@ def c_sqrt(x):
     return cmath.sqrt(x)
 
 
-@pytest.mark.parametrize("argument, result", [
-    ("int8", types.complex64),
-    ("float32", types.complex64),
-    ("float16", types.complex64),
-    ("int32", types.complex128),
-    ("float64", types.complex128),
-    ("complex64", types.complex64),
-])
+@pytest.mark.parametrize(
+    "argument, result",
+    [
+        ("int8", types.complex64),
+        ("float32", types.complex64),
+        ("float16", types.complex64),
+        ("int32", types.complex128),
+        ("float64", types.complex128),
+        ("complex64", types.complex64),
+    ],
+)
 def test_cmath_result_types(argument, result):
     assert cuda.compile_ptx(c_sqrt, "(%s,)" % argument, device=True)[1] == result
 
@@ -87,13 +90,16 @@ def mixed_tuple_index(a, n):
     a[0] = t[n]
 
 
-@pytest.mark.parametrize("func, message", [
-    (complex_floordiv, "complex numbers have no // or %"),
-    (complex_less, "complex numbers are not ordered"),
-    (complex_math_sin, "math.sin takes real numbers; cmath takes complex ones"),
-    (complex_int, "cannot convert complex128 to int64"),
-    (mixed_tuple_index, "a tuple of mixed types is indexed by constants only"),
-])
+@pytest.mark.parametrize(
+    "func, message",
+    [
+        (complex_floordiv, "complex numbers have no // or %"),
+        (complex_less, "complex numbers are not ordered"),
+        (complex_math_sin, "math.sin takes real numbers; cmath takes complex ones"),
+        (complex_int, "cannot convert complex128 to int64"),
+        (mixed_tuple_index, "a tuple of mixed types is indexed by constants only"),
+    ],
+)
 def test_complex_and_tuple_errors_quote_the_line(func, message):
     with pytest.raises(KernelTypeError, match=r"%s:\d+: %s" % (re.escape(HERE), re.escape(message))):
         cuda.compile_ptx(func, SIG)

@@ -53,7 +53,7 @@ def d_mul_float_literal(a):
 
 
 def d_pow(a, b):
-    return a ** b
+    return a**b
 
 
 def d_sqrt(a):
@@ -122,63 +122,66 @@ def d_laneid():
     return cuda.laneid
 
 
-@pytest.mark.parametrize("func, sig, expected", [
-    (d_add, "float32(float32, float32)", types.float32),
-    (d_add, "(float32, float32)", types.float32),
-    (d_add, (float32, float32), types.float32),
-    (d_add, "(int32, int32)", types.int64),
-    (d_add, "(uint32, uint32)", types.uint64),
-    (d_add, "(float32, int64)", types.float64),
-    (d_add, "(float32, int16)", types.float32),
-    (d_add, "(float32, float64)", types.float64),
-    (d_add, "(boolean, boolean)", types.int64),
-    (d_add, "(int8, uint8)", types.int64),
-    (d_mul, "(float32, int32)", types.float64),
-    (d_true_div, "(int32, int32)", types.float64),
-    (d_true_div, "(int64, int64)", types.float64),
-    (d_true_div, "(float32, float32)", types.float32),
-    (d_true_div, "(float32, int32)", types.float64),
-    (d_floordiv, "(int32, int32)", types.int64),
-    (d_floordiv, "(float32, float32)", types.float32),
-    (d_mul_int_literal, "(float32,)", types.float64),
-    (d_mul_int_literal, "(int32,)", types.int64),
-    (d_mul_float_literal, "(float32,)", types.float64),
-    (d_pow, "(int32, int32)", types.int64),
-    (d_pow, "(float32, float32)", types.float32),
-    (d_pow, "(float32, int64)", types.float32),  # numba: float32 ** int stays float32
-    (d_pow, "(float64, int32)", types.float64),
-    (d_pow, "(int64, float32)", types.float64),
-    (d_sqrt, "(float32,)", types.float32),
-    (d_sqrt, "(float64,)", types.float64),
-    (d_sqrt, "(int32,)", types.float64),
-    (d_floor, "(float32,)", types.int64),
-    (d_floor, "(float64,)", types.int64),
-    (d_compare, "(float32, int32)", types.boolean),
-    (d_abs, "(int32,)", types.int32),
-    (d_abs, "(float32,)", types.float32),
-    (d_round, "(float32,)", types.int64),
-    (d_round, "(float64,)", types.int64),
-    (d_min, "(int32, int32)", types.int32),
-    (d_min, "(int32, int64)", types.int64),
-    (d_min, "(int32, float32)", types.float64),
-    (d_min, "(int8, int16)", types.int16),  # min and max unify, as numba
-    (d_add, "(int64, uint64)", types.int64),
-    (d_add, "(float32, uint16)", types.float64),
-    (d_add, "(float32, boolean)", types.float32),
-    (d_invert, "(boolean,)", types.boolean),
-    (d_invert, "(uint8,)", types.uint64),
-    (d_neg, "(int32,)", types.int64),
-    (d_neg, "(uint32,)", types.uint64),
-    (d_neg, "(float32,)", types.float32),
-    (d_cast32, "(int64,)", types.float32),
-    (d_np_cast, "(float64,)", types.float32),
-    (d_int, "(float32,)", types.int64),
-    (d_float, "(int32,)", types.float64),
-    (d_two_returns, "(int64,)", types.float64),
-    (d_no_return, "(float32[:],)", types.void),
-    (d_syncthreads_count, "(int32,)", types.int32),
-    (d_laneid, "()", types.int32),
-])
+@pytest.mark.parametrize(
+    "func, sig, expected",
+    [
+        (d_add, "float32(float32, float32)", types.float32),
+        (d_add, "(float32, float32)", types.float32),
+        (d_add, (float32, float32), types.float32),
+        (d_add, "(int32, int32)", types.int64),
+        (d_add, "(uint32, uint32)", types.uint64),
+        (d_add, "(float32, int64)", types.float64),
+        (d_add, "(float32, int16)", types.float32),
+        (d_add, "(float32, float64)", types.float64),
+        (d_add, "(boolean, boolean)", types.int64),
+        (d_add, "(int8, uint8)", types.int64),
+        (d_mul, "(float32, int32)", types.float64),
+        (d_true_div, "(int32, int32)", types.float64),
+        (d_true_div, "(int64, int64)", types.float64),
+        (d_true_div, "(float32, float32)", types.float32),
+        (d_true_div, "(float32, int32)", types.float64),
+        (d_floordiv, "(int32, int32)", types.int64),
+        (d_floordiv, "(float32, float32)", types.float32),
+        (d_mul_int_literal, "(float32,)", types.float64),
+        (d_mul_int_literal, "(int32,)", types.int64),
+        (d_mul_float_literal, "(float32,)", types.float64),
+        (d_pow, "(int32, int32)", types.int64),
+        (d_pow, "(float32, float32)", types.float32),
+        (d_pow, "(float32, int64)", types.float32),  # numba: float32 ** int stays float32
+        (d_pow, "(float64, int32)", types.float64),
+        (d_pow, "(int64, float32)", types.float64),
+        (d_sqrt, "(float32,)", types.float32),
+        (d_sqrt, "(float64,)", types.float64),
+        (d_sqrt, "(int32,)", types.float64),
+        (d_floor, "(float32,)", types.int64),
+        (d_floor, "(float64,)", types.int64),
+        (d_compare, "(float32, int32)", types.boolean),
+        (d_abs, "(int32,)", types.int32),
+        (d_abs, "(float32,)", types.float32),
+        (d_round, "(float32,)", types.int64),
+        (d_round, "(float64,)", types.int64),
+        (d_min, "(int32, int32)", types.int32),
+        (d_min, "(int32, int64)", types.int64),
+        (d_min, "(int32, float32)", types.float64),
+        (d_min, "(int8, int16)", types.int16),  # min and max unify, as numba
+        (d_add, "(int64, uint64)", types.int64),
+        (d_add, "(float32, uint16)", types.float64),
+        (d_add, "(float32, boolean)", types.float32),
+        (d_invert, "(boolean,)", types.boolean),
+        (d_invert, "(uint8,)", types.uint64),
+        (d_neg, "(int32,)", types.int64),
+        (d_neg, "(uint32,)", types.uint64),
+        (d_neg, "(float32,)", types.float32),
+        (d_cast32, "(int64,)", types.float32),
+        (d_np_cast, "(float64,)", types.float32),
+        (d_int, "(float32,)", types.int64),
+        (d_float, "(int32,)", types.float64),
+        (d_two_returns, "(int64,)", types.float64),
+        (d_no_return, "(float32[:],)", types.void),
+        (d_syncthreads_count, "(int32,)", types.int32),
+        (d_laneid, "()", types.int32),
+    ],
+)
 def test_device_function_return_type(func, sig, expected):
     ptx, resty = cuda.compile_ptx(func, sig, device=True)
     assert resty == expected
@@ -242,5 +245,7 @@ def wrong_call_third(a, n):
 
 def test_declared_device_signatures_convert_arguments_and_results():
     assert returned_constant(call_third) == (float(np.float32(1 / 3)), types.float32)
-    with pytest.raises(KernelTypeError, match=r"third_as_float32 with parameters \(float32\[:\]\): no declared signature"):
+    with pytest.raises(
+        KernelTypeError, match=r"third_as_float32 with parameters \(float32\[:\]\): no declared signature"
+    ):
         cuda.compile_ptx(wrong_call_third, SIG)

@@ -47,7 +47,7 @@ def c_wraparound_mul():
 
 
 def c_int_power():
-    return 3 ** 4 + 2 ** 10 + (-2) ** 3
+    return 3**4 + 2**10 + (-2) ** 3
 
 
 def c_loops():
@@ -137,30 +137,37 @@ def c_tuple_index():
     return TRIPLE[0] * 100 + TRIPLE[-1]
 
 
-@pytest.mark.parametrize("func, expected", [
-    (c_floordiv_mod, (-7) // 2 * 1000 + (-7) % 3 * 100 + 7 // -2 * 10 + 7 % -3),
-    (c_floordiv_mod_more, (-17 // 5) * 1000000 + (-17 % 5) * 10000 + (17 // -5) * 100 + (-17 % -5)),
-    (c_wraparound, int(np.array([2**63 - 1], np.int64).view(np.uint64)[0] + np.uint64(1)) - 2**64),
-    (c_wraparound_mul, int(np.multiply(np.int64(3037000500), np.int64(3037000500), dtype=np.int64))),
-    (c_int_power, 3 ** 4 + 2 ** 10 + (-2) ** 3),
-    (c_loops, sum(100 if i % 5 == 0 else i for i in range(1, 21) if i % 3)
-     + sum(j * 1000 for j in range(10, 0, -3))),
-    (c_early_return, 5),
-    (c_swap, 21),
-    (c_unify, 0.25),
-    (c_true_divide, 3.5),
-    (c_bits, (~5) * 1000 + ((-16) >> 2) * 10 + (1 << 3) + (6 & 3) * 100000 + (6 | 3) * 1000000
-     + (6 ^ 3) * 10000000),
-    (c_int_truncates, int(-2.7) * 10 + int(2.7)),
-    (c_min_max_abs, -400 + 50 + 7),
-    (c_bool_arithmetic, 2),
-    (c_chained_compare, 1),
-    (c_tuple_index, 305),
-    (c_invert_bool, 1),  # ~True is False, as in numba (and NumPy bools)
-    (c_mixed_signedness, 0),  # uint64 + int64 is int64 and wraps
-    (c_compare_mixed_signedness, 10),
-    (c_int64_min, -2**63),  # ... but int64 and uint64 compare by value
-])
+@pytest.mark.parametrize(
+    "func, expected",
+    [
+        (c_floordiv_mod, (-7) // 2 * 1000 + (-7) % 3 * 100 + 7 // -2 * 10 + 7 % -3),
+        (c_floordiv_mod_more, (-17 // 5) * 1000000 + (-17 % 5) * 10000 + (17 // -5) * 100 + (-17 % -5)),
+        (c_wraparound, int(np.array([2**63 - 1], np.int64).view(np.uint64)[0] + np.uint64(1)) - 2**64),
+        (c_wraparound_mul, int(np.multiply(np.int64(3037000500), np.int64(3037000500), dtype=np.int64))),
+        (c_int_power, 3**4 + 2**10 + (-2) ** 3),
+        (
+            c_loops,
+            sum(100 if i % 5 == 0 else i for i in range(1, 21) if i % 3) + sum(j * 1000 for j in range(10, 0, -3)),
+        ),
+        (c_early_return, 5),
+        (c_swap, 21),
+        (c_unify, 0.25),
+        (c_true_divide, 3.5),
+        (
+            c_bits,
+            (~5) * 1000 + ((-16) >> 2) * 10 + (1 << 3) + (6 & 3) * 100000 + (6 | 3) * 1000000 + (6 ^ 3) * 10000000,
+        ),
+        (c_int_truncates, int(-2.7) * 10 + int(2.7)),
+        (c_min_max_abs, -400 + 50 + 7),
+        (c_bool_arithmetic, 2),
+        (c_chained_compare, 1),
+        (c_tuple_index, 305),
+        (c_invert_bool, 1),  # ~True is False, as in numba (and NumPy bools)
+        (c_mixed_signedness, 0),  # uint64 + int64 is int64 and wraps
+        (c_compare_mixed_signedness, 10),
+        (c_int64_min, -(2**63)),  # ... but int64 and uint64 compare by value
+    ],
+)
 def test_folded_value(func, expected):
     value, _resty = returned_constant(func)
     assert value == expected

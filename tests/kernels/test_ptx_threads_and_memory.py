@@ -198,31 +198,34 @@ def test_thread_block_grid_indices():
         assert register in body
 
 
-@pytest.mark.parametrize("func, sig, instruction", [
-    (k_atomic_add_f32, "void(float32[:], int64)", "atom.global.add.f32"),
-    (k_atomic_add_f64, "void(float64[:], int64)", "atom.global.add.f64"),
-    (k_atomic_add_i32, "void(int32[:], int64)", "atom.global.add.u32"),
-    (k_atomic_add_2d, "void(int64[:, :], int64)", "atom.global.add.u64"),
-    (k_atomic_sub_i32, "void(int32[:], int64)", "atom.global.add.u32"),
-    (k_atomic_max_i32, "void(int32[:], int64)", "atom.global.max.s32"),
-    (k_atomic_min_u32, "void(uint32[:], int64)", "atom.global.min.u32"),
-    (k_atomic_max_i64, "void(int64[:], int64)", "atom.global.max.s64"),
-    (k_atomic_max_f32, "void(float32[:], int64)", "atom.global.cas.b32"),
-    (k_atomic_min_f64, "void(float64[:], int64)", "atom.global.cas.b64"),
-    (k_atomic_cas, "void(int32[:], int64)", "atom.global.cas.b32"),
-    (k_atomic_cas, "void(uint64[:], int64)", "atom.global.cas.b64"),
-    (k_atomic_cas_index, "void(int32[:], int64)", "atom.global.cas.b32"),
-    (k_atomic_exch, "void(int32[:], int64)", "atom.global.exch.b32"),
-    (k_atomic_exch, "void(float32[:], int64)", "atom.global.exch.b32"),
-    (k_atomic_exch, "void(float64[:], int64)", "atom.global.exch.b64"),  # no double overload: by its bits
-    (k_atomic_exch, "void(int64[:], int64)", "atom.global.exch.b64"),
-    (k_atomic_exch, "void(uint64[:], int64)", "atom.global.exch.b64"),
-    (k_atomic_inc, "void(uint32[:], int64)", "atom.global.inc.u32"),
-    (k_atomic_inc, "void(uint32[:], int64)", "atom.global.dec.u32"),
-    (k_atomic_bits, "void(int32[:], int64)", "atom.global.and.b32"),
-    (k_atomic_bits, "void(int32[:], int64)", "atom.global.or.b32"),
-    (k_atomic_bits, "void(int32[:], int64)", "atom.global.xor.b32"),
-])
+@pytest.mark.parametrize(
+    "func, sig, instruction",
+    [
+        (k_atomic_add_f32, "void(float32[:], int64)", "atom.global.add.f32"),
+        (k_atomic_add_f64, "void(float64[:], int64)", "atom.global.add.f64"),
+        (k_atomic_add_i32, "void(int32[:], int64)", "atom.global.add.u32"),
+        (k_atomic_add_2d, "void(int64[:, :], int64)", "atom.global.add.u64"),
+        (k_atomic_sub_i32, "void(int32[:], int64)", "atom.global.add.u32"),
+        (k_atomic_max_i32, "void(int32[:], int64)", "atom.global.max.s32"),
+        (k_atomic_min_u32, "void(uint32[:], int64)", "atom.global.min.u32"),
+        (k_atomic_max_i64, "void(int64[:], int64)", "atom.global.max.s64"),
+        (k_atomic_max_f32, "void(float32[:], int64)", "atom.global.cas.b32"),
+        (k_atomic_min_f64, "void(float64[:], int64)", "atom.global.cas.b64"),
+        (k_atomic_cas, "void(int32[:], int64)", "atom.global.cas.b32"),
+        (k_atomic_cas, "void(uint64[:], int64)", "atom.global.cas.b64"),
+        (k_atomic_cas_index, "void(int32[:], int64)", "atom.global.cas.b32"),
+        (k_atomic_exch, "void(int32[:], int64)", "atom.global.exch.b32"),
+        (k_atomic_exch, "void(float32[:], int64)", "atom.global.exch.b32"),
+        (k_atomic_exch, "void(float64[:], int64)", "atom.global.exch.b64"),  # no double overload: by its bits
+        (k_atomic_exch, "void(int64[:], int64)", "atom.global.exch.b64"),
+        (k_atomic_exch, "void(uint64[:], int64)", "atom.global.exch.b64"),
+        (k_atomic_inc, "void(uint32[:], int64)", "atom.global.inc.u32"),
+        (k_atomic_inc, "void(uint32[:], int64)", "atom.global.dec.u32"),
+        (k_atomic_bits, "void(int32[:], int64)", "atom.global.and.b32"),
+        (k_atomic_bits, "void(int32[:], int64)", "atom.global.or.b32"),
+        (k_atomic_bits, "void(int32[:], int64)", "atom.global.xor.b32"),
+    ],
+)
 def test_atomics(func, sig, instruction):
     assert instruction in body_of(ptx_of(func, sig), func.__name__)
 

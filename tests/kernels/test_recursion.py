@@ -48,7 +48,8 @@ def test_recursive_device_functions_on_the_gpu():
 def test_a_recursive_kernel_raises_its_context_s_stack(mock_driver):
     """ptxas cannot bound a recursive call chain's stack: loading such a kernel raises the context's
     per-thread stack limit (the mock driver records it); a kernel without recursion leaves it."""
-    out = run_mock(r"""
+    out = run_mock(
+        r"""
 import sys
 sys.path.insert(0, %r)
 import recursion_kernels as rk
@@ -59,5 +60,7 @@ assert lib.mock_stack_limit() == 1024, lib.mock_stack_limit()
 cuda.jit("void(float64[::1], int64[::1], float64[::1])")(rk.kernel)
 assert lib.mock_stack_limit() == RECURSION_STACK_BYTES, lib.mock_stack_limit()
 print("ok")
-""" % os.path.dirname(__file__))
+"""
+        % os.path.dirname(__file__)
+    )
     assert out.strip().endswith("ok")

@@ -88,19 +88,22 @@ def e_lambda(a, n):
     a[0] = f(n)
 
 
-@pytest.mark.parametrize("func, needle, words", [
-    (e_try, "try:", "Try"),
-    (e_list, "values = [1.0, 2.0]", "List"),
-    (e_print, "print(n, a)", "print() in kernels takes strings"),
-    (e_unknown_function, "helper_not_jitted(n)", "helper_not_jitted"),
-    (e_iterate_number, "for x in n:", "arrays, tuples"),
-    (e_kernel_returns, "return n", "return a value"),
-    (e_undefined_name, "not_defined_anywhere", "not_defined_anywhere"),
-    (e_array_or_number, "if n > 0:", "on another path"),
-    (e_bad_dtype, "cuda.local.array(4, dtype=cuda.Stream)", "dtype"),
-    (e_keyword_call, "key=None", "keyword"),
-    (e_lambda, "f = lambda", "Lambda"),
-])
+@pytest.mark.parametrize(
+    "func, needle, words",
+    [
+        (e_try, "try:", "Try"),
+        (e_list, "values = [1.0, 2.0]", "List"),
+        (e_print, "print(n, a)", "print() in kernels takes strings"),
+        (e_unknown_function, "helper_not_jitted(n)", "helper_not_jitted"),
+        (e_iterate_number, "for x in n:", "arrays, tuples"),
+        (e_kernel_returns, "return n", "return a value"),
+        (e_undefined_name, "not_defined_anywhere", "not_defined_anywhere"),
+        (e_array_or_number, "if n > 0:", "on another path"),
+        (e_bad_dtype, "cuda.local.array(4, dtype=cuda.Stream)", "dtype"),
+        (e_keyword_call, "key=None", "keyword"),
+        (e_lambda, "f = lambda", "Lambda"),
+    ],
+)
 def test_unsupported_construct_names_file_and_line(func, needle, words):
     with pytest.raises(KernelTypeError) as info:
         cuda.compile_ptx(func, SIG)
@@ -147,7 +150,7 @@ def loop_carried_value(a, n):
     for i in range(n):
         if i > 0:
             a[i] = last  # noqa: F821 -- assigned by the previous iteration
-        last = a[i] * 2
+        last = a[i] * 2  # noqa: F841 -- read by the next iteration
 
 
 def test_read_before_assignment_is_an_error_but_loop_carried_values_are_not():

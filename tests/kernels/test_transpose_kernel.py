@@ -27,7 +27,12 @@ def test_transpose_checks_shapes_before_the_gpu():
 
 @requires_gpu
 def test_transpose_on_the_gpu():
-    for rows, columns, dtype in ((5, 6, np.float64), (128, 128, np.complex128), (1025, 512, np.float64), (17, 16, np.bool_)):
+    for rows, columns, dtype in (
+        (5, 6, np.float64),
+        (128, 128, np.complex128),
+        (1025, 512, np.float64),
+        (17, 16, np.bool_),
+    ):
         x = (np.arange(rows * columns) % 7).astype(dtype).reshape(columns, rows)
         dy = cuda.device_array((rows, columns), dtype)
         transpose(cuda.to_device(x), dy)

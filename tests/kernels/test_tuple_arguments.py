@@ -36,7 +36,8 @@ def test_tuple_kernels_translate():
 
 
 def test_tuples_are_flattened_at_the_launch(mock_driver):
-    out = run_mock(r"""
+    out = run_mock(
+        r"""
 import sys; sys.path.insert(0, %r)
 import tuple_kernels as tk, collections
 k = cuda.jit(tk.tuple_of_arrays_and_tuples)
@@ -51,7 +52,9 @@ Point = collections.namedtuple("Point", ("x", "y"))
 cuda.jit(tk.named_point)[1, 1](r, Point(1, 2))  # a namedtuple of numbers: one struct
 assert len(mock.launch()["params"]) == 2
 print("ok")
-""" % os.path.dirname(__file__))
+"""
+        % os.path.dirname(__file__)
+    )
     assert out.strip().endswith("ok")
 
 
@@ -74,7 +77,11 @@ def test_namedtuples_are_typed_with_their_names():
     from numba_cuda_c.pyjit.dispatcher import typeof
 
     t = typeof(Point3(1, 2, 2.5))
-    assert isinstance(t, types.NamedTuple) and t.fields == ("x", "y", "r") and t.items == (types.int64,) * 2 + (types.float64,)
+    assert (
+        isinstance(t, types.NamedTuple)
+        and t.fields == ("x", "y", "r")
+        and t.items == (types.int64,) * 2 + (types.float64,)
+    )
     assert t != types.Tuple(t.items) and t == typeof(Point3(3, 4, 0.5))
 
 

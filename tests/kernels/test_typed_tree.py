@@ -80,7 +80,18 @@ def test_annotations_name_the_resolved_call_targets():
     for node, value in translator.tree.annotations.values():
         if type(node).__name__ == "Call" and value.how:
             kinds.setdefault(value.how[0], []).append(value)
-    assert {"library", "device", "known", "rewrite", "new_array", "syncwarp", "print", "array_view", "ufunc", "spread"} <= set(kinds)
+    assert {
+        "library",
+        "device",
+        "known",
+        "rewrite",
+        "new_array",
+        "syncwarp",
+        "print",
+        "array_view",
+        "ufunc",
+        "spread",
+    } <= set(kinds)
     device = kinds["device"][0]
     name = device.how[1][1]
     assert name.startswith("ncc_dev_scaled") and device.type == types.Tuple([types.float64, types.float64])

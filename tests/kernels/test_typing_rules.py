@@ -24,8 +24,19 @@ except cuda.NvrtcError:
 T = types
 
 
-_SHORT = {"b1": T.boolean, "i1": T.int8, "i2": T.int16, "i4": T.int32, "i8": T.int64, "u1": T.uint8,
-          "u2": T.uint16, "u4": T.uint32, "u8": T.uint64, "f4": T.float32, "f8": T.float64}
+_SHORT = {
+    "b1": T.boolean,
+    "i1": T.int8,
+    "i2": T.int16,
+    "i4": T.int32,
+    "i8": T.int64,
+    "u1": T.uint8,
+    "u2": T.uint16,
+    "u4": T.uint32,
+    "u8": T.uint64,
+    "f4": T.float32,
+    "f8": T.float64,
+}
 
 
 # What numba 0.68 gives for a + b (the same for - * // %) and for a variable assigned a and b,
@@ -65,21 +76,25 @@ NUMBA_UNIFY = """
 def _table(text):
     rows = [line.split() for line in text.strip().splitlines()]
     columns = rows[0]
-    return [(_SHORT[row[0]], _SHORT[column], _SHORT[cell])
-            for row in rows[1:] for column, cell in zip(columns, row[1:])]
+    return [
+        (_SHORT[row[0]], _SHORT[column], _SHORT[cell]) for row in rows[1:] for column, cell in zip(columns, row[1:])
+    ]
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    (T.int32, T.int32, T.int64),
-    (T.uint32, T.uint32, T.uint64),
-    (T.int64, T.uint64, T.int64),  # numba's choose_result_int: signed when either side is
-    (T.float32, T.float32, T.float32),
-    (T.float32, T.int64, T.float64),
-    (T.float32, T.int16, T.float32),
-    (T.float32, T.uint16, T.float64),
-    (T.boolean, T.boolean, T.int64),
-    (T.boolean, T.float32, T.float32),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        (T.int32, T.int32, T.int64),
+        (T.uint32, T.uint32, T.uint64),
+        (T.int64, T.uint64, T.int64),  # numba's choose_result_int: signed when either side is
+        (T.float32, T.float32, T.float32),
+        (T.float32, T.int64, T.float64),
+        (T.float32, T.int16, T.float32),
+        (T.float32, T.uint16, T.float64),
+        (T.boolean, T.boolean, T.int64),
+        (T.boolean, T.float32, T.float32),
+    ],
+)
 def test_promote(a, b, expected):
     assert typing.promote(a, b) == expected
     assert typing.promote(b, a) == expected
@@ -103,37 +118,43 @@ def test_promote_rejects_non_numbers():
         typing.promote(T.float32, T.Tuple([T.int64]))
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    (T.int32, T.int32, T.float64),
-    (T.int64, T.int64, T.float64),
-    (T.uint32, T.int8, T.float64),
-    (T.boolean, T.boolean, T.float64),
-    (T.float32, T.float32, T.float32),
-    (T.float32, T.int32, T.float64),
-    (T.float32, T.int8, T.float32),
-    (T.float32, T.boolean, T.float32),
-    (T.uint16, T.float32, T.float64),
-    (T.float64, T.float32, T.float64),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        (T.int32, T.int32, T.float64),
+        (T.int64, T.int64, T.float64),
+        (T.uint32, T.int8, T.float64),
+        (T.boolean, T.boolean, T.float64),
+        (T.float32, T.float32, T.float32),
+        (T.float32, T.int32, T.float64),
+        (T.float32, T.int8, T.float32),
+        (T.float32, T.boolean, T.float32),
+        (T.uint16, T.float32, T.float64),
+        (T.float64, T.float32, T.float64),
+    ],
+)
 def test_true_divide(a, b, expected):
     assert typing.true_divide(a, b) == expected
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    (None, T.int32, T.int32),
-    (T.float32, None, T.float32),
-    (T.int32, T.int32, T.int32),
-    (T.int64, T.float64, T.float64),
-    (T.int32, T.float32, T.float64),
-    (T.int16, T.float32, T.float32),
-    (T.int8, T.int16, T.int16),
-    (T.int8, T.uint8, T.int16),
-    (T.int32, T.int64, T.int64),
-    (T.int32, T.uint32, T.int64),
-    (T.int64, T.uint64, T.float64),  # a variable holding both: float64 (unlike int64 + uint64)
-    (T.boolean, T.int32, T.int32),
-    (T.float32, T.float64, T.float64),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        (None, T.int32, T.int32),
+        (T.float32, None, T.float32),
+        (T.int32, T.int32, T.int32),
+        (T.int64, T.float64, T.float64),
+        (T.int32, T.float32, T.float64),
+        (T.int16, T.float32, T.float32),
+        (T.int8, T.int16, T.int16),
+        (T.int8, T.uint8, T.int16),
+        (T.int32, T.int64, T.int64),
+        (T.int32, T.uint32, T.int64),
+        (T.int64, T.uint64, T.float64),  # a variable holding both: float64 (unlike int64 + uint64)
+        (T.boolean, T.int32, T.int32),
+        (T.float32, T.float64, T.float64),
+    ],
+)
 def test_unify(a, b, expected):
     assert typing.unify(a, b) == expected
     assert typing.unify(b, a) == expected
@@ -144,33 +165,39 @@ def test_unify_array_with_number_fails():
         typing.unify(T.float32[:], T.float64)
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    (T.float32, T.int64, T.float32),
-    (T.float32, T.int32, T.float32),
-    (T.float32, T.uint64, T.float32),
-    (T.float64, T.int32, T.float64),
-    (T.float32, T.float32, T.float32),
-    (T.float32, T.float64, T.float64),
-    (T.int32, T.int32, T.int64),
-    (T.uint32, T.uint32, T.uint64),
-    (T.int64, T.float32, T.float64),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        (T.float32, T.int64, T.float32),
+        (T.float32, T.int32, T.float32),
+        (T.float32, T.uint64, T.float32),
+        (T.float64, T.int32, T.float64),
+        (T.float32, T.float32, T.float32),
+        (T.float32, T.float64, T.float64),
+        (T.int32, T.int32, T.int64),
+        (T.uint32, T.uint32, T.uint64),
+        (T.int64, T.float32, T.float64),
+    ],
+)
 def test_power_typing(a, b, expected):
     assert typing.power(a, b) == expected
 
 
-@pytest.mark.parametrize("op, t, expected", [
-    ("-", T.int32, T.int64),
-    ("-", T.uint32, T.uint64),
-    ("-", T.int64, T.int64),
-    ("-", T.float32, T.float32),
-    ("-", T.boolean, T.int64),
-    ("~", T.int8, T.int64),
-    ("~", T.uint32, T.uint64),
-    ("~", T.uint64, T.uint64),
-    ("~", T.boolean, T.boolean),
-    ("not", T.float64, T.boolean),
-])
+@pytest.mark.parametrize(
+    "op, t, expected",
+    [
+        ("-", T.int32, T.int64),
+        ("-", T.uint32, T.uint64),
+        ("-", T.int64, T.int64),
+        ("-", T.float32, T.float32),
+        ("-", T.boolean, T.int64),
+        ("~", T.int8, T.int64),
+        ("~", T.uint32, T.uint64),
+        ("~", T.uint64, T.uint64),
+        ("~", T.boolean, T.boolean),
+        ("not", T.float64, T.boolean),
+    ],
+)
 def test_unary(op, t, expected):
     assert typing.unary(op, t) == expected
 

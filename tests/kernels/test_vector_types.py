@@ -34,11 +34,14 @@ def test_vector_types_translate():
 
 
 @needs_nvrtc
-@pytest.mark.parametrize("kernel, words", [
-    (vk.wrong_count, "cuda.float32x3 takes 3 elements, 2 given"),
-    (vk.wrong_attribute, "float32x2 has the elements x, y"),
-    (vk.mixed_bases, "cuda.float32x2 takes float32 vectors, not float64x1"),
-])
+@pytest.mark.parametrize(
+    "kernel, words",
+    [
+        (vk.wrong_count, "cuda.float32x3 takes 3 elements, 2 given"),
+        (vk.wrong_attribute, "float32x2 has the elements x, y"),
+        (vk.mixed_bases, "cuda.float32x2 takes float32 vectors, not float64x1"),
+    ],
+)
 def test_vector_type_errors(kernel, words):
     with pytest.raises(KernelTypeError, match=words):
         cuda.compile_ptx(kernel, "void(float32[::1])")

@@ -10,7 +10,6 @@ from numba_cuda_c import float32, float64, int32, int64, uint32
 from numba_cuda_c.pyjit import KernelTypeError
 
 
-
 def warp_sum(values, out):
     i = cuda.grid(1)
     v = values[i]

@@ -31,8 +31,24 @@ def mock_library():
             _built.append((None, "no C compiler (gcc or cc) on PATH to build the mock CUDA driver"))
         else:
             path = os.path.join(tempfile.mkdtemp(prefix="mockcuda-"), "libmockcuda.so")
-            cmd = [GCC, "-shared", "-fPIC", "-O1", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror",
-                   "-fvisibility=hidden", "-I", API, SOURCE, "-o", path, "-lpthread"]
+            cmd = [
+                GCC,
+                "-shared",
+                "-fPIC",
+                "-O1",
+                "-g",
+                "-std=c11",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-fvisibility=hidden",
+                "-I",
+                API,
+                SOURCE,
+                "-o",
+                path,
+                "-lpthread",
+            ]
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
             _built.append((path, None) if done.returncode == 0 else (None, "mock build failed:\n" + done.stderr))
     return _built[0]
@@ -94,27 +110,60 @@ def run_mock(code, timeout=120, expect_failure=False, **env):
     parts = code if isinstance(code, (list, tuple)) else [code]
     program = PRELUDE + "\n".join(textwrap.dedent(part) for part in parts)
     try:
-        done = subprocess.run([sys.executable, "-X", "faulthandler", "-c", program], env=environ, cwd=ROOT,
-                              capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-X", "faulthandler", "-c", program],
+            env=environ,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired as hung:
         raise AssertionError("mock snippet hung for %ss:\n%s%s" % (timeout, hung.stdout or "", hung.stderr or ""))
     if expect_failure:
         return done.returncode, done.stdout + done.stderr
-    assert done.returncode == 0, "mock snippet failed (exit %d):\n%s%s" % (done.returncode, done.stdout, done.stderr)
+    assert done.returncode == 0, "mock snippet failed (exit %d):\n%s%s" % (
+        done.returncode,
+        done.stdout,
+        done.stderr,
+    )
     return done.stdout
 
 
 def _result_codes():
     with open(os.path.join(API, "cuda_api.h")) as f:
-        return {m.group(1): int(m.group(2)) for m in re.finditer(r"X\((CUDA_(?:ERROR_\w+|SUCCESS)), (\d+)\)", f.read())}
+        return {
+            m.group(1): int(m.group(2)) for m in re.finditer(r"X\((CUDA_(?:ERROR_\w+|SUCCESS)), (\d+)\)", f.read())
+        }
 
 
 CU = _result_codes()  # "CUDA_ERROR_OUT_OF_MEMORY" -> 2
 
-LIVE_KINDS = ("device", "pinned", "mapped", "managed", "registered", "ipc", "streams", "events", "modules",
-              "functions", "contexts", "callbacks")
-TYPE_NAMES = ("DeviceNDArray", "DeviceRecord", "Stream", "Event", "MemoryPointer", "Module", "Kernel",
-              "LaunchConfig", "Context")
+LIVE_KINDS = (
+    "device",
+    "pinned",
+    "mapped",
+    "managed",
+    "registered",
+    "ipc",
+    "streams",
+    "events",
+    "modules",
+    "functions",
+    "contexts",
+    "callbacks",
+)
+TYPE_NAMES = (
+    "DeviceNDArray",
+    "DeviceRecord",
+    "Stream",
+    "Event",
+    "MemoryPointer",
+    "Module",
+    "Kernel",
+    "LaunchConfig",
+    "Context",
+)
 
 
 def _symbolize(text):
@@ -127,8 +176,12 @@ def _symbolize(text):
     def named(match):
         path, offset = match.group(1), int(match.group(2), 16)
         try:
-            done = subprocess.run([addr2line, "-f", "-C", "-e", path, hex(max(offset - 1, 0))],
-                                  capture_output=True, text=True, timeout=10)
+            done = subprocess.run(
+                [addr2line, "-f", "-C", "-e", path, hex(max(offset - 1, 0))],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
         except (OSError, subprocess.SubprocessError):
             return match.group(0)
         lines = done.stdout.split()
@@ -150,9 +203,19 @@ class Mock:
         size_p = ctypes.POINTER(ctypes.c_size_t)
         lib.mock_set_params.argtypes = [ctypes.c_char_p, ctypes.c_int, size_p, size_p]
         lib.mock_launch_get.restype = ctypes.c_long
-        lib.mock_launch_get.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_uint),
-                                        ctypes.POINTER(ctypes.c_ulonglong), ctypes.POINTER(ctypes.c_int), size_p,
-                                        size_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+        lib.mock_launch_get.argtypes = [
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_int,
+            ctypes.POINTER(ctypes.c_uint),
+            ctypes.POINTER(ctypes.c_ulonglong),
+            ctypes.POINTER(ctypes.c_int),
+            size_p,
+            size_p,
+            ctypes.c_int,
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+        ]
         lib.mock_is_device_range.argtypes = [ctypes.c_ulonglong, ctypes.c_size_t]
         lib.mock_under_call_report.restype = ctypes.c_size_t
         lib.mock_under_call_report.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
@@ -216,13 +279,20 @@ class Mock:
         stream, nparams = ctypes.c_ulonglong(), ctypes.c_int()
         offsets, sizes = (ctypes.c_size_t * 64)(), (ctypes.c_size_t * 64)()
         data = ctypes.create_string_buffer(4096)
-        n = self.lib.mock_launch_get(back, name, 256, dims, ctypes.byref(stream), ctypes.byref(nparams), offsets,
-                                     sizes, 64, data, 4096)
+        n = self.lib.mock_launch_get(
+            back, name, 256, dims, ctypes.byref(stream), ctypes.byref(nparams), offsets, sizes, 64, data, 4096
+        )
         assert n >= 0, "no launch recorded %d launches ago" % back
         raw = data.raw[:n]
-        params = [raw[offsets[i]:offsets[i] + sizes[i]] for i in range(nparams.value)]
-        return {"name": name.value.decode(), "grid": tuple(dims[0:3]), "block": tuple(dims[3:6]),
-                "shared": dims[6], "stream": stream.value, "params": params}
+        params = [raw[offsets[i] : offsets[i] + sizes[i]] for i in range(nparams.value)]
+        return {
+            "name": name.value.decode(),
+            "grid": tuple(dims[0:3]),
+            "block": tuple(dims[3:6]),
+            "shared": dims[6],
+            "stream": stream.value,
+            "params": params,
+        }
 
     def is_device_range(self, pointer, size):
         return bool(self.lib.mock_is_device_range(pointer, size))

@@ -1,7 +1,8 @@
 """The device libraries numba ships, as a table: one entry per function, in one module per family
-(core.py: grid, barriers, fma, bit functions; atomics.py: cuda.atomic.* and the cache hints; pymath.py: math and cmath; pybuiltins.py: abs, min, len, ...; numbers.py: conversions, number methods, vector constructors; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random.py:
-xoroshiro128+; libdevice.py: the __nv_* functions), each with
-one typing rule and one C rule.
+(core.py: grid, barriers, fma, bit functions; atomics.py: cuda.atomic.* and the cache hints; pymath.py:
+math and cmath; pybuiltins.py: abs, min, len, ...; numbers.py: conversions, number methods, vector
+constructors; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random_numbers.py: xoroshiro128+;
+libdevice.py: the __nv_* functions), each with one typing rule and one C rule.
 
 An entry is found by its path under `cuda` (("cg", "this_grid")), by the object a kernel names
 (numba_cuda_c.random.xoroshiro128p_uniform_float32, imported into its globals), or by a method of an
@@ -11,6 +12,8 @@ them as its first lines (translate.py), so they survive the disk cache.
 
 Adding a function is one `Intrinsic(...)` in its family's module; the table and the entries' classes are in
 table.py."""
+
+import importlib
 
 from numba_cuda_c.pyjit.lib.table import (  # noqa: F401  (the library's names, from its table)
     CAPTURES_DEVICE_MEMORY,
@@ -47,10 +50,27 @@ def module_functions(family, namespace, what):
     return __getattr__, __dir__
 
 
+# the modules of the families, one per kind of library function
+FAMILIES = (
+    "atomics",
+    "bf16",
+    "cg",
+    "core",
+    "fp16",
+    "libdevice",
+    "numbers",
+    "pybuiltins",
+    "pymath",
+    "random_numbers",
+    "warp",
+)
+
+
 def _load():
     """The families, imported at the first lookup (each registers its entries in the table), not with pyjit."""
     if not _loaded:
-        from numba_cuda_c.pyjit.lib import atomics, bf16, cg, core, fp16, libdevice, numbers, pybuiltins, pymath, random_numbers, warp  # noqa: F401  (registering)
+        for family in FAMILIES:  # each registers its entries as it is imported
+            importlib.import_module("numba_cuda_c.pyjit.lib." + family)
 
         _loaded.append(True)
 

@@ -181,7 +181,9 @@ def _array(name, args):
         raise TypeError("np.%s in a kernel takes one array (no axis, no out)" % name)
     dtype = args[0].type.dtype
     if not isinstance(dtype, types.Scalar) or typing.is_complex(dtype) or dtype.to_float:
-        raise TypeError("np.%s in a kernel takes arrays of integers, booleans, float32 or float64, not %s" % (name, dtype))
+        raise TypeError(
+            "np.%s in a kernel takes arrays of integers, booleans, float32 or float64, not %s" % (name, dtype)
+        )
     return dtype
 
 
@@ -202,8 +204,12 @@ def _entry(name, result_of, emit, method=True, function=True):
     def typing_rule(args):
         return result_of(_array(name, args))
 
-    entry = Intrinsic(("np", name), typing_rule, lambda codes, args, result: emit(codes[0], args[0].type, result),
-                      requires=("array_reductions",))
+    entry = Intrinsic(
+        ("np", name),
+        typing_rule,
+        lambda codes, args, result: emit(codes[0], args[0].type, result),
+        requires=("array_reductions",),
+    )
     if function and hasattr(np, name):
         OBJECTS[getattr(np, name)] = entry
     if method:
@@ -226,16 +232,25 @@ _entry("sum", _accumulated, _template("ncc_array_sum", "R", False))
 _entry("nansum", _accumulated, _template("ncc_array_sum", "R", True), method=False)
 _entry("prod", _accumulated, _template("ncc_array_prod", "R", False))
 _entry("nanprod", _accumulated, _template("ncc_array_prod", "R", True), method=False)
-for _name, _max, _skip, _method in (("min", False, False, True), ("amin", False, False, False),
-                                    ("max", True, False, True), ("amax", True, False, False),
-                                    ("nanmin", False, True, False), ("nanmax", True, True, False)):
+for _name, _max, _skip, _method in (
+    ("min", False, False, True),
+    ("amin", False, False, False),
+    ("max", True, False, True),
+    ("amax", True, False, False),
+    ("nanmin", False, True, False),
+    ("nanmax", True, True, False),
+):
     _entry(_name, lambda d: d, _template("ncc_array_extreme", _max, _skip), method=_method)
 _entry("argmin", lambda d: types.int64, _template("ncc_array_arg_extreme", False))
 _entry("argmax", lambda d: types.int64, _template("ncc_array_arg_extreme", True))
 _entry("mean", _fractional, _template("ncc_array_mean", "R", False))
 _entry("nanmean", _fractional, _template("ncc_array_mean", "R", True), method=False)
 _entry("var", _fractional, _template("ncc_array_var", "R"))
-_entry("std", _fractional, lambda code, array, result: "sqrt(%s)" % _template("ncc_array_var", "R")(code, array, result))
+_entry(
+    "std",
+    _fractional,
+    lambda code, array, result: "sqrt(%s)" % _template("ncc_array_var", "R")(code, array, result),
+)
 _entry("all", lambda d: types.boolean, _template("ncc_array_all_any", True))
 _entry("any", lambda d: types.boolean, _template("ncc_array_all_any", False))
 _entry("count_nonzero", lambda d: types.int64, _template("ncc_array_count_nonzero"), method=False)

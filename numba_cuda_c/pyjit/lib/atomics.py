@@ -73,8 +73,10 @@ def _operation(op):
             unsigned = "unsigned long long" if t.bits == 64 else "unsigned int"
             return "ncc_atomic_%s<%s, %s>(&%s, (%s)(%s))" % (op, t.ctype, unsigned, ref, t.ctype, v)
         if op == "exch" and t == types.float64:  # atomicExch has no double overload: swap the bits
-            return ("__longlong_as_double((long long)atomicExch((unsigned long long *)&%s, "
-                    "(unsigned long long)__double_as_longlong(%s)))" % (ref, v))
+            return (
+                "__longlong_as_double((long long)atomicExch((unsigned long long *)&%s, "
+                "(unsigned long long)__double_as_longlong(%s)))" % (ref, v)
+            )
         if t == types.int64 and op in ("max", "min", "nanmax", "nanmin"):  # signed comparison
             ctype = "long long"
         return "((%s)%s((%s *)&%s, (%s)(%s)))" % (t.ctype, function, ctype, ref, ctype, v)
@@ -105,7 +107,15 @@ def _compare_and_swap(name):
         array, old, value = args[0], args[-2], args[-1]
         ref = _element(array, args[1]) if name == "cas" else element_ref(array, ["0LL"] * array.type.ndim)
         ctype = CTYPES[t.name]
-        return "((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))" % (t.ctype, ctype, ref, ctype, old.code, ctype, value.code)
+        return "((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))" % (
+            t.ctype,
+            ctype,
+            ref,
+            ctype,
+            old.code,
+            ctype,
+            value.code,
+        )
 
     Intrinsic(("atomic", name), typing_rule, emit)
 

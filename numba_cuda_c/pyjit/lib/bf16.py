@@ -27,7 +27,9 @@ def _function(name, c_name, argument_types, result):
 
     def typing(args):
         if len(args) != len(argument_types):
-            raise TypeError("cuda.bf16.%s takes %d argument%s" % (name, len(argument_types), "s"[len(argument_types) == 1:]))
+            raise TypeError(
+                "cuda.bf16.%s takes %d argument%s" % (name, len(argument_types), "s"[len(argument_types) == 1 :])
+            )
         for a in args:
             if not rules.is_real(a.type):
                 raise TypeError("cuda.bf16.%s takes real numbers, not %s" % (name, a.type))
@@ -64,9 +66,13 @@ _C_INTEGERS = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "us
 for _int, _c in _C_INTEGERS.items():
     _modes = ("rz",) if _int in ("int8", "uint8") else ("rn", "rz", "rd", "ru")
     for _mode in _modes:
-        _function("bfloat16_to_%s_%s" % (_int, _mode), "__bfloat162%s_%s" % (_c, _mode), [BF16], getattr(types, _int))
+        _function(
+            "bfloat16_to_%s_%s" % (_int, _mode), "__bfloat162%s_%s" % (_c, _mode), [BF16], getattr(types, _int)
+        )
         if _int not in ("int8", "uint8"):
-            _function("%s_to_bfloat16_%s" % (_int, _mode), "__%s2bfloat16_%s" % (_c, _mode), [getattr(types, _int)], BF16)
+            _function(
+                "%s_to_bfloat16_%s" % (_int, _mode), "__%s2bfloat16_%s" % (_c, _mode), [getattr(types, _int)], BF16
+            )
 for _int, _c in (("int16", "short"), ("uint16", "ushort")):  # the same 16 bits, reinterpreted
     _function("bfloat16_as_%s" % _int, "__bfloat16_as_%s" % _c, [BF16], getattr(types, _int))
     _function("%s_as_bfloat16" % _int, "__%s_as_bfloat16" % _c, [getattr(types, _int)], BF16)

@@ -58,7 +58,9 @@ def _nanosleep_typing(args):
 
 
 # sleep about ns nanoseconds (sm_70+)
-Intrinsic(("nanosleep",), _nanosleep_typing, lambda codes, args, result: "__nanosleep(%s)" % cast(args[0], types.uint32))
+Intrinsic(
+    ("nanosleep",), _nanosleep_typing, lambda codes, args, result: "__nanosleep(%s)" % cast(args[0], types.uint32)
+)
 
 
 def _syncthreads_reduction(name):
@@ -79,8 +81,12 @@ def _fma_typing(args):
     return typing.math_result(typing.promote(typing.promote(a, b), c))
 
 
-Intrinsic(("fma",), _fma_typing, lambda codes, args, t: "%s(%s)" % (
-    "fmaf" if t == types.float32 else "fma", ", ".join(cast(a, t) for a in args)))
+Intrinsic(
+    ("fma",),
+    _fma_typing,
+    lambda codes, args, t: "%s(%s)"
+    % ("fmaf" if t == types.float32 else "fma", ", ".join(cast(a, t) for a in args)),
+)
 
 
 def _cbrt_typing(args):
@@ -88,7 +94,11 @@ def _cbrt_typing(args):
     return typing.math_result(args[0].type)
 
 
-Intrinsic(("cbrt",), _cbrt_typing, lambda codes, args, t: "%s(%s)" % ("cbrtf" if t == types.float32 else "cbrt", cast(args[0], t)))
+Intrinsic(
+    ("cbrt",),
+    _cbrt_typing,
+    lambda codes, args, t: "%s(%s)" % ("cbrtf" if t == types.float32 else "cbrt", cast(args[0], t)),
+)
 
 
 def _bits(name):

@@ -26,7 +26,9 @@ def _entry(name, ret, params):
 
     def typing(args):
         if len(args) != len(inputs):
-            raise TypeError("libdevice.%s takes %d argument%s" % (name, len(inputs), "" if len(inputs) == 1 else "s"))
+            raise TypeError(
+                "libdevice.%s takes %d argument%s" % (name, len(inputs), "" if len(inputs) == 1 else "s")
+            )
         for a in args:
             if not isinstance(a.type, types.Scalar) or a.type.kind == "c":
                 raise TypeError("libdevice.%s takes real numbers, not %s" % (name, a.type))

@@ -46,8 +46,11 @@ def _bit_count(codes, args, result):
 
 
 Intrinsic(("number", "bit_count"), _method(lambda t: types.int64), _bit_count)
-Intrinsic(("number", "conjugate"), _method(lambda t: t),
-          lambda codes, args, t: "ncc_conj(%s)" % codes[0] if typing.is_complex(t) else codes[0])
+Intrinsic(
+    ("number", "conjugate"),
+    _method(lambda t: t),
+    lambda codes, args, t: "ncc_conj(%s)" % codes[0] if typing.is_complex(t) else codes[0],
+)
 
 
 def _vector(alias, vector):

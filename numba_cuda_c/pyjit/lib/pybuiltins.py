@@ -91,7 +91,11 @@ def _extremes(name):
         args = operands(args)
         if len(args) == 2 and all(a.type in (types.float32, types.float64) for a in args):
             # two floats: CUDA's fmax/fmin (the NaN-ignoring max.f32/max.f64), as numba lowers them
-            return "%s(%s, %s)" % ("f" + name + ("f" if t == types.float32 else ""), cast(args[0], t), cast(args[1], t))
+            return "%s(%s, %s)" % (
+                "f" + name + ("f" if t == types.float32 else ""),
+                cast(args[0], t),
+                cast(args[1], t),
+            )
         result = cast(args[0], t)
         for a in args[1:]:
             other = cast(a, t)
@@ -155,7 +159,9 @@ def _round_code(args, t):
 
 
 def _float(args):
-    if len(args) == 1 and isinstance(args[0].obj, str):  # float("nan"), float("inf"): a constant, as numba folds them
+    if len(args) == 1 and isinstance(
+        args[0].obj, str
+    ):  # float("nan"), float("inf"): a constant, as numba folds them
         try:
             return literal(float(args[0].obj), types.float64)
         except ValueError:
@@ -180,8 +186,12 @@ def _bool_code(args, t):
 
 
 Intrinsic(("builtins", "isinstance"), _isinstance, None)
-Intrinsic(("builtins", "tuple"), _tuple, lambda codes, args, t, translator: [i.code for i in args[0].items],
-          statements=True)
+Intrinsic(
+    ("builtins", "tuple"),
+    _tuple,
+    lambda codes, args, t, translator: [i.code for i in args[0].items],
+    statements=True,
+)
 Intrinsic(("builtins", "complex"), _complex, lambda codes, args, t: _complex_code(args))
 Intrinsic(("builtins", "len"), _len, lambda codes, args, t: "%s.shape[0]" % codes[0])
 _extremes("min")

@@ -100,8 +100,10 @@ def math_types(name, args, label="math"):
     """(result type, the type computed in) of math.name(*args); NumPy's ufuncs on numbers share it (label "np")."""
     for a in args:
         if not typing.is_real(a.type):
-            raise TypeError("%s.%s takes real numbers%s"
-                            % (label, name, "; cmath takes complex ones" if typing.is_number(a.type) else ""))
+            raise TypeError(
+                "%s.%s takes real numbers%s"
+                % (label, name, "; cmath takes complex ones" if typing.is_number(a.type) else "")
+            )
     if name == "ldexp":  # ldexp(x, i): x's type, i as int32 (numba's signature)
         if not typing.is_int(typing.as_arith(args[1].type)):
             raise TypeError("math.ldexp(x, i) takes an integer exponent")

@@ -73,7 +73,9 @@ def _state_arguments(name):
             or tuple(t.dtype.fields) != STATE_FIELDS
             or any(t.dtype.fields[f][0] != types.uint64 for f in STATE_FIELDS)
         ):
-            raise TypeError("%s: states must be a 1-d array of xoroshiro128p_dtype (create_xoroshiro128p_states)" % name)
+            raise TypeError(
+                "%s: states must be a 1-d array of xoroshiro128p_dtype (create_xoroshiro128p_states)" % name
+            )
         if not (isinstance(index.type, types.Scalar) and index.type.kind in "iub"):
             raise TypeError("%s: the index must be an integer" % name)
 

@@ -19,6 +19,7 @@ def launch_flags_of(source):
             return line[len(LAUNCH_MARK) :].split()
     return []
 
+
 REQUIREMENTS = {}  # name -> Requirement
 
 

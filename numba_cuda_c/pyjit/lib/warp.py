@@ -103,7 +103,9 @@ def _match_all(codes, args, result, translator):
     predicate = translator.module.unique("pred")
     mask = translator.module.unique("mask")
     translator.emit("int %s;" % predicate)
-    translator.emit("unsigned int %s = __match_all_sync(%s, %s, &%s);" % (mask, _mask(args), args[1].code, predicate))
+    translator.emit(
+        "unsigned int %s = __match_all_sync(%s, %s, &%s);" % (mask, _mask(args), args[1].code, predicate)
+    )
     return [mask, "((bool)%s)" % predicate]
 
 
@@ -130,7 +132,6 @@ Intrinsic(
     lambda codes, args, result: "ncc_lanemask_lt()",
     requires=("lanemask_lt",),
 )
-
 
 
 def _selp_typing(args):
