@@ -156,6 +156,28 @@ def compile_all(
     return codes, resty
 
 
+# the keywords compile_ptx takes, which the wrappers below pass on
+_PTX_OPTIONS = (
+    "debug",
+    "lineinfo",
+    "device",
+    "fastmath",
+    "cc",
+    "opt",
+    "abi",
+    "abi_info",
+    "forceinline",
+    "launch_bounds",
+)
+
+
+def _ptx_options(given, **changed):
+    """compile_ptx's keywords among a wrapper's arguments (its locals()), some of them changed."""
+    options = {name: given[name] for name in _PTX_OPTIONS if name in given}
+    options.update(changed)
+    return options
+
+
 def compile_ptx_for_current_device(
     pyfunc,
     args,
@@ -170,21 +192,7 @@ def compile_ptx_for_current_device(
     launch_bounds=None,
 ):
     """compile_ptx for the current device's compute capability."""
-    cc = compiler.default_arch()
-    return compile_ptx(
-        pyfunc,
-        args,
-        debug=debug,
-        lineinfo=lineinfo,
-        device=device,
-        fastmath=fastmath,
-        cc=cc,
-        opt=opt,
-        abi=abi,
-        abi_info=abi_info,
-        forceinline=forceinline,
-        launch_bounds=launch_bounds,
-    )
+    return compile_ptx(pyfunc, args, **_ptx_options(locals(), cc=compiler.default_arch()))
 
 
 def compile(
@@ -209,20 +217,7 @@ def compile(
         raise NotImplementedError(
             "compile(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. Use output='ptx'"
         )
-    return compile_ptx(
-        pyfunc,
-        sig,
-        debug=debug,
-        lineinfo=lineinfo,
-        device=device,
-        fastmath=fastmath,
-        cc=cc,
-        opt=opt,
-        abi=abi,
-        abi_info=abi_info,
-        forceinline=forceinline,
-        launch_bounds=launch_bounds,
-    )
+    return compile_ptx(pyfunc, sig, **_ptx_options(locals()))
 
 
 def compile_for_current_device(
@@ -240,18 +235,4 @@ def compile_for_current_device(
     launch_bounds=None,
 ):
     """numba-cuda's compile_for_current_device(): compile() for the current device's capability."""
-    return compile(
-        pyfunc,
-        sig,
-        debug=debug,
-        lineinfo=lineinfo,
-        device=device,
-        fastmath=fastmath,
-        cc=compiler.default_arch(),
-        opt=opt,
-        abi=abi,
-        abi_info=abi_info,
-        output=output,
-        forceinline=forceinline,
-        launch_bounds=launch_bounds,
-    )
+    return compile(pyfunc, sig, output=output, **_ptx_options(locals(), cc=compiler.default_arch()))
