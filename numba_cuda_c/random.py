@@ -16,6 +16,7 @@ from numba_cuda_c import _cuda
 from numba_cuda_c.compiler import SourceModule
 from numba_cuda_c.pyjit import lib as _lib
 from numba_cuda_c.xoroshiro import MASK as _MASK
+from numba_cuda_c.xoroshiro import PUBLIC_NAMES as _PUBLIC_NAMES
 from numba_cuda_c.xoroshiro import jump as _jump
 from numba_cuda_c.xoroshiro import splitmix64 as _splitmix64
 from numba_cuda_c.xoroshiro import xoroshiro128p_dtype
@@ -116,14 +117,4 @@ def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     return states
 
 
-__all__ = [
-    "xoroshiro128p_dtype",
-    "create_xoroshiro128p_states",
-    "init_xoroshiro128p_states",
-    "xoroshiro128p_next",
-    "xoroshiro128p_jump",
-    "xoroshiro128p_uniform_float32",
-    "xoroshiro128p_uniform_float64",
-    "xoroshiro128p_normal_float32",
-    "xoroshiro128p_normal_float64",
-]
+__all__ = list(_PUBLIC_NAMES)

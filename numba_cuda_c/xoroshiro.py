@@ -38,3 +38,17 @@ def jump(s0, s1):
                 t1 ^= s1
             s0, s1 = step(s0, s1)
     return t0, t1
+
+
+# numba.cuda.random's names, which the compiled module (numba_cuda_c/random.py) and the simulator's both give
+PUBLIC_NAMES = (
+    "xoroshiro128p_dtype",
+    "create_xoroshiro128p_states",
+    "init_xoroshiro128p_states",
+    "xoroshiro128p_next",
+    "xoroshiro128p_jump",
+    "xoroshiro128p_uniform_float32",
+    "xoroshiro128p_uniform_float64",
+    "xoroshiro128p_normal_float32",
+    "xoroshiro128p_normal_float64",
+)

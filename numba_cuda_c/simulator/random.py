@@ -6,6 +6,7 @@ import numpy as np
 
 from numba_cuda_c.simulator.arrays import DeviceNDArray, device_array
 from numba_cuda_c.xoroshiro import MASK as _MASK
+from numba_cuda_c.xoroshiro import PUBLIC_NAMES as _PUBLIC_NAMES
 from numba_cuda_c.xoroshiro import jump as _jumped
 from numba_cuda_c.xoroshiro import splitmix64 as _splitmix64
 from numba_cuda_c.xoroshiro import step as _step
@@ -80,14 +81,4 @@ def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     return states
 
 
-__all__ = [
-    "xoroshiro128p_dtype",
-    "create_xoroshiro128p_states",
-    "init_xoroshiro128p_states",
-    "xoroshiro128p_next",
-    "xoroshiro128p_jump",
-    "xoroshiro128p_uniform_float32",
-    "xoroshiro128p_uniform_float64",
-    "xoroshiro128p_normal_float32",
-    "xoroshiro128p_normal_float64",
-]
+__all__ = list(_PUBLIC_NAMES)
