@@ -41,8 +41,24 @@ def _jit_add():
     return add
 
 
-def test_a_cached_jit_kernel_runs_again_after_close():
-    add = _jit_add()
+# cuda.close() resets the devices: in a process of its own, as other libraries' contexts (CuPy's pool, say)
+# in this one would die with it
+CLOSE_SCRIPT = r"""
+import numpy as np
+import pytest
+import numba_cuda_c as cuda
+
+SOURCE = %r
+
+
+@cuda.jit
+def add(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += v
+
+
+def cached_jit_kernel_runs_again_after_close():
     host = np.arange(512, dtype=np.float64)
     d = cuda.to_device(host)
     add[4, 128](d, 1.0)
@@ -57,13 +73,28 @@ def test_a_cached_jit_kernel_runs_again_after_close():
         add[4, 128](d, 1.0)
 
 
-def test_a_source_module_kernel_runs_again_after_close():
+def source_module_kernel_runs_again_after_close():
     kernel = cuda.SourceModule(SOURCE).get_function("add")
     host = np.arange(300, dtype=np.float64)
     cuda.close()
     d = cuda.to_device(host)
     kernel[3, 128](d, 1.5, host.size)
     np.testing.assert_array_equal(d.copy_to_host(), host + 1.5)
+
+
+globals()[CASE]()
+print("ok", CASE)
+"""
+
+
+@pytest.mark.parametrize(
+    "case", ["cached_jit_kernel_runs_again_after_close", "source_module_kernel_runs_again_after_close"]
+)
+def test_kernels_run_again_after_close(case, tmp_path):
+    script = tmp_path / "close_case.py"  # a file: the translator reads the kernel's source
+    script.write_text(CLOSE_SCRIPT % SOURCE)
+    out = run_python("import runpy; runpy.run_path(%r, init_globals={'CASE': %r})" % (str(script), case))
+    assert out.strip() == "ok " + case
 
 
 @need_two
