@@ -56,25 +56,8 @@ from numba_cuda_c._cuda import (  # noqa: F401
 from numba_cuda_c.cudadrv import devices as _devices
 from numba_cuda_c import pool  # noqa: F401
 from numba_cuda_c import types  # noqa: F401
-from numba_cuda_c.types import (  # noqa: F401
-    boolean,
-    complex64,
-    complex128,
-    float16,
-    float32,
-    float64,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-    uint16,
-    uint32,
-    uint64,
-    void,
-)
 
-# every type name numba.cuda exports (double, float_, intp, b1, f4, ...), as numba.cuda does
+# every type name numba.cuda exports (float32, int64, void, double, float_, intp, b1, f4, ...), as numba.cuda does
 globals().update(
     {_k: _v for _k, _v in vars(types).items() if isinstance(_v, types.Type) and not _k.startswith("_")}
 )

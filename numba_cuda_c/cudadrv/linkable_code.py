@@ -56,53 +56,20 @@ class LinkableCode:
         return "<%s %s>" % (type(self).__name__, self.name)
 
 
-class PTXSource(LinkableCode):
-    """PTX source code in memory."""
-
-    kind = FILE_EXTENSION_MAP["ptx"]
-    default_name = "<unnamed-ptx>"
-
-
-class CUSource(LinkableCode):
-    """CUDA C/C++ source code in memory."""
-
-    kind = "cu"
-    default_name = "<unnamed-cu>"
+def _code_kind(name, doc, kind, default_name):
+    """One kind of code in memory: a LinkableCode subclass that says its kind and its default name."""
+    return type(
+        name, (LinkableCode,), {"__doc__": doc, "__module__": __name__, "kind": kind, "default_name": default_name}
+    )
 
 
-class Fatbin(LinkableCode):
-    """An ELF Fatbin in memory."""
-
-    kind = FILE_EXTENSION_MAP["fatbin"]
-    default_name = "<unnamed-fatbin>"
-
-
-class Cubin(LinkableCode):
-    """An ELF Cubin in memory."""
-
-    kind = FILE_EXTENSION_MAP["cubin"]
-    default_name = "<unnamed-cubin>"
-
-
-class Archive(LinkableCode):
-    """An archive of objects in memory."""
-
-    kind = FILE_EXTENSION_MAP["a"]
-    default_name = "<unnamed-archive>"
-
-
-class Object(LinkableCode):
-    """An object file in memory."""
-
-    kind = FILE_EXTENSION_MAP["o"]
-    default_name = "<unnamed-object>"
-
-
-class LTOIR(LinkableCode):
-    """An LTOIR file in memory."""
-
-    kind = FILE_EXTENSION_MAP["ltoir"]
-    default_name = "<unnamed-ltoir>"
+PTXSource = _code_kind("PTXSource", "PTX source code in memory.", FILE_EXTENSION_MAP["ptx"], "<unnamed-ptx>")
+CUSource = _code_kind("CUSource", "CUDA C/C++ source code in memory.", "cu", "<unnamed-cu>")
+Fatbin = _code_kind("Fatbin", "An ELF Fatbin in memory.", FILE_EXTENSION_MAP["fatbin"], "<unnamed-fatbin>")
+Cubin = _code_kind("Cubin", "An ELF Cubin in memory.", FILE_EXTENSION_MAP["cubin"], "<unnamed-cubin>")
+Archive = _code_kind("Archive", "An archive of objects in memory.", FILE_EXTENSION_MAP["a"], "<unnamed-archive>")
+Object = _code_kind("Object", "An object file in memory.", FILE_EXTENSION_MAP["o"], "<unnamed-object>")
+LTOIR = _code_kind("LTOIR", "An LTOIR file in memory.", FILE_EXTENSION_MAP["ltoir"], "<unnamed-ltoir>")
 
 
 _BY_EXTENSION = {

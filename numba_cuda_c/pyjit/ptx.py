@@ -178,21 +178,9 @@ def _ptx_options(given, **changed):
     return options
 
 
-def compile_ptx_for_current_device(
-    pyfunc,
-    args,
-    debug=False,
-    lineinfo=False,
-    device=False,
-    fastmath=False,
-    opt=True,
-    abi="numba",
-    abi_info=None,
-    forceinline=False,
-    launch_bounds=None,
-):
-    """compile_ptx for the current device's compute capability."""
-    return compile_ptx(pyfunc, args, **_ptx_options(locals(), cc=compiler.default_arch()))
+def compile_ptx_for_current_device(pyfunc, args, **options):
+    """compile_ptx for the current device's compute capability, with compile_ptx's other keywords."""
+    return compile_ptx(pyfunc, args, cc=compiler.default_arch(), **options)
 
 
 def compile(
@@ -220,19 +208,7 @@ def compile(
     return compile_ptx(pyfunc, sig, **_ptx_options(locals()))
 
 
-def compile_for_current_device(
-    pyfunc,
-    sig,
-    debug=False,
-    lineinfo=False,
-    device=True,
-    fastmath=False,
-    opt=True,
-    abi="c",
-    abi_info=None,
-    output="ptx",
-    forceinline=False,
-    launch_bounds=None,
-):
-    """numba-cuda's compile_for_current_device(): compile() for the current device's capability."""
-    return compile(pyfunc, sig, output=output, **_ptx_options(locals(), cc=compiler.default_arch()))
+def compile_for_current_device(pyfunc, sig, **options):
+    """numba-cuda's compile_for_current_device(): compile() for the current device's capability, with compile()'s
+    other keywords (debug, lineinfo, device, fastmath, opt, abi, abi_info, output, forceinline, launch_bounds)."""
+    return compile(pyfunc, sig, cc=compiler.default_arch(), **options)
