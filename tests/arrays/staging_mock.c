@@ -31,12 +31,38 @@ static CUresult host_alloc(void **p, size_t n, unsigned int flags)
     *p = malloc(n);
     return *p != NULL ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
-static CUresult host_free(void *p) { free(p); return CUDA_SUCCESS; }
-static CUresult event_create(CUevent *e, unsigned int flags) { (void)flags; *e = (CUevent)malloc(1); return CUDA_SUCCESS; }
-static CUresult event_destroy(CUevent e) { free(e); return CUDA_SUCCESS; }
-static CUresult event_record(CUevent e, CUstream s) { (void)e; (void)s; return CUDA_SUCCESS; }
-static CUresult event_query(CUevent e) { (void)e; return rand() % 3 == 0 ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS; }
-static CUresult stream_sync(CUstream s) { (void)s; return CUDA_SUCCESS; }
+static CUresult host_free(void *p)
+{
+    free(p);
+    return CUDA_SUCCESS;
+}
+static CUresult event_create(CUevent *e, unsigned int flags)
+{
+    (void)flags;
+    *e = (CUevent)malloc(1);
+    return CUDA_SUCCESS;
+}
+static CUresult event_destroy(CUevent e)
+{
+    free(e);
+    return CUDA_SUCCESS;
+}
+static CUresult event_record(CUevent e, CUstream s)
+{
+    (void)e;
+    (void)s;
+    return CUDA_SUCCESS;
+}
+static CUresult event_query(CUevent e)
+{
+    (void)e;
+    return rand() % 3 == 0 ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+static CUresult stream_sync(CUstream s)
+{
+    (void)s;
+    return CUDA_SUCCESS;
+}
 static CUresult to_host(void *d, CUdeviceptr s, size_t n, CUstream st)
 {
     (void)st;
@@ -73,7 +99,10 @@ int main(void)
         source[i] = (unsigned char)(i * 131 + 7);
     size_t sizes[] = {1, 4095, 2 * MIB + 1, 5000000, total - 3};
     size_t offsets[] = {0, 16, 2 * MIB - 1, 3 * MIB};
-    struct { size_t chunk; int slots, threads, refuse; } rings[] = {
+    struct {
+        size_t chunk;
+        int slots, threads, refuse;
+    } rings[] = {
         {2 * MIB, 2, 1, 0}, {2 * MIB, 16, 7, 0}, {4 * MIB, 3, 3, 0}, {2 * MIB, 4, 4, 1}, /* 1: no worker starts */
     };
     int cases = 0;

@@ -21,8 +21,11 @@
 
 #ifdef MOCK_STUBS
 
-#define STUB(name, symbol)                                                                                   \
-    __attribute__((weak)) CUresult symbol(void) { return CUDA_ERROR_NOT_SUPPORTED; }
+#define STUB(name, symbol)                                                                                         \
+    __attribute__((weak)) CUresult symbol(void)                                                                    \
+    {                                                                                                              \
+        return CUDA_ERROR_NOT_SUPPORTED;                                                                           \
+    }
 CU_REQUIRED_FUNCTIONS(STUB)
 #undef STUB
 
@@ -82,7 +85,10 @@ int mock_stats(long *out)
     return 0;
 }
 
-static CUcontext current(void) { return depth > 0 ? stack[depth - 1] : NULL; }
+static CUcontext current(void)
+{
+    return depth > 0 ? stack[depth - 1] : NULL;
+}
 
 CUresult cuInit(unsigned int flags)
 {
@@ -109,7 +115,11 @@ CUresult cuInit(unsigned int flags)
     inits++;
     return CUDA_SUCCESS;
 }
-CUresult cuDriverGetVersion(int *v) { *v = 12080; return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *v)
+{
+    *v = 12080;
+    return CUDA_SUCCESS;
+}
 CUresult cuGetErrorName(CUresult rc, const char **s)
 {
     static char names[16][48];
@@ -119,8 +129,17 @@ CUresult cuGetErrorName(CUresult rc, const char **s)
     *s = name;
     return CUDA_SUCCESS;
 }
-CUresult cuGetErrorString(CUresult rc, const char **s) { (void)rc; *s = "mock driver error"; return CUDA_SUCCESS; }
-CUresult cuDeviceGetCount(int *count) { *count = ndevices; return CUDA_SUCCESS; }
+CUresult cuGetErrorString(CUresult rc, const char **s)
+{
+    (void)rc;
+    *s = "mock driver error";
+    return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *count)
+{
+    *count = ndevices;
+    return CUDA_SUCCESS;
+}
 CUresult cuDeviceGet(CUdevice *d, int ordinal)
 {
     if (ordinal < 0 || ordinal >= ndevices)
@@ -128,21 +147,48 @@ CUresult cuDeviceGet(CUdevice *d, int ordinal)
     *d = ordinal;
     return CUDA_SUCCESS;
 }
-CUresult cuDeviceGetName(char *name, int len, CUdevice d) { snprintf(name, len, "Mock GPU %d", d); return CUDA_SUCCESS; }
-CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice d) { memset(uuid->bytes, 0x10 + d, 16); return CUDA_SUCCESS; }
-CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) { (void)d; *bytes = (size_t)1 << 32; return CUDA_SUCCESS; }
+CUresult cuDeviceGetName(char *name, int len, CUdevice d)
+{
+    snprintf(name, len, "Mock GPU %d", d);
+    return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice d)
+{
+    memset(uuid->bytes, 0x10 + d, 16);
+    return CUDA_SUCCESS;
+}
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d)
+{
+    (void)d;
+    *bytes = (size_t)1 << 32;
+    return CUDA_SUCCESS;
+}
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice d)
 {
     switch ((int)attribute) {
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = cc[d] / 10; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = cc[d] % 10; break;
-    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *value = 0x40 + d; break;
-    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: *value = 0; break;
-    default: *value = 1024;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+        *value = cc[d] / 10;
+        break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+        *value = cc[d] % 10;
+        break;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+        *value = 0x40 + d;
+        break;
+    case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+    case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID:
+        *value = 0;
+        break;
+    default:
+        *value = 1024;
     }
     return CUDA_SUCCESS;
 }
-CUresult cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer) { *can = can_peer && d != peer; return CUDA_SUCCESS; }
+CUresult cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer)
+{
+    *can = can_peer && d != peer;
+    return CUDA_SUCCESS;
+}
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 {
@@ -171,7 +217,11 @@ CUresult cuDevicePrimaryCtxReset_v2(CUdevice d)
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
-CUresult cuCtxGetCurrent(CUcontext *c) { *c = current(); return CUDA_SUCCESS; }
+CUresult cuCtxGetCurrent(CUcontext *c)
+{
+    *c = current();
+    return CUDA_SUCCESS;
+}
 CUresult cuCtxSetCurrent(CUcontext c)
 {
     if (depth == 0)
@@ -200,7 +250,10 @@ CUresult cuCtxGetDevice(CUdevice *d)
     *d = current()->device;
     return CUDA_SUCCESS;
 }
-CUresult cuCtxSynchronize(void) { return current() && current()->poisoned ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
+CUresult cuCtxSynchronize(void)
+{
+    return current() && current()->poisoned ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS;
+}
 CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
 {
     (void)flags;
@@ -213,7 +266,11 @@ CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
     current()->peer[peer->device] = 1;
     return CUDA_SUCCESS;
 }
-CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) { *free_bytes = *total = (size_t)1 << 32; return CUDA_SUCCESS; }
+CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+{
+    *free_bytes = *total = (size_t)1 << 32;
+    return CUDA_SUCCESS;
+}
 
 CUresult cuStreamCreate(CUstream *s, unsigned int flags)
 {
@@ -224,10 +281,26 @@ CUresult cuStreamCreate(CUstream *s, unsigned int flags)
     (*s)->context = current();
     return CUDA_SUCCESS;
 }
-CUresult cuStreamDestroy_v2(CUstream s) { free(s); return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(CUstream s) { (void)s; return CUDA_SUCCESS; }
-CUresult cuStreamQuery(CUstream s) { (void)s; return CUDA_SUCCESS; }
-CUresult cuStreamGetCtx(CUstream s, CUcontext *c) { *c = s && (uintptr_t)s > 2 ? s->context : current(); return CUDA_SUCCESS; }
+CUresult cuStreamDestroy_v2(CUstream s)
+{
+    free(s);
+    return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream s)
+{
+    (void)s;
+    return CUDA_SUCCESS;
+}
+CUresult cuStreamQuery(CUstream s)
+{
+    (void)s;
+    return CUDA_SUCCESS;
+}
+CUresult cuStreamGetCtx(CUstream s, CUcontext *c)
+{
+    *c = s && (uintptr_t)s > 2 ? s->context : current();
+    return CUDA_SUCCESS;
+}
 CUresult cuEventCreate(CUevent *e, unsigned int flags)
 {
     (void)flags;
@@ -237,11 +310,34 @@ CUresult cuEventCreate(CUevent *e, unsigned int flags)
     (*e)->context = current();
     return CUDA_SUCCESS;
 }
-CUresult cuEventDestroy_v2(CUevent e) { free(e); return CUDA_SUCCESS; }
-CUresult cuEventRecord(CUevent e, CUstream s) { (void)e; (void)s; return CUDA_SUCCESS; }
-CUresult cuEventQuery(CUevent e) { (void)e; return CUDA_SUCCESS; }
-CUresult cuEventSynchronize(CUevent e) { (void)e; return CUDA_SUCCESS; }
-CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b) { (void)a; (void)b; *ms = 1.0f; return CUDA_SUCCESS; }
+CUresult cuEventDestroy_v2(CUevent e)
+{
+    free(e);
+    return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(CUevent e, CUstream s)
+{
+    (void)e;
+    (void)s;
+    return CUDA_SUCCESS;
+}
+CUresult cuEventQuery(CUevent e)
+{
+    (void)e;
+    return CUDA_SUCCESS;
+}
+CUresult cuEventSynchronize(CUevent e)
+{
+    (void)e;
+    return CUDA_SUCCESS;
+}
+CUresult cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b)
+{
+    (void)a;
+    (void)b;
+    *ms = 1.0f;
+    return CUDA_SUCCESS;
+}
 
 static allocation *find(CUdeviceptr p)
 {
@@ -343,25 +439,48 @@ static CUresult slow_copy(void *dst, const void *src, size_t n)
         usleep(delay);
     return copy(dst, src, n);
 }
-CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n) { return copy((void *)d, h, n); }
-CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n) { return copy(h, (void *)d, n); }
-CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s) { (void)s; return slow_copy((void *)d, h, n); }
-CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s) { (void)s; return slow_copy(h, (void *)d, n); }
+CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *h, size_t n)
+{
+    return copy((void *)d, h, n);
+}
+CUresult cuMemcpyDtoH_v2(void *h, CUdeviceptr d, size_t n)
+{
+    return copy(h, (void *)d, n);
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr d, const void *h, size_t n, CUstream s)
+{
+    (void)s;
+    return slow_copy((void *)d, h, n);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *h, CUdeviceptr d, size_t n, CUstream s)
+{
+    (void)s;
+    return slow_copy(h, (void *)d, n);
+}
 /* Between contexts only through the peer entry points (or with peer access enabled). */
 static CUresult copy_dtod(CUdeviceptr d, CUdeviceptr s, size_t n)
 {
     pthread_mutex_lock(&lock);
     allocation *to = find(d), *from = find(s);
     pthread_mutex_unlock(&lock);
-    if (to && from && to->context != from->context && !current()->peer[to->context == current() ? from->context->device : to->context->device])
+    if (to && from && to->context != from->context &&
+        !current()->peer[to->context == current() ? from->context->device : to->context->device])
         return CUDA_ERROR_INVALID_VALUE;
     return copy((void *)d, (void *)s, n);
 }
-CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n) { return copy_dtod(d, s, n); }
-CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { (void)st; return copy_dtod(d, s, n); }
+CUresult cuMemcpyDtoD_v2(CUdeviceptr d, CUdeviceptr s, size_t n)
+{
+    return copy_dtod(d, s, n);
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st)
+{
+    (void)st;
+    return copy_dtod(d, s, n);
+}
 CUresult cuMemcpyPeer(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext sc, size_t n)
 {
-    (void)dc; (void)sc;
+    (void)dc;
+    (void)sc;
     pthread_mutex_lock(&lock);
     peer_copies++;
     pthread_mutex_unlock(&lock);
@@ -373,8 +492,17 @@ CUresult cuMemcpyPeerAsync(CUdeviceptr d, CUcontext dc, CUdeviceptr s, CUcontext
     (void)st;
     return cuMemcpyPeer(d, dc, s, sc, n);
 }
-CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)d, v, n); return CUDA_SUCCESS; }
-CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { (void)s; memset((void *)d, v, n); return CUDA_SUCCESS; }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n)
+{
+    memset((void *)d, v, n);
+    return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+{
+    (void)s;
+    memset((void *)d, v, n);
+    return CUDA_SUCCESS;
+}
 CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s)
 {
     (void)s;
@@ -416,12 +544,13 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
         return CUDA_ERROR_INVALID_HANDLE;
     *f = calloc(1, sizeof **f);
     (*f)->module = m;
-    snprintf((*f)->name, sizeof (*f)->name, "%s", name);
+    snprintf((*f)->name, sizeof(*f)->name, "%s", name);
     return CUDA_SUCCESS;
 }
 CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfunction f)
 {
-    (void)attribute; (void)f;
+    (void)attribute;
+    (void)f;
     *value = 1024;
     return CUDA_SUCCESS;
 }
@@ -430,9 +559,17 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfuncti
  * whose array argument is out of its context's reach poisons the context. Kernel "fill(p, n, v)"
  * (int64 n and v, natural packing) writes v into n int64s at p; any other name does nothing. */
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
-                        unsigned int by, unsigned int bz, unsigned int shared, CUstream s, void **params, void **extra)
+                        unsigned int by, unsigned int bz, unsigned int shared, CUstream s, void **params,
+                        void **extra)
 {
-    (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)extra;
+    (void)gx;
+    (void)gy;
+    (void)gz;
+    (void)bx;
+    (void)by;
+    (void)bz;
+    (void)shared;
+    (void)extra;
     CUcontext c = current();
     if (c == NULL)
         return CUDA_ERROR_INVALID_CONTEXT;

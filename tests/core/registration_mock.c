@@ -13,7 +13,10 @@
 struct cu_driver_table cu;
 
 #define MAX_RANGES 64
-static struct { char *base; size_t size; } ranges[MAX_RANGES];
+static struct {
+    char *base;
+    size_t size;
+} ranges[MAX_RANGES];
 static int nranges, registers, unregisters, fail_next_register;
 static pthread_mutex_t driver_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -70,13 +73,13 @@ static CUresult pointer_attribute(void *data, CUpointer_attribute attribute, CUd
 }
 
 static int cases;
-#define CHECK(cond)                                                                                          \
-    do {                                                                                                     \
-        cases++;                                                                                             \
-        if (!(cond)) {                                                                                       \
-            printf("failed: %s (line %d)\n", #cond, __LINE__);                                               \
-            exit(1);                                                                                         \
-        }                                                                                                    \
+#define CHECK(cond)                                                                                                \
+    do {                                                                                                           \
+        cases++;                                                                                                   \
+        if (!(cond)) {                                                                                             \
+            printf("failed: %s (line %d)\n", #cond, __LINE__);                                                     \
+            exit(1);                                                                                               \
+        }                                                                                                          \
     } while (0)
 
 static void check_table(size_t want_ranges, long want_users)

@@ -29,10 +29,10 @@ static pthread_cond_t callbacks_done = PTHREAD_COND_INITIALIZER;
 #define MAX_NAMES 128
 static struct {
     char name[48];
-    long calls;      /* since the last mock_reset */
-    long fail_at;    /* the call number that fails first (0: none) */
-    int code;        /* the CUresult it fails with */
-    int persistent;  /* every call from fail_at on, or only that one */
+    long calls;     /* since the last mock_reset */
+    long fail_at;   /* the call number that fails first (0: none) */
+    int code;       /* the CUresult it fails with */
+    int persistent; /* every call from fail_at on, or only that one */
 } entries[MAX_NAMES];
 static int nentries;
 static long init_calls;
@@ -186,11 +186,11 @@ static CUresult fault(const char *name)
     return rc;
 }
 
-#define FAULT(name)                                                                                          \
-    do {                                                                                                     \
-        CUresult injected_ = fault(name);                                                                    \
-        if (injected_ != CUDA_SUCCESS)                                                                       \
-            return injected_;                                                                                \
+#define FAULT(name)                                                                                                \
+    do {                                                                                                           \
+        CUresult injected_ = fault(name);                                                                          \
+        if (injected_ != CUDA_SUCCESS)                                                                             \
+            return injected_;                                                                                      \
     } while (0)
 
 /* ---- tracked objects ---- */
@@ -206,7 +206,7 @@ struct graph;
 struct stream {
     int kind, alive;
     struct ctx *ctx;
-    int pending; /* callbacks queued and not yet run */
+    int pending;           /* callbacks queued and not yet run */
     struct graph *capture; /* the graph a capture records launches into, or NULL */
     int capture_invalid;   /* a synchronize ran while capturing: cuStreamEndCapture fails */
 };
@@ -281,7 +281,10 @@ static int reset_retains[MAX_DEVICES];
 static __thread struct ctx *ctx_stack[64];
 static __thread int ctx_depth;
 
-static struct ctx *current_ctx(void) { return ctx_depth > 0 ? ctx_stack[ctx_depth - 1] : NULL; }
+static struct ctx *current_ctx(void)
+{
+    return ctx_depth > 0 ? ctx_stack[ctx_depth - 1] : NULL;
+}
 
 /* The current context, alive, or NULL. Call with the lock held. */
 static struct ctx *live_current(void)
@@ -428,7 +431,8 @@ struct launch_record {
 static struct launch_record records[MAX_RECORDS];
 static long nlaunches;
 
-/* ---- graphs: what a capture recorded, launches only (copies and memsets on a capturing stream run at once) ---- */
+/* ---- graphs: what a capture recorded, launches only (copies and memsets on a capturing stream run at once) ----
+ */
 
 #define MAX_GRAPH_NODES 16
 struct graph {
@@ -553,8 +557,8 @@ EXPORT CUresult cuDriverGetVersion(int *version)
 static const char *result_name(CUresult rc)
 {
     switch ((int)rc) {
-#define NAME_CASE(name, value) \
-    case value:                \
+#define NAME_CASE(name, value)                                                                                     \
+    case value:                                                                                                    \
         return #name;
         CU_RESULT_VALUES(NAME_CASE)
 #undef NAME_CASE
@@ -588,10 +592,10 @@ EXPORT CUresult cuGetErrorString(CUresult error, const char **text)
     return CUDA_SUCCESS;
 }
 
-#define REQUIRE_INIT()                                                                                       \
-    do {                                                                                                     \
-        if (init_calls == 0)                                                                                 \
-            return CUDA_ERROR_NOT_INITIALIZED;                                                               \
+#define REQUIRE_INIT()                                                                                             \
+    do {                                                                                                           \
+        if (init_calls == 0)                                                                                       \
+            return CUDA_ERROR_NOT_INITIALIZED;                                                                     \
     } while (0)
 
 EXPORT CUresult cuDeviceGetCount(int *count)
@@ -616,10 +620,10 @@ EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
     return CUDA_SUCCESS;
 }
 
-#define CHECK_DEVICE(dev)                                                                                    \
-    do {                                                                                                     \
-        if ((dev) < 0 || (dev) >= ndevices)                                                                  \
-            return CUDA_ERROR_INVALID_DEVICE;                                                                \
+#define CHECK_DEVICE(dev)                                                                                          \
+    do {                                                                                                           \
+        if ((dev) < 0 || (dev) >= ndevices)                                                                        \
+            return CUDA_ERROR_INVALID_DEVICE;                                                                      \
     } while (0)
 
 EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
@@ -639,23 +643,51 @@ EXPORT CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, C
     if (value == NULL)
         return CUDA_ERROR_INVALID_VALUE;
     switch ((int)attribute) {
-    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = 1024; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = 64; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = 0x7fffffff; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *value = 65535; break;
-    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = 49152; break;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 4; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = cc_major; break;
-    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = cc_minor; break;
-    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *value = 0x10 + dev; break;
-    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
-    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
-    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+        *value = 1024;
+        break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+        *value = 1024;
+        break;
+    case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+        *value = 64;
+        break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+        *value = 0x7fffffff;
+        break;
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+    case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+        *value = 65535;
+        break;
+    case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+        *value = 49152;
+        break;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+        *value = 32;
+        break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+        *value = 4;
+        break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+        *value = cc_major;
+        break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+        *value = cc_minor;
+        break;
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+        *value = 0x10 + dev;
+        break;
+    case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
         *value = 1;
         break;
-    default: *value = 0;
+    default:
+        *value = 0;
     }
     return CUDA_SUCCESS;
 }
@@ -818,13 +850,13 @@ EXPORT CUresult cuCtxGetDevice(CUdevice *device)
 }
 
 /* Calls that need a live current context. */
-#define REQUIRE_CONTEXT()                                                                                    \
-    do {                                                                                                     \
-        pthread_mutex_lock(&lock);                                                                           \
-        struct ctx *c_ = live_current();                                                                     \
-        pthread_mutex_unlock(&lock);                                                                         \
-        if (c_ == NULL)                                                                                      \
-            return CUDA_ERROR_INVALID_CONTEXT;                                                               \
+#define REQUIRE_CONTEXT()                                                                                          \
+    do {                                                                                                           \
+        pthread_mutex_lock(&lock);                                                                                 \
+        struct ctx *c_ = live_current();                                                                           \
+        pthread_mutex_unlock(&lock);                                                                               \
+        if (c_ == NULL)                                                                                            \
+            return CUDA_ERROR_INVALID_CONTEXT;                                                                     \
     } while (0)
 
 /* A synchronizing call while a stream of the context is being captured: refused, and the capture
@@ -1216,7 +1248,7 @@ EXPORT CUresult cuMemHostRegister_v2(void *p, size_t size, unsigned int flags)
             uintptr_t base = (uintptr_t)allocs[i].base, q = (uintptr_t)p;
             if (q < base + allocs[i].size && base < q + size)
                 rc = allocs[i].kind == A_REGISTERED ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
-                                                     : CUDA_ERROR_INVALID_VALUE;
+                                                    : CUDA_ERROR_INVALID_VALUE;
         }
         if (rc == CUDA_SUCCESS && alloc_add(A_REGISTERED, p, size) == NULL)
             rc = CUDA_ERROR_OUT_OF_MEMORY;
@@ -1265,15 +1297,24 @@ EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute,
     CUresult rc = a != NULL ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; /* memory the driver knows nothing of */
     if (a != NULL) {
         switch (attribute) {
-        case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data = (CUcontext)a->ctx; break;
-        case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-            *(unsigned int *)data = a->kind == A_DEVICE || a->kind == A_MANAGED ? CU_MEMORYTYPE_DEVICE
-                                                                                 : CU_MEMORYTYPE_HOST;
+        case CU_POINTER_ATTRIBUTE_CONTEXT:
+            *(CUcontext *)data = (CUcontext)a->ctx;
             break;
-        case CU_POINTER_ATTRIBUTE_DEVICE_POINTER: *(CUdeviceptr *)data = p; break;
-        case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = a->ctx ? a->ctx->device : 0; break;
-        case 8: /* CU_POINTER_ATTRIBUTE_IS_MANAGED */ *(int *)data = a->kind == A_MANAGED; break;
-        default: rc = CUDA_ERROR_INVALID_VALUE;
+        case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+            *(unsigned int *)data =
+                a->kind == A_DEVICE || a->kind == A_MANAGED ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+            break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+            *(CUdeviceptr *)data = p;
+            break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+            *(int *)data = a->ctx ? a->ctx->device : 0;
+            break;
+        case 8: /* CU_POINTER_ATTRIBUTE_IS_MANAGED */
+            *(int *)data = a->kind == A_MANAGED;
+            break;
+        default:
+            rc = CUDA_ERROR_INVALID_VALUE;
         }
     }
     pthread_mutex_unlock(&lock);
@@ -1318,7 +1359,7 @@ EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
     pthread_mutex_lock(&lock);
     struct alloc *a = alloc_find((uintptr_t)p, 1);
     CUresult rc = a != NULL && a->kind == A_DEVICE && (uintptr_t)a->base == (uintptr_t)p ? CUDA_SUCCESS
-                                                                                        : CUDA_ERROR_INVALID_VALUE;
+                                                                                         : CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
         memset(handle->reserved, 0, sizeof handle->reserved);
         memcpy(handle->reserved, "MOCKIPC", 8);
@@ -1427,7 +1468,8 @@ EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags)
     FAULT("cuCtxEnablePeerAccess");
     return peer == NULL || flags != 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
-EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context, size_t n)
+EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,
+                             size_t n)
 {
     (void)dst_context;
     (void)src_context;
@@ -1620,7 +1662,7 @@ EXPORT CUresult cuFuncGetParamInfo(CUfunction h, size_t index, size_t *offset, s
     FAULT("cuFuncGetParamInfo");
     pthread_mutex_lock(&lock);
     struct function *f = find(K_FUNCTION, h);
-    CUresult rc = f == NULL ? CUDA_ERROR_INVALID_HANDLE
+    CUresult rc = f == NULL                     ? CUDA_ERROR_INVALID_HANDLE
                   : index >= (size_t)f->nparams ? CUDA_ERROR_INVALID_VALUE
                                                 : CUDA_SUCCESS;
     if (rc == CUDA_SUCCESS) {
@@ -1644,10 +1686,18 @@ EXPORT CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, C
     if (f == NULL)
         return CUDA_ERROR_INVALID_HANDLE;
     switch (attribute) {
-    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = 1024; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 16; break;
-    case CU_FUNC_ATTRIBUTE_PTX_VERSION: case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *value = cc_major * 10 + cc_minor; break;
-    default: *value = 0;
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+        *value = 1024;
+        break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS:
+        *value = 16;
+        break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+        *value = cc_major * 10 + cc_minor;
+        break;
+    default:
+        *value = 0;
     }
     return CUDA_SUCCESS;
 }
@@ -1681,7 +1731,10 @@ EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
     return rc;
 }
 
-EXPORT long mock_stack_limit(void) { return (long)stack_limit; }
+EXPORT long mock_stack_limit(void)
+{
+    return (long)stack_limit;
+}
 
 EXPORT CUresult cuFuncSetAttribute(CUfunction h, CUfunction_attribute attribute, int value)
 {
@@ -1705,15 +1758,15 @@ EXPORT CUresult cuLaunchKernel(CUfunction h, unsigned gx, unsigned gy, unsigned 
     if (rc == CUDA_SUCCESS && f->module->ctx != current_ctx())
         rc = CUDA_ERROR_INVALID_CONTEXT;
     if (rc == CUDA_SUCCESS && (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 ||
-                               (unsigned long long)bx * by * bz > 1024 || gy > 65535 || gz > 65535 || extra != NULL ||
-                               (params == NULL && f->nparams > 0) || shared > 49152))
+                               (unsigned long long)bx * by * bz > 1024 || gy > 65535 || gz > 65535 ||
+                               extra != NULL || (params == NULL && f->nparams > 0) || shared > 49152))
         rc = CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS && s != NULL && s->capture != NULL && s->capture->nnodes == MAX_GRAPH_NODES)
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     if (rc == CUDA_SUCCESS) {
         /* captured: a node of the graph, replayed by each cuGraphLaunch; else run (recorded) now */
         struct launch_record *r = s != NULL && s->capture != NULL ? &s->capture->nodes[s->capture->nnodes++]
-                                                                   : &records[nlaunches++ % MAX_RECORDS];
+                                                                  : &records[nlaunches++ % MAX_RECORDS];
         unsigned dims[7] = {gx, gy, gz, bx, by, bz, shared};
         snprintf(r->name, sizeof r->name, "%s", f->name);
         memcpy(r->dims, dims, sizeof dims);
@@ -1787,8 +1840,8 @@ EXPORT CUresult cuStreamIsCapturing(CUstream h, CUstreamCaptureStatus *status)
     CUresult rc = stream_lookup(h, &s);
     if (rc == CUDA_SUCCESS)
         *status = s == NULL || s->capture == NULL ? CU_STREAM_CAPTURE_STATUS_NONE
-                  : s->capture_invalid           ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
-                                                 : CU_STREAM_CAPTURE_STATUS_ACTIVE;
+                  : s->capture_invalid            ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
+                                                  : CU_STREAM_CAPTURE_STATUS_ACTIVE;
     pthread_mutex_unlock(&lock);
     return rc;
 }
@@ -1947,8 +2000,8 @@ EXPORT long mock_calls(const char *name)
 EXPORT long mock_live(const char *what)
 {
     static const char *alloc_names[] = {"device", "pinned", "mapped", "managed", "registered"};
-    static const char *object_names[] = {"contexts", "streams", "events", "modules", "functions", "graphs",
-                                         "graph_execs"};
+    static const char *object_names[] = {"contexts",  "streams", "events",     "modules",
+                                         "functions", "graphs",  "graph_execs"};
     long n = -1;
     pthread_mutex_lock(&lock);
     for (int k = 0; k < A_NKINDS; k++)
@@ -2036,7 +2089,10 @@ EXPORT int mock_set_params(const char *name, int count, const size_t *sizes, con
 }
 
 /* Launches since the last mock_reset. */
-EXPORT long mock_launch_count(void) { return nlaunches; }
+EXPORT long mock_launch_count(void)
+{
+    return nlaunches;
+}
 
 /* The launch `back` launches ago (0: the last): name, dims (grid xyz, block xyz, shared), stream, and
  * the parameters (count; their offsets and sizes, up to `max_params`; their bytes, up to `max_bytes`).

@@ -35,7 +35,8 @@ static const Elf64_Shdr *elf_section(const unsigned char *image, size_t size, co
     size_t plen = strlen(prefix);
     for (int i = 0; i < h->e_shnum; i++) {
         const char *n = names + sections[i].sh_name;
-        if ((size_t)(n - (const char *)image) < size && strncmp(n, prefix, plen) == 0 && strcmp(n + plen, name) == 0)
+        if ((size_t)(n - (const char *)image) < size && strncmp(n, prefix, plen) == 0 &&
+            strcmp(n + plen, name) == 0)
             return &sections[i];
     }
     return NULL;
