@@ -12,6 +12,7 @@
 #include "core/event.h"
 #include "core/graph.h"
 #include "core/graph_exec.h"
+#include "core/context_memory.h"
 #include "core/memory.h"
 #include "core/deallocations.h"
 #include "core/rescue.h"
@@ -31,7 +32,7 @@ static int module_exec(PyObject *module)
     module_state *st = state_of_module(module);
     if (errors_init(module, st) < 0 || device_type_init(module, st) < 0 || context_type_init(module, st) < 0 ||
         stream_type_init(module, st) < 0 || event_type_init(module, st) < 0 || memory_type_init(module, st) < 0 ||
-        deallocations_init(module, st) < 0 || rescue_init(module, st) < 0 ||
+        context_memory_init(module, st) < 0 || deallocations_init(module, st) < 0 || rescue_init(module, st) < 0 ||
         devicearray_type_init(module, st) < 0 || module_type_init(module, st) < 0 ||
         kernel_type_init(module, st, launch_configure) < 0 || launch_type_init(module, st) < 0 ||
         dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0 ||
