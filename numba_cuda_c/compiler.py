@@ -70,19 +70,22 @@ def _write_entry(path, payload):
         pass  # a cache that cannot be written is only slower
 
 
-def cached_text(key, make, refresh=False):
-    """(text, hit): make() -> str, kept in the disk cache under `key` (a str naming everything the text
-    depends on), and whether it was read from there; computed again where the cache is off, unwritable,
-    or its entry fails the digest check. refresh: made again and written over the entry (recompile)."""
+def cached_translation(key, make, refresh=False):
+    """((source, launch_flags), hit): make() -> (the CUDA C of a translation, the flags its launch needs),
+    kept in the disk cache under `key` (a str naming everything the translation depends on), and whether it
+    was read from there; computed again where the cache is off, unwritable, or its entry fails the digest
+    check. refresh: made again and written over the entry (recompile). An entry is the flags, one line
+    (words), then the source."""
     if not _disk_cache_enabled():
         return make(), False
-    path = os.path.join(cache_dir(), _sha256(key.encode()).hexdigest() + ".txt")
+    path = os.path.join(cache_dir(), _sha256(key.encode()).hexdigest() + ".jit")
     payload = None if refresh else _read_entry(path)
     if payload is not None:
-        return payload.decode(), True
-    text = make()
-    _write_entry(path, text.encode())
-    return text, False
+        flags, _, source = payload.decode().partition("\n")
+        return (source, flags.split()), True
+    source, flags = make()
+    _write_entry(path, (" ".join(flags) + "\n" + source).encode())
+    return (source, flags), False
 
 
 def default_arch():

@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 import weakref
+import zlib
 
 import numpy as np
 
@@ -21,7 +22,6 @@ from numba_cuda_c.args import as_hint
 from numba_cuda_c.cudadrv import foreign_arguments
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK, links_of
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
-from numba_cuda_c.pyjit.lib import launch_flags_of
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
 from numba_cuda_c.pyjit.options import CARVEOUTS, check_options, nvrtc_options
@@ -201,9 +201,9 @@ class Specialisation:
         "kernel",
     )
 
-    def __init__(self, argtypes, name, source, captured, links):
+    def __init__(self, argtypes, name, source, captured, links, launch_flags):
         self.argtypes, self.name, self.source, self.captured, self.links = argtypes, name, source, captured, links
-        self.launch_flags = frozenset(launch_flags_of(source))
+        self.launch_flags = frozenset(launch_flags)
         self.cache_hits = self.cache_misses = 0
         self.kernel = None
 
@@ -272,8 +272,10 @@ class Dispatcher:
         cache), not yet compiled."""
         specialisation = self._specialisations.get(argtypes)
         if specialisation is None:
-            digest = compiler._sha256(repr(argtypes).encode()).hexdigest()[:12]
-            name = "ncc_%s_%s" % (re.sub(r"\W", "_", self.py_func.__name__), digest)  # <lambda> too
+            key = self._cache_key(argtypes)
+            # the kernel's C name, the same in every process (the disk cache's source holds it); each
+            # signature is a module of its own, so a short digest only tells them apart in profilers
+            name = "ncc_%s_%08x" % (re.sub(r"\W", "_", self.py_func.__name__), zlib.crc32(repr(argtypes).encode()))
             externs = []  # the declared device functions it calls (cuda.declare_device)
             captured = []  # the global device arrays it reads by pointer
 
@@ -281,7 +283,8 @@ class Dispatcher:
                 from numba_cuda_c.pyjit.translate import translate_kernel  # ast and inspect: only when needed
 
                 del externs[:], captured[:]
-                return translate_kernel(
+                flags = []
+                source = translate_kernel(
                     self.py_func,
                     argtypes,
                     name,
@@ -291,19 +294,20 @@ class Dispatcher:
                     debug=bool(self.options.get("debug")),
                     lineinfo=bool(self.options.get("lineinfo")),
                     fastmath=bool(self.options.get("fastmath")),
+                    launch_flags=flags,
                 )
+                return source, flags
 
-            key = self._cache_key(argtypes)
             hit = None  # no disk cache
             if key is None:
-                text = translate()
+                text, flags = translate()
             else:  # numba's stats count what the disk cache had and had not
-                text, hit = compiler.cached_text(key, translate, refresh=self._refreshing)
+                (text, flags), hit = compiler.cached_translation(key, translate, refresh=self._refreshing)
             if not externs and _EXTERN_MARK in text:  # from the disk cache: learn the declarations' links
-                text = translate()
+                text, flags = translate()
             if not captured and text.startswith(_CAPTURES_MARK):  # another process's pointers: made again
-                text = translate()
-            specialisation = Specialisation(argtypes, name, text, captured, self._link_list(externs))
+                text, flags = translate()
+            specialisation = Specialisation(argtypes, name, text, captured, self._link_list(externs), flags)
             specialisation.cache_hits, specialisation.cache_misses = int(hit is True), int(hit is False)
             self._specialisations[argtypes] = specialisation
         return specialisation
@@ -352,20 +356,9 @@ class Dispatcher:
                 specialisation = self._specialisation(argtypes)
                 if specialisation.kernel is None:
                     started = time.perf_counter()
-                    specialisation.kernel = self._compile_and_load(specialisation)
+                    specialisation.kernel = self._set_up(self._load(specialisation), specialisation)
                     _log_slow_compile(self.py_func.__name__, argtypes, time.perf_counter() - started)
         return specialisation.kernel
-
-    def _compile_and_load(self, specialisation):
-        kernel = self._compile_and_load_kernel(specialisation)
-        if "cooperative" in specialisation.launch_flags:  # its code syncs the grid
-            kernel._set_cooperative(True)
-        if "deep_stack" in specialisation.launch_flags:  # recursive device functions
-            kernel._set_min_stack_size(RECURSION_STACK_BYTES)
-        carveout = self.options.get("shared_memory_carveout")
-        if carveout is not None:
-            kernel.set_shared_memory_carveout(CARVEOUTS.get(str(carveout).lower(), carveout))
-        return kernel
 
     def _nvrtc_options(self):
         return nvrtc_options(
@@ -376,7 +369,9 @@ class Dispatcher:
             }
         )
 
-    def _compile_and_load_kernel(self, specialisation):
+    def _load(self, specialisation):
+        """The Kernel of a translation: compiled by NVRTC (the disk cache keyed by its source), linked where it calls
+        declared device functions or links files, and loaded."""
         name, source, links, argtypes = (
             specialisation.name,
             specialisation.source,
@@ -412,6 +407,17 @@ class Dispatcher:
 
             return linker.load_with_callbacks(image, with_callbacks, name, forget)
         return compiler.load_module(image).get_function(name)
+
+    def _set_up(self, kernel, specialisation):
+        """The kernel, set up for its launch flags and the shared_memory_carveout option."""
+        if "cooperative" in specialisation.launch_flags:  # its code syncs the grid
+            kernel._set_cooperative(True)
+        if "deep_stack" in specialisation.launch_flags:  # recursive device functions
+            kernel._set_min_stack_size(RECURSION_STACK_BYTES)
+        carveout = self.options.get("shared_memory_carveout")
+        if carveout is not None:
+            kernel.set_shared_memory_carveout(CARVEOUTS.get(str(carveout).lower(), carveout))
+        return kernel
 
     @property
     def stats(self):

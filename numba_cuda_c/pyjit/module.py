@@ -1,7 +1,7 @@
 """The CUDA C of one compilation (ModuleBuilder): the prelude and the libraries a translation needs, the structs its
 tuples and records travel in, its device functions (each translated once per argument types, placed only where
-emitted code calls it), then the kernel; and the marks read back from a translation's first lines (launch flags,
-captured device memory, the exceptions it can raise)."""
+emitted code calls it), then the kernel; and the marks read back from a translation's first lines (captured
+device memory, the exceptions it can raise). What its launch must do (launch_flags) is data the translation returns."""
 
 import re
 
@@ -27,7 +27,6 @@ lib.Requirement("fp16", FP16_HEADER)
 HEADER_MARKS = (("fp16", ("__half", "ncc_to_half")), ("bf16", ("bfloat16", "ncc_to_bf16")))
 # The complex-number part of the prelude goes where the C names one of its types or functions
 COMPLEX_NAMES = tuple(sorted(set(re.findall(r"\bncc_[a-z0-9_]+(?=\s*[(<{])", COMPLEX))))
-LAUNCH_MARK, launch_flags_of = lib.LAUNCH_MARK, lib.launch_flags_of
 
 
 class ModuleBuilder:
@@ -146,13 +145,11 @@ class ModuleBuilder:
             self.requirements[name] = lib.REQUIREMENTS[name]
 
     def launch_flags(self):
+        """What a launch of the kernel must do (lib.Requirement's launch): a cooperative launch, a deep stack."""
         return sorted({flag for r in self.requirements.values() for flag in r.launch})
 
     def source(self):
         marks = CAPTURES_DEVICE_MEMORY + "\n" if self.captured else ""
-        flags = self.launch_flags()
-        if flags:  # read back by the dispatcher (launch_flags_of), from the disk cache too
-            marks += LAUNCH_MARK + " ".join(flags) + "\n"
         marks += raise_lines(self.raises)  # and the exceptions it can raise (exceptions.table_of)
         body = "\n".join(self.pieces)
         libraries = "".join(r.code for r in self.requirements.values())

@@ -707,11 +707,13 @@ def translate_kernel(
     debug=False,
     lineinfo=False,
     fastmath=False,
+    launch_flags=None,
 ):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
-    device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's
-    (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
+    device arrays it reads by pointer (the kernel must keep them alive); launch_flags: one that receives
+    what its launch must do ("cooperative": it syncs the grid; "deep_stack": it recurses); launch_bounds:
+    numba's (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
     module = ModuleBuilder(FunctionTranslator)
     module.debug = debug
     module.fastmath = fastmath
@@ -725,6 +727,8 @@ def translate_kernel(
         externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
     if captured is not None:
         captured.extend(module.captured)
+    if launch_flags is not None:
+        launch_flags.extend(module.launch_flags())
     return module.source()
 
 

@@ -163,7 +163,7 @@ static int cai_stream(module_state *st, ContextObject *context, PyObject *desc, 
     return *stream == NULL ? -1 : 0;
 }
 
-static PyObject *from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
+PyObject *devicearray_from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync)
 {
     if (!PyDict_Check(desc)) {
         PyErr_SetString(PyExc_TypeError, "__cuda_array_interface__ must be a dict");
@@ -226,7 +226,7 @@ static PyObject *module_from_cuda_array_interface(PyObject *module, PyObject *ar
         return NULL;
     if (numpy_require() < 0)
         return NULL;
-    return from_cai(state_of_module(module), desc, owner == Py_None ? NULL : owner, sync);
+    return devicearray_from_cai(state_of_module(module), desc, owner == Py_None ? NULL : owner, sync);
 }
 
 PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync)
@@ -246,7 +246,7 @@ PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync)
         }
         return NULL;
     }
-    PyObject *result = from_cai(st, desc, obj, sync);
+    PyObject *result = devicearray_from_cai(st, desc, obj, sync);
     Py_DECREF(desc);
     return result;
 }

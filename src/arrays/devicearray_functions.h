@@ -9,6 +9,10 @@
  * object that keeps it alive (devicearray_functions.c). New reference. */
 PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync);
 
+/* A view of the memory a __cuda_array_interface__ dict `desc` describes, checked against its
+ * allocation, keeping `owner` (or NULL) alive. New reference. */
+PyObject *devicearray_from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync);
+
 /* A CAI consumer waits for the exporter's stream (desc["stream"]) before using the memory, when
  * sync and NUMBA_CUDA_ARRAY_INTERFACE_SYNC allow, as numba does. 0, or -1 with an error. */
 int cai_wait_stream(module_state *st, PyObject *desc, int sync);

@@ -13,7 +13,6 @@
  * (structured dtypes, datetime units, byte orders), from the module state's table of them. */
 #include "launch/argument_types.h"
 
-#include "arrays/devicearray.h"
 #include "driver/numpy_api.h"
 
 #define KEY_BYTES_MAX 1024
@@ -38,6 +37,8 @@ static int put(key_buffer *key, unsigned char byte)
 /* The dtype's code: its type number, or 0xFF and its number in st->dtype_ids. */
 static int put_dtype(module_state *st, key_buffer *key, PyArray_Descr *dtype)
 {
+    if (numpy_require() < 0) /* loaded already where a dtype exists; the macros below read its version */
+        return -1;
     if (dtype->type_num < NPY_NTYPES_LEGACY && dtype->type_num < 0xFF && !PyDataType_HASFIELDS(dtype) &&
         PyArray_ISNBO(dtype->byteorder) && !PyTypeNum_ISDATETIME(dtype->type_num) && !PyDataType_HASSUBARRAY(dtype))
         return put(key, (unsigned char)dtype->type_num);
@@ -63,85 +64,101 @@ static int put_dtype(module_state *st, key_buffer *key, PyArray_Descr *dtype)
     return put(key, (unsigned char)number);
 }
 
-/* Whether `arg` is a member of an enum.Enum class: its type's metaclass is enum's (EnumType). */
-static int is_enum_member(module_state *st, PyObject *arg)
+static int put_array(module_state *st, key_buffer *key, unsigned char code, PyArray_Descr *dtype, int ndim)
 {
-    if (st->enum_type == NULL) {
-        PyObject *name = PyUnicode_FromString("enum");
-        PyObject *module = name ? PyImport_GetModule(name) : NULL; /* no enum imported: no member exists */
-        Py_XDECREF(name);
-        if (module == NULL)
-            return PyErr_Occurred() ? -1 : 0;
-        st->enum_type = PyObject_GetAttrString(module, "EnumMeta");
-        Py_DECREF(module);
-        if (st->enum_type == NULL)
-            return -1;
-    }
-    return PyObject_TypeCheck((PyObject *)Py_TYPE(arg), (PyTypeObject *)st->enum_type);
+    int status = put(key, code);
+    if (status == KEYED)
+        status = put_dtype(st, key, dtype);
+    return status == KEYED && ndim <= 0xFF ? put(key, (unsigned char)ndim) : status;
 }
 
-static int put_argument(module_state *st, key_buffer *key, PyObject *arg, int depth)
+static int put_argument(module_state *st, key_buffer *key, PyObject *arg, argument_kind kind, int depth);
+
+static int put_scalar(module_state *st, key_buffer *key, PyObject *arg, argument_kind kind)
 {
-    if (PyFloat_CheckExact(arg))
-        return put(key, 'f');
-    if (PyBool_Check(arg))
-        return put(key, 'b');
-    if (PyLong_CheckExact(arg))
-        return put(key, 'i');
-    if (PyComplex_CheckExact(arg))
-        return put(key, 'c');
-    int device = devicearray_check(st, arg);
-    if (device || PyArray_CheckExact(arg)) {
-        PyArray_Descr *dtype = device ? ((DeviceArrayObject *)arg)->dtype : PyArray_DESCR((PyArrayObject *)arg);
-        int ndim = device ? ((DeviceArrayObject *)arg)->ndim : PyArray_NDIM((PyArrayObject *)arg);
-        int status = put(key, Py_IS_TYPE(arg, st->DeviceRecordType) ? 'r' : 'A');
-        if (status == KEYED)
-            status = put_dtype(st, key, dtype);
-        return status == KEYED && ndim <= 0xFF ? put(key, (unsigned char)ndim) : status;
+    PyArray_Descr *dtype = PyArray_DescrFromScalar(arg);
+    if (dtype == NULL)
+        return -1;
+    int record = kind == ARGUMENT_NUMPY_RECORD;
+    int status = record && !PyDataType_HASFIELDS(dtype) ? NO_KEY : put(key, record ? 'R' : 'S');
+    if (status == KEYED)
+        status = put_dtype(st, key, dtype);
+    Py_DECREF(dtype);
+    return status;
+}
+
+static int put_tuple(module_state *st, key_buffer *key, PyObject *arg, int depth)
+{
+    if (depth == KEY_TUPLE_DEPTH)
+        return NO_KEY;
+    int status = put(key, '(');
+    for (Py_ssize_t i = 0; status == KEYED && i < PyTuple_GET_SIZE(arg); i++) {
+        PyObject *item = PyTuple_GET_ITEM(arg, i);
+        status = put_argument(st, key, item, argument_kind_of(st, item), depth + 1);
     }
-    if (PyArray_IsScalar(arg, Generic)) {
-        PyArray_Descr *dtype = PyArray_DescrFromScalar(arg);
-        if (dtype == NULL)
-            return -1;
-        int record = PyArray_IsScalar(arg, Void);
-        int status = record && !PyDataType_HASFIELDS(dtype) ? NO_KEY : put(key, record ? 'R' : 'S');
-        if (status == KEYED)
-            status = put_dtype(st, key, dtype);
-        Py_DECREF(dtype);
-        return status;
-    }
-    if (PyTuple_CheckExact(arg)) {
-        if (depth == KEY_TUPLE_DEPTH)
-            return NO_KEY;
-        int status = put(key, '(');
-        for (Py_ssize_t i = 0; status == KEYED && i < PyTuple_GET_SIZE(arg); i++)
-            status = put_argument(st, key, PyTuple_GET_ITEM(arg, i), depth + 1);
-        return status == KEYED ? put(key, ')') : status;
-    }
-    int member = is_enum_member(st, arg);
-    if (member <= 0)
-        return member < 0 ? -1 : NO_KEY;
+    return status == KEYED ? put(key, ')') : status;
+}
+
+/* An enum member, typed as its value where that is a number (the dispatcher's rule), in Python
+ * otherwise. */
+static int put_enum_member(module_state *st, key_buffer *key, PyObject *arg, int depth)
+{
     PyObject *value = PyObject_GetAttrString(arg, "value");
     if (value == NULL)
         return -1;
-    /* typed as its value where that is a number (the dispatcher's rule), in Python otherwise */
-    int status =
-        PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) ? put(key, 'E') : NO_KEY;
+    argument_kind kind = argument_kind_of(st, value);
+    int status = kind == ARGUMENT_FLOAT || kind == ARGUMENT_INT || kind == ARGUMENT_BOOL ? put(key, 'E') : NO_KEY;
     if (status == KEYED)
-        status = put_argument(st, key, value, depth + 1);
+        status = put_argument(st, key, value, kind, depth + 1);
     Py_DECREF(value);
     return status;
 }
 
-int argument_types_key(module_state *st, PyObject *const *args, Py_ssize_t n, PyObject **key)
+static int put_argument(module_state *st, key_buffer *key, PyObject *arg, argument_kind kind, int depth)
+{
+    switch (kind) {
+    case ARGUMENT_ERROR:
+        return -1;
+    case ARGUMENT_FLOAT:
+        return put(key, 'f');
+    case ARGUMENT_BOOL:
+        return put(key, 'b');
+    case ARGUMENT_INT:
+        return put(key, 'i');
+    case ARGUMENT_COMPLEX:
+        return put(key, 'c');
+    case ARGUMENT_DEVICE_ARRAY:
+    case ARGUMENT_DEVICE_RECORD: {
+        DeviceArrayObject *array = (DeviceArrayObject *)arg;
+        return put_array(st, key, kind == ARGUMENT_DEVICE_RECORD ? 'r' : 'A', array->dtype, array->ndim);
+    }
+    case ARGUMENT_NUMPY_ARRAY:
+        return put_array(st, key, 'A', PyArray_DESCR((PyArrayObject *)arg), PyArray_NDIM((PyArrayObject *)arg));
+    case ARGUMENT_NUMPY_SCALAR:
+    case ARGUMENT_NUMPY_RECORD:
+        return put_scalar(st, key, arg, kind);
+    case ARGUMENT_TUPLE:
+        return put_tuple(st, key, arg, depth);
+    case ARGUMENT_ENUM_MEMBER:
+        return put_enum_member(st, key, arg, depth);
+    case ARGUMENT_MEMORY_POINTER: /* typed by Python (which refuses them), each time */
+    case ARGUMENT_TYPE:
+    case ARGUMENT_OTHER:
+        break;
+    }
+    return NO_KEY;
+}
+
+int argument_types_key(module_state *st, PyObject *const *args, Py_ssize_t n, PyObject **key, argument_kind *kinds)
 {
     key_buffer buffer;
     buffer.length = 0;
     *key = NULL;
-    if (numpy_require() < 0)
-        return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        int status = put_argument(st, &buffer, args[i], 0);
+        argument_kind kind = argument_kind_of(st, args[i]);
+        if (kinds != NULL)
+            kinds[i] = kind;
+        int status = put_argument(st, &buffer, args[i], kind, 0);
         if (status != KEYED)
             return status < 0 ? -1 : 0;
     }

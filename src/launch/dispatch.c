@@ -11,6 +11,7 @@
 #include "launch/dispatch.h"
 
 #include "launch/argument_types.h"
+#include "launch/launch.h"
 
 #include <structmember.h>
 
@@ -33,14 +34,19 @@ static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, 
         PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
         return NULL;
     }
+    module_state *st = state_of(callable);
     PyObject *key;
-    if (argument_types_key(state_of(callable), args, n, &key) < 0)
+    /* each argument's kind, told once: for the key, then for the launch */
+    argument_kind kinds[LAUNCH_STACK_ARGS];
+    if (argument_types_key(st, args, n, &key, n <= LAUNCH_STACK_ARGS ? kinds : NULL) < 0)
         return NULL;
     PyObject *config = key != NULL ? PyDict_GetItemWithError(self->configs, key) : NULL;
     if (config != NULL) {
         Py_DECREF(key);
         Py_INCREF(config); /* the launch runs Python code (copies, CAI): the dict may change meanwhile */
-        PyObject *result = PyObject_Vectorcall(config, args, nargsf, NULL);
+        PyObject *result = Py_IS_TYPE(config, st->LaunchConfigType) && n <= LAUNCH_STACK_ARGS
+                               ? launch_config_call((LaunchConfigObject *)config, args, n, kinds)
+                               : PyObject_Vectorcall(config, args, nargsf, NULL);
         Py_DECREF(config);
         return result;
     }

@@ -1,25 +1,20 @@
-/* launch.c: LaunchConfig, kernel[griddim, blockdim, stream, sharedmem], and the launch path.
+/* launch.c: LaunchConfig, kernel[griddim, blockdim, stream, sharedmem], and the launch.
  *
  * The hot path (DESIGN.md, "The hot paths", 3): calling a LaunchConfig is a vectorcall. Each
- * argument gets one type check, exact types first (DeviceNDArray, float, int), and is written
- * into this launch's own parameter storage at the offset cuFuncGetParamInfo gave, with its size
- * checked; then one cuLaunchKernel. No Python object is made on the DeviceNDArray and scalar
- * paths. NumPy arrays are copied to the device before the launch and back after it, on the
- * launch's stream, as numba does; CUDA-array-interface objects pass their pointer. */
+ * argument's kind is told once (argument_kinds.h: exact types first; Dispatch hands in the kinds it
+ * told while keying a @cuda.jit launch), then it is converted and packed (launch_arguments.c) into
+ * this launch's own parameter storage (the C stack up to LAUNCH_STACK_ARGS arguments and
+ * LAUNCH_STACK_BYTES bytes, the heap beyond); then one cuLaunchKernel. */
 #include "launch/launch.h"
-#include "driver/python_helpers.h"
-#include "arrays/devicearray_functions.h"
 
-#include "arrays/devicearray.h"
-#include "driver/errors.h"
-#include "core/foreign.h"
 #include "core/graph.h"
-#include "core/memory.h"
 #include "core/stream.h"
-#include "arrays/transfer.h"
+#include "driver/errors.h"
+#include "launch/launch_arguments.h"
 
 #include <structmember.h>
 
+#define LAUNCH_STACK_BYTES 4096 /* parameter bytes a launch keeps on the C stack (the heap beyond) */
 #define NATURAL_PARAMS_MAX 256
 
 /* The dimensions as numba shows them in its errors: a list ([2.0], [1, 2, 3, 4]). */
@@ -117,421 +112,6 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
     return (PyObject *)self;
 }
 
-/* A launch owns its arguments (STYLE.md, rule 6). Phase 1 converts each argument into a record:
- * NumPy arrays are copied to the device and CAI objects read, which runs Python code and may
- * release the GIL, so another launch (a re-entrant one, or another thread's) can run meanwhile.
- * Phase 2 packs the records into parameter storage of this call's own (the C stack up to
- * LAUNCH_STACK_ARGS arguments and LAUNCH_STACK_BYTES bytes, the heap beyond), with no Python code
- * in between; then cuLaunchKernel copies the parameters; then NumPy arguments are copied back,
- * only if the launch was queued. */
-#define LAUNCH_STACK_ARGS 64
-#define LAUNCH_STACK_BYTES 4096
-#define NATURAL_PARAM_MAX_SIZE 16 /* the widest argument packed by its natural size: complex128 */
-
-typedef enum { ARG_ARRAY, ARG_POINTER, ARG_FLOAT, ARG_INT, ARG_COMPLEX, ARG_TUPLE, ARG_SCALAR, ARG_TYPE } arg_kind;
-
-typedef struct {
-    PyObject *object;    /* the argument (borrowed), or its device copy or CAI view (owned: `owned`) */
-    PyObject *host;      /* owned: the NumPy array the device copy goes back to, or NULL */
-    CUdeviceptr pointer; /* ARG_POINTER's value */
-    arg_kind kind;
-    int owned;
-} launch_arg;
-
-static int wrong_size(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t size, const char *what)
-{
-    PyErr_Format(PyExc_TypeError, "argument %zd of %S (%.100s) does not fit its %zu-byte parameter: %s", index,
-                 kernel->name, Py_TYPE(arg)->tp_name, size, what);
-    return -1;
-}
-
-static int pack_pointer(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest,
-                        CUdeviceptr pointer)
-{
-    if (*size == 0)
-        *size = sizeof pointer;
-    if (*size != sizeof pointer)
-        return wrong_size(kernel, index, arg, *size, "arrays pass an 8-byte pointer");
-    memcpy(dest, &pointer, sizeof pointer);
-    return 0;
-}
-
-/* An array parameter is either a pointer (CUDA C kernels: 8 bytes) or, for @cuda.jit kernels, the
- * struct {data, shape[ndim], strides[ndim]} the translator declares (8 + 16 ndim bytes). */
-static int pack_array(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest,
-                      DeviceArrayObject *array)
-{
-    size_t struct_size = 8 + 16 * (size_t)array->ndim;
-    if (array->context->handle == NULL) /* its memory went with its context (cuda.close(), reset) */
-        return context_check_alive(state_of((PyObject *)kernel), array->context);
-    if (*size == 0 || *size == 8)
-        return pack_pointer(kernel, index, arg, size, dest, array->data);
-    if (*size != struct_size)
-        return wrong_size(kernel, index, arg, *size,
-                          "an array passes an 8-byte pointer, or its data, shape and "
-                          "strides (a different number of dimensions?)");
-    memcpy(dest, &array->data, 8);
-    for (int d = 0; d < array->ndim; d++) {
-        long long extent = array->shape[d], stride = array->strides[d];
-        memcpy(dest + 8 + 8 * d, &extent, 8);
-        memcpy(dest + 8 + 8 * (array->ndim + d), &stride, 8);
-    }
-    return 0;
-}
-
-static int pack_int(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
-{
-    int overflow = 0;
-    long long value = PyLong_AsLongLongAndOverflow(arg, &overflow);
-    if (value == -1 && PyErr_Occurred())
-        return -1;
-    if (*size == 0)
-        *size = 8;                    /* numba types a Python int as int64 */
-    if (overflow > 0 && *size == 8) { /* above INT64_MAX: fits a uint64 parameter */
-        unsigned long long unsigned_value = PyLong_AsUnsignedLongLong(arg);
-        if (unsigned_value == (unsigned long long)-1 && PyErr_Occurred())
-            return -1;
-        memcpy(dest, &unsigned_value, 8);
-        return 0;
-    }
-    if (overflow != 0 || (*size != 1 && *size != 2 && *size != 4 && *size != 8))
-        return wrong_size(kernel, index, arg, *size, "the int is out of range, or the parameter is not an integer");
-    if (*size < 8) {
-        long long low = -(1LL << (8 * *size - 1)), high = (1LL << (8 * *size)) - 1;
-        if (value < low || value > high)
-            return wrong_size(kernel, index, arg, *size, "the int is out of the parameter's range");
-    }
-    memcpy(dest, &value, *size); /* little-endian: the low bytes */
-    return 0;
-}
-
-static int pack_float(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
-{
-    double value = PyFloat_AsDouble(arg);
-    if (value == -1.0 && PyErr_Occurred())
-        return -1;
-    if (*size == 0)
-        *size = 8;
-    if (*size == 8) {
-        memcpy(dest, &value, 8);
-    } else if (*size == 4) {
-        float single = (float)value;
-        memcpy(dest, &single, 4);
-    } else {
-        return wrong_size(kernel, index, arg, *size, "a float packs as a 4-byte float or an 8-byte double");
-    }
-    return 0;
-}
-
-static int pack_complex(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
-{
-    Py_complex value = PyComplex_AsCComplex(arg);
-    if (value.real == -1.0 && PyErr_Occurred())
-        return -1;
-    if (*size == 0)
-        *size = 16;
-    if (*size == 16) {
-        memcpy(dest, &value.real, 8);
-        memcpy(dest + 8, &value.imag, 8);
-    } else if (*size == 8) {
-        float parts[2] = {(float)value.real, (float)value.imag};
-        memcpy(dest, parts, 8);
-    } else {
-        return wrong_size(kernel, index, arg, *size, "a complex packs as complex64 or complex128");
-    }
-    return 0;
-}
-
-/* A tuple of numbers, as the C struct the Python-kernel translator declares for it: each item at
- * its natural size (bool 1 byte, int and float 8, complex 16, NumPy scalars their dtype's) and
- * alignment (a complex number's part's), the whole padded to its largest alignment. Only where
- * the driver reports the parameter's size, which the layout must match. */
-static int pack_tuple(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t *size, unsigned char *dest)
-{
-    size_t offset = 0, widest = 1;
-    if (*size == 0)
-        return wrong_size(kernel, index, arg, 0, "tuple arguments need a driver that reports parameter sizes");
-    memset(dest, 0, *size); /* NumPy's API was imported when the tuple was converted */
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(arg); k++) {
-        PyObject *item = PyTuple_GET_ITEM(arg, k);
-        unsigned char bytes[16];
-        size_t item_size = 0, align;
-        int status;
-        if (PyBool_Check(item)) {
-            bytes[0] = item == Py_True;
-            item_size = 1, status = 0;
-        } else if (PyFloat_Check(item)) {
-            status = pack_float(kernel, index, item, &item_size, bytes);
-        } else if (PyLong_Check(item)) {
-            status = pack_int(kernel, index, item, &item_size, bytes);
-        } else if (PyComplex_Check(item)) {
-            status = pack_complex(kernel, index, item, &item_size, bytes);
-        } else if (PyArray_IsScalar(item, Number) || PyArray_IsScalar(item, Bool)) {
-            PyArray_Descr *descr = PyArray_DescrFromScalar(item);
-            if (descr == NULL)
-                return -1;
-            item_size = (size_t)PyDataType_ELSIZE(descr);
-            Py_DECREF(descr);
-            status =
-                item_size <= sizeof bytes ? 0 : wrong_size(kernel, index, arg, *size, "a tuple item is too wide");
-            if (status == 0)
-                PyArray_ScalarAsCtype(item, bytes);
-        } else {
-            return wrong_size(kernel, index, arg, *size, "tuples passed to kernels hold numbers only");
-        }
-        if (status < 0)
-            return -1;
-        align = PyComplex_Check(item) || PyArray_IsScalar(item, ComplexFloating) ? item_size / 2 : item_size;
-        offset = (offset + align - 1) / align * align;
-        if (offset + item_size > *size)
-            return wrong_size(kernel, index, arg, *size, "the tuple's items do not match the parameter");
-        memcpy(dest + offset, bytes, item_size);
-        offset += item_size;
-        widest = align > widest ? align : widest;
-    }
-    if ((offset + widest - 1) / widest * widest != *size)
-        return wrong_size(kernel, index, arg, *size, "the tuple's items do not match the parameter");
-    return 0;
-}
-
-/* The pointer of a __cuda_array_interface__ dict, after its stream, as a CAI consumer must. */
-static int cai_pointer(module_state *st, PyObject *desc, CUdeviceptr *pointer)
-{
-    PyObject *data = PyDict_Check(desc) ? PyDict_GetItemString(desc, "data") : NULL;
-    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
-        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ lacks data=(pointer, readonly)");
-        return -1;
-    }
-    *pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
-    if (*pointer == (CUdeviceptr)-1 && PyErr_Occurred())
-        return -1;
-    /* The kernel takes a bare pointer, whose extent it alone knows: the pointer of a non-empty
-     * array must at least lie in an allocation (foreign.c). */
-    PyObject *shape = PyDict_GetItemString(desc, "shape");
-    size_t elements = 1;
-    for (Py_ssize_t i = 0; shape != NULL && PyTuple_Check(shape) && i < PyTuple_GET_SIZE(shape); i++)
-        if (PyLong_Check(PyTuple_GET_ITEM(shape, i)) && PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i)) == 0)
-            elements = 0;
-    if (PyErr_Occurred() ||
-        foreign_check_extent(st, *pointer, 0, elements, "a __cuda_array_interface__ argument") < 0)
-        return -1;
-    return cai_wait_stream(st, desc, 1);
-}
-
-/* An object's __cuda_array_interface__ (new reference), or NULL: with the exception set where
- * reading it failed (a property that raised), without one where there is none. */
-static PyObject *cuda_array_interface(PyObject *arg)
-{
-    if (PyArray_CheckExact(arg))
-        return NULL;
-    PyObject *desc = PyObject_GetAttrString(arg, "__cuda_array_interface__");
-    if (desc == NULL && PyErr_ExceptionMatches(PyExc_AttributeError))
-        PyErr_Clear();
-    return desc;
-}
-
-/* Whether `arg` is a type given as an argument (np.float64, a dtype, numba_cuda_c.int32 or numba's
- * type object, told by the module of its class): a compile-time constant of a @cuda.jit kernel, which
- * takes it as one unused byte. */
-static int type_argument(PyObject *arg)
-{
-    if (PyType_Check(arg) || PyArray_DescrCheck(arg))
-        return 1;
-    PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(arg), "__module__");
-    if (module == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    const char *name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : NULL;
-    int is_type =
-        name != NULL && (strcmp(name, "numba_cuda_c.types") == 0 || strncmp(name, "numba.core.types", 16) == 0 ||
-                         strncmp(name, "numba.cuda.types", 16) == 0);
-    if (name == NULL)
-        PyErr_Clear();
-    Py_DECREF(module);
-    return is_type;
-}
-
-/* `arg` as a DeviceNDArray where it is device memory of a kind numba-cuda also takes without a CUDA
- * array interface (numba_cuda_c/cudadrv/foreign_arguments.py), else None. New reference. */
-static PyObject *foreign_argument(module_state *st, PyObject *arg)
-{
-    return python_call1(st, HELPER_AS_DEVICE_ARRAY, arg);
-}
-
-/* Phase 1, the arguments that are not of the usual kinds: NumPy scalars, CUDA-array-interface
- * objects (their property runs Python code) and NumPy arrays (copied to the device, with the GIL
- * released). */
-static int convert_other_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
-                                  size_t size, launch_arg *record)
-{
-    if (numpy_require() < 0)
-        return -1;
-    if (PyArray_IsScalar(arg, Generic)) {
-        record->kind = ARG_SCALAR;
-        return 0;
-    }
-    PyObject *desc = cuda_array_interface(arg);
-    if (desc == NULL && PyErr_Occurred())
-        return -1;
-    if (desc != NULL && size == 8) { /* a pointer is all the kernel takes: no view needed */
-        record->kind = ARG_POINTER;
-        int status = cai_pointer(st, desc, &record->pointer);
-        Py_DECREF(desc);
-        return status;
-    }
-    int has_cai = desc != NULL;
-    Py_XDECREF(desc);
-    if (has_cai || PyArray_Check(arg)) {
-        /* A NumPy array goes to the device and comes back after the launch; a CAI object (a mapped or
-         * managed array too, a NumPy array the device reaches) is viewed as a device array, kept
-         * until the launch is queued. */
-        if (!has_cai && config->stream != NULL && ((StreamObject *)config->stream)->capture != NULL) {
-            PyErr_Format(PyExc_ValueError,
-                         "argument %zd of %S is a NumPy array, which a launch copies to the device "
-                         "and back around the kernel: a graph cannot capture that; pass a device array "
-                         "(cuda.to_device) to a launch on a capturing stream",
-                         index, config->kernel->name);
-            return -1;
-        }
-        if (!has_cai) { /* numba's NumbaPerformanceWarning (CUDA_WARN_ON_IMPLICIT_COPY): Python, on this slow path
-                         */
-            PyObject *warned = python_call1(st, HELPER_WARN_IMPLICIT_COPY, arg);
-            if (warned == NULL)
-                return -1;
-            Py_DECREF(warned);
-        }
-        PyObject *device = has_cai ? devicearray_from_object(st, arg, 1)
-                                   : transfer_to_device(st, arg, config->stream ? config->stream : Py_None, 1);
-        if (device == NULL)
-            return -1;
-        record->kind = ARG_ARRAY;
-        record->object = device;
-        record->owned = 1;
-        /* copied back after the launch, unless it cannot be written (a broadcast, a read-only view) */
-        record->host = has_cai || !PyArray_ISWRITEABLE((PyArrayObject *)arg) ? NULL : Py_NewRef(arg);
-        return 0;
-    }
-    if (type_argument(arg)) {
-        record->kind = ARG_TYPE;
-        return 0;
-    }
-    PyObject *foreign = foreign_argument(st, arg); /* cuda.core Buffer, StridedMemoryView, DLPack */
-    if (foreign == NULL)
-        return -1;
-    if (foreign != Py_None) {
-        record->kind = ARG_ARRAY;
-        record->object = foreign;
-        record->owned = 1;
-        return 0;
-    }
-    Py_DECREF(foreign);
-    PyErr_Format(PyExc_TypeError,
-                 "argument %zd of %S: cannot pass a %.100s to a kernel (device arrays, NumPy arrays, objects with "
-                 "__cuda_array_interface__, and int, float, complex or NumPy scalars can be passed)",
-                 index, config->kernel->name, Py_TYPE(arg)->tp_name);
-    return -1;
-}
-
-/* Phase 1: what argument `index` packs as. `size` is its parameter's size (0: unknown). May run
- * Python code and release the GIL (CAI properties, copies of NumPy arrays to the device). The
- * usual kinds first, checked inline: they need no conversion. */
-static inline int convert_argument(module_state *st, LaunchConfigObject *config, Py_ssize_t index, PyObject *arg,
-                                   size_t size, launch_arg *record)
-{
-    record->object = arg;
-    record->host = NULL;
-    record->owned = 0;
-    if (Py_IS_TYPE(arg, st->DeviceNDArrayType))
-        record->kind = ARG_ARRAY;
-    else if (PyFloat_CheckExact(arg))
-        record->kind = ARG_FLOAT;
-    else if (PyLong_Check(arg))
-        record->kind = ARG_INT;
-    else if (PyComplex_CheckExact(arg))
-        record->kind = ARG_COMPLEX;
-    else if (PyTuple_CheckExact(arg)) {
-        record->kind = ARG_TUPLE;
-        return numpy_require(); /* its items may be NumPy scalars */
-    } else if (devicearray_check(st, arg))
-        record->kind = ARG_ARRAY;
-    else if (Py_IS_TYPE(arg, st->MemoryPointerType)) {
-        record->kind = ARG_POINTER;
-        record->pointer = ((MemoryObject *)arg)->device_pointer;
-    } else
-        return convert_other_argument(st, config, index, arg, size, record);
-    return 0;
-}
-
-/* Phase 2: packs a converted argument at `dest`. *size is the parameter's size, or 0 when the
- * driver cannot tell: then the argument's natural size is used and written back. Runs no Python
- * code. `arg` is the argument as given, for messages. */
-static int pack_argument(KernelObject *kernel, Py_ssize_t index, PyObject *arg, const launch_arg *record,
-                         size_t *size, unsigned char *dest)
-{
-    PyObject *object = record->object;
-    switch (record->kind) {
-    case ARG_ARRAY:
-        return pack_array(kernel, index, arg, size, dest, (DeviceArrayObject *)object);
-    case ARG_POINTER:
-        return pack_pointer(kernel, index, arg, size, dest, record->pointer);
-    case ARG_FLOAT:
-        return pack_float(kernel, index, object, size, dest);
-    case ARG_INT:
-        return pack_int(kernel, index, object, size, dest);
-    case ARG_COMPLEX:
-        return pack_complex(kernel, index, object, size, dest);
-    case ARG_TUPLE:
-        return pack_tuple(kernel, index, object, size, dest);
-    case ARG_SCALAR:
-        break;
-    case ARG_TYPE:
-        if (*size == 0)
-            *size = 1;
-        if (*size != 1)
-            return wrong_size(kernel, index, arg, *size, "a type argument is a one-byte parameter");
-        *dest = 0;
-        return 0;
-    }
-    PyArray_Descr *descr = PyArray_DescrFromScalar(object);
-    if (descr == NULL)
-        return -1;
-    size_t itemsize = (size_t)PyDataType_ELSIZE(descr);
-    int has_objects = PyDataType_REFCHK(descr);
-    Py_DECREF(descr);
-    if (*size == 0) { /* packed by its natural size and alignment: a power of two up to 16 */
-        if (itemsize == 0 || itemsize > NATURAL_PARAM_MAX_SIZE || (itemsize & (itemsize - 1)) != 0)
-            return wrong_size(kernel, index, arg, 0,
-                              "this NumPy scalar needs a driver that reports parameter sizes");
-        *size = itemsize;
-    }
-    if (itemsize != *size || has_objects)
-        return wrong_size(kernel, index, arg, *size, "a NumPy scalar must have the parameter's size");
-    PyArray_ScalarAsCtype(object, dest);
-    return 0;
-}
-
-/* Phase 4: copies device copies back to their NumPy arrays if the launch was queued (`ok`), and
- * drops every record's references, whatever happened. Only records that own something hold any. */
-static int release_arguments(LaunchConfigObject *config, launch_arg *records, Py_ssize_t count, int ok)
-{
-    int status = 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        launch_arg *record = &records[i];
-        if (ok && status == 0 && record->host != NULL) {
-            PyObject *done = PyObject_CallMethod(record->object, "copy_to_host", "OO", record->host,
-                                                 config->stream ? config->stream : Py_None);
-            if (done == NULL)
-                status = -1;
-            Py_XDECREF(done);
-        }
-        if (record->owned)
-            Py_DECREF(record->object);
-        Py_XDECREF(record->host);
-    }
-    return status;
-}
-
 /* Phase 3: one cuLaunchKernel in the kernel's context. It only queues the work, but blocks while
  * the driver's launch queue is full: if a Python stream callback is pending in the context, it may
  * be what the queue waits on, and it needs the GIL, so the GIL is released then (only then: it
@@ -574,52 +154,12 @@ static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextOb
     return context_exit(st, pushed);
 }
 
-/* Device arrays of another context: a dead one's raise; a live one's are reached through peer
- * access, enabled at first need, or raise where the devices cannot reach each other. */
-static int launch_check_arrays(module_state *st, KernelObject *kernel, ContextObject *context,
-                               PyObject *const *args, Py_ssize_t nargs)
+PyObject *launch_config_call(LaunchConfigObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             const argument_kind *kinds)
 {
-    for (Py_ssize_t i = 0; i < nargs; i++) {
-        PyObject *arg = args[i];
-        if (!Py_IS_TYPE(arg, st->DeviceNDArrayType) &&
-            (PyFloat_CheckExact(arg) || PyLong_CheckExact(arg) || !devicearray_check(st, arg)))
-            continue;
-        ContextObject *home = ((DeviceArrayObject *)arg)->context;
-        if (home == context || home == NULL)
-            continue;
-        if (home->handle == NULL) {
-            PyErr_Format(st->CudaDriverError,
-                         "argument %zd of %S is an array of a CUDA context that was reset or "
-                         "closed",
-                         i, kernel->name);
-            return -1;
-        }
-        int reachable = context_enable_peer(st, context, home);
-        if (reachable < 0)
-            return -1;
-        if (reachable == 0) {
-            PyErr_Format(PyExc_ValueError,
-                         "argument %zd of %S is an array on device %d, and the kernel runs on "
-                         "device %d, which cannot access its memory (no peer access): copy it there first",
-                         i, kernel->name, home->device->id, context->device->id);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
-                                         PyObject *kwnames)
-{
-    LaunchConfigObject *self = (LaunchConfigObject *)callable;
     KernelObject *kernel = self->kernel;
-    module_state *st = state_of(callable);
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    module_state *st = state_of((PyObject *)self);
     int natural = kernel->param_count < 0;
-    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
-        PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
-        return NULL;
-    }
     if (!natural && nargs != kernel->param_count) {
         PyErr_Format(PyExc_TypeError, "%S takes %zd argument%s, %zd given", kernel->name, kernel->param_count,
                      kernel->param_count == 1 ? "" : "s", nargs);
@@ -631,10 +171,12 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
     }
     /* The kernel runs in its stream's context, else the current one, where its function is found
      * (loaded at its first launch there). */
-    ContextObject *context = self->stream ? ((StreamObject *)self->stream)->context : context_current(st);
-    CUfunction function =
-        context == NULL || context_check_alive(st, context) < 0 ? NULL : kernel_function(st, kernel, context);
-    if (function == NULL || launch_check_arrays(st, kernel, context, args, nargs) < 0)
+    launch_target target = {kernel, self->stream, NULL};
+    target.context = self->stream ? ((StreamObject *)self->stream)->context : context_current(st);
+    CUfunction function = target.context == NULL || context_check_alive(st, target.context) < 0
+                              ? NULL
+                              : kernel_function(st, kernel, target.context);
+    if (function == NULL)
         return NULL;
 
     /* This launch's storage: records, parameter pointers and bytes, on the stack when they fit. */
@@ -655,11 +197,14 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         params = (unsigned char *)heap + records_size + pointers_size;
     }
 
+    /* Each argument's kind: the one Dispatch told while keying the argument types, else told here. */
     Py_ssize_t converted = 0, owned = 0;
     int failed = 0;
     for (; converted < nargs && !failed; converted++) {
+        PyObject *arg = args[converted];
         size_t size = natural ? 0 : kernel->param_sizes[converted];
-        failed = convert_argument(st, self, converted, args[converted], size, &records[converted]) < 0;
+        argument_kind kind = kinds != NULL ? kinds[converted] : argument_kind_of(st, arg);
+        failed = launch_argument_convert(st, &target, converted, arg, kind, size, &records[converted]) < 0;
         owned += !failed && records[converted].owned;
     }
     if (failed)
@@ -668,7 +213,7 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
     for (Py_ssize_t i = 0; i < nargs && !failed; i++) {
         size_t size = natural ? 0 : kernel->param_sizes[i];
         unsigned char *dest = natural ? params + natural_offset : params + kernel->param_offsets[i];
-        failed = pack_argument(kernel, i, args[i], &records[i], &size, dest) < 0;
+        failed = launch_argument_pack(kernel, i, args[i], &records[i], &size, dest) < 0;
         if (!failed && natural) { /* the next one at its natural alignment (its size) */
             size_t aligned = (natural_offset + size - 1) / size * size;
             if (aligned != natural_offset)
@@ -679,16 +224,26 @@ static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *ar
         pointers[i] = dest;
     }
     if (!failed)
-        failed = launch_kernel(st, self, context, function, pointers) < 0;
+        failed = launch_kernel(st, self, target.context, function, pointers) < 0;
     /* captured into a graph, not run: what it points to must live as long as the graph */
     if (!failed && self->stream != NULL && ((StreamObject *)self->stream)->capture != NULL)
-        failed = graph_keep_launch(((StreamObject *)self->stream)->capture, callable, args, nargs) < 0;
-    if (owned > 0 && release_arguments(self, records, converted, !failed) < 0)
+        failed = graph_keep_launch(((StreamObject *)self->stream)->capture, (PyObject *)self, args, nargs) < 0;
+    if (owned > 0 && launch_arguments_release(self->stream, records, converted, !failed) < 0)
         failed = 1;
     PyMem_Free(heap);
     if (failed)
         return NULL;
     Py_RETURN_NONE;
+}
+
+static PyObject *LaunchConfig_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                         PyObject *kwnames)
+{
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) {
+        PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+        return NULL;
+    }
+    return launch_config_call((LaunchConfigObject *)callable, args, PyVectorcall_NARGS(nargsf), NULL);
 }
 
 static PyObject *LaunchConfig_repr(PyObject *op)

@@ -3,7 +3,10 @@
 #ifndef NUMBA_CUDA_C_LAUNCH_H
 #define NUMBA_CUDA_C_LAUNCH_H
 
+#include "launch/argument_kinds.h"
 #include "launch/kernel.h"
+
+#define LAUNCH_STACK_ARGS 64 /* arguments whose records a launch keeps on the C stack */
 
 typedef struct {
     PyObject_HEAD
@@ -18,6 +21,12 @@ typedef struct {
 /* Creates the launch configuration of kernel[griddim, blockdim, stream, sharedmem]. New reference. */
 PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *griddim, PyObject *blockdim,
                             PyObject *stream, PyObject *sharedmem);
+
+/* Launches `self` with these arguments; kinds[i], where `kinds` is not NULL, is argument i's kind as
+ * argument_kind_of tells it (Dispatch passes those it told while keying the arguments). None, or NULL
+ * with an exception. */
+PyObject *launch_config_call(LaunchConfigObject *self, PyObject *const *args, Py_ssize_t nargs,
+                             const argument_kind *kinds);
 
 /* Normalises numba's griddim/blockdim (an int or 1-3 ints) into three positive unsigned ints. */
 int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3]);

@@ -8,7 +8,6 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
 from numba_cuda_c import int32, types
-from numba_cuda_c.pyjit.lib import launch_flags_of
 from numba_cuda_c.pyjit.translate import translate_kernel
 
 
@@ -27,11 +26,29 @@ def no_sync(M):
     M[0, 0] = 1
 
 
-def test_grid_sync_marks_a_cooperative_launch():
-    source = translate_kernel(sequential_rows, [types.Array(types.int32, 2, "A")], "k")
-    assert launch_flags_of(source) == ["cooperative"] and "#include <cooperative_groups.h>" in source
-    assert ".sync()" in source
-    assert launch_flags_of(translate_kernel(no_sync, [types.Array(types.int32, 2, "A")], "k")) == []
+def test_grid_sync_asks_for_a_cooperative_launch():
+    flags = []
+    source = translate_kernel(sequential_rows, [types.Array(types.int32, 2, "A")], "k", launch_flags=flags)
+    assert flags == ["cooperative"] and "#include <cooperative_groups.h>" in source
+    assert ".sync()" in source and "numba_cuda_c launch" not in source  # data beside the source, not in it
+    flags = []
+    translate_kernel(no_sync, [types.Array(types.int32, 2, "A")], "k", launch_flags=flags)
+    assert flags == []
+
+
+def test_launch_flags_survive_the_disk_cache(tmp_path, monkeypatch):
+    from numba_cuda_c import compiler
+
+    monkeypatch.setenv("NUMBA_CUDA_C_CACHE_DIR", str(tmp_path))
+    made = []
+
+    def make():
+        made.append(1)
+        return "// the source\n", ["cooperative", "deep_stack"]
+
+    assert compiler.cached_translation("a key", make) == (("// the source\n", ["cooperative", "deep_stack"]), False)
+    assert compiler.cached_translation("a key", make) == (("// the source\n", ["cooperative", "deep_stack"]), True)
+    assert len(made) == 1
 
 
 def test_grid_group_methods_are_checked():

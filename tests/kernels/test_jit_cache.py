@@ -46,7 +46,7 @@ def test_a_new_process_reads_the_translation_from_disk(tmp_path):
     cache_dir = tmp_path / "cache"
     write_module(tmp_path)
     assert translate_in_new_process(tmp_path, cache_dir)  # first: translated, written
-    assert len(list(cache_dir.glob("*.txt"))) == 1
+    assert len(list(cache_dir.glob("*.jit"))) == 1
     assert not translate_in_new_process(tmp_path, cache_dir)  # then: read, translator never imported
 
 
@@ -57,14 +57,14 @@ def test_changing_the_kernels_file_translates_again(tmp_path):
     write_module(tmp_path, constant="2.0")
     os.utime(path, ns=(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns + 10**9))
     assert translate_in_new_process(tmp_path, cache_dir)
-    assert len(list(cache_dir.glob("*.txt"))) == 2
+    assert len(list(cache_dir.glob("*.jit"))) == 2
 
 
 def test_a_corrupt_entry_is_translated_again(tmp_path):
     cache_dir = tmp_path / "cache"
     write_module(tmp_path)
     translate_in_new_process(tmp_path, cache_dir)
-    (entry,) = cache_dir.glob("*.txt")
+    (entry,) = cache_dir.glob("*.jit")
     entry.write_bytes(entry.read_bytes()[:-10] + b"0123456789")
     assert translate_in_new_process(tmp_path, cache_dir)
 

@@ -7,8 +7,8 @@ libdevice.py: the __nv_* functions), each with one typing rule and one C rule.
 An entry is found by its path under `cuda` (("cg", "this_grid")), by the object a kernel names
 (numba_cuda_c.random.xoroshiro128p_uniform_float32, imported into its globals), or by a method of an
 opaque device type (("GridGroup", "sync")). Its `requires` names C the source needs (a header, helper
-functions: REQUIREMENTS) and what the launch must do (a cooperative launch): the translation carries
-them as its first lines (translate.py), so they survive the disk cache.
+functions: REQUIREMENTS) and what the launch must do (a cooperative launch): the translation returns them
+beside its source (translate_kernel's launch_flags), and the disk cache keeps them with it.
 
 Adding a function is one `Intrinsic(...)` in its family's module; the table and the entries' classes are in
 table.py."""
@@ -17,12 +17,10 @@ import importlib
 
 from numba_cuda_c.pyjit.lib.table import (  # noqa: F401  (the library's names, from its table)
     CAPTURES_DEVICE_MEMORY,
-    LAUNCH_MARK,
     REQUIREMENTS,
     TABLE,
     Intrinsic,
     Requirement,
-    launch_flags_of,
 )
 
 

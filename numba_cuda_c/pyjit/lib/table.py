@@ -1,24 +1,11 @@
 """The library's table (pyjit/lib/__init__.py loads its families into it): the entries (Intrinsic) by path, the C
-they require (Requirement), and the marks a translation's first lines carry. The families register here."""
+they require (Requirement), and the mark of a translation that captures device memory. The families register here."""
 
 TABLE = {}  # path -> Intrinsic
 
 # The first line of a translation that bakes in a global device array's pointer: valid in this process
 # only, so a translation read from the disk cache with it is made again (the dispatcher checks).
 CAPTURES_DEVICE_MEMORY = "// numba_cuda_c: captures device memory by pointer"
-
-# A translation's first line naming what its launch must do ("// numba_cuda_c launch: cooperative"):
-# written by translate.py, read back by the dispatcher (from the disk cache too) without importing it
-LAUNCH_MARK = "// numba_cuda_c launch: "
-
-
-def launch_flags_of(source):
-    """The launch flags a translation's first lines name."""
-    for line in source.splitlines()[:3]:
-        if line.startswith(LAUNCH_MARK):
-            return line[len(LAUNCH_MARK) :].split()
-    return []
-
 
 REQUIREMENTS = {}  # name -> Requirement
 
