@@ -90,28 +90,14 @@ static int call_driver_override(module_state *st, void *host, CUdeviceptr device
     return 1;
 }
 
-int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
-                  CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
+/* The copy, in `context` (current): through its staging ring where the host memory is pageable and
+ * the copy large, else by the driver; with the GIL released. */
+static int copy_in_context(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
+                           CUdeviceptr device_src, size_t size, CUstream handle, int sync,
+                           transfer_direction direction)
 {
-    CUstream handle;
-    int pushed, sync = stream_is_default(stream), status;
+    static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
     CUresult rc = CUDA_SUCCESS;
-    if (size == 0)
-        return 0;
-    if (st->driver_overrides != NULL && /* one pointer test on the usual path */
-        call_driver_override(st, host, device_dst, device_src, size, stream, sync, direction, &status))
-        return status;
-    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0)
-        return -1;
-    if (direction != DEVICE_TO_DEVICE && graph_capturing(st, stream) && host_is_pageable(host)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "a copy between the device and pageable host memory cannot be captured "
-                        "into a graph (the graph would read or write it long after this call): copy to or from "
-                        "pinned memory (cuda.pinned_array) on a capturing stream");
-        return -1;
-    }
-    if (context_enter(st, context, &pushed) < 0)
-        return -1;
     /* numba's stream 0 is the synchronous API; under the per-thread default stream that means an
      * async copy on CU_STREAM_PER_THREAD and a wait (what the _ptds entry points do). A staged copy
      * returns when it is done, on any stream, as the driver's copies of pageable memory do. */
@@ -142,17 +128,35 @@ int transfer_copy(module_state *st, ContextObject *context, void *host, CUdevice
                               : cu.cuMemcpyDtoDAsync(device_dst, device_src, size, handle);
             break;
         }
-        if (rc == CUDA_SUCCESS && sync && !use_sync_api)
-            rc = cu.cuStreamSynchronize(handle);
+        rc = stream_wait_after(rc, handle, sync && !use_sync_api);
     }
     CU_END_ALLOW_THREADS
     if (ring != NULL)
         context->staging_users--;
-    static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
-    int failed = cu_check(st, rc, names[direction]) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    return cu_check(st, rc, names[direction]);
+}
+
+int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
+                  CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
+{
+    CUstream handle;
+    int sync = stream_is_default(stream), status;
+    if (size == 0)
+        return 0;
+    if (st->driver_overrides != NULL && /* one pointer test on the usual path */
+        call_driver_override(st, host, device_dst, device_src, size, stream, sync, direction, &status))
+        return status;
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0)
         return -1;
-    return 0;
+    if (direction != DEVICE_TO_DEVICE && graph_capturing(st, stream) && host_is_pageable(host)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a copy between the device and pageable host memory cannot be captured "
+                        "into a graph (the graph would read or write it long after this call): copy to or from "
+                        "pinned memory (cuda.pinned_array) on a capturing stream");
+        return -1;
+    }
+    return IN_CONTEXT(
+        st, context, copy_in_context(st, context, host, device_dst, device_src, size, handle, sync, direction) < 0);
 }
 
 static int wait_stream(module_state *st, PyObject *stream)
@@ -417,6 +421,17 @@ static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayOb
     return status;
 }
 
+/* The bytes of peer_copy below, without the GIL. */
+static CUresult copy_peer(DeviceArrayObject *self, DeviceArrayObject *source, size_t size, CUstream handle,
+                          int sync)
+{
+    ContextObject *to = self->context, *from = source->context;
+    if (sync && handle == NULL)
+        return cu.cuMemcpyPeer(self->data, to->handle, source->data, from->handle, size);
+    return stream_wait_after(cu.cuMemcpyPeerAsync(self->data, to->handle, source->data, from->handle, size, handle),
+                             handle, sync);
+}
+
 /* Bytes from another device's array (cuMemcpyPeer, Async on a stream), with the destination's
  * context current; the source's device has peer access enabled at first need. 0: copied; 1: the
  * devices cannot reach each other (the caller stages through the host); -1 with an error. */
@@ -425,26 +440,15 @@ static int peer_copy(module_state *st, DeviceArrayObject *self, DeviceArrayObjec
 {
     ContextObject *to = self->context, *from = source->context;
     CUstream handle;
-    int pushed, sync = stream_is_default(stream);
+    int sync = stream_is_default(stream);
     if (context_check_alive(st, from) < 0 || context_check_alive(st, to) < 0)
         return -1;
     int reachable = context_enable_peer(st, to, from);
     if (reachable <= 0)
         return reachable < 0 ? -1 : 1;
-    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 || context_enter(st, to, &pushed) < 0)
-        return -1;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    if (sync && handle == NULL)
-        rc = cu.cuMemcpyPeer(self->data, to->handle, source->data, from->handle, size);
-    else {
-        rc = cu.cuMemcpyPeerAsync(self->data, to->handle, source->data, from->handle, size, handle);
-        if (rc == CUDA_SUCCESS && sync)
-            rc = cu.cuStreamSynchronize(handle);
-    }
-    CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuMemcpyPeer") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
+        IN_CONTEXT(st, to,
+                   cu_check(st, CU_BLOCKING(copy_peer(self, source, size, handle, sync)), "cuMemcpyPeer") < 0) < 0)
         return -1;
     return 0;
 }
@@ -528,6 +532,20 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
     return status < 0 ? NULL : Py_NewRef(Py_None);
 }
 
+/* The array's items (contiguous, of itemsize 1, 2 or 4) set to `bits` on the stream, the context
+ * current; waited for, with the GIL released, where `sync`. */
+static int memset_items(module_state *st, DeviceArrayObject *lhs, unsigned int bits, int itemsize, CUstream handle,
+                        int sync)
+{
+    size_t count = (size_t)lhs->size;
+    CUresult rc = itemsize == 1   ? cu.cuMemsetD8Async(lhs->data, (unsigned char)bits, count, handle)
+                  : itemsize == 2 ? cu.cuMemsetD16Async(lhs->data, (unsigned short)bits, count, handle)
+                                  : cu.cuMemsetD32Async(lhs->data, bits, count, handle);
+    if (rc == CUDA_SUCCESS && sync)
+        rc = CU_BLOCKING(cu.cuStreamSynchronize(handle));
+    return cu_check(st, rc, "cuMemsetAsync");
+}
+
 /* A scalar into a contiguous array of 1-, 2- or 4-byte items: one memset on the device. */
 static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *value, PyObject *stream, int *done)
 {
@@ -539,21 +557,9 @@ static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *v
     unsigned int bits = 0;
     memcpy(&bits, PyArray_DATA(value), (size_t)itemsize);
     CUstream handle;
-    int pushed, sync = stream_is_default(stream);
+    int sync = stream_is_default(stream);
     if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
-        context_enter(st, lhs->context, &pushed) < 0)
-        return -1;
-    size_t count = (size_t)lhs->size;
-    CUresult rc = itemsize == 1   ? cu.cuMemsetD8Async(lhs->data, (unsigned char)bits, count, handle)
-                  : itemsize == 2 ? cu.cuMemsetD16Async(lhs->data, (unsigned short)bits, count, handle)
-                                  : cu.cuMemsetD32Async(lhs->data, bits, count, handle);
-    if (rc == CUDA_SUCCESS && sync) {
-        CU_BEGIN_ALLOW_THREADS
-        rc = cu.cuStreamSynchronize(handle);
-        CU_END_ALLOW_THREADS
-    }
-    int failed = cu_check(st, rc, "cuMemsetAsync") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+        IN_CONTEXT(st, lhs->context, memset_items(st, lhs, bits, (int)itemsize, handle, sync) < 0) < 0)
         return -1;
     *done = 1;
     return 0;

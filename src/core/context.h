@@ -80,13 +80,20 @@ void context_mark_dead(module_state *st, ContextObject *context);
 int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer);
 
 /* Makes `context` current for a call that acts on the current context, pushing it only where
- * another is current; context_exit pops what context_enter pushed. */
+ * another is current (one cuCtxGetCurrent where it is current already); context_exit pops what
+ * context_enter pushed. Call them through IN_CONTEXT below. */
 int context_enter(module_state *st, ContextObject *context, int *pushed);
 int context_exit(module_state *st, int pushed);
 
-/* Runs driver calls in `context`: enters it (context_enter), evaluates `failed` (an expression that is
- * nonzero, with an exception set, where a call failed: CU_CALLs joined by ||, say), leaves it. 0, or -1
- * with the exception of the first step that failed. CU_CALL_IN is the same for one driver call. */
+/* Driver calls in a context, the one way (docs/ARCHITECTURE.md, "Calling the driver"):
+ *   CU_CALL_IN(st, context, cuFoo, (args))           one call, as CU_CALL;
+ *   CU_BLOCKING_CALL_IN(st, context, cuFoo, (args))  one call that can block, the GIL released;
+ *   IN_CONTEXT(st, context, failed)                  anything else: `failed` is an expression, nonzero
+ *     with an exception set where a step failed (CU_CALLs joined by ||, CU_BLOCKING(...) for a block
+ *     without the GIL, or a static function of the caller's that makes several calls and cleans up
+ *     after them, returning -1 / 0). It runs only in the entered context.
+ * Each enters the context (context_enter: raises CudaDriverError where it is dead), evaluates the
+ * call(s), leaves it, and gives 0, or -1 with the exception of the step that failed. */
 #define IN_CONTEXT(st, context, failed)                                                                            \
     __extension__({                                                                                                \
         int in_context_pushed_, in_context_status_ = context_enter((st), (context), &in_context_pushed_);          \
@@ -98,6 +105,7 @@ int context_exit(module_state *st, int pushed);
         in_context_status_;                                                                                        \
     })
 #define CU_CALL_IN(st, context, fn, args) IN_CONTEXT((st), (context), CU_CALL((st), fn, args) < 0)
+#define CU_BLOCKING_CALL_IN(st, context, fn, args) IN_CONTEXT((st), (context), CU_BLOCKING_CALL((st), fn, args) < 0)
 
 int context_type_init(PyObject *module, module_state *st);
 extern PyMethodDef context_module_methods[];

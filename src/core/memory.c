@@ -104,35 +104,34 @@ static MemoryObject *memory_new(module_state *st, ContextObject *context, memory
     return self;
 }
 
-/* Runs `allocate` in the context; on CUDA_ERROR_OUT_OF_MEMORY flushes the queue and tries once more. */
+/* Makes an allocation of memory->size bytes into `memory`; runs with the context current. */
 typedef CUresult (*allocator)(MemoryObject *memory, unsigned int flags);
 
-static int allocate_with_retry(module_state *st, MemoryObject *memory, allocator allocate, unsigned int flags,
+/* Runs `allocate` (the context current); on CUDA_ERROR_OUT_OF_MEMORY flushes the queue and tries once more. */
+static int allocate_in_context(module_state *st, MemoryObject *memory, allocator allocate, unsigned int flags,
                                const char *function)
 {
     ContextObject *context = memory->context;
-    int pushed;
     CUresult rc;
-    if (queue_limits(st, context) < 0 || context_enter(st, context, &pushed) < 0)
-        return -1;
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (memory->size >= LARGE_ALLOCATION || stream_callbacks_pending()) { /* lock order: errors.h */
-            CU_BEGIN_ALLOW_THREADS
-            rc = allocate(memory, flags);
-            CU_END_ALLOW_THREADS
-        } else {
-            rc = allocate(memory, flags);
-        }
+        rc = memory->size >= LARGE_ALLOCATION || stream_callbacks_pending() /* lock order: errors.h */
+                 ? CU_BLOCKING(allocate(memory, flags))
+                 : allocate(memory, flags);
         if (rc != CUDA_ERROR_OUT_OF_MEMORY || attempt == 1 || context->deallocations.count == 0 ||
             context->deallocations.deferred)
             break;
         if (memory_flush(st, context) < 0)
             break;
     }
-    int failed = PyErr_Occurred() ? -1 : cu_check(st, rc, function);
-    if (context_exit(st, pushed) < 0)
-        failed = -1;
-    return failed;
+    return PyErr_Occurred() ? -1 : cu_check(st, rc, function);
+}
+
+static int allocate_with_retry(module_state *st, MemoryObject *memory, allocator allocate, unsigned int flags,
+                               const char *function)
+{
+    if (queue_limits(st, memory->context) < 0)
+        return -1;
+    return IN_CONTEXT(st, memory->context, allocate_in_context(st, memory, allocate, flags, function) < 0);
 }
 
 static CUresult allocate_device(MemoryObject *memory, unsigned int flags)
@@ -294,6 +293,28 @@ PyObject *memory_alloc_managed(module_state *st, ContextObject *context, size_t 
                     attach_global ? CU_MEM_ATTACH_GLOBAL : CU_MEM_ATTACH_HOST, "cuMemAllocManaged");
 }
 
+/* Page-locks the buffer memory holds (the context current), and maps it where `mapped`; without the GIL:
+ * page-locking gigabytes takes a while. */
+static int register_range(module_state *st, MemoryObject *memory, int mapped)
+{
+    void *pointer = memory->registered.buf;
+    CUresult rc, mapped_rc = CUDA_SUCCESS;
+    CU_BEGIN_ALLOW_THREADS
+    rc = registration_acquire(pointer, memory->size, mapped ? CU_MEMHOSTREGISTER_DEVICEMAP : 0,
+                              &memory->registration);
+    if (rc == CUDA_SUCCESS && mapped) {
+        mapped_rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, pointer, 0);
+        if (mapped_rc != CUDA_SUCCESS) {
+            registration_release(memory->registration, 1);
+            memory->registration = NULL;
+        }
+    }
+    CU_END_ALLOW_THREADS
+    return cu_check(st, rc, "cuMemHostRegister") < 0 || cu_check(st, mapped_rc, "cuMemHostGetDevicePointer") < 0
+               ? -1
+               : 0;
+}
+
 /* cuda.pinned(*arrays) / cuda.mapped(*arrays): page-locks memory another object owns, for as long
  * as the returned MemoryPointer lives. Registrations nest (registration.c): memory pinned already, by
  * us or by someone else, is used as is. */
@@ -310,54 +331,35 @@ static PyObject *memory_register(module_state *st, ContextObject *context, PyObj
     memory->size = (size_t)memory->registered.len;
     if (memory->size == 0) /* nothing to lock */
         return (PyObject *)memory;
-    unsigned int flags = mapped ? CU_MEMHOSTREGISTER_DEVICEMAP : 0;
-    int pushed;
-    void *pointer = memory->registered.buf;
-    if (context_enter(st, context, &pushed) < 0)
-        goto error;
-    CUresult rc, mapped_rc = CUDA_SUCCESS;
-    CU_BEGIN_ALLOW_THREADS /* page-locking gigabytes takes a while */
-        rc = registration_acquire(pointer, memory->size, flags, &memory->registration);
-    if (rc == CUDA_SUCCESS && mapped) {
-        mapped_rc = cu.cuMemHostGetDevicePointer(&memory->device_pointer, pointer, 0);
-        if (mapped_rc != CUDA_SUCCESS) {
-            registration_release(memory->registration, 1);
-            memory->registration = NULL;
-        }
+    if (IN_CONTEXT(st, context, register_range(st, memory, mapped) < 0) < 0) {
+        memory->host_pointer = NULL;
+        Py_DECREF(memory);
+        return NULL;
     }
-    CU_END_ALLOW_THREADS
-    int failed =
-        cu_check(st, rc, "cuMemHostRegister") < 0 || cu_check(st, mapped_rc, "cuMemHostGetDevicePointer") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
-        goto error;
-    memory->host_pointer = pointer;
+    memory->host_pointer = memory->registered.buf;
     return (PyObject *)memory;
-error:
-    memory->host_pointer = NULL;
-    Py_DECREF(memory);
-    return NULL;
+}
+
+/* Drops the memory's use of its registered range, the context current where `unregister` (the last
+ * user unregisters it then): without the GIL, since an unregistration can wait for the device. */
+static int release_registration(module_state *st, MemoryObject *self, int unregister)
+{
+    CUresult rc = CU_BLOCKING(registration_release(self->registration, unregister));
+    self->registration = NULL;
+    return cu_check(st, rc, "cuMemHostUnregister");
 }
 
 /* One user fewer of a registered range (cuda.pinned/mapped), unregistered at the last unless its
  * context was reset (which dropped it). */
 static int memory_unregister(module_state *st, MemoryObject *self)
 {
-    int alive = self->context->handle != NULL, pushed = 0, failed = 0;
-    CUresult rc;
-    if (alive && context_enter(st, self->context, &pushed) < 0) {
-        failed = 1;
-        alive = 0;
-    }
-    CU_BEGIN_ALLOW_THREADS /* an unregistration can wait for the device */
-        rc = registration_release(self->registration, alive);
-    CU_END_ALLOW_THREADS
+    if (self->context->handle == NULL)
+        return release_registration(st, self, 0);
+    int status = IN_CONTEXT(st, self->context, release_registration(st, self, 1) < 0);
+    if (self->registration != NULL) /* the context could not be entered: our use goes, unregistering nothing */
+        (void)CU_BLOCKING(registration_release(self->registration, 0));
     self->registration = NULL;
-    if (failed)
-        return -1;
-    failed = cu_check(st, rc, "cuMemHostUnregister") < 0;
-    if (alive && context_exit(st, pushed) < 0)
-        failed = 1;
-    return failed ? -1 : 0;
+    return status;
 }
 
 /* Gives back what the MemoryPointer owns, once: registered ranges through the registration table,
@@ -379,15 +381,7 @@ static int MemoryPointer_release(module_state *st, void *arg)
     if (has_memory && self->context->handle != NULL) {
         if ((self->kind == MEMORY_REGISTERED || self->kind == MEMORY_POOLED || self->kind == MEMORY_IPC) &&
             !stream_in_callback()) {
-            int pushed;
-            const char *function;
-            if (context_enter(st, self->context, &pushed) < 0) {
-                status = -1;
-            } else {
-                CUresult rc = memory_free_now(&item, &function); /* before `function` is read */
-                int failed = context_exit(st, pushed) < 0;
-                status = cu_check(st, rc, function) < 0 || failed ? -1 : 0;
-            }
+            status = memory_free_in(st, self->context, &item);
         } else {
             status = memory_queue_free(st, self->context, &item);
         }
@@ -451,19 +445,11 @@ static PyObject *MemoryPointer_memset(PyObject *op, PyObject *args, PyObject *kw
         return NULL;
     }
     CUstream stream;
-    int pushed;
-    if (stream_handle_from_object(st, stream_obj, &stream) < 0 || context_enter(st, self->context, &pushed) < 0)
-        return NULL;
-    int failed =
-        CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0;
-    if (!failed && stream_obj == Py_None) {
-        CUresult rc;
-        CU_BEGIN_ALLOW_THREADS
-        rc = cu.cuStreamSynchronize(stream);
-        CU_END_ALLOW_THREADS
-        failed = cu_check(st, rc, "cuStreamSynchronize") < 0;
-    }
-    if (context_exit(st, pushed) < 0 || failed)
+    if (stream_handle_from_object(st, stream_obj, &stream) < 0 ||
+        IN_CONTEXT(
+            st, self->context,
+            CU_CALL(st, cuMemsetD8Async, (self->device_pointer, (unsigned char)value, (size_t)size, stream)) < 0 ||
+                (stream_obj == Py_None && CU_BLOCKING_CALL(st, cuStreamSynchronize, (stream)) < 0)) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -714,20 +700,38 @@ static PyObject *module_ipc_get_handle(PyObject *module, PyObject *pointer_obj)
     CUipcMemHandle handle;
     if (pointer == (CUdeviceptr)-1 && PyErr_Occurred())
         return NULL;
-    int ordinal = 0, pushed;
+    int ordinal = 0;
     DeviceObject *device = NULL;
     ContextObject *context = NULL;
     if (context_current(st) == NULL ||
         CU_CALL(st, cuPointerGetAttribute, (&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, pointer)) < 0 ||
         (device = device_get(st, ordinal)) == NULL || (context = device_primary_context(st, device)) == NULL ||
-        context_enter(st, context, &pushed) < 0) /* the handle is made in the memory's own context */
-        return NULL;
-    int failed = CU_CALL(st, cuMemGetAddressRange, (&base, &size, pointer)) < 0 ||
-                 CU_CALL(st, cuIpcGetMemHandle, (&handle, base)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+        /* the handle is made in the memory's own context */
+        IN_CONTEXT(st, context,
+                   CU_CALL(st, cuMemGetAddressRange, (&base, &size, pointer)) < 0 ||
+                       CU_CALL(st, cuIpcGetMemHandle, (&handle, base)) < 0) < 0)
         return NULL;
     return Py_BuildValue("(y#Ki)", handle.reserved, (Py_ssize_t)sizeof handle.reserved,
                          (unsigned long long)(pointer - base), ordinal);
+}
+
+/* Opens another process's allocation in `context` (current): a new MemoryPointer, or NULL. */
+static MemoryObject *ipc_open(module_state *st, ContextObject *context, CUipcMemHandle handle)
+{
+    MemoryObject *memory = memory_new(st, context, MEMORY_IPC, 0);
+    if (memory == NULL)
+        return NULL;
+    CUresult rc =
+        CU_BLOCKING(cu.cuIpcOpenMemHandle(&memory->device_pointer, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    CUdeviceptr base;
+    if (cu_check(st, rc, "cuIpcOpenMemHandle") < 0 ||
+        CU_CALL(st, cuMemGetAddressRange, (&base, &memory->size, memory->device_pointer)) < 0) {
+        if (rc != CUDA_SUCCESS)
+            memory->device_pointer = 0; /* nothing opened: nothing to close */
+        Py_DECREF(memory);
+        return NULL;
+    }
+    return memory;
 }
 
 /* _ipc_open(handle: 64 bytes, devnum=None) -> MemoryPointer of another process's allocation, opened
@@ -759,25 +763,11 @@ static PyObject *module_ipc_open(PyObject *module, PyObject *args)
         DeviceObject *device = device_get(st, devnum);
         context = device ? device_primary_context(st, device) : NULL;
     }
-    int pushed;
-    if (context == NULL || context_enter(st, context, &pushed) < 0)
+    MemoryObject *memory = NULL;
+    if (context == NULL || IN_CONTEXT(st, context, (memory = ipc_open(st, context, handle)) == NULL) < 0) {
+        Py_XDECREF(memory);
         return NULL;
-    MemoryObject *memory = memory_new(st, context, MEMORY_IPC, 0);
-    CUresult rc = CUDA_ERROR_INVALID_VALUE;
-    if (memory != NULL) {
-        CU_BEGIN_ALLOW_THREADS
-        rc = cu.cuIpcOpenMemHandle(&memory->device_pointer, handle, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
-        CU_END_ALLOW_THREADS
-        CUdeviceptr base;
-        if (cu_check(st, rc, "cuIpcOpenMemHandle") < 0 ||
-            CU_CALL(st, cuMemGetAddressRange, (&base, &memory->size, memory->device_pointer)) < 0) {
-            if (rc != CUDA_SUCCESS)
-                memory->device_pointer = 0; /* nothing opened: nothing to close */
-            Py_CLEAR(memory);
-        }
     }
-    if (context_exit(st, pushed) < 0)
-        Py_CLEAR(memory);
     return (PyObject *)memory;
 }
 

@@ -47,12 +47,8 @@ static void linker_destroy(module_state *st, LinkerObject *self)
         return;
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
-    int pushed;
-    if (context_enter(st, self->context, &pushed) == 0) {
-        cu_report_unraisable(st, cu.cuLinkDestroy(state), "cuLinkDestroy");
-        context_exit(st, pushed);
-    }
-    if (PyErr_Occurred())
+    (void)IN_CONTEXT(st, self->context, (cu_report_unraisable(st, cu.cuLinkDestroy(state), "cuLinkDestroy"), 0));
+    if (PyErr_Occurred()) /* the context could not be entered or left */
         PyErr_WriteUnraisable(NULL);
     PyErr_Restore(type, value, traceback);
 }
