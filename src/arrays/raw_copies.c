@@ -4,7 +4,7 @@
 #include "driver/errors.h"
 #include "arrays/raw_copies.h"
 #include "core/stream.h"
-#include "arrays/transfer.h"
+#include "core/copies.h"
 
 /* _memcpy(direction, dst, src, size, stream): direction 0 host->device, 1 device->host, 2
  * device->device; dst and src are addresses; stream 0 is a synchronous copy, as numba's. */

@@ -7,14 +7,14 @@
 #include "driver/errors.h"
 
 /* numba's "Deallocation Behavior": frees wait here until there are more than max_count of them or
- * they hold more than max_bytes, then all go at once; never inside defer_cleanup() (memory.c). */
+ * they hold more than max_bytes, then all go at once; never inside defer_cleanup() (deallocations.c). */
 typedef struct {
     struct pending_free *items;
     size_t count, capacity;
     size_t bytes;
     size_t max_bytes;   /* ratio x the device's memory, known at the first allocation */
     int deferred;       /* defer_cleanup() nesting depth */
-    CUdeviceptr anchor; /* see queue_limits() in memory.c */
+    CUdeviceptr anchor; /* see queue_limits() in memory_alloc.c */
     /* stream, event and module handles whose objects died in a stream callback (deallocations.c) */
     struct deferred_destroy *handles;
     size_t handle_count, handle_capacity;
@@ -26,8 +26,8 @@ struct ContextObject {
     DeviceObject *device;
     CUcontext handle; /* NULL once the context was released or reset: the object is then dead */
     deallocation_queue deallocations;
-    PyObject *memory_manager;     /* the EMM plugin's instance for this context, or NULL (memory.c) */
-    struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
+    PyObject *memory_manager;     /* the EMM plugin's instance for this context, or NULL (memory_alloc.c) */
+    struct staging_ring *staging; /* the pinned ring of large copies of pageable memory (copies.c), or NULL */
     int staging_users;  /* copies using the ring with the GIL released: context_free_staging waits for them */
     int staging_closed; /* set by context_free_staging: no new ring */
     unsigned long long peers_enabled; /* bit d: device d's primary context is reachable from here */

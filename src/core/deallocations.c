@@ -314,6 +314,49 @@ int memory_queue_byte_limit(module_state *st, ContextObject *context, size_t *li
     return 0;
 }
 
+/* Module functions: the current context's queue. */
+
+static PyObject *module_defer_cleanup(PyObject *module, PyObject *delta_obj)
+{
+    module_state *st = state_of_module(module);
+    int delta;
+    if (int_from_object(delta_obj, &delta, "delta") < 0)
+        return NULL;
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    context->deallocations.deferred += delta;
+    if (context->deallocations.deferred < 0)
+        context->deallocations.deferred = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *module_pending_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    ContextObject *context = context_current(state_of_module(module));
+    if (context == NULL)
+        return NULL;
+    return Py_BuildValue("(nn)", (Py_ssize_t)context->deallocations.count,
+                         (Py_ssize_t)context->deallocations.bytes);
+}
+
+static PyObject *module_flush_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of_module(module);
+    ContextObject *context = context_current(st);
+    if (context == NULL || memory_flush(st, context) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+PyMethodDef deallocations_module_methods[] = {
+    {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
+    {"_pending_deallocations", module_pending_deallocations, METH_NOARGS,
+     "(count, bytes) of frees queued on the current context."},
+    {"_flush_deallocations", module_flush_deallocations, METH_NOARGS, "Free everything queued, now."},
+    {0},
+};
+
 int deallocations_init(PyObject *Py_UNUSED(module), module_state *st)
 {
     static const context_hooks hooks = {.dying = memory_context_dying};

@@ -41,4 +41,7 @@ int memory_queue_byte_limit(module_state *st, ContextObject *context, size_t *li
 /* Registers the queue's Context methods and its context hooks. */
 int deallocations_init(PyObject *module, module_state *st);
 
+/* _defer_cleanup, _pending_deallocations, _flush_deallocations: the current context's queue. */
+extern PyMethodDef deallocations_module_methods[];
+
 #endif

@@ -1,6 +1,6 @@
 /* rescue.c: host memory that would die with its context, kept readable after it.
  *
- * Pinned and mapped memory lives in pages of our own (memory.c), which outlive the context. Two
+ * Pinned and mapped memory lives in pages of our own (memory_alloc.c), which outlive the context. Two
  * kinds cannot: write-combined memory (only cuMemHostAlloc makes it) and managed memory
  * (cuMemAllocManaged). The driver unmaps both when their context is released or reset
  * (cuda.close(), Device.reset()), and a NumPy array still over them would then fault. So each is
