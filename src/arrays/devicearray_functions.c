@@ -182,11 +182,7 @@ int cai_wait_stream(module_state *st, PyObject *desc, int sync)
         ContextObject *context = context_current(st);
         return context ? stream_call_synchronize(st, context, (CUstream)handle, STREAM_EXTERNAL) : -1;
     }
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuStreamSynchronize((CUstream)handle);
-    CU_END_ALLOW_THREADS
-    return cu_check(st, rc, "cuStreamSynchronize");
+    return CU_BLOCKING_CALL(st, cuStreamSynchronize, ((CUstream)handle));
 }
 
 /* The exporter's stream becomes the imported array's default stream, as an external stream (numba);

@@ -230,12 +230,8 @@ ContextObject *device_primary_context(module_state *st, DeviceObject *self)
     }
     unsigned long resets = self->resets;
     CUcontext handle = NULL;
-    CUresult rc;
     /* cuDevicePrimaryCtxRetain creates the context on first use, which takes a while. */
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuDevicePrimaryCtxRetain(&handle, self->handle);
-    CU_END_ALLOW_THREADS
-    if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
+    if (CU_BLOCKING_CALL(st, cuDevicePrimaryCtxRetain, (&handle, self->handle)) < 0)
         return NULL;
     if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
         /* The reset did not release this retain (the driver's resets release none), and since then

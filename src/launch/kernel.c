@@ -70,10 +70,8 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
     if (self->configs == NULL || (self->bindings = PyMem_Calloc(1, sizeof *self->bindings)) == NULL)
         goto error;
     CUfunction handle = NULL;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
-        rc = cu.cuModuleGetFunction(&handle, module->handle, text);
-    CU_END_ALLOW_THREADS
+    /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
+    CUresult rc = CU_BLOCKING(cu.cuModuleGetFunction(&handle, module->handle, text));
     if (rc == CUDA_ERROR_NOT_FOUND) {
         PyErr_Format(st->CudaAPIError,
                      "no kernel named '%s' in the module (kernels need extern \"C\" to keep "

@@ -172,10 +172,8 @@ static PyObject *Linker_add_data(PyObject *op, PyObject *args)
     }
     char *buffer = PyBytes_AS_STRING(data);
     size_t size = (size_t)PyBytes_GET_SIZE(data);
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuLinkAddData(self->state, (CUjitInputType)kind, buffer, size, name, 0, NULL, NULL);
-    CU_END_ALLOW_THREADS
+    CUresult rc =
+        CU_BLOCKING(cu.cuLinkAddData(self->state, (CUjitInputType)kind, buffer, size, name, 0, NULL, NULL));
     self->busy = 0;
     Py_DECREF(data); /* the list holds it */
     if (cu_check(st, rc, "cuLinkAddData") < 0)
@@ -204,10 +202,7 @@ static PyObject *Linker_add_file(PyObject *op, PyObject *args)
         return NULL;
     }
     const char *text = PyBytes_AS_STRING(path);
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuLinkAddFile(self->state, (CUjitInputType)kind, text, 0, NULL, NULL);
-    CU_END_ALLOW_THREADS
+    CUresult rc = CU_BLOCKING(cu.cuLinkAddFile(self->state, (CUjitInputType)kind, text, 0, NULL, NULL));
     self->busy = 0;
     Py_DECREF(path);
     if (cu_check(st, rc, "cuLinkAddFile") < 0)
@@ -225,10 +220,7 @@ static PyObject *Linker_complete(PyObject *op, PyObject *Py_UNUSED(ignored))
         return NULL;
     void *cubin = NULL;
     size_t size = 0;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuLinkComplete(self->state, &cubin, &size);
-    CU_END_ALLOW_THREADS
+    CUresult rc = CU_BLOCKING(cu.cuLinkComplete(self->state, &cubin, &size));
     self->busy = 0;
     if (cu_check(st, rc, "cuLinkComplete") < 0)
         return NULL;

@@ -21,11 +21,7 @@ static PyObject *Module_get_context(PyObject *op, void *Py_UNUSED(closure))
 static CUresult load_image(CUmodule *handle, PyObject *image)
 {
     const char *data = PyBytes_AS_STRING(image);
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuModuleLoadData(handle, data);
-    CU_END_ALLOW_THREADS
-    return rc;
+    return CU_BLOCKING(cu.cuModuleLoadData(handle, data));
 }
 
 static context_entry *entry_find(context_entry *entry, ContextObject *context)
