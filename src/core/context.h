@@ -89,9 +89,10 @@ int context_exit(module_state *st, int pushed);
  *   CU_CALL_IN(st, context, cuFoo, (args))           one call, as CU_CALL;
  *   CU_BLOCKING_CALL_IN(st, context, cuFoo, (args))  one call that can block, the GIL released;
  *   IN_CONTEXT(st, context, failed)                  anything else: `failed` is an expression, nonzero
- *     with an exception set where a step failed (CU_CALLs joined by ||, CU_BLOCKING(...) for a block
- *     without the GIL, or a static function of the caller's that makes several calls and cleans up
- *     after them, returning -1 / 0). It runs only in the entered context.
+ *     with an exception set where a step failed: CU_CALLs joined by ||; cu_check(st, CU_BLOCKING(f(..)),
+ *     "cuFoo") < 0 for several calls under one release of the GIL; a static function of the caller's
+ *     that makes several calls and cleans up after them, returning -1 / 0; or (rc = CU_RESULT(..), 0)
+ *     where the caller reads the code itself. It is evaluated only in the entered context.
  * Each enters the context (context_enter: raises CudaDriverError where it is dead), evaluates the
  * call(s), leaves it, and gives 0, or -1 with the exception of the step that failed. */
 #define IN_CONTEXT(st, context, failed)                                                                            \
