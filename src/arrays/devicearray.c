@@ -3,7 +3,7 @@
 #include "arrays/devicearray.h"
 
 #include "arrays/layout.h"
-#include "core/memory.h"
+#include "core/memory_alloc.h"
 #include "core/stream.h"
 
 static void set_dims(DeviceArrayObject *self, int ndim)

@@ -1,11 +1,12 @@
-/* devicearray_functions.c: the module functions that make device arrays: device_array,
- * device_array_like, and the consumers of __cuda_array_interface__ (is_cuda_array, as_cuda_array,
- * from_cuda_array_interface), which view another library's memory without a copy. */
+/* devicearray_functions.c: the module functions that make arrays: device_array, device_array_like,
+ * host arrays in pinned, mapped or managed memory (_host_array), and the consumers of
+ * __cuda_array_interface__ (is_cuda_array, as_cuda_array, from_cuda_array_interface), which view
+ * another library's memory without a copy. */
 #include "arrays/devicearray.h"
 #include "driver/python_helpers.h"
 #include "arrays/layout.h"
 #include "arrays/devicearray_functions.h"
-#include "core/memory.h"
+#include "core/memory_alloc.h"
 
 #include "driver/errors.h"
 #include "arrays/dlpack.h"
@@ -32,6 +33,46 @@ static PyObject *module_device_array(PyObject *module, PyObject *args, PyObject 
                                      layout.dtype, stream);
     Py_DECREF(layout.dtype);
     return (PyObject *)array;
+}
+
+/* _host_array(kind, shape, dtype=None, strides=None, order='C', portable=False, wc=False,
+ * attach_global=True): a NumPy array in pinned, mapped or managed memory, whose base is the
+ * MemoryPointer, so the memory lives exactly as long as the array and its views. */
+static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"kind",     "shape", "dtype",         "strides", "order",
+                               "portable", "wc",    "attach_global", NULL};
+    module_state *st = state_of_module(module);
+    const char *kind;
+    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None;
+    int portable = 0, write_combined = 0, attach_global = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OOOppp:_host_array", keywords, &kind, &shape_obj, &dtype_obj,
+                                     &strides_obj, &order_obj, &portable, &write_combined, &attach_global))
+        return NULL;
+    array_layout layout;
+    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
+        return NULL;
+    ContextObject *context = context_current(st);
+    PyObject *memory = NULL, *result = NULL;
+    if (context != NULL && layout.span > 0) {
+        if (strcmp(kind, "managed") == 0)
+            memory = memory_alloc_managed(st, context, layout.span, attach_global);
+        else
+            memory =
+                memory_alloc_host(st, context, layout.span, strcmp(kind, "mapped") == 0, portable, write_combined);
+    }
+    if (context != NULL && (memory != NULL || layout.span == 0)) {
+        result =
+            PyArray_NewFromDescr(&PyArray_Type, layout.dtype, layout.ndim, layout.shape, layout.strides,
+                                 memory ? ((MemoryObject *)memory)->host_pointer : NULL, NPY_ARRAY_WRITEABLE, NULL);
+        layout.dtype = NULL; /* stolen */
+        if (result != NULL && memory != NULL &&
+            PyArray_SetBaseObject((PyArrayObject *)result, Py_NewRef(memory)) < 0)
+            Py_CLEAR(result);
+    }
+    Py_XDECREF(layout.dtype);
+    Py_XDECREF(memory);
+    return result;
 }
 
 /* The layout of a new contiguous array like `ary` (numba's _contiguous_strides_like_array, NumPy's
@@ -141,11 +182,7 @@ int cai_wait_stream(module_state *st, PyObject *desc, int sync)
         ContextObject *context = context_current(st);
         return context ? stream_call_synchronize(st, context, (CUstream)handle, STREAM_EXTERNAL) : -1;
     }
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuStreamSynchronize((CUstream)handle);
-    CU_END_ALLOW_THREADS
-    return cu_check(st, rc, "cuStreamSynchronize");
+    return CU_BLOCKING_CALL(st, cuStreamSynchronize, ((CUstream)handle));
 }
 
 /* The exporter's stream becomes the imported array's default stream, as an external stream (numba);
@@ -266,6 +303,8 @@ PyMethodDef devicearray_module_methods[] = {
      "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0): an uninitialised device array."},
     {"device_array_like", (PyCFunction)(void (*)(void))module_device_array_like, METH_VARARGS | METH_KEYWORDS,
      "device_array_like(ary, stream=0): a device array with the shape, dtype and layout of ary."},
+    {"_host_array", (PyCFunction)(void (*)(void))module_host_array, METH_VARARGS | METH_KEYWORDS,
+     "A NumPy array in pinned, mapped or managed memory."},
     {"_strides_like", module_strides_like, METH_O, "_strides_like(ary): device_array_like's strides for ary."},
     {"is_cuda_array", module_is_cuda_array, METH_O, "True if obj has __cuda_array_interface__."},
     {"as_cuda_array", (PyCFunction)(void (*)(void))module_as_cuda_array, METH_VARARGS | METH_KEYWORDS,

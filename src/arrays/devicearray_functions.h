@@ -1,5 +1,6 @@
 /* devicearray_functions.h: arrays from other objects (as_cuda_array, from_cuda_array_interface)
- * and the module functions that make device arrays (devicearray_functions.c). */
+ * and the module functions that make device arrays and pinned, mapped or managed host arrays
+ * (devicearray_functions.c). */
 #ifndef NUMBA_CUDA_C_DEVICEARRAY_FUNCTIONS_H
 #define NUMBA_CUDA_C_DEVICEARRAY_FUNCTIONS_H
 

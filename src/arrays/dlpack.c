@@ -98,6 +98,19 @@ static int dl_dtype_of(PyArray_Descr *dtype, DLDataType *out)
     return 0;
 }
 
+/* Makes `consumer` wait for the work queued on `producer` so far (the context current), through an
+ * event made for that and destroyed after. */
+static int order_streams(module_state *st, CUstream producer, CUstream consumer)
+{
+    CUevent event = NULL;
+    int failed = CU_CALL(st, cuEventCreate, (&event, CU_EVENT_DISABLE_TIMING)) < 0 ||
+                 CU_CALL(st, cuEventRecord, (event, producer)) < 0 ||
+                 CU_CALL(st, cuStreamWaitEvent, (consumer, event, 0)) < 0;
+    if (event != NULL && CU_CALL(st, cuEventDestroy, (event)) < 0)
+        failed = 1;
+    return failed ? -1 : 0;
+}
+
 /* Makes the consumer's stream wait for the array's (the spec's `stream` argument: None or 1 the
  * legacy default stream, 2 the per-thread default stream, -1 no synchronization, else a CUstream). */
 static int order_consumer_stream(module_state *st, DeviceArrayObject *self, PyObject *stream_arg)
@@ -129,18 +142,7 @@ static int order_consumer_stream(module_state *st, DeviceArrayObject *self, PyOb
         return -1;
     if ((uintptr_t)producer == consumer || (producer == NULL && consumer == 1))
         return 0;
-    int pushed;
-    if (context_enter(st, self->context, &pushed) < 0)
-        return -1;
-    CUevent event = NULL;
-    int failed = CU_CALL(st, cuEventCreate, (&event, CU_EVENT_DISABLE_TIMING)) < 0 ||
-                 CU_CALL(st, cuEventRecord, (event, producer)) < 0 ||
-                 CU_CALL(st, cuStreamWaitEvent, ((CUstream)consumer, event, 0)) < 0;
-    if (event != NULL && CU_CALL(st, cuEventDestroy, (event)) < 0)
-        failed = 1;
-    if (context_exit(st, pushed) < 0)
-        failed = 1;
-    return failed ? -1 : 0;
+    return IN_CONTEXT(st, self->context, order_streams(st, producer, (CUstream)consumer) < 0);
 }
 
 /* A device copy of the array (copy=True). New reference. */

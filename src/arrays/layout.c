@@ -1,6 +1,6 @@
 /* layout.c: the shape of an array: numba's (shape, dtype, strides, order) arguments checked and
  * turned into strides, and the bytes a layout spans. Shared by device arrays
- * (devicearray.c), their creation functions and the host arrays of transfer.c. */
+ * (devicearray.c), their creation functions and host arrays (devicearray_functions.c). */
 #include "arrays/layout.h"
 
 void layout_contiguous_strides(int ndim, const npy_intp *shape, npy_intp itemsize, char order, npy_intp *strides)

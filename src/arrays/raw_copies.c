@@ -1,10 +1,10 @@
-/* driver_functions.c: the raw-pointer helpers of numba.cuda.cudadrv.driver (host_to_device,
+/* raw_copies.c: the raw-pointer helpers of numba.cuda.cudadrv.driver (host_to_device,
  * device_to_host, device_to_device, device_memset, device_extents) and the thread's context
  * stack as numba's driver object shows it. The Python wrappers are in cudadrv/driver.py. */
 #include "driver/errors.h"
 #include "arrays/raw_copies.h"
 #include "core/stream.h"
-#include "arrays/transfer.h"
+#include "core/copies.h"
 
 /* _memcpy(direction, dst, src, size, stream): direction 0 host->device, 1 device->host, 2
  * device->device; dst and src are addresses; stream 0 is a synchronous copy, as numba's. */
@@ -35,6 +35,12 @@ static PyObject *module_memcpy(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* size bytes of value at dst on the stream, waited for where `sync`. Without the GIL. */
+static CUresult memset_bytes(CUdeviceptr dst, int value, size_t size, CUstream stream, int sync)
+{
+    return stream_wait_after(cu.cuMemsetD8Async(dst, (unsigned char)value, size, stream), stream, sync);
+}
+
 /* _memset(dst, value, size, stream): size bytes of value; synchronous for stream 0. */
 static PyObject *module_memset(PyObject *module, PyObject *args)
 {
@@ -49,20 +55,13 @@ static PyObject *module_memset(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "device_memset: size must not be negative");
         return NULL;
     }
-    int sync = stream_is_default(stream_obj), pushed;
+    int sync = stream_is_default(stream_obj);
     CUstream stream;
     ContextObject *context = context_current(st);
     if (context == NULL || stream_handle_from_object(st, sync ? Py_None : stream_obj, &stream) < 0 ||
-        context_enter(st, context, &pushed) < 0)
-        return NULL;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuMemsetD8Async((CUdeviceptr)dst, (unsigned char)value, (size_t)size, stream);
-    if (rc == CUDA_SUCCESS && sync)
-        rc = cu.cuStreamSynchronize(stream);
-    CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuMemsetD8Async") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+        IN_CONTEXT(st, context,
+                   cu_check(st, CU_BLOCKING(memset_bytes((CUdeviceptr)dst, value, (size_t)size, stream, sync)),
+                            "cuMemsetD8Async") < 0) < 0)
         return NULL;
     Py_RETURN_NONE;
 }

@@ -1,160 +1,18 @@
-/* transfer.c: host <-> device copies and what is built on them: DeviceNDArray.copy_to_host,
- * copy_to_device and __setitem__, cuda.to_device, and host arrays in pinned, mapped or managed
- * memory. Every copy runs with the GIL released; stream 0 means a synchronous copy, as in numba.
- * Contiguous layouts copy bytes directly; other layouts go through a host buffer once. */
+/* transfer.c: device arrays copied to and from the host and each other: DeviceNDArray.copy_to_host,
+ * copy_to_device, __setitem__ and __reduce__, and cuda.to_device. Every copy is core/copies.c's
+ * transfer_copy, with the GIL released; stream 0 means a synchronous copy, as in numba. Contiguous
+ * layouts copy bytes directly; other layouts go through a host buffer once. */
 #include "arrays/transfer.h"
 #include "driver/python_helpers.h"
 #include "arrays/devicearray_functions.h"
-#include "arrays/layout.h"
 #include "arrays/indexing.h"
 
 #include "driver/errors.h"
+#include "core/copies.h"
 #include "core/graph.h"
-#include "core/memory.h"
-#include "core/staging.h"
 #include "core/stream.h"
 
-/* Large copies between the device and pageable host memory go through the context's staging ring
- * (staging.h), made at first need: worker threads copy between the host memory and pinned slots
- * while the DMA engine moves the slots, where the driver's own staging runs at a fraction of the
- * bus (and, into memory just allocated, takes the page faults one at a time). Pinned, registered
- * and managed host memory, and copies under NUMBA_CUDA_C_STAGING_THRESHOLD bytes, go to the driver
- * directly. */
-#define STAGING_CHUNK ((size_t)2 << 20)
-#define STAGING_SLOTS 32
-
-/* The context's ring (the context current), made now if need be; NULL (no error) where it cannot be. */
-static staging_ring *context_staging(ContextObject *context)
-{
-    if (context->staging != NULL || context->staging_closed)
-        return context->staging;
-    staging_ring *ring = PyMem_RawMalloc(sizeof *ring);
-    if (ring == NULL)
-        return NULL;
-    CUresult rc;
-    /* counted as a user, so that a release or reset waits for the new ring to be kept or destroyed
-     * (context_free_staging) before it destroys the context */
-    context->staging_users++;
-    CU_BEGIN_ALLOW_THREADS
-    rc = staging_ring_create(ring, STAGING_CHUNK, STAGING_SLOTS, 0); /* 64 MiB pinned: milliseconds */
-    CU_END_ALLOW_THREADS
-    if (rc != CUDA_SUCCESS || context->staging != NULL || context->staging_closed) {
-        /* failed, or another thread made one meanwhile, or the context is going */
-        if (rc == CUDA_SUCCESS) {
-            CU_BEGIN_ALLOW_THREADS
-            staging_ring_destroy(ring);
-            CU_END_ALLOW_THREADS
-        }
-        PyMem_RawFree(ring);
-        ring = context->staging;
-    } else {
-        context->staging = ring;
-    }
-    context->staging_users--;
-    return ring;
-}
-
-/* Whether host memory is pageable: the driver knows nothing of it (not pinned, registered or managed). */
-static int host_is_pageable(const void *host)
-{
-    unsigned int type;
-    CUresult rc;
-    CU_UNBLOCKED(rc, cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)host));
-    return rc != CUDA_SUCCESS;
-}
-
-/* A copy function set on numba's driver object (driver.cuMemcpyHtoD = f: test suites that forbid transfers, or
- * count them) is what a copy calls, as numba's copies call the attribute: f(dst, src, size[, stream handle]) with
- * numba's argument order. 1: it was called (0 or -1 returned through *status); 0: none set for this copy. */
-static int call_driver_override(module_state *st, void *host, CUdeviceptr device_dst, CUdeviceptr device_src,
-                                size_t size, PyObject *stream, int sync, transfer_direction direction, int *status)
-{
-    static const char *names[2][3] = {{"cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync"},
-                                      {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"}};
-    PyObject *override = PyDict_GetItemString(st->driver_overrides, names[sync ? 1 : 0][direction]); /* borrowed */
-    if (override == NULL)
-        return 0;
-    unsigned long long dst = direction == DEVICE_TO_HOST ? (unsigned long long)(uintptr_t)host : device_dst;
-    unsigned long long src = direction == HOST_TO_DEVICE ? (unsigned long long)(uintptr_t)host : device_src;
-    CUstream handle = NULL;
-    PyObject *result = NULL;
-    Py_INCREF(override); /* it may remove itself */
-    if (sync)
-        result = PyObject_CallFunction(override, "KKn", dst, src, (Py_ssize_t)size);
-    else if (stream_handle_from_object(st, stream, &handle) == 0)
-        result = PyObject_CallFunction(override, "KKnK", dst, src, (Py_ssize_t)size,
-                                       (unsigned long long)(uintptr_t)handle);
-    Py_DECREF(override);
-    Py_XDECREF(result);
-    *status = result == NULL ? -1 : 0;
-    return 1;
-}
-
-int transfer_copy(module_state *st, ContextObject *context, void *host, CUdeviceptr device_dst,
-                  CUdeviceptr device_src, size_t size, PyObject *stream, transfer_direction direction)
-{
-    CUstream handle;
-    int pushed, sync = stream_is_default(stream), status;
-    CUresult rc = CUDA_SUCCESS;
-    if (size == 0)
-        return 0;
-    if (st->driver_overrides != NULL && /* one pointer test on the usual path */
-        call_driver_override(st, host, device_dst, device_src, size, stream, sync, direction, &status))
-        return status;
-    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0)
-        return -1;
-    if (direction != DEVICE_TO_DEVICE && graph_capturing(st, stream) && host_is_pageable(host)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "a copy between the device and pageable host memory cannot be captured "
-                        "into a graph (the graph would read or write it long after this call): copy to or from "
-                        "pinned memory (cuda.pinned_array) on a capturing stream");
-        return -1;
-    }
-    if (context_enter(st, context, &pushed) < 0)
-        return -1;
-    /* numba's stream 0 is the synchronous API; under the per-thread default stream that means an
-     * async copy on CU_STREAM_PER_THREAD and a wait (what the _ptds entry points do). A staged copy
-     * returns when it is done, on any stream, as the driver's copies of pageable memory do. */
-    int use_sync_api = sync && handle == NULL;
-    staging_ring *ring = NULL;
-    if (direction != DEVICE_TO_DEVICE && size >= st->staging_threshold && host_is_pageable(host))
-        ring = context_staging(context);
-    if (ring != NULL)
-        context->staging_users++; /* the ring stays until this copy is done (context_free_staging) */
-    CU_BEGIN_ALLOW_THREADS
-    if (ring != NULL && direction == HOST_TO_DEVICE) {
-        rc = staging_copy_to_device(ring, device_dst, host, size, handle);
-    } else if (ring != NULL) {
-        staging_hugepage_hint(host, size); /* where the pages are fresh, fault them in 2 MiB at a time */
-        rc = staging_copy(ring, host, device_src, size, handle);
-    } else {
-        switch (direction) {
-        case HOST_TO_DEVICE:
-            rc = use_sync_api ? cu.cuMemcpyHtoD(device_dst, host, size)
-                              : cu.cuMemcpyHtoDAsync(device_dst, host, size, handle);
-            break;
-        case DEVICE_TO_HOST:
-            rc = use_sync_api ? cu.cuMemcpyDtoH(host, device_src, size)
-                              : cu.cuMemcpyDtoHAsync(host, device_src, size, handle);
-            break;
-        case DEVICE_TO_DEVICE:
-            rc = use_sync_api ? cu.cuMemcpyDtoD(device_dst, device_src, size)
-                              : cu.cuMemcpyDtoDAsync(device_dst, device_src, size, handle);
-            break;
-        }
-        if (rc == CUDA_SUCCESS && sync && !use_sync_api)
-            rc = cu.cuStreamSynchronize(handle);
-    }
-    CU_END_ALLOW_THREADS
-    if (ring != NULL)
-        context->staging_users--;
-    static const char *names[] = {"cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD"};
-    int failed = cu_check(st, rc, names[direction]) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
-        return -1;
-    return 0;
-}
-
+/* Waits for a stream= argument's work (none for the default stream: its copies are synchronous). */
 static int wait_stream(module_state *st, PyObject *stream)
 {
     CUstream handle;
@@ -162,11 +20,7 @@ static int wait_stream(module_state *st, PyObject *stream)
         return 0;
     if (stream_handle_from_object(st, stream, &handle) < 0)
         return -1;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuStreamSynchronize(handle);
-    CU_END_ALLOW_THREADS
-    return cu_check(st, rc, "cuStreamSynchronize");
+    return CU_BLOCKING_CALL(st, cuStreamSynchronize, (handle));
 }
 
 /* Shapes equal once axes of length 1 are dropped (numba's check_array_compatibility squeezes). */
@@ -417,6 +271,17 @@ static int host_into_device(module_state *st, DeviceArrayObject *self, PyArrayOb
     return status;
 }
 
+/* The bytes of peer_copy below, without the GIL. */
+static CUresult copy_peer(DeviceArrayObject *self, DeviceArrayObject *source, size_t size, CUstream handle,
+                          int sync)
+{
+    ContextObject *to = self->context, *from = source->context;
+    if (sync && handle == NULL)
+        return cu.cuMemcpyPeer(self->data, to->handle, source->data, from->handle, size);
+    return stream_wait_after(cu.cuMemcpyPeerAsync(self->data, to->handle, source->data, from->handle, size, handle),
+                             handle, sync);
+}
+
 /* Bytes from another device's array (cuMemcpyPeer, Async on a stream), with the destination's
  * context current; the source's device has peer access enabled at first need. 0: copied; 1: the
  * devices cannot reach each other (the caller stages through the host); -1 with an error. */
@@ -425,26 +290,15 @@ static int peer_copy(module_state *st, DeviceArrayObject *self, DeviceArrayObjec
 {
     ContextObject *to = self->context, *from = source->context;
     CUstream handle;
-    int pushed, sync = stream_is_default(stream);
+    int sync = stream_is_default(stream);
     if (context_check_alive(st, from) < 0 || context_check_alive(st, to) < 0)
         return -1;
     int reachable = context_enable_peer(st, to, from);
     if (reachable <= 0)
         return reachable < 0 ? -1 : 1;
-    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 || context_enter(st, to, &pushed) < 0)
-        return -1;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    if (sync && handle == NULL)
-        rc = cu.cuMemcpyPeer(self->data, to->handle, source->data, from->handle, size);
-    else {
-        rc = cu.cuMemcpyPeerAsync(self->data, to->handle, source->data, from->handle, size, handle);
-        if (rc == CUDA_SUCCESS && sync)
-            rc = cu.cuStreamSynchronize(handle);
-    }
-    CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuMemcpyPeer") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
+        IN_CONTEXT(st, to,
+                   cu_check(st, CU_BLOCKING(copy_peer(self, source, size, handle, sync)), "cuMemcpyPeer") < 0) < 0)
         return -1;
     return 0;
 }
@@ -528,6 +382,20 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
     return status < 0 ? NULL : Py_NewRef(Py_None);
 }
 
+/* The array's items (contiguous, of itemsize 1, 2 or 4) set to `bits` on the stream, the context
+ * current; waited for, with the GIL released, where `sync`. */
+static int memset_items(module_state *st, DeviceArrayObject *lhs, unsigned int bits, int itemsize, CUstream handle,
+                        int sync)
+{
+    size_t count = (size_t)lhs->size;
+    CUresult rc = itemsize == 1   ? cu.cuMemsetD8Async(lhs->data, (unsigned char)bits, count, handle)
+                  : itemsize == 2 ? cu.cuMemsetD16Async(lhs->data, (unsigned short)bits, count, handle)
+                                  : cu.cuMemsetD32Async(lhs->data, bits, count, handle);
+    if (rc == CUDA_SUCCESS && sync)
+        rc = CU_BLOCKING(cu.cuStreamSynchronize(handle));
+    return cu_check(st, rc, "cuMemsetAsync");
+}
+
 /* A scalar into a contiguous array of 1-, 2- or 4-byte items: one memset on the device. */
 static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *value, PyObject *stream, int *done)
 {
@@ -539,21 +407,9 @@ static int try_memset(module_state *st, DeviceArrayObject *lhs, PyArrayObject *v
     unsigned int bits = 0;
     memcpy(&bits, PyArray_DATA(value), (size_t)itemsize);
     CUstream handle;
-    int pushed, sync = stream_is_default(stream);
+    int sync = stream_is_default(stream);
     if (stream_handle_from_object(st, sync ? Py_None : stream, &handle) < 0 ||
-        context_enter(st, lhs->context, &pushed) < 0)
-        return -1;
-    size_t count = (size_t)lhs->size;
-    CUresult rc = itemsize == 1   ? cu.cuMemsetD8Async(lhs->data, (unsigned char)bits, count, handle)
-                  : itemsize == 2 ? cu.cuMemsetD16Async(lhs->data, (unsigned short)bits, count, handle)
-                                  : cu.cuMemsetD32Async(lhs->data, bits, count, handle);
-    if (rc == CUDA_SUCCESS && sync) {
-        CU_BEGIN_ALLOW_THREADS
-        rc = cu.cuStreamSynchronize(handle);
-        CU_END_ALLOW_THREADS
-    }
-    int failed = cu_check(st, rc, "cuMemsetAsync") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+        IN_CONTEXT(st, lhs->context, memset_items(st, lhs, bits, (int)itemsize, handle, sync) < 0) < 0)
         return -1;
     *done = 1;
     return 0;
@@ -784,83 +640,9 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
     return (PyObject *)device;
 }
 
-/* _host_array(kind, shape, dtype=None, strides=None, order='C', portable=False, wc=False,
- * attach_global=True): a NumPy array in pinned, mapped or managed memory, whose base is the
- * MemoryPointer, so the memory lives exactly as long as the array and its views. */
-static PyObject *module_host_array(PyObject *module, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"kind",     "shape", "dtype",         "strides", "order",
-                               "portable", "wc",    "attach_global", NULL};
-    module_state *st = state_of_module(module);
-    const char *kind;
-    PyObject *shape_obj, *dtype_obj = Py_None, *strides_obj = Py_None, *order_obj = Py_None;
-    int portable = 0, write_combined = 0, attach_global = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "sO|OOOppp:_host_array", keywords, &kind, &shape_obj, &dtype_obj,
-                                     &strides_obj, &order_obj, &portable, &write_combined, &attach_global))
-        return NULL;
-    array_layout layout;
-    if (numpy_require() < 0 || layout_parse(shape_obj, dtype_obj, strides_obj, order_obj, &layout) < 0)
-        return NULL;
-    ContextObject *context = context_current(st);
-    PyObject *memory = NULL, *result = NULL;
-    if (context != NULL && layout.span > 0) {
-        if (strcmp(kind, "managed") == 0)
-            memory = memory_alloc_managed(st, context, layout.span, attach_global);
-        else
-            memory =
-                memory_alloc_host(st, context, layout.span, strcmp(kind, "mapped") == 0, portable, write_combined);
-    }
-    if (context != NULL && (memory != NULL || layout.span == 0)) {
-        result =
-            PyArray_NewFromDescr(&PyArray_Type, layout.dtype, layout.ndim, layout.shape, layout.strides,
-                                 memory ? ((MemoryObject *)memory)->host_pointer : NULL, NPY_ARRAY_WRITEABLE, NULL);
-        layout.dtype = NULL; /* stolen */
-        if (result != NULL && memory != NULL &&
-            PyArray_SetBaseObject((PyArrayObject *)result, Py_NewRef(memory)) < 0)
-            Py_CLEAR(result);
-    }
-    Py_XDECREF(layout.dtype);
-    Py_XDECREF(memory);
-    return result;
-}
-
-/* _driver_override(name, function or None): what numba's driver object's copy attribute is now (cudadrv/driver.py)
- */
-static PyObject *module_driver_override(PyObject *module, PyObject *args)
-{
-    module_state *st = state_of_module(module);
-    PyObject *name, *function;
-    if (!PyArg_ParseTuple(args, "UO:_driver_override", &name, &function))
-        return NULL;
-    if (function == Py_None) {
-        if (st->driver_overrides != NULL && PyDict_DelItem(st->driver_overrides, name) < 0) {
-            if (!PyErr_ExceptionMatches(PyExc_KeyError))
-                return NULL;
-            PyErr_Clear();
-        }
-        if (st->driver_overrides != NULL && PyDict_GET_SIZE(st->driver_overrides) == 0)
-            Py_CLEAR(st->driver_overrides); /* none left: the copies' one test fails again */
-        Py_RETURN_NONE;
-    }
-    if (!PyCallable_Check(function)) {
-        PyErr_SetString(PyExc_TypeError, "a driver function must be callable");
-        return NULL;
-    }
-    if (st->driver_overrides == NULL && (st->driver_overrides = PyDict_New()) == NULL)
-        return NULL;
-    if (PyDict_SetItem(st->driver_overrides, name, function) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
 PyMethodDef transfer_module_methods[] = {
-    {"_driver_override", module_driver_override, METH_VARARGS,
-     "_driver_override(name, function or None): copies call this in place of the driver's cuMemcpy* (None: the "
-     "driver again)."},
     {"to_device", (PyCFunction)(void (*)(void))module_to_device, METH_VARARGS | METH_KEYWORDS,
      "to_device(obj, stream=0, copy=True, to=None): copy a host array (or array-like) to the device. Arrays not in "
      "the machine's byte order are refused (ValueError), as at kernel launches: convert them first."},
-    {"_host_array", (PyCFunction)(void (*)(void))module_host_array, METH_VARARGS | METH_KEYWORDS,
-     "A NumPy array in pinned, mapped or managed memory."},
     {0},
 };

@@ -9,6 +9,7 @@
 #include "driver/errors.h"
 #include "core/memory.h"
 #include "core/stream.h"
+#include "core/copies.h"
 #include "arrays/transfer.h"
 
 /* Views */

@@ -21,7 +21,7 @@ struct pending_free {
     CUdeviceptr device_pointer;
     void *host_pointer;
     size_t size;
-    int own_pages; /* pinned or mapped host memory in pages of ours (memory.c): unregister, then unmap */
+    int own_pages; /* pinned or mapped host memory in pages of ours (memory_alloc.c): unregister, then unmap */
 };
 
 /* Host memory the driver frees with its context (rescue.c). */

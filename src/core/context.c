@@ -98,6 +98,13 @@ void context_mark_dead(module_state *st, ContextObject *context)
     }
 }
 
+/* cuCtxEnablePeerAccess from the current context to `peer`'s; enabled already is as good. */
+static int enable_peer_access(module_state *st, ContextObject *peer)
+{
+    CUresult rc = CU_RESULT(cuCtxEnablePeerAccess, (peer->handle, 0));
+    return rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : cu_check(st, rc, "cuCtxEnablePeerAccess");
+}
+
 int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer)
 {
     int id = peer->device->id;
@@ -106,7 +113,7 @@ int context_enable_peer(module_state *st, ContextObject *context, ContextObject 
         return 1;
     if (context->peers_refused & bit)
         return 0;
-    int can = 0, pushed;
+    int can = 0;
     if (context_check_alive(st, peer) < 0 ||
         CU_CALL(st, cuDeviceCanAccessPeer, (&can, context->device->handle, peer->device->handle)) < 0)
         return -1;
@@ -114,12 +121,7 @@ int context_enable_peer(module_state *st, ContextObject *context, ContextObject 
         context->peers_refused |= bit;
         return 0;
     }
-    if (context_enter(st, context, &pushed) < 0)
-        return -1;
-    CUresult rc;
-    CU_UNBLOCKED(rc, cu.cuCtxEnablePeerAccess(peer->handle, 0));
-    int failed = rc != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED && cu_check(st, rc, "cuCtxEnablePeerAccess") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (IN_CONTEXT(st, context, enable_peer_access(st, peer) < 0) < 0)
         return -1;
     context->peers_enabled |= bit;
     return 1;
@@ -228,12 +230,8 @@ ContextObject *device_primary_context(module_state *st, DeviceObject *self)
     }
     unsigned long resets = self->resets;
     CUcontext handle = NULL;
-    CUresult rc;
     /* cuDevicePrimaryCtxRetain creates the context on first use, which takes a while. */
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuDevicePrimaryCtxRetain(&handle, self->handle);
-    CU_END_ALLOW_THREADS
-    if (cu_check(st, rc, "cuDevicePrimaryCtxRetain") < 0)
+    if (CU_BLOCKING_CALL(st, cuDevicePrimaryCtxRetain, (&handle, self->handle)) < 0)
         return NULL;
     if (self->resetting || self->resets != resets) { /* a reset ran meanwhile: the handle may be gone */
         /* The reset did not release this retain (the driver's resets release none), and since then
@@ -403,15 +401,7 @@ static PyObject *Context_pop(PyObject *op, PyObject *Py_UNUSED(unused))
 static PyObject *Context_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
-    int pushed;
-    CUresult rc;
-    if (context_enter(st, (ContextObject *)op, &pushed) < 0)
-        return NULL;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuCtxSynchronize();
-    CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuCtxSynchronize") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (CU_BLOCKING_CALL_IN(st, (ContextObject *)op, cuCtxSynchronize, ()) < 0)
         return NULL;
     Py_RETURN_NONE;
 }

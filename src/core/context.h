@@ -7,14 +7,14 @@
 #include "driver/errors.h"
 
 /* numba's "Deallocation Behavior": frees wait here until there are more than max_count of them or
- * they hold more than max_bytes, then all go at once; never inside defer_cleanup() (memory.c). */
+ * they hold more than max_bytes, then all go at once; never inside defer_cleanup() (deallocations.c). */
 typedef struct {
     struct pending_free *items;
     size_t count, capacity;
     size_t bytes;
     size_t max_bytes;   /* ratio x the device's memory, known at the first allocation */
     int deferred;       /* defer_cleanup() nesting depth */
-    CUdeviceptr anchor; /* see queue_limits() in memory.c */
+    CUdeviceptr anchor; /* see queue_limits() in memory_alloc.c */
     /* stream, event and module handles whose objects died in a stream callback (deallocations.c) */
     struct deferred_destroy *handles;
     size_t handle_count, handle_capacity;
@@ -26,8 +26,8 @@ struct ContextObject {
     DeviceObject *device;
     CUcontext handle; /* NULL once the context was released or reset: the object is then dead */
     deallocation_queue deallocations;
-    PyObject *memory_manager;     /* the EMM plugin's instance for this context, or NULL (memory.c) */
-    struct staging_ring *staging; /* copy_to_host's pinned ring into new arrays (transfer.c), or NULL */
+    PyObject *memory_manager;     /* the EMM plugin's instance for this context, or NULL (memory_alloc.c) */
+    struct staging_ring *staging; /* the pinned ring of large copies of pageable memory (copies.c), or NULL */
     int staging_users;  /* copies using the ring with the GIL released: context_free_staging waits for them */
     int staging_closed; /* set by context_free_staging: no new ring */
     unsigned long long peers_enabled; /* bit d: device d's primary context is reachable from here */
@@ -80,13 +80,21 @@ void context_mark_dead(module_state *st, ContextObject *context);
 int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer);
 
 /* Makes `context` current for a call that acts on the current context, pushing it only where
- * another is current; context_exit pops what context_enter pushed. */
+ * another is current (one cuCtxGetCurrent where it is current already); context_exit pops what
+ * context_enter pushed. Call them through IN_CONTEXT below. */
 int context_enter(module_state *st, ContextObject *context, int *pushed);
 int context_exit(module_state *st, int pushed);
 
-/* Runs driver calls in `context`: enters it (context_enter), evaluates `failed` (an expression that is
- * nonzero, with an exception set, where a call failed: CU_CALLs joined by ||, say), leaves it. 0, or -1
- * with the exception of the first step that failed. CU_CALL_IN is the same for one driver call. */
+/* Driver calls in a context, the one way (docs/ARCHITECTURE.md, "Calling the driver"):
+ *   CU_CALL_IN(st, context, cuFoo, (args))           one call, as CU_CALL;
+ *   CU_BLOCKING_CALL_IN(st, context, cuFoo, (args))  one call that can block, the GIL released;
+ *   IN_CONTEXT(st, context, failed)                  anything else: `failed` is an expression, nonzero
+ *     with an exception set where a step failed: CU_CALLs joined by ||; cu_check(st, CU_BLOCKING(f(..)),
+ *     "cuFoo") < 0 for several calls under one release of the GIL; a static function of the caller's
+ *     that makes several calls and cleans up after them, returning -1 / 0; or (rc = CU_RESULT(..), 0)
+ *     where the caller reads the code itself. It is evaluated only in the entered context.
+ * Each enters the context (context_enter: raises CudaDriverError where it is dead), evaluates the
+ * call(s), leaves it, and gives 0, or -1 with the exception of the step that failed. */
 #define IN_CONTEXT(st, context, failed)                                                                            \
     __extension__({                                                                                                \
         int in_context_pushed_, in_context_status_ = context_enter((st), (context), &in_context_pushed_);          \
@@ -98,6 +106,7 @@ int context_exit(module_state *st, int pushed);
         in_context_status_;                                                                                        \
     })
 #define CU_CALL_IN(st, context, fn, args) IN_CONTEXT((st), (context), CU_CALL((st), fn, args) < 0)
+#define CU_BLOCKING_CALL_IN(st, context, fn, args) IN_CONTEXT((st), (context), CU_BLOCKING_CALL((st), fn, args) < 0)
 
 int context_type_init(PyObject *module, module_state *st);
 extern PyMethodDef context_module_methods[];

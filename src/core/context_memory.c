@@ -3,7 +3,7 @@
  * memory manager. They are added to Context at init (context.c, below memory, calls none of them). */
 #include "core/context_memory.h"
 
-#include "core/memory.h"
+#include "core/memory_alloc.h"
 #include "driver/errors.h"
 #include "driver/python_helpers.h"
 

@@ -53,6 +53,31 @@ struct deferred_destroy {
     const char *function;
 };
 
+/* Destroys the handles, the context current, without the GIL: the first failure's code, and its
+ * call in *function. */
+static CUresult destroy_all(const struct deferred_destroy *handles, size_t count, const char **function)
+{
+    CUresult failed_rc = CUDA_SUCCESS;
+    for (size_t i = 0; i < count; i++) {
+        CUresult rc = handles[i].destroy(handles[i].handle);
+        if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
+            failed_rc = rc;
+            *function = handles[i].function;
+        }
+    }
+    return failed_rc;
+}
+
+/* The same, with the GIL released (an unload synchronises the context: it can wait for a callback);
+ * a failure is reported, never raised. */
+static int destroy_handles(module_state *st, const struct deferred_destroy *handles, size_t count)
+{
+    const char *function = NULL;
+    CUresult rc = CU_BLOCKING(destroy_all(handles, count, &function));
+    cu_report_unraisable(st, rc, function);
+    return 0;
+}
+
 /* Destroys the deferred handles in their context (a dead context destroyed them already). */
 static void destroy_deferred(module_state *st, ContextObject *context)
 {
@@ -63,26 +88,9 @@ static void destroy_deferred(module_state *st, ContextObject *context)
     size_t count = queue->handle_count;
     queue->handles = NULL;
     queue->handle_count = queue->handle_capacity = 0;
-    int pushed;
-    if (context->handle != NULL && context_enter(st, context, &pushed) == 0) {
-        CUresult failed_rc = CUDA_SUCCESS;
-        const char *failed_function = NULL;
-        CU_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a callback */
-            for (size_t i = 0; i < count; i++)
-        {
-            CUresult rc = handles[i].destroy(handles[i].handle);
-            if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
-                failed_rc = rc;
-                failed_function = handles[i].function;
-            }
-        }
-        CU_END_ALLOW_THREADS
-        cu_report_unraisable(st, failed_rc, failed_function);
-        if (context_exit(st, pushed) < 0)
-            PyErr_WriteUnraisable(NULL);
-    } else if (PyErr_Occurred()) {
+    if (context->handle != NULL ? IN_CONTEXT(st, context, destroy_handles(st, handles, count) < 0) < 0
+                                : PyErr_Occurred() != NULL)
         PyErr_WriteUnraisable(NULL);
-    }
     PyMem_Free(handles);
 }
 
@@ -123,35 +131,53 @@ int memory_defer_destroy(module_state *st, ContextObject *context, handle_destro
 
 /* ---- the deallocation queue ---- */
 
+/* Frees the items, the context current, without the GIL: the first failure's code, and its call in
+ * *function. */
+static CUresult free_all(const struct pending_free *items, size_t count, const char **function)
+{
+    CUresult failed_rc = CUDA_SUCCESS;
+    for (size_t i = 0; i < count; i++) {
+        const char *item_function;
+        CUresult rc = memory_free_now(&items[i], &item_function);
+        if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
+            failed_rc = rc;
+            *function = item_function;
+        }
+    }
+    return failed_rc;
+}
+
+/* Frees everything queued, the context current, with the GIL released; a failure is reported, never
+ * raised. The items are taken first: a free that re-enters (it cannot now, but cheaply safe) sees an
+ * empty queue. */
+static int free_queued(module_state *st, deallocation_queue *queue)
+{
+    struct pending_free *items = queue->items;
+    size_t count = queue->count;
+    queue->items = NULL;
+    queue->count = queue->capacity = queue->bytes = 0;
+    const char *function = NULL;
+    CUresult rc = CU_BLOCKING(free_all(items, count, &function));
+    PyMem_Free(items);
+    cu_report_unraisable(st, rc, function);
+    return 0;
+}
+
+int memory_free_in(module_state *st, ContextObject *context, const struct pending_free *item)
+{
+    CUresult rc = CUDA_SUCCESS;
+    const char *function = NULL;
+    int status = IN_CONTEXT(st, context, (rc = memory_free_now(item, &function), 0));
+    return cu_check(st, rc, function) < 0 || status < 0 ? -1 : 0; /* the free's error before the exit's */
+}
+
 int memory_flush(module_state *st, ContextObject *context)
 {
     deallocation_queue *queue = &context->deallocations;
     destroy_deferred(st, context);
     if (queue->count == 0 || queue->deferred > 0 || context->handle == NULL || stream_in_callback())
         return 0; /* in a stream callback the driver must not be called: the next flush elsewhere frees them */
-    int pushed;
-    if (context_enter(st, context, &pushed) < 0)
-        return -1;
-    /* Take the items first: a free that re-enters (it cannot now, but cheaply safe) sees an empty queue. */
-    struct pending_free *items = queue->items;
-    size_t count = queue->count;
-    queue->items = NULL;
-    queue->count = queue->capacity = queue->bytes = 0;
-    CUresult failed_rc = CUDA_SUCCESS;
-    const char *failed_function = NULL;
-    CU_BEGIN_ALLOW_THREADS
-    for (size_t i = 0; i < count; i++) {
-        const char *function;
-        CUresult rc = memory_free_now(&items[i], &function);
-        if (rc != CUDA_SUCCESS && failed_rc == CUDA_SUCCESS) {
-            failed_rc = rc;
-            failed_function = function;
-        }
-    }
-    CU_END_ALLOW_THREADS
-    PyMem_Free(items);
-    cu_report_unraisable(st, failed_rc, failed_function);
-    return context_exit(st, pushed);
+    return IN_CONTEXT(st, context, free_queued(st, queue) < 0);
 }
 
 void memory_context_dying(module_state *st, ContextObject *context)
@@ -176,15 +202,8 @@ int memory_queue_free(module_state *st, ContextObject *context, const struct pen
     if (queue->count == queue->capacity) {
         size_t capacity = queue->capacity ? 2 * queue->capacity : 16;
         struct pending_free *items = PyMem_Realloc(queue->items, capacity * sizeof *items);
-        if (items == NULL) { /* no room to queue: free at once */
-            const char *function;
-            int pushed;
-            if (context_enter(st, context, &pushed) < 0)
-                return -1;
-            CUresult rc = memory_free_now(item, &function); /* before `function` is read */
-            int failed = context_exit(st, pushed) < 0;
-            return cu_check(st, rc, function) < 0 || failed ? -1 : 0;
-        }
+        if (items == NULL) /* no room to queue: free at once */
+            return memory_free_in(st, context, item);
         queue->items = items;
         queue->capacity = capacity;
     }
@@ -294,6 +313,49 @@ int memory_queue_byte_limit(module_state *st, ContextObject *context, size_t *li
         *limit = 1;
     return 0;
 }
+
+/* Module functions: the current context's queue. */
+
+static PyObject *module_defer_cleanup(PyObject *module, PyObject *delta_obj)
+{
+    module_state *st = state_of_module(module);
+    int delta;
+    if (int_from_object(delta_obj, &delta, "delta") < 0)
+        return NULL;
+    ContextObject *context = context_current(st);
+    if (context == NULL)
+        return NULL;
+    context->deallocations.deferred += delta;
+    if (context->deallocations.deferred < 0)
+        context->deallocations.deferred = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *module_pending_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    ContextObject *context = context_current(state_of_module(module));
+    if (context == NULL)
+        return NULL;
+    return Py_BuildValue("(nn)", (Py_ssize_t)context->deallocations.count,
+                         (Py_ssize_t)context->deallocations.bytes);
+}
+
+static PyObject *module_flush_deallocations(PyObject *module, PyObject *Py_UNUSED(unused))
+{
+    module_state *st = state_of_module(module);
+    ContextObject *context = context_current(st);
+    if (context == NULL || memory_flush(st, context) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+PyMethodDef deallocations_module_methods[] = {
+    {"_defer_cleanup", module_defer_cleanup, METH_O, "Enter (+1) or leave (-1) defer_cleanup()."},
+    {"_pending_deallocations", module_pending_deallocations, METH_NOARGS,
+     "(count, bytes) of frees queued on the current context."},
+    {"_flush_deallocations", module_flush_deallocations, METH_NOARGS, "Free everything queued, now."},
+    {0},
+};
 
 int deallocations_init(PyObject *Py_UNUSED(module), module_state *st)
 {

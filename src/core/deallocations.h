@@ -11,6 +11,10 @@
  * the driver call made. (deallocations.c) */
 CUresult memory_free_now(const struct pending_free *item, const char **function);
 
+/* Frees one allocation now, in `context` (IN_CONTEXT), raising CudaAPIError where the driver
+ * refused. (deallocations.c) */
+int memory_free_in(module_state *st, ContextObject *context, const struct pending_free *item);
+
 /* Queues the free of `item` on the context, flushing the queue past its limits. (deallocations.c) */
 int memory_queue_free(module_state *st, ContextObject *context, const struct pending_free *item);
 
@@ -36,5 +40,8 @@ int memory_queue_byte_limit(module_state *st, ContextObject *context, size_t *li
 
 /* Registers the queue's Context methods and its context hooks. */
 int deallocations_init(PyObject *module, module_state *st);
+
+/* _defer_cleanup, _pending_deallocations, _flush_deallocations: the current context's queue. */
+extern PyMethodDef deallocations_module_methods[];
 
 #endif

@@ -104,16 +104,12 @@ static PyObject *Event_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     EventObject *self = (EventObject *)op;
-    CUresult rc;
     if (context_check_alive(st, self->context) < 0)
         return NULL;
     /* An event already reached needs no wait: cuEventQuery is cheaper than a blocking call. */
     if (cu.cuEventQuery(self->handle) == CUDA_SUCCESS)
         Py_RETURN_NONE;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuEventSynchronize(self->handle);
-    CU_END_ALLOW_THREADS
-    if (cu_check(st, rc, "cuEventSynchronize") < 0)
+    if (CU_BLOCKING_CALL(st, cuEventSynchronize, (self->handle)) < 0)
         return NULL;
     Py_RETURN_NONE;
 }

@@ -95,15 +95,8 @@ static int graph_end(module_state *st, GraphObject *self, int discard)
     }
     CUgraph handle = NULL;
     CUresult rc = CUDA_SUCCESS;
-    int pushed = 0, failed = 0;
-    if (self->context->handle == NULL) /* a reset ended the capture with the stream */
-        failed = context_check_alive(st, self->context) < 0;
-    else if (context_enter(st, self->context, &pushed) < 0)
-        failed = 1;
-    else {
-        rc = cu.cuStreamEndCapture(stream->handle, &handle);
-        failed = context_exit(st, pushed) < 0;
-    }
+    /* where a reset ended the capture with the stream, the context is dead: CudaDriverError */
+    int failed = IN_CONTEXT(st, self->context, (rc = cu.cuStreamEndCapture(stream->handle, &handle), 0)) < 0;
     if (handle != NULL && (discard || failed || rc != CUDA_SUCCESS)) {
         cu_report_unraisable(st, cu.cuGraphDestroy(handle), "cuGraphDestroy");
         handle = NULL;

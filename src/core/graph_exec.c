@@ -11,15 +11,8 @@
 PyObject *graph_exec_new(module_state *st, GraphObject *graph)
 {
     CUgraphExec handle = NULL;
-    int pushed;
-    if (context_check_alive(st, graph->context) < 0 || context_enter(st, graph->context, &pushed) < 0)
-        return NULL;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS /* instantiation builds the whole executable: it can take a while */
-        rc = cu.cuGraphInstantiate(&handle, graph->handle, 0);
-    CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuGraphInstantiate") < 0;
-    if (context_exit(st, pushed) < 0 || failed) {
+    /* instantiation builds the whole executable: it can take a while */
+    if (CU_BLOCKING_CALL_IN(st, graph->context, cuGraphInstantiate, (&handle, graph->handle, 0)) < 0) {
         if (handle != NULL)
             cu_report_unraisable(st, cu.cuGraphExecDestroy(handle), "cuGraphExecDestroy");
         return NULL;
@@ -58,15 +51,10 @@ static PyObject *GraphExec_launch(PyObject *op, PyObject *const *args, Py_ssize_
     module_state *st = state_of(op);
     GraphExecObject *self = (GraphExecObject *)op;
     CUstream stream;
-    int pushed;
     if (context_check_alive(st, self->context) < 0 ||
         parse_stream(st, "launch", args, nargs, kwnames, &stream) < 0 ||
-        context_enter(st, self->context, &pushed) < 0)
-        return NULL;
-    CUresult rc;
-    CU_UNBLOCKED(rc, cu.cuGraphLaunch(self->handle, stream)); /* queues it; blocks only on a full queue */
-    int failed = cu_check(st, rc, "cuGraphLaunch") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+        /* queues it; blocks only on a full queue */
+        CU_CALL_IN(st, self->context, cuGraphLaunch, (self->handle, stream)) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -110,13 +98,10 @@ static PyObject *GraphExec_update(PyObject *op, PyObject *arg)
         PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuGraphExecUpdate_v2 (CUDA 12 or later)");
         return NULL;
     }
-    int pushed;
-    if (context_check_alive(st, self->context) < 0 || context_enter(st, self->context, &pushed) < 0)
-        return NULL;
     CUgraphExecUpdateResultInfo info = {0};
-    CUresult rc;
-    CU_UNBLOCKED(rc, cu.cuGraphExecUpdate_v2(self->handle, graph->handle, &info));
-    if (context_exit(st, pushed) < 0)
+    CUresult rc = CUDA_SUCCESS;
+    if (IN_CONTEXT(st, self->context,
+                   (rc = CU_RESULT(cuGraphExecUpdate_v2, (self->handle, graph->handle, &info)), 0)) < 0)
         return NULL;
     if (rc == CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE) {
         cu_raise_message(

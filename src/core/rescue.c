@@ -1,6 +1,6 @@
 /* rescue.c: host memory that would die with its context, kept readable after it.
  *
- * Pinned and mapped memory lives in pages of our own (memory.c), which outlive the context. Two
+ * Pinned and mapped memory lives in pages of our own (memory_alloc.c), which outlive the context. Two
  * kinds cannot: write-combined memory (only cuMemHostAlloc makes it) and managed memory
  * (cuMemAllocManaged). The driver unmaps both when their context is released or reset
  * (cuda.close(), Device.reset()), and a NumPy array still over them would then fault. So each is
@@ -53,16 +53,8 @@ void memory_rescue_watch(module_state *st, MemoryObject *memory)
  * error state refuses, and then its managed memory comes back as zeros rather than faulting. */
 static int synchronize_for_host(module_state *st, ContextObject *context)
 {
-    int pushed;
-    if (context_enter(st, context, &pushed) < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuCtxSynchronize();
-    CU_END_ALLOW_THREADS
-    if (context_exit(st, pushed) < 0)
+    CUresult rc = CUDA_ERROR_INVALID_CONTEXT; /* where it cannot be entered */
+    if (IN_CONTEXT(st, context, (rc = CU_BLOCKING(cu.cuCtxSynchronize()), 0)) < 0)
         PyErr_Clear();
     return rc == CUDA_SUCCESS;
 }

@@ -26,19 +26,11 @@ PyObject *stream_new(module_state *st, ContextObject *context, CUstream handle, 
 PyObject *stream_create(module_state *st, ContextObject *context)
 {
     CUstream handle = NULL;
-    int pushed;
-    if (context_enter(st, context, &pushed) < 0)
-        return NULL;
-    CUresult rc;
-    CU_UNBLOCKED(rc, cu.cuStreamCreate(&handle, 0));
-    int failed = cu_check(st, rc, "cuStreamCreate") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (CU_CALL_IN(st, context, cuStreamCreate, (&handle, 0)) < 0)
         return NULL;
     PyObject *stream = stream_new(st, context, handle, STREAM_OWNED);
-    if (stream == NULL) {
-        CU_UNBLOCKED(rc, cu.cuStreamDestroy(handle));
-        cu_report_unraisable(st, rc, "cuStreamDestroy");
-    }
+    if (stream == NULL)
+        cu_report_unraisable(st, CU_RESULT(cuStreamDestroy, (handle)), "cuStreamDestroy");
     return stream;
 }
 
@@ -134,38 +126,33 @@ int stream_call_synchronize(module_state *st, ContextObject *context, CUstream h
     return result == NULL ? -1 : 0;
 }
 
-/* The special handles (0, legacy, per-thread) mean "of the current context": make ours current. */
-static int stream_enter(module_state *st, StreamObject *self, int *pushed)
+/* IN_CONTEXT (context.h) for calls on a stream. The special handles (0, legacy, per-thread) mean "of
+ * the current context": ours is entered for them. An owned or external stream names its context
+ * itself, which need only be alive. */
+#define IN_STREAM(st, self, failed)                                                                                \
+    ((self)->kind == STREAM_OWNED || (self)->kind == STREAM_EXTERNAL                                               \
+         ? (context_check_alive((st), (self)->context) < 0 || (failed) ? -1 : 0)                                   \
+         : IN_CONTEXT((st), (self)->context, failed))
+
+/* An idle stream needs no wait: cuStreamQuery is cheaper than a blocking call (but not made with the
+ * GIL while a callback is pending: see stream.h). */
+static int stream_idle(StreamObject *self)
 {
-    *pushed = 0;
-    if (self->kind == STREAM_OWNED || self->kind == STREAM_EXTERNAL)
-        return context_check_alive(st, self->context);
-    return context_enter(st, self->context, pushed);
+    return !stream_callbacks_pending() && cu.cuStreamQuery(self->handle) == CUDA_SUCCESS;
 }
 
 static PyObject *Stream_synchronize(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     StreamObject *self = (StreamObject *)op;
-    int pushed;
-    CUresult rc;
     if (self->capture != NULL) /* refused before the driver sees it, which would also end the capture */
         return cu_raise_message(st, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
                                 PyUnicode_FromString("synchronize(): this stream is being captured into a graph, "
                                                      "where nothing runs until the graph "
                                                      "is launched; end the capture first")),
                NULL;
-    if (stream_enter(st, self, &pushed) < 0)
-        return NULL;
-    /* An idle stream needs no wait: cuStreamQuery is cheaper than a blocking call (but not made with the
-     * GIL while a callback is pending: see stream.h). */
-    if (!stream_callbacks_pending() && cu.cuStreamQuery(self->handle) == CUDA_SUCCESS)
-        return context_exit(st, pushed) < 0 ? NULL : Py_NewRef(Py_None);
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuStreamSynchronize(self->handle);
-    CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuStreamSynchronize") < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (IN_STREAM(st, self, !stream_idle(self) && CU_BLOCKING_CALL(st, cuStreamSynchronize, (self->handle)) < 0) <
+        0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -174,12 +161,8 @@ static PyObject *Stream_query(PyObject *op, PyObject *Py_UNUSED(unused))
 {
     module_state *st = state_of(op);
     StreamObject *self = (StreamObject *)op;
-    int pushed;
-    if (stream_enter(st, self, &pushed) < 0)
-        return NULL;
-    CUresult rc;
-    CU_UNBLOCKED(rc, cu.cuStreamQuery(self->handle));
-    if (context_exit(st, pushed) < 0)
+    CUresult rc = CUDA_SUCCESS;
+    if (IN_STREAM(st, self, (rc = CU_RESULT(cuStreamQuery, (self->handle)), 0)) < 0)
         return NULL;
     if (rc == CUDA_ERROR_NOT_READY)
         Py_RETURN_FALSE;
@@ -253,6 +236,21 @@ static void stream_callback(CUstream Py_UNUSED(handle), CUresult status, void *d
     PyGILState_Release(gil);
 }
 
+/* Queues stream_callback with `data` (stolen; NULL: the error is set) on the stream, in its context. */
+static int queue_callback(module_state *st, StreamObject *self, PyObject *data)
+{
+    if (data == NULL)
+        return -1;
+    /* Counted before it is queued: it may run at once. The GIL is released: the driver may hold the
+     * stream's lock in a thread that waits for an earlier callback (lock order above). */
+    stream_callbacks_count(+1);
+    if (CU_BLOCKING_CALL(st, cuStreamAddCallback, (self->handle, stream_callback, data, 0)) == 0)
+        return 0;
+    stream_callbacks_count(-1);
+    Py_DECREF(data); /* never queued: the callback will not consume it */
+    return -1;
+}
+
 static PyObject *Stream_add_callback(PyObject *op, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"callback", "arg", NULL};
@@ -265,27 +263,7 @@ static PyObject *Stream_add_callback(PyObject *op, PyObject *args, PyObject *kwa
         PyErr_Format(PyExc_TypeError, "callback must be callable, not %.100s", Py_TYPE(callback)->tp_name);
         return NULL;
     }
-    int pushed;
-    if (stream_enter(st, self, &pushed) < 0)
-        return NULL;
-    PyObject *data = PyTuple_Pack(3, op, callback, arg);
-    if (data == NULL) {
-        context_exit(st, pushed);
-        return NULL;
-    }
-    /* Counted before it is queued: it may run at once. The GIL is released: the driver may hold the
-     * stream's lock in a thread that waits for an earlier callback (lock order above). */
-    CUresult rc;
-    stream_callbacks_count(+1);
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuStreamAddCallback(self->handle, stream_callback, data, 0);
-    CU_END_ALLOW_THREADS
-    int failed = cu_check(st, rc, "cuStreamAddCallback") < 0;
-    if (failed) {
-        stream_callbacks_count(-1);
-        Py_DECREF(data); /* never queued: the callback will not consume it */
-    }
-    if (context_exit(st, pushed) < 0 || failed)
+    if (IN_STREAM(st, self, queue_callback(st, self, PyTuple_Pack(3, op, callback, arg)) < 0) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -382,9 +360,7 @@ static int Stream_release(module_state *st, void *arg)
         return 0;
     if (stream_in_callback())
         return memory_defer_destroy(st, self->context, destroy_stream, self->handle, "cuStreamDestroy");
-    CUresult rc;
-    CU_UNBLOCKED(rc, cu.cuStreamDestroy(self->handle));
-    return cu_check(st, rc, "cuStreamDestroy");
+    return CU_CALL(st, cuStreamDestroy, (self->handle));
 }
 
 static void Stream_dealloc(PyObject *op)

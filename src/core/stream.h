@@ -40,6 +40,13 @@ static inline int stream_is_default(PyObject *obj)
     return obj == NULL || obj == Py_None || obj == Py_False || (PyLong_CheckExact(obj) && !PyObject_IsTrue(obj));
 }
 
+/* `rc`, the result of queuing work on `stream`, followed where that succeeded and `wait` is set by a
+ * wait for the stream (numba's stream 0 is synchronous). Without the GIL: the wait blocks. */
+static inline CUresult stream_wait_after(CUresult rc, CUstream stream, int wait)
+{
+    return rc == CUDA_SUCCESS && wait ? cu.cuStreamSynchronize(stream) : rc;
+}
+
 /* The CUstream for a stream= argument: a Stream, or 0 / None / False for the default stream.
  * Raises TypeError for anything else and CudaDriverError for a stream of a reset context. */
 int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle);

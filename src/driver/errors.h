@@ -1,6 +1,7 @@
 /* errors.h: the one path from a driver or NVRTC result code to a Python exception.
- * CU_CALL wraps a driver call made with the GIL held; for calls made with the GIL released,
- * keep the CUresult and pass it to cu_check once the GIL is back. */
+ * CU_CALL wraps a driver call made with the GIL held (released only while a stream callback is
+ * pending); CU_BLOCKING_CALL one that can block, made with the GIL released. Calls that need a
+ * context go through core/context.h's IN_CONTEXT family, built on these. */
 #ifndef NUMBA_CUDA_C_ERRORS_H
 #define NUMBA_CUDA_C_ERRORS_H
 
@@ -28,7 +29,7 @@ void cu_report_unraisable(module_state *st, CUresult rc, const char *function);
 
 /* The one way a tp_dealloc or finalizer frees what it owns (see the head of memory.c): runs
  * release(st, arg) with any exception in flight set aside and restored afterwards. release may
- * use the raising API (context_enter, CU_CALL, ...) and returns 0, or -1 with an exception set;
+ * use the raising API (IN_CONTEXT, CU_CALL, ...) and returns 0, or -1 with an exception set;
  * that exception goes to sys.unraisablehook with `what` (a str) as its object, never the dying
  * object, which the hook would resurrect and free a second time. */
 typedef int (*dealloc_release_fn)(module_state *st, void *arg);
@@ -50,14 +51,32 @@ static inline int cu_check(module_state *st, CUresult rc, const char *function)
         }                                                                                                          \
     } while (0)
 
+/* The CUresult of cuda_api.h's function `fn` with `args`, made as CU_CALL makes it but unchecked: for a
+ * caller that reads the code itself (CUDA_ERROR_NOT_READY from a query, say). */
+#define CU_RESULT(fn, args)                                                                                        \
+    __extension__({                                                                                                \
+        CUresult cu_result_rc_;                                                                                    \
+        CU_UNBLOCKED(cu_result_rc_, cu.fn args);                                                                   \
+        cu_result_rc_;                                                                                             \
+    })
+
 /* A checked driver call: cuda_api.h's function `fn` with `args` (no Python API in them), raising
  * CudaAPIError on failure; made with the GIL released while stream callbacks are pending (above). */
-#define CU_CALL(st, fn, args)                                                                                      \
+#define CU_CALL(st, fn, args) cu_check((st), CU_RESULT(fn, args), #fn)
+
+/* The CUresult of `call` (one driver call, or a function making several: no Python API in it),
+ * evaluated with the GIL released and the driver gate held: for what can block at any time
+ * (synchronize, large copies, module loads and unloads, registrations). */
+#define CU_BLOCKING(call)                                                                                          \
     __extension__({                                                                                                \
-        CUresult cu_call_rc_;                                                                                      \
-        CU_UNBLOCKED(cu_call_rc_, cu.fn args);                                                                     \
-        cu_check((st), cu_call_rc_, #fn);                                                                          \
+        CUresult cu_blocking_rc_;                                                                                  \
+        CU_BEGIN_ALLOW_THREADS cu_blocking_rc_ = (call);                                                           \
+        CU_END_ALLOW_THREADS                                                                                       \
+        cu_blocking_rc_;                                                                                           \
     })
+
+/* CU_CALL for a call that can block: made with the GIL released (CU_BLOCKING), then checked. */
+#define CU_BLOCKING_CALL(st, fn, args) cu_check((st), CU_BLOCKING(cu.fn args), #fn)
 
 /* Loads the driver on first use (without the GIL); NULL when it is usable, else why not. */
 const char *cu_driver_problem(void);

@@ -60,7 +60,7 @@ typedef struct {
     size_t max_pending_count;
     double max_pending_ratio;
     /* copies of at least this many bytes between the device and pageable host memory go through
-     * the context's staging ring (NUMBA_CUDA_C_STAGING_THRESHOLD; transfer.c) */
+     * the context's staging ring (NUMBA_CUDA_C_STAGING_THRESHOLD; core/copies.c) */
     size_t staging_threshold;
     /* allocate device memory from the stream-ordered pool (cuMemAllocAsync) instead of cuMemAlloc */
     int memory_pool;
@@ -143,7 +143,7 @@ static inline int int_from_object(PyObject *obj, int *out, const char *what)
 int env_size(const char *name, size_t fallback, size_t *value);
 int env_double(const char *name, double fallback, double *value);
 
-/* Adds methods to a type made by a lower layer, from the layer that implements them (memory.c adds
+/* Adds methods to a type made by a lower layer, from the layer that implements them (context_memory.c adds
  * Context.memalloc, for one), so that a lower file never calls a higher one. At module init only. */
 int type_add_methods(PyTypeObject *type, PyMethodDef *methods);
 int type_add_getset(PyTypeObject *type, PyGetSetDef *getset);

@@ -70,10 +70,8 @@ PyObject *kernel_new(module_state *st, ModuleObject *module, PyObject *name)
     if (self->configs == NULL || (self->bindings = PyMem_Calloc(1, sizeof *self->bindings)) == NULL)
         goto error;
     CUfunction handle = NULL;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
-        rc = cu.cuModuleGetFunction(&handle, module->handle, text);
-    CU_END_ALLOW_THREADS
+    /* with lazy loading (CUDA 12.2's default) this loads the kernel: it can block */
+    CUresult rc = CU_BLOCKING(cu.cuModuleGetFunction(&handle, module->handle, text));
     if (rc == CUDA_ERROR_NOT_FOUND) {
         PyErr_Format(st->CudaAPIError,
                      "no kernel named '%s' in the module (kernels need extern \"C\" to keep "
@@ -141,12 +139,10 @@ CUfunction kernel_rebind(module_state *st, KernelObject *self, ContextObject *co
         const char *text = PyUnicode_AsUTF8(self->name);
         CUmodule module = text ? module_handle_in(st, self->module, context) : NULL;
         CUfunction handle = NULL;
-        int pushed;
-        if (module == NULL || context_enter(st, context, &pushed) < 0)
-            return NULL;
-        int failed = CU_CALL(st, cuModuleGetFunction, (&handle, module, text)) < 0 ||
-                     apply_settings(st, self, handle) < 0; /* the same settings in every context */
-        if (context_exit(st, pushed) < 0 || failed)
+        if (module == NULL ||
+            IN_CONTEXT(st, context,
+                       CU_CALL(st, cuModuleGetFunction, (&handle, module, text)) < 0 ||
+                           apply_settings(st, self, handle) < 0) < 0) /* the same settings in every context */
             return NULL;
         for (entry = self->bindings; entry != NULL; entry = entry->next) /* the GIL was released */
             if (entry->context == context)
@@ -420,13 +416,9 @@ static PyObject *Kernel_global(PyObject *op, PyObject *name)
     }
     ContextObject *context = context_current(st);
     CUmodule module = context ? module_handle_in(st, self->module, context) : NULL;
-    int pushed;
-    if (module == NULL || context_enter(st, context, &pushed) < 0)
-        return NULL;
     CUdeviceptr pointer = 0;
     size_t size = 0;
-    int failed = CU_CALL(st, cuModuleGetGlobal, (&pointer, &size, module, text)) < 0;
-    if (context_exit(st, pushed) < 0 || failed)
+    if (module == NULL || CU_CALL_IN(st, context, cuModuleGetGlobal, (&pointer, &size, module, text)) < 0)
         return NULL;
     return Py_BuildValue("(Kn)", (unsigned long long)pointer, (Py_ssize_t)size);
 }

@@ -47,12 +47,8 @@ static void linker_destroy(module_state *st, LinkerObject *self)
         return;
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
-    int pushed;
-    if (context_enter(st, self->context, &pushed) == 0) {
-        cu_report_unraisable(st, cu.cuLinkDestroy(state), "cuLinkDestroy");
-        context_exit(st, pushed);
-    }
-    if (PyErr_Occurred())
+    (void)IN_CONTEXT(st, self->context, (cu_report_unraisable(st, cu.cuLinkDestroy(state), "cuLinkDestroy"), 0));
+    if (PyErr_Occurred()) /* the context could not be entered or left */
         PyErr_WriteUnraisable(NULL);
     PyErr_Restore(type, value, traceback);
 }
@@ -176,10 +172,8 @@ static PyObject *Linker_add_data(PyObject *op, PyObject *args)
     }
     char *buffer = PyBytes_AS_STRING(data);
     size_t size = (size_t)PyBytes_GET_SIZE(data);
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuLinkAddData(self->state, (CUjitInputType)kind, buffer, size, name, 0, NULL, NULL);
-    CU_END_ALLOW_THREADS
+    CUresult rc =
+        CU_BLOCKING(cu.cuLinkAddData(self->state, (CUjitInputType)kind, buffer, size, name, 0, NULL, NULL));
     self->busy = 0;
     Py_DECREF(data); /* the list holds it */
     if (cu_check(st, rc, "cuLinkAddData") < 0)
@@ -208,10 +202,7 @@ static PyObject *Linker_add_file(PyObject *op, PyObject *args)
         return NULL;
     }
     const char *text = PyBytes_AS_STRING(path);
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuLinkAddFile(self->state, (CUjitInputType)kind, text, 0, NULL, NULL);
-    CU_END_ALLOW_THREADS
+    CUresult rc = CU_BLOCKING(cu.cuLinkAddFile(self->state, (CUjitInputType)kind, text, 0, NULL, NULL));
     self->busy = 0;
     Py_DECREF(path);
     if (cu_check(st, rc, "cuLinkAddFile") < 0)
@@ -229,10 +220,7 @@ static PyObject *Linker_complete(PyObject *op, PyObject *Py_UNUSED(ignored))
         return NULL;
     void *cubin = NULL;
     size_t size = 0;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuLinkComplete(self->state, &cubin, &size);
-    CU_END_ALLOW_THREADS
+    CUresult rc = CU_BLOCKING(cu.cuLinkComplete(self->state, &cubin, &size));
     self->busy = 0;
     if (cu_check(st, rc, "cuLinkComplete") < 0)
         return NULL;

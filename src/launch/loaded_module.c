@@ -21,11 +21,7 @@ static PyObject *Module_get_context(PyObject *op, void *Py_UNUSED(closure))
 static CUresult load_image(CUmodule *handle, PyObject *image)
 {
     const char *data = PyBytes_AS_STRING(image);
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS
-    rc = cu.cuModuleLoadData(handle, data);
-    CU_END_ALLOW_THREADS
-    return rc;
+    return CU_BLOCKING(cu.cuModuleLoadData(handle, data));
 }
 
 static context_entry *entry_find(context_entry *entry, ContextObject *context)
@@ -34,6 +30,35 @@ static context_entry *entry_find(context_entry *entry, ContextObject *context)
         if (entry->context == context)
             return entry;
     return NULL;
+}
+
+/* Loads the module's image in `context` (current), compiled again first where the context's device
+ * has another architecture. The handle, *loaded set where it is a new one to record; NULL with an
+ * error. */
+static CUmodule load_in_context(module_state *st, ModuleObject *module, ContextObject *context, int *loaded)
+{
+    PyObject *image = Py_NewRef(module->image);
+    DeviceObject *device = context->device;
+    if (module->loader != NULL && (device->cc_major != module->cc_major || device->cc_minor != module->cc_minor)) {
+        Py_SETREF(image, PyObject_CallNoArgs(module->loader));
+        if (image != NULL && !PyBytes_Check(image)) {
+            PyErr_Format(PyExc_TypeError, "a module's loader must return bytes, not %.100s",
+                         Py_TYPE(image)->tp_name);
+            Py_CLEAR(image);
+        }
+    }
+    CUmodule handle = NULL;
+    int failed = image == NULL || cu_check(st, load_image(&handle, image), "cuModuleLoadData") < 0;
+    Py_XDECREF(image);
+    if (failed)
+        return NULL;
+    context_entry *found = entry_find(module->others, context);
+    if (found != NULL) { /* another thread loaded it while the GIL was released: keep one */
+        cu_report_unraisable(st, cu.cuModuleUnload(handle), "cuModuleUnload");
+        return (CUmodule)found->handle;
+    }
+    *loaded = 1;
+    return handle;
 }
 
 CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject *context)
@@ -48,56 +73,23 @@ CUmodule module_handle_in(module_state *st, ModuleObject *module, ContextObject 
         PyErr_NoMemory();
         return NULL;
     }
-    int pushed;
-    if (context_enter(st, context, &pushed) < 0) {
-        PyMem_Free(entry);
-        return NULL;
-    }
-    if (module->library != NULL) { /* the library's own module in this context */
-        CUmodule handle = NULL;
-        int failed = CU_CALL(st, cuLibraryGetModule, (&handle, module->library)) < 0;
-        if (context_exit(st, pushed) < 0)
-            failed = 1;
-        if (failed) {
-            PyMem_Free(entry);
-            return NULL;
-        }
-        entry->context = (ContextObject *)Py_NewRef((PyObject *)context);
-        entry->handle = handle;
-        entry->next = module->others;
-        module->others = entry;
-        return handle;
-    }
-    /* Another architecture needs its own image (compiled with this context current). */
-    PyObject *image = Py_NewRef(module->image);
-    DeviceObject *device = context->device;
-    if (module->loader != NULL && (device->cc_major != module->cc_major || device->cc_minor != module->cc_minor)) {
-        Py_SETREF(image, PyObject_CallNoArgs(module->loader));
-        if (image != NULL && !PyBytes_Check(image)) {
-            PyErr_Format(PyExc_TypeError, "a module's loader must return bytes, not %.100s",
-                         Py_TYPE(image)->tp_name);
-            Py_CLEAR(image);
-        }
-    }
     CUmodule handle = NULL;
-    int failed = image == NULL || cu_check(st, load_image(&handle, image), "cuModuleLoadData") < 0;
-    Py_XDECREF(image);
-    if (failed) {
-        PyMem_Free(entry);
-    } else if ((found = entry_find(module->others, context)) != NULL) {
-        /* another thread loaded it while the GIL was released: keep one */
-        cu_report_unraisable(st, cu.cuModuleUnload(handle), "cuModuleUnload");
-        handle = (CUmodule)found->handle;
-        PyMem_Free(entry);
-    } else {
+    int status, loaded = 0;
+    if (module->library != NULL) { /* the library's own module in this context */
+        status = CU_CALL_IN(st, context, cuLibraryGetModule, (&handle, module->library));
+        loaded = status == 0;
+    } else { /* another architecture needs its own image (compiled with this context current) */
+        status = IN_CONTEXT(st, context, (handle = load_in_context(st, module, context, &loaded)) == NULL);
+    }
+    if (loaded) {
         entry->context = (ContextObject *)Py_NewRef((PyObject *)context);
         entry->handle = handle;
         entry->next = module->others;
         module->others = entry;
+    } else {
+        PyMem_Free(entry);
     }
-    if (context_exit(st, pushed) < 0)
-        failed = 1;
-    return failed ? NULL : handle;
+    return status < 0 ? NULL : handle;
 }
 
 static CUresult unload_module(void *handle)
@@ -109,19 +101,14 @@ static CUresult unload_module(void *handle)
  * stream callback, where the driver must not be called, the main thread unloads it later. */
 static int unload(module_state *st, ContextObject *context, CUmodule handle)
 {
-    int pushed;
     if (handle == NULL || context->handle == NULL)
         return 0;
     if (stream_in_callback())
         return memory_defer_destroy(st, context, unload_module, handle, "cuModuleUnload");
-    if (context_enter(st, context, &pushed) < 0)
-        return -1;
-    CUresult rc;
-    CU_BEGIN_ALLOW_THREADS /* an unload synchronises the context: it can wait for a stream callback */
-        rc = cu.cuModuleUnload(handle);
-    CU_END_ALLOW_THREADS
-    int failed = context_exit(st, pushed) < 0;
-    return cu_check(st, rc, "cuModuleUnload") < 0 || failed ? -1 : 0;
+    /* an unload synchronises the context: it can wait for a stream callback */
+    CUresult rc = CUDA_SUCCESS;
+    int status = IN_CONTEXT(st, context, (rc = CU_BLOCKING(cu.cuModuleUnload(handle)), 0));
+    return cu_check(st, rc, "cuModuleUnload") < 0 || status < 0 ? -1 : 0; /* the unload's error before the exit's */
 }
 
 /* Unloads the module in its own context and every other it was loaded in. Under dealloc_release. */

@@ -564,3 +564,48 @@ def test_pinned_blocks_unpin_every_array_even_when_one_fails():
             assert "CUDA_ERROR_LAUNCH_FAILED" in str(e)
         assert cuda._cuda._registrations() == (0, 0), cuda._cuda._registrations()
     """)
+
+
+def test_a_context_that_cannot_be_entered_raises_and_gives_back_what_it_holds():
+    """IN_CONTEXT (src/core/context.h): where entering the context fails (its cuCtxGetCurrent), each call
+    raises CudaAPIError naming it, runs none of its driver calls, and leaks nothing; a pinned range whose
+    context cannot be entered at its end loses its use all the same."""
+    run_mock(
+        [
+            HELPERS,
+            r"""
+        host = np.arange(64, dtype=np.float64)
+        keep = cuda.to_device(host)
+        ints = cuda.device_array(8, np.int32)
+        ctx = cuda.current_context()
+        s = cuda.stream()
+        default = cuda.default_stream()
+        base = baseline()
+        cases = [
+            lambda: keep.copy_to_host(),
+            lambda: keep.copy_to_host(stream=s),
+            lambda: cuda.device_array_like(keep).copy_to_device(keep),
+            lambda: ints.__setitem__(slice(None), 3),
+            lambda: keep.gpu_data.memset(0),
+            lambda: ctx.synchronize(),
+            lambda: ctx.get_memory_info(),
+            lambda: default.synchronize(),
+            lambda: default.query(),
+            lambda: ctx.create_stream(),
+            lambda: ctx.create_event(),
+        ]
+        for action in cases:
+            memsets, syncs = mock.calls("cuMemsetD32Async"), mock.calls("cuCtxSynchronize")
+            expect_api_error("cuCtxGetCurrent", "CUDA_ERROR_INVALID_CONTEXT", action)
+            assert (mock.calls("cuMemsetD32Async"), mock.calls("cuCtxSynchronize")) == (memsets, syncs)
+        assert_back_to(base, "the failed entries")
+        assert not unraisable, unraisable
+        lock = cuda._cuda._register(host, False)
+        assert cuda._cuda._registrations() == (1, 1)
+        expect_api_error("cuCtxGetCurrent", "CUDA_ERROR_INVALID_CONTEXT", lock.free)
+        assert cuda._cuda._registrations() == (0, 0), cuda._cuda._registrations()
+        lock.free()  # once only
+        assert np.array_equal(keep.copy_to_host(), host)
+    """,
+        ]
+    )
