@@ -112,29 +112,17 @@ PyObject *launch_config_new(module_state *st, KernelObject *kernel, PyObject *gr
     return (PyObject *)self;
 }
 
-/* Phase 3: one cuLaunchKernel in the kernel's context. It only queues the work, but blocks while
- * the driver's launch queue is full: if a Python stream callback is pending in the context, it may
- * be what the queue waits on, and it needs the GIL, so the GIL is released then (only then: it
- * costs more than most launches). */
-static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextObject *context, CUfunction function,
-                         void **params)
+/* Phase 3: one cuLaunchKernel (in the kernel's context: launch_kernel). It only queues the work, but
+ * blocks while the driver's launch queue is full: if a Python stream callback is pending in the
+ * context, it may be what the queue waits on, and it needs the GIL, so the GIL is released then (only
+ * then: it costs more than most launches; lock order: stream.h). */
+static int queue_launch(module_state *st, LaunchConfigObject *config, CUfunction function, void **params)
 {
-    CUcontext current = NULL;
     CUresult rc;
-    int pushed = 0;
-    if (context_check_alive(st, context) < 0) /* again: converting the arguments ran Python code */
-        return -1;
-    if ((cu.cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != context->handle) &&
-        context_enter(st, context, &pushed) < 0)
-        return -1;
-    /* released only while a Python stream callback is pending: a full launch queue behind it waits
-     * for that callback, which needs the GIL (lock order: stream.h) */
     const char *what = "cuLaunchKernel";
     if (config->kernel->cooperative) { /* a grid that syncs: all its blocks resident at once */
         what = "cuLaunchCooperativeKernel";
         if (cu.cuLaunchCooperativeKernel == NULL) {
-            if (pushed)
-                cu.cuCtxPopCurrent(&current);
             PyErr_SetString(st->CudaSupportError, "this CUDA driver has no cuLaunchCooperativeKernel");
             return -1;
         }
@@ -146,12 +134,14 @@ static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextOb
                                            config->block[0], config->block[1], config->block[2], config->sharedmem,
                                            config->stream_handle, params, NULL));
     }
-    if (rc != CUDA_SUCCESS) {
-        if (pushed)
-            cu.cuCtxPopCurrent(&current); /* best effort: the launch's error is the one raised */
-        return cu_raise_launch(st, rc, cu_error_message(rc, what));
-    }
-    return context_exit(st, pushed);
+    return rc == CUDA_SUCCESS ? 0 : cu_raise_launch(st, rc, cu_error_message(rc, what));
+}
+
+/* The context is checked again on entry: converting the arguments ran Python code. */
+static int launch_kernel(module_state *st, LaunchConfigObject *config, ContextObject *context, CUfunction function,
+                         void **params)
+{
+    return IN_CONTEXT(st, context, queue_launch(st, config, function, params) < 0);
 }
 
 PyObject *launch_config_call(LaunchConfigObject *self, PyObject *const *args, Py_ssize_t nargs,

@@ -310,8 +310,9 @@ static int check_array_context(module_state *st, const launch_target *target, Py
     if (home == target->context || home == NULL)
         return 0;
     if (home->handle == NULL) {
-        PyErr_Format(st->CudaDriverError, "argument %zd of %S is an array of a CUDA context that was reset or closed",
-                     index, target->kernel->name);
+        PyErr_Format(st->CudaDriverError,
+                     "argument %zd of %S is an array of a CUDA context that was reset or closed", index,
+                     target->kernel->name);
         return -1;
     }
     int reachable = context_enable_peer(st, target->context, home);
@@ -425,7 +426,8 @@ int launch_arguments_release(PyObject *stream, launch_arg *records, Py_ssize_t c
     for (Py_ssize_t i = 0; i < count; i++) {
         launch_arg *record = &records[i];
         if (ok && status == 0 && record->host != NULL) {
-            PyObject *done = PyObject_CallMethod(record->object, "copy_to_host", "OO", record->host, stream ? stream : Py_None);
+            PyObject *done =
+                PyObject_CallMethod(record->object, "copy_to_host", "OO", record->host, stream ? stream : Py_None);
             if (done == NULL)
                 status = -1;
             Py_XDECREF(done);
@@ -436,4 +438,3 @@ int launch_arguments_release(PyObject *stream, launch_arg *records, Py_ssize_t c
     }
     return status;
 }
-
