@@ -8,6 +8,7 @@ import copy
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.rules import statement_rule
 
 
 class Bindings:
@@ -23,6 +24,7 @@ class Bindings:
                     % (name, self.vars.get(self.renames.get(name, name)), self.vars.get(before.get(name, name))),
                 )
 
+    @statement_rule(ast.FunctionDef)
     def stmt_FunctionDef(self, node):
         """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
         own, called or passed on as a value, closing over the enclosing function's constants."""

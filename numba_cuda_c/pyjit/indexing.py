@@ -10,9 +10,11 @@ import enum
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import Value, c_array_type, cast, typed
+from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
 
 class Indexing:
+    @typing_rule(ast.Subscript)
     def type_Subscript(self, node):
         """What base[index] is (how: the case its C rule writes) and its type."""
         base = self.expr(node.value)
@@ -49,6 +51,7 @@ class Indexing:
             return typed(types.Array(base.type.dtype, kept, "A"), how=("view", None))
         return typed(base.type.dtype, how=("element", None))
 
+    @c_rule(ast.Subscript)
     def c_Subscript(self, node, annotation):
         kind, what = annotation.how or (None, None)
         if kind is None:  # a compile-time result

@@ -14,6 +14,7 @@ import ast
 import copy
 
 from numba_cuda_c import types
+from numba_cuda_c.pyjit.rules import statement_rule
 
 
 def _call_of(node, translator):
@@ -61,6 +62,7 @@ def _located(node, at):
 
 
 class Loops:
+    @statement_rule(ast.For)
     def stmt_For(self, node):
         rewrite = self.loop_rewrites.get(id(node))
         if rewrite is None:

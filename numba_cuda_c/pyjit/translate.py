@@ -42,6 +42,8 @@ from numba_cuda_c.pyjit.pyvalues import PythonValues
 from numba_cuda_c.pyjit.source import function_definition
 from numba_cuda_c.pyjit.typedtree import TypedTree
 from numba_cuda_c.pyjit.typing import KernelTypeError
+from numba_cuda_c.pyjit import rules
+from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
 
 
 TYPING_PASSES = 20
@@ -228,23 +230,26 @@ class FunctionTranslator(
         self.current_statement = node  # where an exception this statement can raise is (exceptions.py)
         if self.emitting and self.module.lineinfo and hasattr(node, "lineno"):
             self.lines.append(self.line_directive(node.lineno))
-        method = getattr(self, "stmt_" + type(node).__name__, None)
-        if method is None:
+        rule = rules.STATEMENTS.get(type(node))
+        if rule is None:
             self.fail(node, "unsupported statement (%s)" % type(node).__name__)
         if not isinstance(node, (ast.For, ast.While)):
-            method(node)
+            rule(self, node)
             return
         before = dict(self.renames)
-        method(node)
+        rule(self, node)
         self.check_bindings(before, node)
 
+    @statement_rule(ast.Pass)
     def stmt_Pass(self, node):
         pass
 
+    @statement_rule(ast.Assert)
     def stmt_Assert(self, node):
         """As numba without debug=True: an assert is not checked (its test is still translated)."""
         self.condition(node.test)
 
+    @statement_rule(ast.Expr)
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # a docstring
@@ -252,6 +257,7 @@ class FunctionTranslator(
         if value.code:
             self.emit(value.code + ";")
 
+    @statement_rule(ast.Assign)
     def stmt_Assign(self, node):
         if len(node.targets) != 1:
             self.fail(node, "chained assignment is not supported")
@@ -377,6 +383,7 @@ class FunctionTranslator(
         for k, temp in enumerate(temps):
             self.emit("tv_%s_%d = %s;" % (name, k, temp))
 
+    @statement_rule(ast.AugAssign)
     def stmt_AugAssign(self, node):
         op = BINOPS.get(type(node.op))
         if op is None:
@@ -403,6 +410,7 @@ class FunctionTranslator(
         else:
             self.fail(node, "cannot assign to this")
 
+    @statement_rule(ast.If)
     def stmt_If(self, node):
         value = self.expr(node.test)
         if value.type == types.none:  # `if None:`
@@ -442,6 +450,7 @@ class FunctionTranslator(
             self.nested(node.orelse)
             self.emit("}")
 
+    @statement_rule(ast.While)
     def stmt_While(self, node):
         self.loop_else_begin(node)
         self.emit("while (%s) {" % self.condition(node.test))
@@ -500,14 +509,17 @@ class FunctionTranslator(
         self.emit("}")
         self.loop_else_end(node)
 
+    @statement_rule(ast.Break)
     def stmt_Break(self, node):
         if self.break_flags and self.break_flags[-1]:
             self.emit("%s = true;" % self.break_flags[-1])
         self.emit("break;")
 
+    @statement_rule(ast.Continue)
     def stmt_Continue(self, node):
         self.emit("continue;")
 
+    @statement_rule(ast.Return)
     def stmt_Return(self, node):
         if not self.device:
             if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
@@ -572,17 +584,16 @@ class FunctionTranslator(
 
     # -- expressions ----------------------------------------------------------------------------
     def expr(self, node):
-        """The node's Value. Each node kind has a typing rule (type_<Kind>), run by the typing passes, which
-        annotate the tree with its result, and a C rule (c_<Kind>), run by the emitting pass on that annotation."""
-        kind = type(node).__name__
-        type_rule = getattr(self, "type_" + kind, None)
+        """The node's Value. Each node kind has a typing rule (rules.TYPING), run by the typing passes, which
+        annotate the tree with its result, and a C rule (rules.C), run by the emitting pass on that annotation."""
+        type_rule = rules.TYPING.get(type(node))
         if type_rule is None:
-            self.fail(node, "unsupported expression (%s)" % kind)
+            self.fail(node, "unsupported expression (%s)" % type(node).__name__)
         annotation = self.tree.get(node) if self.emitting else None
         if annotation is None:  # typing; or a node no typing pass reached (a name never assigned: its error)
-            annotation = self.typing_only(type_rule, node)
+            annotation = self.typing_only(type_rule, self, node)
             self.tree.annotate(node, annotation)
-        return getattr(self, "c_" + kind)(node, annotation) if self.emitting else annotation
+        return rules.C[type(node)](self, node, annotation) if self.emitting else annotation
 
     def typing_only(self, rule, *args):
         """rule(*args) with no C written (typing mode), whichever pass this is."""
@@ -593,6 +604,7 @@ class FunctionTranslator(
         finally:
             self.emitting, self.retyping = emitting, retyping
 
+    @typing_rule(ast.Constant)
     def type_Constant(self, node):
         value = node.value
         if isinstance(value, bool):
@@ -611,9 +623,11 @@ class FunctionTranslator(
             return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
 
+    @c_rule(ast.Constant)
     def c_Constant(self, node, annotation):
         return literal(annotation.const, annotation.type) if annotation.code is not None else annotation
 
+    @typing_rule(ast.Name)
     def type_Name(self, node):
         """What the name reads (how): a variable, or a value known when compiling (a constant, a global)."""
         name = node.id
@@ -643,6 +657,7 @@ class FunctionTranslator(
             self.fail(node, "name %r is not defined" % name)
         raise _Unknown(name)
 
+    @c_rule(ast.Name)
     def c_Name(self, node, annotation):
         kind, what = annotation.how or (None, None)
         if kind == "variable":
@@ -666,11 +681,13 @@ class FunctionTranslator(
             return _tuple_value(name, t)
         return Value("v_%s" % name, t)
 
+    @typing_rule(ast.Tuple)
     def type_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
         const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
         return Value(type=types.Tuple([i.type for i in items]), items=items, const=const)
 
+    @c_rule(ast.Tuple)
     def c_Tuple(self, node, annotation):
         return Value(type=annotation.type, items=[self.expr(e) for e in node.elts], const=annotation.const)
 
