@@ -1,4 +1,4 @@
-"""Attributes in kernels (a mixin of FunctionTranslator, translate.py): an array's shape, strides, size, ndim, dtype,
+"""Attributes in kernels (rules of the passes, passes.py): an array's shape, strides, size, ndim, dtype,
 real/imag, a recarray's fields, .T, .ctypes.data and its methods; a record's fields; a vector's x/y/z/w; a
 namedtuple's fields; a number's real, imag and methods; cuda.threadIdx.x and the other names under cuda; math and
 cmath constants; attributes of the Python objects a kernel reads (modules, classes).

@@ -1,4 +1,4 @@
-"""Variables and the functions defined in a kernel (a mixin of FunctionTranslator, translate.py): a name re-bound
+"""Variables and the functions defined in a kernel (rules of the passes, passes.py): a name re-bound
 to a value of another kind gets a variable of its own (numba's SSA), which loops and branches must end with as they
 began; `def inner(...)` inside a kernel is a device function of its own, closing over the enclosing constants
 (numba's make_function)."""

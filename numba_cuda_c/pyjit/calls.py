@@ -1,4 +1,4 @@
-"""Calls in kernels (a mixin of FunctionTranslator, translate.py): what a call's target is (a device function, a
+"""Calls in kernels (rules of the passes, passes.py): what a call's target is (a device function, a
 library entry, a builtin, math, a NumPy ufunc or function, a conversion, a declared extern, numba's @overload) and how
 its arguments bind (positional, keywords, defaults, *args, f(*t)); device functions' compile-time arguments (types,
 functions, literal numbers) specialise them."""
@@ -45,13 +45,9 @@ class Calls:
 
     def overload_implementation(self, function, node):
         """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
-        The arguments are typed without writing C (the call is translated after, once)."""
-        emitting, self.emitting = self.emitting, False
-        try:
-            values = [self.expr(a) for a in node.args]
-            keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
-        finally:
-            self.emitting = emitting
+        The arguments are typed (call_target runs in typing rules only: no C is written)."""
+        values = [self.expr(a) for a in node.args]
+        keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
         argtypes = tuple(v.type for v in values)
         constants = tuple(v.const if v.items is None else None for v in values)
         key = (function, argtypes, constants, tuple(sorted(keyword_types.items())))

@@ -46,7 +46,7 @@ _LIVE = {}  # (module, qualname) -> class, for classes this process translated (
 
 
 class Raising:
-    """A mixin of FunctionTranslator: the raise statement and the debug-mode checks."""
+    """The raise statement's rule and the debug-mode checks (a class the passes inherit, passes.py)."""
 
     @statement_rule(ast.Raise)
     def stmt_Raise(self, node):

@@ -1,7 +1,6 @@
 """Indexing in kernels: array elements (through the strides, negative indices wrapped as numba
 does), views made by slicing (a[1:], a[:, j]), and tuple items (by a constant, or by a variable for
-tuples of one type). A mixin of FunctionTranslator (translate.py), which gives expr(), fail() and
-emit().
+tuples of one type). Rules of the passes (passes.py), which give expr(), fail() and emit().
 """
 
 import ast

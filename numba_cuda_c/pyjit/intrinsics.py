@@ -1,7 +1,7 @@
 """The calls the translator writes itself, each with a typing rule and a C rule registered for its kind (rules.py):
 local and shared arrays, cuda.const.array_like, syncwarp, print, NumPy ufuncs, array views, carray/farray; and the C
-rule every library entry's call goes through (library_call_code). A mixin of FunctionTranslator (translate.py), which
-gives expr(), fail() and emit(); the library entries themselves are in pyjit/lib.
+rule every library entry's call goes through (library_call_code). Rules of the passes (passes.py), which give
+expr(), fail() and emit(); the library entries themselves are in pyjit/lib.
 """
 
 import ast

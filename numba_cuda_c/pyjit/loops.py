@@ -1,5 +1,5 @@
 """For loops over more than range(): arrays, tuples, enumerate(), zip() and literal_unroll(), as numba
-iterates them. A mixin of FunctionTranslator (translate.py).
+iterates them. Rules of the passes (passes.py).
 
 Each is rewritten once into the forms the translator already has, and the rewrite is kept per loop node
 (the translator walks the body several times; the same names every time keep the types settling):

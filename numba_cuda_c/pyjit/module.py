@@ -101,7 +101,7 @@ class ModuleBuilder:
             return translator.declared_return
         if translator.return_type is not None:
             return translator.return_type
-        if translator.emitting or translator.retyping:  # the emitting pass: no typing pass is left to learn it
+        if translator.emitting:  # its emitting pass: no typing pass is left to learn it
             raise KernelTypeError(
                 "cannot type infer runaway recursion: every path of %s calls itself before it returns"
                 % pyfunc.__name__

@@ -1,4 +1,4 @@
-"""Operators in kernels (a mixin of FunctionTranslator, translate.py): arithmetic, bitwise, comparisons (chained,
+"""Operators in kernels (rules of the passes, passes.py): arithmetic, bitwise, comparisons (chained,
 `in` a tuple), boolean operators, conditional expressions and truth values, typed by numba's rules (typing.py);
 datetime64/timedelta64 operands go to datetimes.py. Integer arithmetic of constants folds (2 * N stays a constant,
 for shapes and ranges)."""

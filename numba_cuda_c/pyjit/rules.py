@@ -12,10 +12,10 @@ and a C rule.
     @statement_rule(ast.If)
     def stmt_If(self, node): ...
 
-A rule is a function of the translator running it (`self`, which gives expr(), emit(), fail() and the function's
-state) and the node; it is written as a method of the class of its construct (operators.py,
-indexing.py, ...), which the translator inherits, so that rules and the helpers they share call each other as methods.
-The translator finds a rule here by `type(node)`, never by its name: a kind with no rule is an unsupported construct."""
+A rule is a function of the pass running it (passes.py: `self`, which gives expr(), emit(), fail() and the
+function's state) and the node; it is written as a method of the class of its construct (operators.py,
+indexing.py, ...), which the passes inherit, so that rules and the helpers they share call each other as methods.
+The passes find a rule here by `type(node)`, never by its name: a kind with no rule is an unsupported construct."""
 
 TYPING = {}  # ast node class -> its typing rule (pass, node) -> annotation
 C = {}  # ast node class -> its C rule (pass, node, annotation) -> Value

@@ -1,6 +1,6 @@
 """The typed tree: what the typing passes learn about each expression of a function, for the emitter.
 
-FunctionTranslator (translate.py) runs its typing passes until the variables' types settle; each pass
+FunctionTranslator (translate.py) runs typing passes (passes.py) until the variables' types settle; each pass
 annotates every expression node it types with a Value that has a type (or is a compile-time object,
 or a tuple of typed items), constant facts, and `how`: what the node's C rule needs to know (the
 resolved call target, the operator's form, the variable a name reads). The last typing pass, the one
