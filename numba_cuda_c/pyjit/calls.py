@@ -285,8 +285,8 @@ class Calls:
         for a, t in zip(args, argtypes):
             a = self.device_argument(a, node)
             codes.append(cast(a, t) if a.type != t and isinstance(t, types.Scalar) else a.code)
-        if self.emitting:
-            self.called.append(name)
+        self.called.append(name)
+        self.module.write(name)  # its C, the first time an emitting pass calls it (typed by device_call_type)
         code = "%s(%s)" % (name, ", ".join(codes))
         return_type = annotation.type
         if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address

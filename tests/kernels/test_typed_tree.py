@@ -113,3 +113,27 @@ def test_a_variable_whose_type_changes_while_emitting_is_a_translator_bug():
     translator.translate()  # settles: x is float64
     with pytest.raises(translate.KernelTypeError, match="internal error: variable 'x'"):
         passes.EmittingPass(translator).settle_variable("x", types.complex128)
+
+
+@cuda.jit(device=True)
+def halved(x):
+    return x / 2
+
+
+def provisional(out, n):
+    x = 0
+    for i in range(n):
+        out[i] = halved(x)  # the first typing pass calls halved(int64): x = 0; x is float64 once its types settle
+        x = x + 0.5
+
+
+def test_a_device_function_is_written_once_only_for_the_types_emitted_code_calls():
+    """Each typing pass of the caller types the callee for the argument types it sees (provisional ones too); the C
+    of a variant is written once, when the emitting pass calls it: halved(int64), which nothing calls, never."""
+    module = ModuleBuilder(translate.FunctionTranslator)
+    argtypes = [types.Array(types.float64, 1, "A"), types.int64]
+    source = translate.FunctionTranslator(provisional, argtypes, module, name="k").translate()
+    typed = {key[1]: name for key, (name, _) in module.functions.items() if key[0] is halved.py_func}
+    assert set(typed) == {(types.int64,), (types.float64,)}
+    assert list(module.function_text) == [typed[(types.float64,)]]
+    assert "%s(v_x)" % typed[(types.float64,)] in source
