@@ -189,32 +189,34 @@ def _translated(translator):
         raise converted from None
 
 
-def translate_kernel(
-    pyfunc,
-    argtypes,
-    name,
-    externs=None,
-    captured=None,
-    launch_bounds=None,
-    debug=False,
-    lineinfo=False,
-    fastmath=False,
-):
+def _module(debug=False, lineinfo=False, fastmath=False):
+    """The ModuleBuilder of one compilation, with numba's options: debug=True records the exceptions kernels raise
+    (and writes #line directives, as lineinfo does); fastmath leaves float division unchecked."""
+    module = ModuleBuilder(FunctionTranslator)
+    module.debug, module.fastmath, module.lineinfo = debug, fastmath, lineinfo or debug
+    return module
+
+
+def _function_text(translator, externs):
+    """The C of the function the translator is of, the device functions it calls placed in its module before it;
+    externs (a list, or None) receives the declared device functions (cuda.declare_device) it calls."""
+    text = _translated(translator)
+    translator.module.place(translator.called)
+    if externs is not None:
+        externs.extend(d for _wrapper, declared in translator.module.externs.values() for d in declared)
+    return text
+
+
+def translate_kernel(pyfunc, argtypes, name, externs=None, captured=None, launch_bounds=None, **options):
     """The CUDA C of a kernel (and the device functions it calls). externs: a list that receives the
     declared device functions (cuda.declare_device) it calls; captured: one that receives the global
     device arrays it reads by pointer (the kernel must keep them alive); launch_bounds: numba's
-    (max threads per block[, min blocks per SM[, max blocks per cluster]])."""
-    module = ModuleBuilder(FunctionTranslator)
-    module.debug = debug
-    module.fastmath = fastmath
-    module.lineinfo = lineinfo or debug
+    (max threads per block[, min blocks per SM[, max blocks per cluster]]); options: numba's debug, lineinfo and
+    fastmath (_module)."""
+    module = _module(**options)
     translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name=name)
     translator.launch_bounds = tuple(launch_bounds or ())
-    text = _translated(translator)
-    module.place(translator.called)
-    module.pieces.append(text)
-    if externs is not None:
-        externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
+    module.pieces.append(_function_text(translator, externs))
     if captured is not None:
         captured.extend(module.captured)
     return module.source()
@@ -223,8 +225,7 @@ def translate_kernel(
 def typed_listing(pyfunc, argtypes):
     """The function's source with the type of each of its variables (and its return type): what
     Dispatcher.inspect_types prints, from a translation of these argument types."""
-    module = ModuleBuilder(FunctionTranslator)
-    translator = FunctionTranslator(pyfunc, argtypes, module, device=False, name="listing")
+    translator = FunctionTranslator(pyfunc, argtypes, _module(), device=False, name="listing")
     translator.device = True  # a value it returns is typed, not refused
     _translated(translator)
     lines = ["# File: %s" % translator.filename, "# --- LINE %d --- " % translator.first_line]
@@ -238,14 +239,10 @@ def typed_listing(pyfunc, argtypes):
 def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None, lineinfo=False):
     """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type (the
     declared one, where given: values convert to it)."""
-    module = ModuleBuilder(FunctionTranslator)
-    module.lineinfo = lineinfo
+    module = _module(lineinfo=lineinfo)
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
     translator.declared_return = declared_return
-    text = _translated(translator)
-    module.place(translator.called)
+    text = _function_text(translator, externs)
     directive, _, rest = text.partition("\n") if text.startswith("#line") else ("", "", text)
     module.pieces.append((directive + "\n" if directive else "") + 'extern "C" ' + rest)
-    if externs is not None:
-        externs.extend(d for _wrapper, declared in module.externs.values() for d in declared)
     return module.source(), translator.return_type
