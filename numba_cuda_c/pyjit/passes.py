@@ -162,7 +162,7 @@ class RetypingPass(TypingPass):
 
     retyping = True
 
-    def __init__(self, emitting):
+    def __init__(self, emitting):  # not Pass's: the emitting pass's state, its dicts and lists the same objects
         vars(self).update(vars(emitting))
 
 
