@@ -48,7 +48,8 @@ FUNCTION_STATE = (
 
 
 class Pass(Statements, Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising, PythonValues):
-    """One walk over a function's body (the typing passes' and the emitting pass's common part)."""
+    """One walk over a function's body: the typing passes' and the emitting pass's common part (each gives its own
+    expr(), and what a statement that reads a name not known yet does: untyped_statement())."""
 
     emitting = False  # whether C is written (EmittingPass)
     retyping = False  # typing in the emitting pass (RetypingPass): every name is known by now
@@ -91,8 +92,8 @@ class Pass(Statements, Attributes, Calls, Bindings, Operators, Intrinsics, Index
         for statement in statements:
             try:
                 self.statement(statement)
-            except _Unknown as unknown:
-                self.untyped_statement(statement, unknown)
+            except _Unknown:
+                self.untyped_statement(statement)
             except KernelTypeError as exc:
                 if getattr(exc, "located", False):
                     raise
@@ -138,7 +139,7 @@ class TypingPass(Pass):
         self.tree.annotate(node, annotation)
         return annotation
 
-    def untyped_statement(self, statement, unknown):
+    def untyped_statement(self, statement):
         self.untyped.append(statement)
 
     def settle_variable(self, name, t, unify=True):
@@ -197,7 +198,7 @@ class EmittingPass(Pass):
             self.lines.append(self.function.line_directive(node.lineno))
         super().statement(node)
 
-    def untyped_statement(self, statement, unknown):
+    def untyped_statement(self, statement):
         self.fail(statement, "a variable is used before it is assigned")
 
     def settle_variable(self, name, t, unify=True):
