@@ -1,4 +1,4 @@
-"""Attributes in kernels (a mixin of FunctionTranslator, translate.py): an array's shape, strides, size, ndim, dtype,
+"""Attributes in kernels (rules of the passes, passes.py): an array's shape, strides, size, ndim, dtype,
 real/imag, a recarray's fields, .T, .ctypes.data and its methods; a record's fields; a vector's x/y/z/w; a
 namedtuple's fields; a number's real, imag and methods; cuda.threadIdx.x and the other names under cuda; math and
 cmath constants; attributes of the Python objects a kernel reads (modules, classes).
@@ -6,6 +6,7 @@ cmath constants; attributes of the Python objects a kernel reads (modules, class
 The typing rule (type_Attribute) resolves which of these the attribute is and its type; its `how` names the case,
 which the C rule (c_Attribute) writes from the base's C."""
 
+import ast
 import cmath
 import math
 
@@ -14,6 +15,7 @@ from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib import arrays as array_lib
 from numba_cuda_c.pyjit.lib.pymath import MATH_CONSTANTS
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, as_annotation, literal, typed
+from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
 INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 
@@ -26,6 +28,7 @@ class ArrayCtypes:
 
 
 class Attributes:
+    @typing_rule(ast.Attribute)
     def type_Attribute(self, node):
         """What base.attr is (how: the case its C rule writes) and its type; a compile-time result as itself."""
         base = self.expr(node.value)
@@ -60,6 +63,7 @@ class Attributes:
             return self.global_annotation(getattr(base.obj, attr), node)
         self.fail(node, "unsupported attribute %r" % attr)
 
+    @c_rule(ast.Attribute)
     def c_Attribute(self, node, annotation):
         kind, what = annotation.how or (None, None)
         if kind is None:  # a compile-time result: a literal, a type, a namespace

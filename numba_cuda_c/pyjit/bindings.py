@@ -1,4 +1,4 @@
-"""Variables and the functions defined in a kernel (a mixin of FunctionTranslator, translate.py): a name re-bound
+"""Variables and the functions defined in a kernel (rules of the passes, passes.py): a name re-bound
 to a value of another kind gets a variable of its own (numba's SSA), which loops and branches must end with as they
 began; `def inner(...)` inside a kernel is a device function of its own, closing over the enclosing constants
 (numba's make_function)."""
@@ -8,6 +8,7 @@ import copy
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.rules import statement_rule
 
 
 class Bindings:
@@ -23,6 +24,7 @@ class Bindings:
                     % (name, self.vars.get(self.renames.get(name, name)), self.vars.get(before.get(name, name))),
                 )
 
+    @statement_rule(ast.FunctionDef)
     def stmt_FunctionDef(self, node):
         """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
         own, called or passed on as a value, closing over the enclosing function's constants."""

@@ -1,4 +1,4 @@
-"""Calls in kernels (a mixin of FunctionTranslator, translate.py): what a call's target is (a device function, a
+"""Calls in kernels (rules of the passes, passes.py): what a call's target is (a device function, a
 library entry, a builtin, math, a NumPy ufunc or function, a conversion, a declared extern, numba's @overload) and how
 its arguments bind (positional, keywords, defaults, *args, f(*t)); device functions' compile-time arguments (types,
 functions, literal numbers) specialise them."""
@@ -16,6 +16,8 @@ from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.extern import ExternFunction, call as extern_call, call_type as extern_call_type
 from numba_cuda_c.pyjit.lib import arrays as array_lib, numbers, pybuiltins, pymath
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
+from numba_cuda_c.pyjit import rules
+from numba_cuda_c.pyjit.rules import c_rule, call_c_rule, call_typing_rule, typing_rule
 
 
 class Calls:
@@ -43,13 +45,9 @@ class Calls:
 
     def overload_implementation(self, function, node):
         """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
-        The arguments are typed without writing C (the call is translated after, once)."""
-        emitting, self.emitting = self.emitting, False
-        try:
-            values = [self.expr(a) for a in node.args]
-            keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
-        finally:
-            self.emitting = emitting
+        The arguments are typed (call_target runs in typing rules only: no C is written)."""
+        values = [self.expr(a) for a in node.args]
+        keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
         argtypes = tuple(v.type for v in values)
         constants = tuple(v.const if v.items is None else None for v in values)
         key = (function, argtypes, constants, tuple(sorted(keyword_types.items())))
@@ -113,9 +111,10 @@ class Calls:
             self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
         return value
 
+    @typing_rule(ast.Call)
     def type_Call(self, node):
-        """A call's typing rule: its target resolved (call_target) and typed by that kind's rule (type_call_<kind>);
-        `how` names the kind and what its C rule (c_call_<kind>) needs. f(*t) is the call f(t_0, t_1, ...) after
+        """A call's typing rule: its target resolved (call_target) and typed by that kind's rule (rules.CALL_TYPING);
+        `how` names the kind and what its C rule (rules.CALL_C) needs. f(*t) is the call f(t_0, t_1, ...) after
         the stores of t's items (spread_starred)."""
         if any(isinstance(a, ast.Starred) for a in node.args):
             spread = self.spread_starred(node)
@@ -125,11 +124,13 @@ class Calls:
         if node.keywords and not self.keywords_allowed(node, func.obj):
             self.fail(node, "keyword arguments are not supported here")
         kind, what = self.call_target(func, node)
-        return getattr(self, "type_call_" + kind)(node, func, what)
+        return rules.CALL_TYPING[kind](self, node, func, what)
 
+    @c_rule(ast.Call)
     def c_Call(self, node, annotation):
-        return getattr(self, "c_call_" + annotation.how[0])(node, annotation)
+        return rules.CALL_C[annotation.how[0]](self, node, annotation)
 
+    @call_c_rule("spread")
     def c_call_spread(self, node, annotation):
         return self.expr(self.spread_starred(node))  # the items' stores, then the call made of them
 
@@ -192,6 +193,7 @@ class Calls:
         return found[1]
 
     # -- the typing rule and the C rule of each kind of call target ------------------------------------
+    @call_typing_rule("library")
     def type_call_library(self, node, func, entry):
         receiver = (
             [func.obj.value] if isinstance(func.obj, BoundMethod) else []
@@ -207,6 +209,7 @@ class Calls:
             return Value(type=result, items=[typed(t) for t in result.items], how=("library", entry))
         return typed(result, how=("library", entry))
 
+    @call_c_rule("library")
     def c_call_library(self, node, annotation):
         method = self.expr(node.func).obj
         receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
@@ -214,22 +217,28 @@ class Calls:
             annotation.how[1], [self.expr(a) for a in node.args], annotation.type, receiver
         )
 
+    @call_c_rule("known")
     def c_call_known(self, node, annotation):  # a compile-time result: the annotation is the value
         return annotation
 
+    @call_typing_rule("device")
     def type_call_device(self, node, func, target):
         return self.device_call_type(target, node)
 
+    @call_c_rule("device")
     def c_call_device(self, node, annotation):
         return self.device_call_code(node, annotation)
 
+    @call_typing_rule("rewrite")
     def type_call_rewrite(self, node, func, rewritten):
         value = self.expr(rewritten)
         return value.annotated(("rewrite", rewritten))
 
+    @call_c_rule("rewrite")
     def c_call_rewrite(self, node, annotation):
         return self.expr(annotation.how[1])
 
+    @call_typing_rule("dtype")
     def type_call_dtype(self, node, func, what):
         args = [self.expr(a) for a in node.args]
         constants = [a.obj if a.code is None else a.const for a in args]
@@ -237,9 +246,11 @@ class Calls:
             self.fail(node, "np.dtype() in a kernel takes one constant (a name or a type)")
         return Value(obj=np.dtype(constants[0]), how=("known", None))
 
+    @call_typing_rule("extern")
     def type_call_extern(self, node, func, extern):
         return typed(extern_call_type(self, extern, node), how=("extern", extern))
 
+    @call_c_rule("extern")
     def c_call_extern(self, node, annotation):
         return extern_call(self, annotation.how[1], node)
 
@@ -274,8 +285,8 @@ class Calls:
         for a, t in zip(args, argtypes):
             a = self.device_argument(a, node)
             codes.append(cast(a, t) if a.type != t and isinstance(t, types.Scalar) else a.code)
-        if self.emitting:
-            self.called.append(name)
+        self.called.append(name)
+        self.module.write(name)  # its C, the first time an emitting pass calls it (typed by device_call_type)
         code = "%s(%s)" % (name, ", ".join(codes))
         return_type = annotation.type
         if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address

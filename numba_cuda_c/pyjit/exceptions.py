@@ -11,6 +11,7 @@ import importlib
 
 from numba_cuda_c import _cuda
 from numba_cuda_c.pyjit import lib
+from numba_cuda_c.pyjit.rules import statement_rule
 
 RAISE_MARK = "// numba_cuda_c raise "
 RECORD = "ncc_exception"  # extern "C" __device__ unsigned int[7]: code (1-based), thread and block indices
@@ -45,8 +46,9 @@ _LIVE = {}  # (module, qualname) -> class, for classes this process translated (
 
 
 class Raising:
-    """A mixin of FunctionTranslator: the raise statement and the debug-mode checks."""
+    """The raise statement's rule and the debug-mode checks (a class the passes inherit, passes.py)."""
 
+    @statement_rule(ast.Raise)
     def stmt_Raise(self, node):
         if node.exc is None:
             self.fail(node, "a bare raise (re-raise) is not supported in kernels")

@@ -1,7 +1,6 @@
 """Indexing in kernels: array elements (through the strides, negative indices wrapped as numba
 does), views made by slicing (a[1:], a[:, j]), and tuple items (by a constant, or by a variable for
-tuples of one type). A mixin of FunctionTranslator (translate.py), which gives expr(), fail() and
-emit().
+tuples of one type). Rules of the passes (passes.py), which give expr(), fail() and emit().
 """
 
 import ast
@@ -10,9 +9,11 @@ import enum
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import Value, c_array_type, cast, typed
+from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
 
 class Indexing:
+    @typing_rule(ast.Subscript)
     def type_Subscript(self, node):
         """What base[index] is (how: the case its C rule writes) and its type."""
         base = self.expr(node.value)
@@ -49,6 +50,7 @@ class Indexing:
             return typed(types.Array(base.type.dtype, kept, "A"), how=("view", None))
         return typed(base.type.dtype, how=("element", None))
 
+    @c_rule(ast.Subscript)
     def c_Subscript(self, node, annotation):
         kind, what = annotation.how or (None, None)
         if kind is None:  # a compile-time result

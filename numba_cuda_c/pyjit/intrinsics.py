@@ -1,7 +1,7 @@
-"""The calls the translator writes itself, each with a typing rule (type_call_<kind>) and a C rule (c_call_<kind>):
+"""The calls the translator writes itself, each with a typing rule and a C rule registered for its kind (rules.py):
 local and shared arrays, cuda.const.array_like, syncwarp, print, NumPy ufuncs, array views, carray/farray; and the C
-rule every library entry's call goes through (library_call_code). A mixin of FunctionTranslator (translate.py), which
-gives expr(), fail() and emit(); the library entries themselves are in pyjit/lib.
+rule every library entry's call goes through (library_call_code). Rules of the passes (passes.py), which give
+expr(), fail() and emit(); the library entries themselves are in pyjit/lib.
 """
 
 import ast
@@ -20,6 +20,7 @@ from numba_cuda_c.pyjit.values import (
     literal,
     typed,
 )
+from numba_cuda_c.pyjit.rules import call_c_rule, call_typing_rule
 
 
 class Intrinsics:
@@ -44,6 +45,7 @@ class Intrinsics:
             self.fail(node, str(exc))
         return self.library_call_code(lib.lookup(("math", name)), args, result)
 
+    @call_typing_rule("print")
     def type_call_print(self, node, func, what):
         """print(...) as numba-cuda's: string constants, integers and floats (printf, spaced); no value."""
         if node.keywords:
@@ -54,6 +56,7 @@ class Intrinsics:
                     self.fail(node, "print() in kernels takes strings, integers and floats")
         return typed(None, how=("print", None))
 
+    @call_c_rule("print")
     def c_call_print(self, node, annotation):
         formats, values = [], []
         for argument in node.args:
@@ -81,6 +84,7 @@ class Intrinsics:
             self.fail(node, "an array's shape must be a constant int or tuple of ints")
         return shape
 
+    @call_typing_rule("new_array")
     def type_call_new_array(self, node, func, space):
         """cuda.shared.array / cuda.local.array's typing rule: a C-order array of a constant shape and a dtype; `how`
         holds what its C rule needs (space, shape, alignment)."""
@@ -98,6 +102,7 @@ class Intrinsics:
             self.fail(node, "%s arrays hold numbers or records, not %s" % (space, scalar))
         return typed(types.Array(scalar, len(shape), "C"), how=("new_array", (space, shape, alignment)))
 
+    @call_c_rule("new_array")
     def c_call_new_array(self, node, annotation):
         """The array's storage (hoisted to the function's top: numba allocates local arrays once) and its view."""
         t, (space, shape, alignment) = annotation.type, annotation.how[1]
@@ -133,6 +138,7 @@ class Intrinsics:
         )
         return Value(temp, t)
 
+    @call_typing_rule("syncwarp")
     def type_call_syncwarp(self, node, func, what):
         """cuda.syncwarp(mask=all lanes): a barrier of the warp's lanes in the mask."""
         args = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
@@ -142,6 +148,7 @@ class Intrinsics:
             self.fail(node, "cuda.syncwarp's mask is an integer, not %s" % args[0].type)
         return typed(None, how=("syncwarp", None))
 
+    @call_c_rule("syncwarp")
     def c_call_syncwarp(self, node, annotation):
         masks = [self.expr(a) for a in node.args] + [self.expr(k.value) for k in node.keywords]
         return Value("__syncwarp(%s)" % (cast(masks[0], types.uint32) if masks else "0xffffffffu"), None)
@@ -166,6 +173,7 @@ class Intrinsics:
                 self.fail(at, message, typing.KernelValueError)
         return alignment
 
+    @call_typing_rule("const_array")
     def type_call_const_array(self, node, func, what):
         """cuda.const.array_like(ary): a global NumPy array's values, in the device's constant memory."""
         import numpy as np
@@ -179,6 +187,7 @@ class Intrinsics:
             self.fail(node, "cuda.const.array_like takes a global NumPy array of numbers or records")
         return typed(types.Array(dtype_of(source.dtype), source.ndim, "C"), how=("const_array", source))
 
+    @call_c_rule("const_array")
     def c_call_const_array(self, node, annotation):
         return self.constant_array_of(annotation.how[1], node, "cuda.const.array_like")
 
@@ -312,12 +321,14 @@ class Intrinsics:
 
     UFUNC_REAL_ONLY = ("radians", "deg2rad", "degrees", "rad2deg", "floor_divide", "remainder")  # as NumPy's loops
 
+    @call_typing_rule("ufunc")
     def type_call_ufunc(self, node, func, ufunc):
         """A ufunc's typing rule: its element rule on the arguments' types (the value on numbers; None for a loop
         into out); its C rule is ufunc_call."""
         value = self.ufunc_call(ufunc, node)
         return typed(value.type, how=("ufunc", ufunc))
 
+    @call_c_rule("ufunc")
     def c_call_ufunc(self, node, annotation):
         return self.ufunc_call(annotation.how[1], node)
 
@@ -462,6 +473,7 @@ class Intrinsics:
             return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
         return Value(code, result)
 
+    @call_typing_rule("pointer_array")
     def type_call_pointer_array(self, node, func, order):
         """carray(ptr, shape, dtype) / farray(...): an array over the memory a pointer argument points at, C or
         Fortran order, as numba's numpy_support functions."""
@@ -477,6 +489,7 @@ class Intrinsics:
             self.fail(node, "carray/farray's shape is an integer or a tuple of integers")
         return typed(types.Array(dtype, len(shape), order), how=("pointer_array", order))
 
+    @call_c_rule("pointer_array")
     def c_call_pointer_array(self, node, annotation):
         t, order = annotation.type, annotation.how[1]
         pointer, extents = self.expr(node.args[0]), self.expr(node.args[1])
@@ -496,6 +509,7 @@ class Intrinsics:
         )
         return Value(temp, t)
 
+    @call_typing_rule("array_view")
     def type_call_array_view(self, node, func, name):
         """a.reshape(shape), a.view(dtype), a.transpose(): the view's type; a.fill(value): none."""
         t = func.obj.value.type
@@ -521,6 +535,7 @@ class Intrinsics:
             self.fail(node, "a.reshape() takes a shape: integers, or a tuple of them")
         return typed(types.Array(t.dtype, len(args), "A"), how=("array_view", name))
 
+    @call_c_rule("array_view")
     def c_call_array_view(self, node, annotation):
         """The view type_call_array_view typed (a.fill(value): in place). A reshape that no view can give, or a view
         whose dtype does not fit the last axis, raises as numba does (the thread ends; recorded with debug=True)."""

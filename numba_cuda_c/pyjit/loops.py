@@ -1,5 +1,5 @@
 """For loops over more than range(): arrays, tuples, enumerate(), zip() and literal_unroll(), as numba
-iterates them. A mixin of FunctionTranslator (translate.py).
+iterates them. Rules of the passes (passes.py).
 
 Each is rewritten once into the forms the translator already has, and the rewrite is kept per loop node
 (the translator walks the body several times; the same names every time keep the types settling):
@@ -14,6 +14,7 @@ import ast
 import copy
 
 from numba_cuda_c import types
+from numba_cuda_c.pyjit.rules import statement_rule
 
 
 def _call_of(node, translator):
@@ -61,6 +62,7 @@ def _located(node, at):
 
 
 class Loops:
+    @statement_rule(ast.For)
     def stmt_For(self, node):
         rewrite = self.loop_rewrites.get(id(node))
         if rewrite is None:

@@ -5,6 +5,7 @@ device memory, the exceptions it can raise). What its launch must do (launch_fla
 
 import re
 
+from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib
 from numba_cuda_c.pyjit.calls import _constant_key
 from numba_cuda_c.pyjit.exceptions import raise_lines
@@ -39,10 +40,11 @@ class ModuleBuilder:
         self.constants = {}  # arrays in constant memory (cuda.const.array_like) -> their C names
         self.captured = []  # global device arrays read by pointer: kept alive with the kernel
         self.externs = {}  # declared device functions called (extern.py): name -> (wrapper, [ExternFunction])
-        self.function_text = {}  # device function C name -> its definition
+        self.typed = {}  # device function C name -> (key, FunctionTranslator): typed, its C not written yet
+        self.function_text = {}  # device function C name -> its definition, once an emitting pass called it
         self.function_calls = {}  # device function C name -> the device functions its code calls
         self.placed = set()
-        self.translating = {}  # key -> the FunctionTranslator of a device function being translated
+        self.translating = {}  # key -> the FunctionTranslator of a device function being typed or written
         self.debug = False  # debug=True: exceptions are recorded and raised on the host (exceptions.py)
         self.fastmath = False  # fastmath=True: float division by zero is not checked, even with debug
         self.lineinfo = False  # lineinfo or debug: #line directives map the C to the Python source's lines
@@ -57,10 +59,10 @@ class ModuleBuilder:
         return "%s_%d" % (stem, self.counter)
 
     def device_function(self, pyfunc, argtypes, declared_return=None, constants=None, forceinline=False):
-        """A device function's C name and return type for these argument types (and compile-time
-        arguments, by position), translated once. Its text is placed in the source only if emitted
-        code calls it (place()): the typing passes ask for provisional argument types too, whose
-        variants no one calls."""
+        """A device function's C name and return type for these argument types (and compile-time arguments, by
+        position), typed once: its typing passes run here, as a typing pass of its caller asks. Its C is written
+        later, once, only if an emitting pass calls it (write()): the caller's early typing passes ask for
+        provisional argument types too, whose variants no one calls."""
         constants = constants or {}
         key = (
             pyfunc,
@@ -68,9 +70,11 @@ class ModuleBuilder:
             tuple(sorted((k, _constant_key(v)) for k, v in constants.items())),
             forceinline,
         )
+        if key in self.translating:  # a call of a function being typed or written: recursion
+            return self.functions[key][0], self.recursive_return_type(key, pyfunc)
         if key not in self.functions:
             name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
-            self.functions[key] = (name, None)  # being translated: a recursive call sees this
+            self.functions[key] = (name, None)
             translator = self.function_translator(
                 pyfunc, argtypes, self, device=True, name=name, constants=constants
             )
@@ -78,18 +82,34 @@ class ModuleBuilder:
             translator.forceinline = forceinline
             self.translating[key] = translator
             try:
-                self.function_text[name] = translator.translate()
+                translator.type()
+                if translator.untyped:  # a name never assigned, a recursion that never returns: its
+                    self._write_now(name, translator)  # emitting pass says which, before the caller types on
+                else:
+                    self.typed[name] = (key, translator)
             except BaseException:
                 del self.functions[key]
                 raise
             finally:
                 del self.translating[key]
-            self.function_calls[name] = translator.called
-            self.functions[key] = (name, translator.return_type)
-        name, return_type = self.functions[key]
-        if return_type is None:
-            return name, self.recursive_return_type(key, pyfunc)
-        return name, return_type
+            return_type = translator.return_type
+            self.functions[key] = (name, types.void if return_type is None else return_type)  # emit()'s rule
+        return self.functions[key]
+
+    def write(self, name):
+        """Writes the C of a typed device function, the first time an emitting pass calls it (a recursive call,
+        while it is written, finds it being written)."""
+        if name in self.typed:
+            key, translator = self.typed.pop(name)
+            self.translating[key] = translator
+            try:
+                self._write_now(name, translator)
+            finally:
+                del self.translating[key]
+
+    def _write_now(self, name, translator):
+        self.function_text[name] = translator.emit()
+        self.function_calls[name] = translator.called
 
     def recursive_return_type(self, key, pyfunc):
         """A recursive call's return type, as numba infers it: the declared one, else what the paths
@@ -100,7 +120,7 @@ class ModuleBuilder:
             return translator.declared_return
         if translator.return_type is not None:
             return translator.return_type
-        if translator.emitting or translator.retyping:  # the emitting pass: no typing pass is left to learn it
+        if translator.emitting:  # its emitting pass: no typing pass is left to learn it
             raise KernelTypeError(
                 "cannot type infer runaway recursion: every path of %s calls itself before it returns"
                 % pyfunc.__name__
@@ -113,6 +133,7 @@ class ModuleBuilder:
         for name in called:
             if name not in self.placed:
                 self.placed.add(name)
+                self.write(name)  # written already, unless only a function written while it was typed calls it
                 text = self.function_text[name]
                 self.pieces.append(text[: text.index("{")].rstrip() + ";\n")  # declared first: recursion
                 self.place(self.function_calls[name])

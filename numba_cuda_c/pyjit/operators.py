@@ -1,4 +1,4 @@
-"""Operators in kernels (a mixin of FunctionTranslator, translate.py): arithmetic, bitwise, comparisons (chained,
+"""Operators in kernels (rules of the passes, passes.py): arithmetic, bitwise, comparisons (chained,
 `in` a tuple), boolean operators, conditional expressions and truth values, typed by numba's rules (typing.py);
 datetime64/timedelta64 operands go to datetimes.py. Integer arithmetic of constants folds (2 * N stays a constant,
 for shapes and ranges)."""
@@ -9,6 +9,7 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, typing
 from numba_cuda_c.pyjit.typing import KernelTypeError
 from numba_cuda_c.pyjit.values import Value, cast, literal, typed
+from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
 BINOPS = {
     ast.Add: "+",
@@ -59,14 +60,17 @@ class Operators:
             return "(%s != 0.0f)" % (value.type.to_float % value.code)
         return "(%s) != 0" % value.code
 
+    @typing_rule(ast.IfExp)
     def type_IfExp(self, node):
         self.check_condition(self.expr(node.test), node)
         return typed(typing.unify(self.expr(node.body).type, self.expr(node.orelse).type))
 
+    @c_rule(ast.IfExp)
     def c_IfExp(self, node, annotation):
         test, a, b, t = self.condition(node.test), self.expr(node.body), self.expr(node.orelse), annotation.type
         return Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
 
+    @typing_rule(ast.UnaryOp)
     def type_UnaryOp(self, node):
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.Not):
@@ -87,6 +91,7 @@ class Operators:
             return typed(t, const=-operand.const, how="literal")
         return typed(typing.unary(op, operand.type))
 
+    @c_rule(ast.UnaryOp)
     def c_UnaryOp(self, node, annotation):
         if annotation.how == "literal":
             return literal(annotation.const, annotation.type)
@@ -102,15 +107,18 @@ class Operators:
             return Value("(!(%s))" % operand.code, t)
         return Value("(%s%s)" % (op, cast(operand, t)), t)
 
+    @typing_rule(ast.BoolOp)
     def type_BoolOp(self, node):
         for v in node.values:
             self.check_condition(self.expr(v), v)
         return typed(types.boolean)
 
+    @c_rule(ast.BoolOp)
     def c_BoolOp(self, node, annotation):
         op = " && " if isinstance(node.op, ast.And) else " || "
         return Value("(" + op.join(self.condition(v) for v in node.values) + ")", types.boolean)
 
+    @typing_rule(ast.Compare)
     def type_Compare(self, node):
         """Each comparison's form (how): membership, a `None` test known now, datetimes, or numbers compared as
         the type that holds both."""
@@ -142,6 +150,7 @@ class Operators:
             left = right
         return typed(types.boolean, how=forms)
 
+    @c_rule(ast.Compare)
     def c_Compare(self, node, annotation):
         parts, left = [], self.expr(node.left)
         for (form, what), op_node, right_node in zip(annotation.how, node.ops, node.comparators):
@@ -179,6 +188,7 @@ class Operators:
             compared.append(typing.unify(left.type, item.type))
         return compared
 
+    @typing_rule(ast.BinOp)
     def type_BinOp(self, node):
         op = BINOPS.get(type(node.op))
         if op is None:
@@ -192,6 +202,7 @@ class Operators:
         folded = _fold_integers(op, left, right, t)  # 2 * N stays a constant (array shapes, ranges)
         return typed(t, const=folded, how="literal" if folded is not None else None)
 
+    @c_rule(ast.BinOp)
     def c_BinOp(self, node, annotation):
         if annotation.how == "literal":
             return literal(annotation.const, annotation.type)

@@ -1,6 +1,6 @@
 """Python objects a kernel reads (globals, closure variables, defaults, attributes of modules) as kernel values: numbers
 and enum members as constants, NumPy arrays captured into constant memory, device arrays captured by pointer, numba's
-and NumPy's types, functions and modules as compile-time objects. A mixin of FunctionTranslator (translate.py)."""
+and NumPy's types, functions and modules as compile-time objects. Helpers of the passes' rules (passes.py)."""
 
 import enum
 import inspect

@@ -1,11 +1,11 @@
 """The typed tree: what the typing passes learn about each expression of a function, for the emitter.
 
-FunctionTranslator (translate.py) runs its typing passes until the variables' types settle; each pass
+FunctionTranslator (translate.py) runs typing passes (passes.py) until the variables' types settle; each pass
 annotates every expression node it types with a Value that has a type (or is a compile-time object,
 or a tuple of typed items), constant facts, and `how`: what the node's C rule needs to know (the
 resolved call target, the operator's form, the variable a name reads). The last typing pass, the one
 in which nothing changed, leaves the annotations the emitting pass reads: the emitter writes each
-node's C from its annotation (c_<Kind>) and types nothing; statements read the variables' settled
+node's C from its annotation (its C rule, rules.py) and types nothing; statements read the variables' settled
 types (settle_variable), and a difference is reported as a translator bug, not written as C of
 another type.
 

@@ -10,7 +10,7 @@ import pytest
 
 import numba_cuda_c as cuda
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import translate
+from numba_cuda_c.pyjit import passes, translate
 from numba_cuda_c.pyjit.module import ModuleBuilder
 
 
@@ -42,23 +42,24 @@ def every_kind(a, out, t):
 ARGTYPES = [types.Array(types.float64, 1, "A"), types.Array(types.float64, 1, "A"), types.Tuple([types.int64] * 3)]
 
 
+class RecordingEmitter(passes.EmittingPass):
+    """Counts what the emitting pass does: typing rules it runs, and the nodes it found annotated."""
+
+    def typing_only(self, rule, node):
+        self.function.typed_while_emitting.append((rule.__name__, node))
+        return super().typing_only(rule, node)
+
+    def expr(self, node):
+        self.function.written.append(self.tree.get(node) is not None)
+        return super().expr(node)
+
+
 class Recording(translate.FunctionTranslator):
-    """Counts what each pass does: typing rules run while the emitting pass is running, and the nodes the emitting
-    pass found annotated."""
+    emitting_pass = RecordingEmitter
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.typed_while_emitting, self.written = [], []
-
-    def typing_only(self, rule, *args):
-        if self.emitting:
-            self.typed_while_emitting.append((rule.__name__, args))
-        return super().typing_only(rule, *args)
-
-    def expr(self, node):
-        if self.emitting:
-            self.written.append(self.tree.get(node) is not None)
-        return super().expr(node)
 
 
 def translated(pyfunc, argtypes):
@@ -110,6 +111,29 @@ def test_a_variable_whose_type_changes_while_emitting_is_a_translator_bug():
     module = ModuleBuilder(translate.FunctionTranslator)
     translator = translate.FunctionTranslator(kernel, [types.Array(types.float64, 1, "A")], module, name="k")
     translator.translate()  # settles: x is float64
-    translator.emitting = True
     with pytest.raises(translate.KernelTypeError, match="internal error: variable 'x'"):
-        translator.settle_variable("x", types.complex128)
+        passes.EmittingPass(translator).settle_variable("x", types.complex128)
+
+
+@cuda.jit(device=True)
+def halved(x):
+    return x / 2
+
+
+def provisional(out, n):
+    x = 0
+    for i in range(n):
+        out[i] = halved(x)  # the first typing pass calls halved(int64): x = 0; x is float64 once its types settle
+        x = x + 0.5
+
+
+def test_a_device_function_is_written_once_only_for_the_types_emitted_code_calls():
+    """Each typing pass of the caller types the callee for the argument types it sees (provisional ones too); the C
+    of a variant is written once, when the emitting pass calls it: halved(int64), which nothing calls, never."""
+    module = ModuleBuilder(translate.FunctionTranslator)
+    argtypes = [types.Array(types.float64, 1, "A"), types.int64]
+    source = translate.FunctionTranslator(provisional, argtypes, module, name="k").translate()
+    typed = {key[1]: name for key, (name, _) in module.functions.items() if key[0] is halved.py_func}
+    assert set(typed) == {(types.int64,), (types.float64,)}
+    assert list(module.function_text) == [typed[(types.float64,)]]
+    assert "%s(v_x)" % typed[(types.float64,)] in source

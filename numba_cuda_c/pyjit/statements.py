@@ -1,0 +1,431 @@
+"""The rules of statements (assignments, if, while, range() loops, return, ...) and of names, constants and
+tuples: a class of the rules that the passes (passes.py) inherit, `self` being the pass that runs them. Other
+constructs' rules are in their modules (operators.py, indexing.py, calls.py, loops.py, ...)."""
+
+import ast
+
+from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.module import _Unknown
+from numba_cuda_c.pyjit.operators import BINOPS
+from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
+from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, literal, typed
+
+
+class Statements:
+    @statement_rule(ast.Pass)
+    def stmt_Pass(self, node):
+        pass
+
+    @statement_rule(ast.Assert)
+    def stmt_Assert(self, node):
+        """As numba without debug=True: an assert is not checked (its test is still translated)."""
+        self.condition(node.test)
+
+    @statement_rule(ast.Expr)
+    def stmt_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return  # a docstring
+        value = self.expr(node.value)
+        if value.code:
+            self.emit(value.code + ";")
+
+    @statement_rule(ast.Assign)
+    def stmt_Assign(self, node):
+        if len(node.targets) != 1:
+            self.fail(node, "chained assignment is not supported")
+        self.assign(node.targets[0], node.value, node)
+
+    def assign(self, target, value_node, node):
+        if isinstance(target, ast.Tuple):
+            self.unpack(target, self.expr(value_node), node)
+            return
+        try:
+            value = self.expr(value_node)
+        except TypeError as exc:  # a dtype with no device type (np.dtype("O")): numba cannot type the variable
+            if not (isinstance(target, ast.Name) and "no device type for dtype" in str(exc)):
+                raise
+            self.fail(node, "Cannot infer the type of variable %r: %s" % (target.id, str(exc).split("\n")[0]))
+        self.store(target, value, node)
+
+    def unpack(self, target, value, node):
+        """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
+        tuples item by item."""
+        if value.items is None or len(value.items) != len(target.elts):
+            self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
+        temps = []
+        for item in value.items:
+            if item.items is not None:
+                temps.append(item)
+                continue
+            if not isinstance(item.type, (types.Scalar, types.Array)):
+                self.fail(node, "only numbers, arrays and tuples of them can be unpacked")
+            temp = self.module.unique("t")
+            ctype = c_array_type(item.type) if isinstance(item.type, types.Array) else item.type.ctype
+            self.emit("%s %s = %s;" % (ctype, temp, item.code))
+            temps.append(Value(temp, item.type))
+        for element, temp in zip(target.elts, temps):
+            if isinstance(element, ast.Tuple):
+                self.unpack(element, temp, node)
+            else:
+                self.store(element, temp, node)
+
+    def store(self, target, value, node):
+        field = self.field_target(target)
+        if field is not None:  # r.x = value, a[i].x = value, r["x"] = value
+            self.store_field(field[0], field[1], value, node)
+            return
+        if isinstance(target, ast.Name):
+            name = self.binding(target.id, value)
+            if self.emitting:
+                self.assigned.add(name)
+            if isinstance(value.type, types.Array):  # the last array stored (branches may store other layouts)
+                if not self.emitting:
+                    self.vars[name] = value.type
+                elif c_array_type(value.type) != c_array_type(self.vars[name]):
+                    self.fail(node, "a variable cannot hold both %s and %s" % (self.vars[name], value.type))
+                self.emit("v_%s = %s;" % (name, value.code))  # declared at the top (declarations())
+                return
+            if value.items is not None:
+                self.store_tuple(name, value, node)
+                return
+            if value.type is None:
+                self.fail(node, "only numbers, tuples and arrays can be stored in variables")
+            if name in self.params and self.vars[name] != value.type:
+                value = Value(cast(value, self.vars[name]), self.vars[name])
+            self.emit("v_%s = %s;" % (name, cast(value, self.settle_variable(name, value.type))))
+        elif isinstance(target, ast.Subscript):
+            base = self.expr(target.value)
+            indices = self.indices(target) if isinstance(base.type, types.Array) else None  # evaluated once
+            if indices is not None and (
+                len(indices) < base.type.ndim or any(isinstance(i, ast.Slice) for i in indices)
+            ):
+                self.assign_into_array(self.view(base, indices, target), value, node)  # a[:, j] = b, a[1:] = 0
+                return
+            ref, dtype = self.element(target, base, indices)
+            if isinstance(dtype, types.Record):
+                self.assign_record(ref, dtype, value, node)
+                return
+            self.emit("%s = %s;" % (ref, cast(value, dtype)))
+        else:
+            self.fail(node, "cannot assign to this")
+
+    def store_tuple(self, name, value, node):
+        """t = (a, b): each item in its own C variable, typed by unification as a scalar would be."""
+        old = self.vars.get(name)
+        if name in self.params or (
+            old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items))
+        ):
+            self.fail(node, "a variable cannot hold both %s and %s" % (old, value.type))
+        if not all(isinstance(item.type, types.Scalar) for item in value.items):
+            self.fail(node, "tuples stored in variables hold numbers only")
+        olds = old.items if old is not None else [None] * len(value.items)
+        unified = [typing.unify(o, item.type) for o, item in zip(olds, value.items)]
+        t = self.settle_variable(
+            name,
+            value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified),
+            unify=False,
+        )
+        temps = []
+        for item, item_type in zip(value.items, t.items):  # through temporaries: t = t[1], t[0] swaps
+            temps.append(self.module.unique("t"))
+            self.emit("%s %s = %s;" % (item_type.ctype, temps[-1], cast(item, item_type)))
+        for k, temp in enumerate(temps):
+            self.emit("tv_%s_%d = %s;" % (name, k, temp))
+
+    @statement_rule(ast.AugAssign)
+    def stmt_AugAssign(self, node):
+        op = BINOPS.get(type(node.op))
+        if op is None:
+            self.fail(node, "unsupported operator")
+        field = self.field_target(node.target)
+        if field is not None:  # r.x += value: read, compute, write back
+            current = self.field_value(field[0], field[1], node)
+            self.store_field(field[0], field[1], self.binop(op, current, self.expr(node.value), node), node)
+            return
+        if isinstance(node.target, ast.Name):
+            current = self.expr(node.target)  # the value it holds before: typed by the typing passes, as any read
+            # `i += stride` where a while loop tests i: an induction variable, assumed not to overflow
+            # (as a range() counter), so that NVVM can count the loop's trips and unroll it, as LLVM
+            # does numba's; other integer arithmetic wraps
+            induction = op in ("+", "-") and any(node.target.id in names for names in self.while_names)
+            result = self.binop(op, current, self.expr(node.value), node, wraps=not induction)
+            self.store(node.target, result, node)
+        elif isinstance(node.target, ast.Subscript):
+            ref, dtype = self.element(node.target)
+            temp = self.module.unique("r")
+            self.emit("%s &%s = %s;" % (dtype.ctype, temp, ref))
+            result = self.binop(op, Value(temp, dtype), self.expr(node.value), node)
+            self.emit("%s = %s;" % (temp, cast(result, dtype)))
+        else:
+            self.fail(node, "cannot assign to this")
+
+    @statement_rule(ast.If)
+    def stmt_If(self, node):
+        value = self.expr(node.test)
+        if value.type == types.none:  # `if None:`
+            value = literal(False, types.boolean)
+        if value.const is not None and value.items is None and not isinstance(value.const, complex):
+            # a literal, a global or a compile-time argument: numba prunes the other branch
+            self.emit("{")
+            self.nested(node.body if value.const else node.orelse)
+            self.emit("}")
+            return
+        before = dict(self.renames)
+        self.emit("if (%s) {" % self.truth(value, node.test))
+        self.nested(node.body)
+        self.check_bindings(before, node)
+        if node.orelse:
+            self.emit("} else {")
+            self.nested(node.orelse)
+            self.check_bindings(before, node)
+        self.emit("}")
+
+    def nested(self, body):
+        self.depth += 1
+        self.block(body)
+        self.depth -= 1
+
+    def loop_else_begin(self, node):
+        """A loop's `else:` runs when no `break` left it: its breaks set a flag declared here."""
+        flag = self.module.unique("broke") if node.orelse else None
+        if flag:
+            self.emit("bool %s = false;" % flag)
+        self.break_flags.append(flag)
+
+    def loop_else_end(self, node):
+        flag = self.break_flags.pop()
+        if flag:
+            self.emit("if (!%s) {" % flag)
+            self.nested(node.orelse)
+            self.emit("}")
+
+    @statement_rule(ast.While)
+    def stmt_While(self, node):
+        self.loop_else_begin(node)
+        self.emit("while (%s) {" % self.condition(node.test))
+        self.loop_depth += 1
+        self.while_names.append({n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)})
+        self.nested(node.body)
+        self.while_names.pop()
+        self.loop_depth -= 1
+        self.emit("}")
+        self.loop_else_end(node)
+
+    def range_loop(self, node):
+        call = node.iter
+        if not 1 <= len(call.args) <= 3 or call.keywords:
+            self.fail(node, "range() takes one to three integers")
+        if not isinstance(node.target, ast.Name):
+            self.fail(node, "the loop variable must be a name")
+        bounds = [self.expr(a) for a in call.args]
+        for b in bounds:
+            if not (typing.is_int(b.type) or b.type == types.boolean):
+                self.fail(node, "range() takes integers, not %s" % b.type)
+        one = literal(1, types.int64)
+        if len(bounds) == 1:
+            start, stop, step = literal(0, types.int64), bounds[0], one
+        else:
+            start, stop, step = (bounds + [one])[:3]
+        kind = typing.promote(typing.promote(start.type, stop.type), step.type)
+        if kind == types.float64:
+            self.fail(node, "range() over a mix of int64 and uint64")
+        name = self.binding(node.target.id, Value("", kind))
+        self.settle_variable(name, kind)
+        counter, limit, stride = (self.module.unique(s) for s in ("i", "stop", "step"))
+        ctype = kind.ctype
+        self.loop_else_begin(node)
+        self.emit("{")
+        self.depth += 1
+        self.emit("%s %s = %s;" % (ctype, limit, cast(stop, kind)))
+        self.emit("%s %s = %s;" % (ctype, stride, cast(step, kind)))
+        if step.const is not None:
+            condition = "%s %s %s" % (counter, "<" if step.const > 0 else ">", limit)
+        else:
+            condition = "(%s > 0 ? %s < %s : %s > %s)" % (stride, counter, limit, counter, limit)
+        self.emit(
+            "for (%s %s = %s; %s; %s += %s) {" % (ctype, counter, cast(start, kind), condition, counter, stride)
+        )
+        self.depth += 1
+        self.emit("v_%s = %s;" % (name, cast(Value(counter, kind), self.vars[name])))
+        if self.emitting:
+            self.assigned.add(name)
+        self.loop_depth += 1
+        self.block(node.body)
+        self.loop_depth -= 1
+        self.depth -= 1
+        self.emit("}")
+        self.depth -= 1
+        self.emit("}")
+        self.loop_else_end(node)
+
+    @statement_rule(ast.Break)
+    def stmt_Break(self, node):
+        if self.break_flags and self.break_flags[-1]:
+            self.emit("%s = true;" % self.break_flags[-1])
+        self.emit("break;")
+
+    @statement_rule(ast.Continue)
+    def stmt_Continue(self, node):
+        self.emit("continue;")
+
+    @statement_rule(ast.Return)
+    def stmt_Return(self, node):
+        if not self.device:
+            if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+                self.expr(node.value)  # what it returns is typed first: its own errors are the ones to report
+                self.fail(node, "a kernel cannot return a value: kernels must have void return type")
+            self.emit("return;")
+            return
+        if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
+            if self.return_type not in (None, types.void):
+                self.fail(node, "a device function returns a value on some paths and nothing on others")
+            self.return_type = types.void
+            self.emit("return;")
+            return
+        value = self.expr(node.value)
+        if self.declared_return not in (None, types.void) and not isinstance(self.declared_return, types.Tuple):
+            self.return_type = self.declared_return
+            self.emit("return %s;" % cast(value, self.return_type))
+            return
+        if value.items is not None:
+            self.return_tuple(value, node)
+            return
+        if isinstance(value.type, (types.Array, types.Record)):
+            # an array (a view: ary[0] of a nested array) as its struct, by value; a record as the address of its
+            # first byte, as records are held in kernels (the caller reads or copies it)
+            if self.return_type not in (None, value.type):
+                self.fail(
+                    node,
+                    "a device function returns %s on one path and %s on another" % (self.return_type, value.type),
+                )
+            self.return_type = value.type
+            if isinstance(value.type, types.Record):  # its bytes, by value: the record may live in this frame
+                temp = self.module.unique("rec")
+                self.emit("%s %s;" % (self.module.record_struct(value.type), temp))
+                self.emit("memcpy(%s.bytes, %s, %d);" % (temp, value.code, value.type.size))
+                self.emit("return %s;" % temp)
+                return
+            self.emit("return %s;" % value.code)
+            return
+        if not isinstance(value.type, types.Scalar):
+            self.fail(node, "device functions return numbers, arrays and tuples of numbers only")
+        self.emit("return %s;" % cast(value, self.settle_return(value.type)))
+
+    def return_tuple(self, value, node):
+        old = self.return_type
+        if old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items)):
+            recursive = (
+                "Return type of recursive function does not converge: "
+                if "recursion" in self.module.requirements
+                else ""
+            )
+            self.fail(
+                node, "%sa device function returns %s on one path and %s on another" % (recursive, old, value.type)
+            )
+        if not all(isinstance(item.type, types.Scalar) for item in value.items):
+            self.fail(node, "device functions return tuples of numbers only")
+        olds = old.items if old is not None else [None] * len(value.items)
+        t = self.settle_return(
+            types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)]), unify=False
+        )
+        codes = ", ".join(cast(item, item_type) for item, item_type in zip(value.items, t.items))
+        self.emit("return %s{%s};" % (self.module.tuple_struct(t), codes))
+
+    # -- names, constants and tuples ----------------------------------------------------------------------
+    @typing_rule(ast.Constant)
+    def type_Constant(self, node):
+        value = node.value
+        if isinstance(value, bool):
+            return typed(types.boolean, const=value)
+        if isinstance(value, int):
+            if not -(2**63) <= value < 2**64:
+                self.fail(node, "integer constant out of range")
+            return typed(types.int64 if value < 2**63 else types.uint64, const=value)
+        if isinstance(value, float):
+            return typed(types.float64, const=value)
+        if isinstance(value, complex):
+            return typed(types.complex128, const=value)
+        if value is None:  # numba's none type: false, and `x is None` is known when compiling
+            return Value(type=types.none)
+        if isinstance(value, str):  # a compile-time object: a dtype's name (dtype="int32"), a record's field
+            return Value(obj=value)
+        self.fail(node, "unsupported constant %r" % (value,))
+
+    @c_rule(ast.Constant)
+    def c_Constant(self, node, annotation):
+        return literal(annotation.const, annotation.type) if annotation.code is not None else annotation
+
+    @typing_rule(ast.Name)
+    def type_Name(self, node):
+        """What the name reads (how): a variable, or a value known when compiling (a constant, a global)."""
+        name = node.id
+        if name in self.local_functions:  # a function defined in this one
+            return Value(obj=self.local_functions[name])
+        if name in self.constants:
+            return as_annotation(self.constants[name], ("value", self.constants[name]))
+        variable = self.renames.get(name, name)  # the variable the name is bound to now (binding())
+        if variable in self.vars:
+            t = self.vars[variable]
+            if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
+                return Value(obj=t.instance_type)
+            if variable in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
+                return typed(t, const=self.single_constants[variable], how=("variable", variable))
+            if isinstance(t, types.Tuple):
+                return as_annotation(_tuple_value(variable, t), ("variable", variable))
+            return typed(t, how=("variable", variable))
+        if name in self.globals:
+            return as_annotation(self.python_value(self.globals[name], node), ("global", self.globals[name]))
+        import builtins
+
+        if hasattr(builtins, name):
+            return Value(obj=getattr(builtins, name))
+        if name == self.pyfunc.__name__:  # itself, recursively, while its decorator compiles it (a signature given)
+            return Value(obj=DeviceFunction(self.pyfunc))
+        if self.retyping:  # the emitting pass: every name is known by now
+            self.fail(node, "name %r is not defined" % name)
+        raise _Unknown(name)
+
+    @c_rule(ast.Name)
+    def c_Name(self, node, annotation):
+        kind, what = annotation.how or (None, None)
+        if kind == "variable":
+            return self.variable_value(what, node)
+        if kind == "global":  # its C is made where it is read (a constant array's view, a captured array)
+            return self.python_value(what, node)
+        if kind == "value":
+            return what
+        return annotation  # a compile-time object
+
+    def variable_value(self, name, node):
+        """A variable's Value where it is read."""
+        # Read before any assignment, outside a loop (where an earlier iteration may have
+        # assigned it): Python would raise UnboundLocalError, so this is an error, not garbage.
+        if self.emitting and name not in self.assigned and self.loop_depth == 0:
+            self.fail(node, "local variable %r is used before it is assigned" % name)
+        t = self.vars[name]
+        if name in self.single_constants:
+            return literal(self.single_constants[name], t)
+        if isinstance(t, types.Tuple):
+            return _tuple_value(name, t)
+        return Value("v_%s" % name, t)
+
+    @typing_rule(ast.Tuple)
+    def type_Tuple(self, node):
+        items = [self.expr(e) for e in node.elts]
+        const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
+        return Value(type=types.Tuple([i.type for i in items]), items=items, const=const)
+
+    @c_rule(ast.Tuple)
+    def c_Tuple(self, node, annotation):
+        return Value(type=annotation.type, items=[self.expr(e) for e in node.elts], const=annotation.const)
+
+
+def _tuple_value(path, t):
+    """A tuple variable's Value: an item per C variable tv_<path>_<k>, nested tuples as nested Values."""
+    items = []
+    for k, item in enumerate(t.items):
+        sub = "%s_%d" % (path, k)
+        items.append(_tuple_value(sub, item) if isinstance(item, types.Tuple) else Value("tv_" + sub, item))
+    return Value(type=t, items=items)
