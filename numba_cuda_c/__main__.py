@@ -44,8 +44,9 @@ def _version():
 
 
 def _parse(argv):
-    """argv -> (what, value, program arguments): what is 'help', 'version', 'info', 'code', 'module',
-    'path' or 'stdin' (value: sys.argv[0], '-' or ''). Options are read up to the first that names the program, as python reads them."""
+    """argv -> (what, value, program arguments): what is 'help', 'version', 'info', 'code', 'module', 'path'
+    or 'stdin' (value then sys.argv[0]: '-' or ''). Options are read up to the first that names the program, as
+    python reads them."""
     for i, arg in enumerate(argv):
         if arg in ("-h", "-?", "--help"):
             return "help", None, []
