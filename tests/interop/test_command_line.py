@@ -141,8 +141,20 @@ def test_info_without_a_driver(tmp_path):
         assert "NUMBA_CUDA_DRIVER=" in lines["Environment"]
     lines = info_lines(run("--info", env=dict(env, NUMBA_CUDA_C_AS_NUMBA_CUDA="1", NUMBA_CUDA_C_CACHE="0")))
     assert lines["Disk cache"] == "%s, off (NUMBA_CUDA_C_CACHE=0)" % (tmp_path / "c")
-    # from a checkout, no .pth file reads the variable: said, with what to do instead
-    assert lines["Alias"].startswith("NUMBA_CUDA_C_AS_NUMBA_CUDA=1 is set, but has no effect")
+    hooked = subprocess.run(  # this interpreter's environment has the .pth file installed (an installed wheel)
+        [
+            sys.executable,
+            "-c",
+            "import sys; print(any(type(f).__name__ == 'NumbaCudaCAliasHook' for f in sys.meta_path))",
+        ],
+        env=dict(env, NUMBA_CUDA_C_AS_NUMBA_CUDA="1"),
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    if hooked == "True":
+        assert lines["Alias"].startswith("on: NUMBA_CUDA_C_AS_NUMBA_CUDA=1")
+    else:  # a checkout: no .pth file reads the variable, which is said, with what to do instead
+        assert lines["Alias"].startswith("NUMBA_CUDA_C_AS_NUMBA_CUDA=1 is set, but has no effect")
 
 
 def test_info_lists_the_mock_drivers_devices():
