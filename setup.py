@@ -5,9 +5,44 @@ import glob
 import os
 
 import numpy
+import setuptools
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+
+
+def _pep639_for_old_setuptools():
+    """pyproject.toml gives the licence as PEP 639 has it (`license = "BSD-2-Clause"`, `license-files`),
+    which setuptools reads from version 77 on, the version build-system.requires asks for. A build without
+    isolation (`pip install --no-build-isolation`, as on a machine with no network) uses whatever setuptools is
+    installed: from 61 to 76 it refuses those two fields. For those, the table read from pyproject.toml is
+    given them in the form they know (`license = {text = ...}`, `[tool.setuptools] license-files`): the same
+    licence and files in the metadata, in the older fields."""
+    major = int(setuptools.__version__.split(".")[0])
+    if major >= 77:
+        return
+    if major < 61:  # reads no [project] table at all
+        raise SystemExit(
+            "numba_cuda_c needs setuptools 61 or later to build (%s is installed)" % setuptools.__version__
+        )
+    from setuptools.config import pyprojecttoml
+
+    load_file = pyprojecttoml.load_file
+
+    def load_file_older_fields(filepath):
+        config = load_file(filepath)
+        project = config.get("project", {})
+        if isinstance(project.get("license"), str):
+            project["license"] = {"text": project["license"]}
+        if "license-files" in project:
+            tool = config.setdefault("tool", {}).setdefault("setuptools", {})
+            tool["license-files"] = project.pop("license-files")
+        return config
+
+    pyprojecttoml.load_file = load_file_older_fields
+
+
+_pep639_for_old_setuptools()
 
 sources = sorted(glob.glob("src/**/*.c", recursive=True))
 

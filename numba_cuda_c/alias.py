@@ -12,10 +12,14 @@ An import-system finder placed ahead of every other (numba-cuda's own redirector
 `numba.cuda` and its submodules. Where numba itself is not installed it also answers for `numba`, with a
 small package holding `cuda` and the type names numba.cuda programs import from numba (`float32`,
 `int32`, `void`, `types`, ...). numba's CPU side (`numba.njit`) is numba's, and is absent without it.
+
+With NUMBA_CUDA_C_AS_NUMBA_CUDA=1, the .pth file installed beside the package (numba_cuda_c_alias.pth) puts a
+finder of its own first at every interpreter start: a plain object, so the start imports nothing (neither
+this module nor importlib.abc), which calls `_hook_fired` at the program's first import of numba; install()
+then takes its place. A process that never imports numba pays one string test per import.
 """
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -32,7 +36,11 @@ def _target_of(fullname):
     return _TARGET + fullname[len(_PREFIX) :]
 
 
-class _AliasLoader(importlib.abc.Loader):
+# The loaders and the finder are plain classes: the import system asks only for their methods, and
+# importlib.abc costs a process about 25 ms to import (importlib.resources, pathlib, typing).
+
+
+class _AliasLoader:
     """Puts the aliased module itself in sys.modules under the numba name (the import system returns
     what sys.modules holds once the module has executed)."""
 
@@ -46,7 +54,7 @@ class _AliasLoader(importlib.abc.Loader):
         sys.modules[module.__name__] = importlib.import_module(self.target)
 
 
-class _NumbaStubLoader(importlib.abc.Loader):
+class _NumbaStubLoader:
     """The `numba` package where numba is not installed: `cuda` and the type names."""
 
     def create_module(self, spec):
@@ -62,7 +70,7 @@ class _NumbaStubLoader(importlib.abc.Loader):
         module.__doc__ = "numba_cuda_c standing in for numba (not installed): numba.cuda and its types only."
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     def find_spec(self, fullname, path=None, target=None):
         if fullname == _PREFIX or fullname.startswith(_PREFIX + "."):
             target_name = _target_of(fullname)
@@ -77,9 +85,9 @@ class _Finder(importlib.abc.MetaPathFinder):
                     name=fullname,
                 )
             is_package = found.submodule_search_locations is not None
-            return importlib.util.spec_from_loader(fullname, _AliasLoader(target_name), is_package=is_package)
+            return importlib.machinery.ModuleSpec(fullname, _AliasLoader(target_name), is_package=is_package)
         if fullname == "numba" and not _numba_installed():
-            return importlib.util.spec_from_loader("numba", _NumbaStubLoader(), is_package=True)
+            return importlib.machinery.ModuleSpec("numba", _NumbaStubLoader(), is_package=True)
         return None
 
 
@@ -90,9 +98,37 @@ def _numba_installed():
     return importlib.machinery.PathFinder.find_spec("numba") is not None
 
 
+# the class name numba_cuda_c_alias.pth gives its finder (the .pth file cannot import anything to compare with)
+_HOOK_CLASS = "NumbaCudaCAliasHook"
+
+
+def _is_hook(finder):
+    return type(finder).__name__ == _HOOK_CLASS
+
+
+def _remove_hooks():
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not _is_hook(finder)]
+
+
+def _hook_fired(hook, fullname, path=None, target=None):
+    """Called by numba_cuda_c_alias.pth's finder at the program's first import of numba or numba.<name>:
+    install() takes the hook's place, then answers. The import system is going through sys.meta_path while
+    this runs: install() puts our finder first before it takes the hook out, so that no finder after the
+    hook is passed over."""
+    if not installed():
+        install()
+    return _finder.find_spec(fullname, path, target)
+
+
 def installed():
     """Whether install() is in effect."""
     return _finder in sys.meta_path
+
+
+def pending():
+    """Whether NUMBA_CUDA_C_AS_NUMBA_CUDA=1's start-up finder waits for the program's first import of numba
+    (install() then runs)."""
+    return not installed() and any(_is_hook(finder) for finder in sys.meta_path)
 
 
 def install():
@@ -101,20 +137,22 @@ def install():
     if installed():
         sys.meta_path.remove(_finder)
         sys.meta_path.insert(0, _finder)
-        return
-    imported = [name for name in sys.modules if name == _PREFIX or name.startswith(_PREFIX + ".")]
-    if any(not getattr(sys.modules[name], "__name__", "").startswith(_TARGET) for name in imported):
-        raise RuntimeError(
-            "numba.cuda is imported already (numba-cuda's own); call numba_cuda_c.alias.install() before anything "
-            "imports numba.cuda, or run the program with `python -m numba_cuda_c program.py`"
-        )
-    sys.meta_path.insert(0, _finder)
+    else:
+        imported = [name for name in sys.modules if name == _PREFIX or name.startswith(_PREFIX + ".")]
+        if any(not getattr(sys.modules[name], "__name__", "").startswith(_TARGET) for name in imported):
+            raise RuntimeError(
+                "numba.cuda is imported already (numba-cuda's own); call numba_cuda_c.alias.install() before "
+                "anything imports numba.cuda, or run the program with `python -m numba_cuda_c program.py`"
+            )
+        sys.meta_path.insert(0, _finder)
+    _remove_hooks()  # the start-up finder has nothing left to do
 
 
 def uninstall():
     """Undoes install(): later imports of numba.cuda find numba-cuda again (modules imported meanwhile stay)."""
     if installed():
         sys.meta_path.remove(_finder)
+    _remove_hooks()  # nor may NUMBA_CUDA_C_AS_NUMBA_CUDA's start-up finder install it again
     for name in [n for n in sys.modules if n == _PREFIX or n.startswith(_PREFIX + ".")]:
         if getattr(sys.modules[name], "__name__", "").startswith(_TARGET):
             del sys.modules[name]

@@ -6,6 +6,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -91,10 +92,11 @@ def test_runner_runs_a_program_and_a_module(tmp_path):
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "program ok " + expect in done.stdout, done.stdout
-    usage = subprocess.run(
-        [sys.executable, "-m", "numba_cuda_c"], env=env, capture_output=True, text=True, timeout=120
+    from_stdin = subprocess.run(  # no program named: read from standard input, as python does
+        [sys.executable, "-m", "numba_cuda_c"], env=env, input=PROGRAM, capture_output=True, text=True, timeout=120
     )
-    assert usage.returncode == 2 and "usage" in usage.stdout
+    assert from_stdin.returncode == 0, from_stdin.stdout + from_stdin.stderr
+    assert "program ok [] __main__" in from_stdin.stdout
 
 
 def test_install_refuses_after_numba_cuda_was_imported():
@@ -133,3 +135,62 @@ def test_a_numba_cuda_library_runs_unchanged(tmp_path):
         PYTHONPATH=ENV["PYTHONPATH"] + os.pathsep + str(tmp_path),
     )
     assert "library ok" in out
+
+
+PTH = os.path.join(ROOT, "numba_cuda_c_alias.pth")
+
+
+def run_with_pth(tmp_path, code, **env):
+    """`code` in a fresh interpreter whose start read numba_cuda_c_alias.pth as the installed copy's (site's own
+    processing of a site directory, twice: some interpreters read one twice), with `env` set."""
+    site_dir = tmp_path / "site"
+    site_dir.mkdir(exist_ok=True)
+    (site_dir / "numba_cuda_c_alias.pth").write_text(open(PTH).read())
+    prelude = "import site, sys\nsite.addsitedir(%r)\nsite.addsitedir(%r)\n" % (str(site_dir), str(site_dir))
+    return run_python(prelude + textwrap.dedent(code), **{**ENV, "NUMBA_CUDA_C_AS_NUMBA_CUDA": "0", **env})
+
+
+HOOKS = "[type(f).__name__ for f in sys.meta_path if type(f).__name__ == 'NumbaCudaCAliasHook']"
+
+
+def test_pth_file_imports_nothing_until_numba_is_imported(tmp_path):
+    (tmp_path / "numba").mkdir()  # a numba of its own (numba installed): the hook must let it be found
+    (tmp_path / "numba" / "__init__.py").write_text("REAL = True\n")
+    out = run_with_pth(
+        tmp_path,
+        """
+        assert %s == ['NumbaCudaCAliasHook'], sys.meta_path   # put in once
+        import json, email.utils   # other imports: nothing of ours is loaded
+        assert not [m for m in sys.modules if m.startswith("numba")], sorted(sys.modules)
+        import numba
+        assert numba.REAL   # the installed numba, found past the hook
+        from numba import cuda
+        import numba_cuda_c, numba_cuda_c.alias as alias
+        assert cuda is numba_cuda_c and alias.installed() and not alias.pending() and %s == []
+        print("hooked")
+        """
+        % (HOOKS, HOOKS),
+        NUMBA_CUDA_C_AS_NUMBA_CUDA="1",
+        PYTHONPATH=ENV["PYTHONPATH"] + os.pathsep + str(tmp_path),
+    )
+    assert "hooked" in out
+
+
+def test_pth_file_after_numba_cuda_c_was_imported(tmp_path):
+    out = run_with_pth(
+        tmp_path,
+        """
+        import numba_cuda_c, numba_cuda_c.alias as alias
+        assert alias.pending() and not alias.installed()
+        exec(compile(%r, "program", "exec"))   # no numba installed: the stand-in, and numba.cuda
+        assert alias.installed() and not alias.pending()
+        """
+        % PROGRAM,
+        NUMBA_CUDA_C_AS_NUMBA_CUDA="1",
+    )
+    assert "program ok" in out
+
+
+def test_pth_file_without_the_variable(tmp_path):
+    out = run_with_pth(tmp_path, "print(%s, 'numba_cuda_c' in sys.modules)" % HOOKS)
+    assert out == "[] False\n"
