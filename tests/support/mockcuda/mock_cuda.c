@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -272,6 +274,10 @@ static void *find(int kind, const void *handle)
 
 #define MAX_DEVICES 8
 static int ndevices = 1, cc_major = 9, cc_minor = 0;
+/* MOCK_CUDA_IPC_PROCESSES=1: device memory is in memfd pages that another process opens through an IPC
+ * handle (/proc/<pid>/fd/<fd>), as the driver's IPC does between processes; else IPC works within one process */
+static int ipc_processes;
+static unsigned long long ipc_serial;
 static size_t total_memory = (size_t)16 << 30;
 static struct ctx *primary[MAX_DEVICES];
 /* Retains of a device's primary context that a reset left without a context: the driver releases none at a
@@ -302,6 +308,9 @@ struct alloc {
     unsigned char *base;
     size_t size;
     int ipc_opens;
+    int fd;       /* MOCK_CUDA_IPC_PROCESSES=1: the memfd behind device memory (shared pages), else -1 */
+    int imported; /* another process's allocation opened here (cuIpcOpenMemHandle): unmapped when closed */
+    unsigned long long serial; /* the memfd's name is mockcuda-<serial> */
 };
 static struct alloc *allocs;
 static size_t nallocs, capallocs;
@@ -322,6 +331,9 @@ static struct alloc *alloc_add(enum alloc_kind kind, void *base, size_t size)
     a->base = base;
     a->size = size;
     a->ipc_opens = 0;
+    a->fd = -1;
+    a->imported = 0;
+    a->serial = 0;
     return a;
 }
 
@@ -346,7 +358,9 @@ static int host_visible(enum alloc_kind kind)
 
 static void alloc_remove(struct alloc *a)
 {
-    if (host_visible(a->kind))
+    if (a->fd >= 0)
+        close(a->fd);
+    if (host_visible(a->kind) || a->fd >= 0 || a->imported)
         munmap(a->base, a->size);
     else if (a->kind != A_REGISTERED)
         free(a->base);
@@ -357,7 +371,7 @@ static size_t device_bytes_in_use(void)
 {
     size_t used = 0;
     for (size_t i = 0; i < nallocs; i++)
-        if (allocs[i].kind == A_DEVICE || allocs[i].kind == A_MANAGED)
+        if ((allocs[i].kind == A_DEVICE || allocs[i].kind == A_MANAGED) && !allocs[i].imported)
             used += allocs[i].size;
     return used;
 }
@@ -529,6 +543,8 @@ static void env_config(void)
     text = getenv("MOCK_CUDA_TOTAL_MEMORY");
     if (text != NULL)
         total_memory = (size_t)strtoull(text, NULL, 10);
+    text = getenv("MOCK_CUDA_IPC_PROCESSES");
+    ipc_processes = text != NULL && text[0] == '1';
 }
 
 /* ======================= the Driver API ======================= */
@@ -1152,6 +1168,20 @@ EXPORT CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent end)
 
 /* ---- memory ---- */
 
+/* A memfd of `size` bytes named mockcuda-<serial> (the serial tells a reused fd number from the one a handle
+ * names), or -1 (allocate() then fails as out of memory). Lock held. */
+static int shared_memory_fd(size_t size)
+{
+    char name[64];
+    snprintf(name, sizeof name, "mockcuda-%llu", ++ipc_serial);
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd >= 0 && ftruncate(fd, (off_t)size) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
 static CUresult allocate(const char *name, enum alloc_kind kind, void **out, size_t size)
 {
     if (out == NULL || size == 0)
@@ -1163,17 +1193,24 @@ static CUresult allocate(const char *name, enum alloc_kind kind, void **out, siz
     } else if ((kind == A_DEVICE || kind == A_MANAGED) && size > total_memory - device_bytes_in_use()) {
         rc = CUDA_ERROR_OUT_OF_MEMORY;
     } else {
-        void *p = host_visible(kind) ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                                     : aligned_alloc(256, (size + 255) & ~(size_t)255);
+        int fd = kind == A_DEVICE && ipc_processes ? shared_memory_fd(size) : -1;
+        void *p = fd >= 0 ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                  : host_visible(kind) ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                                       : aligned_alloc(256, (size + 255) & ~(size_t)255);
         if (p == MAP_FAILED)
             p = NULL;
-        if (p == NULL || alloc_add(kind, p, size) == NULL) {
-            if (p != NULL && host_visible(kind))
+        struct alloc *a = p != NULL ? alloc_add(kind, p, size) : NULL;
+        if (a == NULL) {
+            if (p != NULL && (host_visible(kind) || fd >= 0))
                 munmap(p, size);
             else
                 free(p);
+            if (fd >= 0)
+                close(fd);
             rc = CUDA_ERROR_OUT_OF_MEMORY;
         } else {
+            a->fd = fd;
+            a->serial = fd >= 0 ? ipc_serial : 0;
             memset(p, kind == A_DEVICE ? 0xCD : 0, size); /* device memory is not zeroed: make that visible */
             *out = p;
         }
@@ -1194,6 +1231,8 @@ static CUresult release(CUdeviceptr p, int kind_a, int kind_b)
         rc = CUDA_ERROR_INVALID_VALUE;
     else if (a->ctx == NULL || !a->ctx->alive)
         rc = CUDA_ERROR_INVALID_CONTEXT;
+    else if (a->imported) /* another process's memory: cuIpcCloseMemHandle, not a free */
+        rc = CUDA_ERROR_INVALID_VALUE;
     else
         alloc_remove(a);
     pthread_mutex_unlock(&lock);
@@ -1350,7 +1389,17 @@ EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdev
     return rc;
 }
 
-/* IPC within one process: the handle names the allocation; opening it counts an open. */
+/* IPC. The handle: "MOCKIPC\0", the allocation's address, the exporting process's pid, and, where its memory
+ * is shareable (MOCK_CUDA_IPC_PROCESSES=1), the memfd's number and serial. Opened in the exporting process it
+ * names the allocation (an open counted); opened in another, the memfd is mapped from /proc/<pid>/fd/<fd>,
+ * which fails once the exporter has freed the memory or exited, as the driver's open does. */
+struct mock_ipc_handle {
+    char magic[8];
+    unsigned long long pointer;
+    int pid, fd;
+    unsigned long long serial;
+};
+
 EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
 {
     FAULT("cuIpcGetMemHandle");
@@ -1358,31 +1407,74 @@ EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
         return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&lock);
     struct alloc *a = alloc_find((uintptr_t)p, 1);
-    CUresult rc = a != NULL && a->kind == A_DEVICE && (uintptr_t)a->base == (uintptr_t)p ? CUDA_SUCCESS
-                                                                                         : CUDA_ERROR_INVALID_VALUE;
+    CUresult rc = a != NULL && a->kind == A_DEVICE && !a->imported && (uintptr_t)a->base == (uintptr_t)p
+                      ? CUDA_SUCCESS
+                      : CUDA_ERROR_INVALID_VALUE;
     if (rc == CUDA_SUCCESS) {
+        struct mock_ipc_handle h = {"MOCKIPC", (unsigned long long)p, (int)getpid(), a->fd, a->serial};
         memset(handle->reserved, 0, sizeof handle->reserved);
-        memcpy(handle->reserved, "MOCKIPC", 8);
-        memcpy(handle->reserved + 8, &p, sizeof p);
+        memcpy(handle->reserved, &h, sizeof h);
     }
     pthread_mutex_unlock(&lock);
     return rc;
 }
 
+/* Maps another process's shareable allocation: the memfd of the handle, if it is still the one named. */
+static CUresult ipc_map_other_process(const struct mock_ipc_handle *h, CUdeviceptr *pdptr)
+{
+    char path[64], link[128], expected[64];
+    if (h->fd < 0)
+        return CUDA_ERROR_INVALID_VALUE; /* the exporter's memory is not shareable (no MOCK_CUDA_IPC_PROCESSES) */
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", h->pid, h->fd);
+    snprintf(expected, sizeof expected, "/memfd:mockcuda-%llu (deleted)", h->serial);
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    if (n <= 0)
+        return CUDA_ERROR_INVALID_VALUE; /* the exporter exited or freed the memory */
+    link[n] = 0;
+    if (strcmp(link, expected) != 0)
+        return CUDA_ERROR_INVALID_VALUE; /* the fd number now names something else */
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    void *p = fstat(fd, &st) == 0 && st.st_size > 0
+                  ? mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                  : MAP_FAILED;
+    close(fd); /* the mapping keeps the pages */
+    if (p == MAP_FAILED)
+        return CUDA_ERROR_MAP_FAILED;
+    struct alloc *a = alloc_add(A_DEVICE, p, (size_t)st.st_size);
+    if (a == NULL) {
+        munmap(p, (size_t)st.st_size);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    a->imported = 1;
+    a->ipc_opens = 1;
+    *pdptr = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
 EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int flags)
 {
     FAULT("cuIpcOpenMemHandle");
-    CUdeviceptr p;
+    struct mock_ipc_handle h;
     (void)flags;
-    if (pdptr == NULL || memcmp(handle.reserved, "MOCKIPC", 8) != 0)
+    memcpy(&h, handle.reserved, sizeof h);
+    if (pdptr == NULL || memcmp(h.magic, "MOCKIPC", 8) != 0)
         return CUDA_ERROR_INVALID_VALUE;
-    memcpy(&p, handle.reserved + 8, sizeof p);
     pthread_mutex_lock(&lock);
-    struct alloc *a = alloc_find((uintptr_t)p, 1);
-    CUresult rc = a != NULL && a->kind == A_DEVICE ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS) {
-        a->ipc_opens++;
-        *pdptr = p;
+    CUresult rc;
+    if (live_current() == NULL)
+        rc = CUDA_ERROR_INVALID_CONTEXT;
+    else if (h.pid != (int)getpid())
+        rc = ipc_map_other_process(&h, pdptr);
+    else {
+        struct alloc *a = alloc_find((uintptr_t)h.pointer, 1);
+        rc = a != NULL && a->kind == A_DEVICE && !a->imported ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+        if (rc == CUDA_SUCCESS) {
+            a->ipc_opens++;
+            *pdptr = (CUdeviceptr)h.pointer;
+        }
     }
     pthread_mutex_unlock(&lock);
     return rc;
@@ -1394,7 +1486,9 @@ EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr p)
     pthread_mutex_lock(&lock);
     struct alloc *a = alloc_find((uintptr_t)p, 1);
     CUresult rc = a != NULL && a->ipc_opens > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-    if (rc == CUDA_SUCCESS)
+    if (rc == CUDA_SUCCESS && a->imported)
+        alloc_remove(a);
+    else if (rc == CUDA_SUCCESS)
         a->ipc_opens--;
     pthread_mutex_unlock(&lock);
     return rc;
@@ -2008,7 +2102,7 @@ EXPORT long mock_live(const char *what)
         if (strcmp(what, alloc_names[k]) == 0) {
             n = 0;
             for (size_t i = 0; i < nallocs; i++)
-                n += allocs[i].kind == (enum alloc_kind)k;
+                n += allocs[i].kind == (enum alloc_kind)k && !allocs[i].imported; /* those are "ipc" */
         }
     for (int k = 0; k < K_NKINDS; k++)
         if (strcmp(what, object_names[k]) == 0) {
