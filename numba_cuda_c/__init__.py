@@ -89,22 +89,28 @@ from numba_cuda_c.cudadrv import devicearray, devices  # noqa: F401  (numba.cuda
 
 class _DistributedProtocolFinder:
     """Dask's serializers for our arrays (numba_cuda_c/distributed_serializers.py) are registered once
-    distributed.protocol is imported, never importing it here: this finder, first on sys.meta_path, answers for
-    that one module (loading the serializers only then); every other import costs it one comparison."""
+    distributed.protocol is imported, and what offers CUDA IPC between workers of one host once
+    distributed.comm.core and distributed.core are (numba_cuda_c/dask_ipc.py), never importing them here: this
+    finder, first on sys.meta_path, answers for those modules (loading the serializers only then); every other
+    import costs it one set lookup."""
+
+    hooked = frozenset(("distributed.protocol", "distributed.comm.core", "distributed.core"))
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != "distributed.protocol":
+        if fullname not in self.hooked:
             return None
         from numba_cuda_c import distributed_serializers
 
         return distributed_serializers.spec_registering_after(self, fullname, path, target)
 
 
-if "distributed.protocol" in _sys.modules:
+if any(name in _sys.modules for name in _DistributedProtocolFinder.hooked):
     from numba_cuda_c import distributed_serializers as _distributed_serializers
 
     _distributed_serializers.register_if_loaded()
-elif not any(type(finder).__name__ == "_DistributedProtocolFinder" for finder in _sys.meta_path):
+if not all(name in _sys.modules for name in _DistributedProtocolFinder.hooked) and not any(
+    type(finder).__name__ == "_DistributedProtocolFinder" for finder in _sys.meta_path
+):
     _sys.meta_path.insert(0, _DistributedProtocolFinder())
 
 implementation = "NVIDIA"

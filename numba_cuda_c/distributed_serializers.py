@@ -4,12 +4,16 @@ itself for CuPy's and numba's arrays:
 
     cuda  frames that are device memory (a uint8 device array over the bytes the array spans, no copy), so that
           a GPU-aware transport (UCX) moves them GPU to GPU;
-    dask  frames in host memory (the same bytes, copied to the host): any transport, TCP included.
+    dask  to a process of the same host that offered it: a CUDA IPC handle of the memory, no frame, the receiver
+          copying device to device (numba_cuda_c/dask_ipc.py says when, and how the memory stays valid);
+          otherwise frames in host memory (the same bytes, copied to the host): any transport, TCP included.
 
 Pickling (DeviceNDArray.__reduce__) stays the fallback of the `pickle` family. The registration runs when
-`distributed.protocol` is imported, before or after numba_cuda_c, and never imports distributed itself: the
-package puts a small finder first on sys.meta_path (numba_cuda_c/__init__.py) that, for that one module only,
-loads this one and wraps the module's loading (spec_registering_after).
+`distributed.protocol` is imported, the handshake entry that offers IPC (dask_ipc.patch_handshake) when
+`distributed.comm.core` is, and the pool's check for connections made before it (dask_ipc.patch_connection_pool)
+when `distributed.core` is, before or after numba_cuda_c, never importing distributed itself: the package puts a
+small finder first on sys.meta_path (numba_cuda_c/__init__.py) that, for those modules only, loads this one and
+wraps the module's loading (spec_registering_after).
 
 The functions import the package's modules when they run: this module is loaded by that finder, also under the
 CUDA simulator, whose numba_cuda_c.cudadrv.devicearray is another module (without the helpers used here)."""
@@ -71,13 +75,17 @@ def serialize_on_device(array):
 
 
 def deserialize_on_device(header, frames):
+    (frame,) = frames
+    return _from_device_span(header, _bytes_as_device_array(frame, frame))
+
+
+def _from_device_span(header, raw):
+    """The array a header describes, over `raw`: the device bytes it spans (a 1-d uint8 device array)."""
     import pickle
 
     from numba_cuda_c.cudadrv.devicearray import DeviceNDArray, DeviceRecord, _view_of_span
 
     dtype = pickle.loads(header["dtype"])
-    (frame,) = frames
-    raw = _bytes_as_device_array(frame, frame)
     if header["kind"] == "record":
         return DeviceRecord(dtype, gpu_data=raw.gpu_data)
     shape, strides = tuple(header["shape"]), tuple(header["strides"])
@@ -86,8 +94,19 @@ def deserialize_on_device(header, frames):
     return _view_of_span(raw, header["low"], shape, strides, dtype)
 
 
-def serialize_on_host(array):
-    """dask family: the bytes the array spans, copied to the host (what pickling copies), as one frame."""
+def serialize_on_host(array, context=None):
+    """dask family: to a process of this host that offered IPC (`context`, distributed's: who receives), the
+    array's IPC handle in the header and no frame; otherwise the bytes the array spans, copied to the host (what
+    pickling copies), as one frame."""
+    from numba_cuda_c import _cuda, dask_ipc
+
+    low, nbytes = _span(array)
+    ipc = dask_ipc.send(array, low, nbytes, context)
+    if ipc is not None:
+        kind = "record" if isinstance(array, _cuda.DeviceRecord) else "array"
+        header = _layout_header(kind, low, array.shape, array.strides, array.dtype)
+        header["ipc"] = ipc
+        return header, []
     _rebuild, (kind, span, low, shape, strides, dtype) = array.__reduce__()
     return _layout_header(kind, low, shape, strides, dtype), [memoryview(span)]
 
@@ -97,8 +116,12 @@ def deserialize_on_host(header, frames):
 
     import numpy as np
 
+    from numba_cuda_c import dask_ipc
     from numba_cuda_c.cudadrv.devicearray import _rebuild_device_array
 
+    if "ipc" in header:
+        return _from_device_span(header, dask_ipc.receive(header["ipc"]))
+    dask_ipc.counters["host received"] += 1
     (frame,) = frames
     span = np.frombuffer(frame, dtype=np.uint8)
     return _rebuild_device_array(
@@ -156,50 +179,87 @@ def register():
         dask_deserialize.register(cls)(deserialize_host_reachable)
 
 
-class _RegisterAfterLoading:
-    """A loader that runs the real one, then register(): the module's registries exist from then on."""
+def patch_handshake():
+    """Adds our entry to distributed's connection handshakes (dask_ipc.patch_handshake): it offers IPC."""
+    from numba_cuda_c import dask_ipc
 
-    def __init__(self, loader):
+    dask_ipc.patch_handshake(sys.modules["distributed.comm.core"])
+
+
+def patch_connection_pool():
+    """Connections made before our handshake entry existed are not pooled (dask_ipc.patch_connection_pool)."""
+    from numba_cuda_c import dask_ipc
+
+    dask_ipc.patch_connection_pool(sys.modules["distributed.core"])
+
+
+# What runs once each of these modules of distributed has loaded, and what is lost where it fails
+_BYTES = "they travel between workers of one host as bytes, not by CUDA IPC"
+HOOKS = {
+    "distributed.protocol": ("register", "they travel by pickling"),
+    "distributed.comm.core": ("patch_handshake", _BYTES),
+    "distributed.core": (
+        "patch_connection_pool",
+        _BYTES + ", on connections made before numba_cuda_c was imported",
+    ),
+}
+
+
+def _run_hook(fullname):
+    hook, otherwise = HOOKS[fullname]
+    try:
+        globals()[hook]()  # by name: the function this module has when the import happens
+    except Exception as exc:  # a distributed we do not know: its import must still work, with a slower path
+        import warnings
+
+        warnings.warn(
+            "numba_cuda_c could not register its device arrays with distributed (%s: %s); %s"
+            % (type(exc).__name__, exc, otherwise),
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+class _RegisterAfterLoading:
+    """A loader that runs the real one, then the module's hook: its registries exist from then on."""
+
+    def __init__(self, loader, fullname):
         self.loader = loader
+        self.fullname = fullname
 
     def create_module(self, spec):
         return self.loader.create_module(spec)
 
     def exec_module(self, module):
         self.loader.exec_module(module)
-        try:
-            register()
-        except Exception as exc:  # a distributed we do not know: its import must still work, with pickling as ours
-            import warnings
-
-            warnings.warn(
-                "numba_cuda_c could not register its device arrays with distributed's serializers (%s: "
-                "%s); they travel by pickling" % (type(exc).__name__, exc),
-                RuntimeWarning,
-                stacklevel=2,
-            )
+        _run_hook(self.fullname)
 
     def __getattr__(self, name):  # get_resource_reader, is_package, ...: the real loader's
         return getattr(self.loader, name)
 
 
 def spec_registering_after(watcher, fullname, path, target):
-    """The spec the finders after `watcher` (numba_cuda_c's finder for distributed.protocol, first on
-    sys.meta_path) give for the module, its loader wrapped to register() once the module has run."""
+    """The spec the finders after `watcher` (numba_cuda_c's finder for the modules of HOOKS, first on
+    sys.meta_path) give for the module, its loader wrapped to run its hook once the module has run."""
     for finder in sys.meta_path:
         if finder is watcher or not hasattr(finder, "find_spec"):
             continue
         spec = finder.find_spec(fullname, path, target)
         if spec is not None:
             if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                spec.loader = _RegisterAfterLoading(spec.loader)
+                spec.loader = _RegisterAfterLoading(spec.loader, fullname)
             return spec
     return None
 
 
 def register_if_loaded():
-    """register() where distributed.protocol is loaded already (numba_cuda_c imported after it)."""
-    try:
-        register()
-    except ImportError:  # distributed.protocol part way through its own import: the finder sees it finish
-        pass
+    """The hooks of the modules of HOOKS loaded already (numba_cuda_c imported after them)."""
+    if "distributed.protocol" in sys.modules:
+        try:
+            register()
+        except ImportError:  # distributed.protocol part way through its own import: the finder sees it finish
+            pass
+    if hasattr(sys.modules.get("distributed.comm.core"), "Comm"):
+        _run_hook("distributed.comm.core")
+    if hasattr(sys.modules.get("distributed.core"), "ConnectionPool"):
+        _run_hook("distributed.core")

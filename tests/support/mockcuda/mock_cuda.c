@@ -1195,8 +1195,9 @@ static CUresult allocate(const char *name, enum alloc_kind kind, void **out, siz
     } else {
         int fd = kind == A_DEVICE && ipc_processes ? shared_memory_fd(size) : -1;
         void *p = fd >= 0 ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
-                  : host_visible(kind) ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                                       : aligned_alloc(256, (size + 255) & ~(size_t)255);
+                  : host_visible(kind)
+                      ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                      : aligned_alloc(256, (size + 255) & ~(size_t)255);
         if (p == MAP_FAILED)
             p = NULL;
         struct alloc *a = p != NULL ? alloc_add(kind, p, size) : NULL;

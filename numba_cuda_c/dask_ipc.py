@@ -1,0 +1,458 @@
+"""Dask transfers of device arrays between processes of one host through CUDA IPC: the sender's `dask` serializer
+(distributed_serializers.serialize_on_host) sends a CUDA IPC handle of the array's memory and its layout, not its
+bytes; the receiver opens the handle, copies the bytes into new memory of its own current device (a peer copy
+where the devices reach each other, staged through the source device otherwise: IpcHandle.open), closes the
+handle and returns the copy. The existing host frames (device -> host -> TCP -> host -> device) stay the path
+everywhere else.
+
+Which path. distributed passes the serializer a `context`: its "recipient" is the handshake the peer sent when the
+connection was made. numba_cuda_c adds one entry to every handshake (patch_handshake, on distributed.comm.core's
+Comm.handshake_info): {"host": host_identity(), "pid", "devices": the PCI identities this process's driver sees}.
+The sender sends a handle only where that entry is there and says: the same host (hostname, boot id, and the pid,
+IPC and network namespaces: where the driver's IPC and our acknowledgement socket both work), another process, and
+a device list that has the array's device. Anything else is the host path, unchanged: a peer that has not imported
+numba_cuda_c when it connected, a peer with NUMBA_CUDA_C_DASK_IPC=0 or without a driver, another host, and a peer
+that does not deserialize what it receives (distributed's scheduler, deserialize=False, forwards frames to a client
+that may be anywhere: the handshake of such a connection has no entry). NUMBA_CUDA_C_DASK_IPC=0 on either side turns
+IPC off. A worker that imports numba_cuda_c only when its first device array arrives made that connection without
+the entry: distributed's pool closes such a connection when it comes back instead of keeping it
+(patch_connection_pool), so the next one offers IPC. Each transfer is counted in `counters` and logged on the logger numba_cuda_c.dask (DEBUG each transfer,
+INFO the first of each path to each peer).
+
+Lifetime. The memory must stay valid until the receiver has copied it, whatever the sender's worker does with the
+key. So the sender holds a reference to the array in a per-process table (_Holds) under a transfer id, and runs a
+small server, a thread on a Unix socket of the abstract namespace named in the header (_HoldServer). The receiver
+  1. connects and claims the id: "held" (the hold is now bound to that connection), or "gone";
+  2. only then opens the handle, copies, waits for the copy, closes the handle;
+  3. says "done" and waits for "ok"; the sender then drops the hold.
+The sender drops a claimed hold only when its connection ends: "done" after the copy, or the receiver's death
+(the kernel closes its socket): never while a receiver may still read. A hold nobody claims (the receiver died
+before reading, the message was lost) is dropped after UNCLAIMED_HOLD_S seconds; a claim after that is "gone",
+before anything is opened. Hence the cases: the sender's worker releases the key mid-transfer: the hold keeps the
+memory, the transfer completes. The sender dies or restarts (new pid, new socket): the receiver's connect fails,
+or, if it dies during the copy, "ok" never comes and the copy is thrown away (a dead exporter's memory is not
+trusted, whatever the driver left mapped). Each raises IpcTransferError, a ConnectionError: distributed's worker
+takes it as a failed transfer from that peer and fetches the key again (or the scheduler recomputes it). Where the
+handle cannot be opened here (the device, the driver), the error also turns IPC off for this process's later
+connections, so that the retry takes the host path.
+"""
+
+import logging
+import os
+import secrets
+import socket
+import threading
+import time
+
+logger = logging.getLogger("numba_cuda_c.dask")
+
+HANDSHAKE_KEY = "numba-cuda-c-ipc"
+UNCLAIMED_HOLD_S = 300.0  # how long a handle nobody has claimed keeps its memory
+CONNECT_TIMEOUT_S = 30.0  # the sender's server answers at once; this only bounds a hung sender
+
+# What transfers did, in this process: the tests and benchmarks/bench_dask.py read it.
+counters = {
+    "ipc sent": 0,
+    "ipc received": 0,
+    "ipc bytes sent": 0,
+    "ipc bytes received": 0,
+    "ipc failed": 0,
+    "host sent": 0,
+    "host received": 0,
+}
+_lock = threading.Lock()
+_announced = set()  # (path, peer, reason) already logged at INFO
+_ipc_broken = []  # why opening a handle failed here, once it has: IPC is then off for later connections
+
+
+class IpcTransferError(ConnectionError):
+    """A device array sent through CUDA IPC could not be received: the sender is gone or no longer holds it, or
+    the handle cannot be opened here. A ConnectionError, so that distributed fetches the key again."""
+
+
+def enabled():
+    return os.environ.get("NUMBA_CUDA_C_DASK_IPC", "1") != "0"
+
+
+def _count(name, n=1):
+    with _lock:
+        counters[name] += n
+
+
+def _announce(path, peer, reason, nbytes):
+    first = (path, peer, reason) not in _announced
+    _announced.add((path, peer, reason))
+    logger.log(
+        logging.INFO if first else logging.DEBUG,
+        "device array of %d bytes to %s: %s%s",
+        nbytes,
+        peer,
+        path,
+        "" if reason is None else " (%s)" % reason,
+    )
+
+
+_host = []
+
+
+def host_identity():
+    """This process's machine and namespaces, as a string two processes compare; None where it cannot be told
+    (no /proc: then never IPC)."""
+    if not _host:
+        try:
+            with open("/proc/sys/kernel/random/boot_id") as f:
+                parts = [socket.gethostname(), f.read().strip()]
+            parts += [os.readlink("/proc/self/ns/" + ns) for ns in ("pid", "ipc", "net")]
+            _host.append("/".join(parts))
+        except OSError:
+            _host.append(None)
+    return _host[0]
+
+
+def _identity_text(identity):
+    return "%04x:%02x:%02x" % (identity["pci_domain_id"], identity["pci_bus_id"], identity["pci_device_id"])
+
+
+_devices = []
+
+
+def visible_devices():
+    """The PCI identities of the devices this process's driver sees (it initializes the driver); [] without one."""
+    if not _devices:
+        try:
+            from numba_cuda_c import _cuda
+
+            _devices.append([_identity_text(d.get_device_identity()) for d in _cuda.list_devices()])
+        except Exception:  # no driver, the simulator: no IPC, said once
+            _devices.append([])
+    return _devices[0]
+
+
+def handshake_entry(comm):
+    """What this process adds to a connection's handshake (None: nothing, the peer then sends host frames): only
+    where this end deserializes what it receives, as a forwarding scheduler does not."""
+    if not enabled() or _ipc_broken or not getattr(comm, "deserialize", True):
+        return None
+    host, devices = host_identity(), visible_devices()
+    if host is None or not devices:
+        return None
+    return {"host": host, "pid": os.getpid(), "devices": devices}
+
+
+def patch_handshake(comm_core):
+    """Adds handshake_entry() to distributed.comm.core.Comm.handshake_info (once)."""
+    original = comm_core.Comm.handshake_info
+    if getattr(original, "numba_cuda_c", False):
+        return
+
+    def handshake_info(self):
+        info = original(self)
+        try:
+            entry = handshake_entry(self)
+        except Exception:  # never let our entry break a connection
+            entry = None
+        return {**info, HANDSHAKE_KEY: entry} if entry else info
+
+    handshake_info.__doc__ = original.__doc__
+    handshake_info.numba_cuda_c = True
+    comm_core.Comm.handshake_info = handshake_info
+
+
+def _handshake_is_stale(comm):
+    """Whether `comm` was made before this process offered IPC (numba_cuda_c imported after it connected: a worker
+    whose first device array came before any task of its imported numba_cuda_c) to a peer of this host that did."""
+    local, remote = getattr(comm, "local_info", None), getattr(comm, "remote_info", None)
+    if not isinstance(local, dict) or HANDSHAKE_KEY in local or not isinstance(remote, dict):
+        return False
+    peer = remote.get(HANDSHAKE_KEY)
+    if not isinstance(peer, dict) or peer.get("host") != host_identity() or peer.get("pid") == os.getpid():
+        return False
+    return handshake_entry(comm) is not None
+
+
+def patch_connection_pool(core):
+    """distributed.core.ConnectionPool.reuse closes a connection whose handshake is stale (once per such peer)
+    instead of pooling it: the next connection's handshake offers IPC."""
+    original = core.ConnectionPool.reuse
+    if getattr(original, "numba_cuda_c", False):
+        return
+
+    def reuse(self, addr, comm):
+        try:
+            stale = _handshake_is_stale(comm)
+        except Exception:
+            stale = False
+        if stale:
+            logger.debug("connection to %s made before numba_cuda_c offered CUDA IPC: closed, not pooled", addr)
+            comm.abort()  # closed now: the pool then forgets it
+        return original(self, addr, comm)
+
+    reuse.__doc__ = original.__doc__
+    reuse.numba_cuda_c = True
+    core.ConnectionPool.reuse = reuse
+
+
+def route(context):
+    """(peer entry, None) where an array may go by IPC to the recipient of `context`, else (None, why not)."""
+    if not enabled():
+        return None, "NUMBA_CUDA_C_DASK_IPC=0"
+    recipient = context.get("recipient") if isinstance(context, dict) else None
+    if not isinstance(recipient, dict):
+        return None, "not sent through a connection"
+    peer = recipient.get(HANDSHAKE_KEY)
+    if not isinstance(peer, dict):
+        return (
+            None,
+            "the recipient offered no IPC (numba_cuda_c not imported there when it connected, IPC off there, or it forwards without deserializing)",
+        )
+    if host_identity() is None or peer.get("host") != host_identity():
+        return None, "the recipient is on another host"
+    if peer.get("pid") == os.getpid():
+        return None, "the recipient is this process"
+    return peer, None
+
+
+class _Holds:
+    """Arrays whose IPC handles were sent, by transfer id: each [array, deadline, claimed]."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.table = {}
+
+    def add(self, array):
+        transfer = secrets.token_hex(8)
+        with self.lock:
+            self._expire()
+            self.table[transfer] = [array, time.monotonic() + UNCLAIMED_HOLD_S, False]
+        return transfer
+
+    def claim(self, transfer):
+        """True, binding the hold to the caller's connection, if it is held and unclaimed."""
+        with self.lock:
+            self._expire()
+            hold = self.table.get(transfer)
+            if hold is None or hold[2]:
+                return False
+            hold[2] = True
+            return True
+
+    def release(self, transfer):
+        with self.lock:
+            self.table.pop(transfer, None)
+
+    def expire(self):
+        with self.lock:
+            self._expire()
+
+    def _expire(self):
+        now = time.monotonic()
+        for transfer in [t for t, (_, deadline, claimed) in self.table.items() if not claimed and deadline < now]:
+            logger.info(
+                "IPC transfer %s was not claimed within %.0f s: its array is released", transfer, UNCLAIMED_HOLD_S
+            )
+            del self.table[transfer]
+
+    def __len__(self):
+        with self.lock:
+            return len(self.table)
+
+
+holds = _Holds()
+
+
+class _HoldServer:
+    """The sender's end of the acknowledgement: a thread accepting receivers on an abstract Unix socket, one
+    thread per receiver's connection (a claim, then "done" after its copy)."""
+
+    def __init__(self):
+        self.pid = os.getpid()
+        self.name = "numba_cuda_c-dask-ipc-%d-%s" % (self.pid, secrets.token_hex(6))
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.bind("\0" + self.name)
+        self.sock.listen(64)
+        self.sock.settimeout(1.0)  # wakes up each second to drop unclaimed holds past their time
+        threading.Thread(target=self._accept, name="numba_cuda_c dask IPC holds", daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except socket.timeout:
+                holds.expire()
+                continue
+            except OSError:
+                return
+            threading.Thread(
+                target=self._answer, args=(conn,), name="numba_cuda_c dask IPC claim", daemon=True
+            ).start()
+
+    @staticmethod
+    def _answer(conn):
+        with conn:
+            conn.settimeout(None)  # the receiver's copy takes what it takes; its death ends the connection
+            try:
+                message = conn.recv(64)
+            except OSError:
+                return
+            transfer = (
+                message[len(b"claim ") :].decode("ascii", "replace") if message.startswith(b"claim ") else None
+            )
+            held = transfer is not None and holds.claim(transfer)
+            try:
+                conn.sendall(b"held" if held else b"gone")
+                done = held and conn.recv(64) == b"done"
+            except OSError:
+                done = False
+            finally:
+                if held:  # after "done" (the copy is complete) or the end of the receiver's connection
+                    holds.release(transfer)
+            if done:
+                try:
+                    conn.sendall(b"ok")  # released first: a receiver that reads "ok" finds the table as it is
+                except OSError:
+                    pass
+
+
+_server = []
+
+
+def _hold_server():
+    with _lock:
+        if not _server or _server[0].pid != os.getpid():  # a forked child has no thread of its parent's
+            _server[:] = [_HoldServer()]
+        return _server[0]
+
+
+def send(array, low, nbytes, context):
+    """The IPC part of a header for `array` (the `nbytes` bytes it spans from `low`), holding it until the receiver
+    has copied; None where it goes the host path (counted and logged here)."""
+    peer, reason = route(context)
+    recipient = context.get("recipient") if isinstance(context, dict) else None
+    who = recipient.get("address", "?") if isinstance(recipient, dict) else "?"
+    if peer is not None and nbytes == 0:
+        peer, reason = None, "empty"
+    if peer is not None:
+        try:
+            header = _export(array, low, nbytes, peer)
+        except _NoIpc as exc:
+            peer, reason = None, str(exc)
+    if peer is None:
+        _count("host sent")
+        _announce("host frames", who, reason, nbytes)
+        return None
+    _count("ipc sent")
+    _count("ipc bytes sent", nbytes)
+    _announce("CUDA IPC", who, None, nbytes)
+    return header
+
+
+class _NoIpc(Exception):
+    pass
+
+
+def _export(array, low, nbytes, peer):
+    from numba_cuda_c import _cuda
+
+    gpu_data = array.gpu_data
+    if getattr(getattr(gpu_data, "owner", gpu_data), "kind", "device") == "pooled":
+        raise _NoIpc("memory of the stream-ordered pool has no IPC handle")
+    try:
+        handle, offset, ordinal = _cuda._ipc_get_handle(array.device_ctypes_pointer.value + low)
+        identity = _cuda.get_device(ordinal).get_device_identity()
+    except _cuda.CudaAPIError as exc:
+        raise _NoIpc("no IPC handle for this memory: %s" % exc) from None
+    if _identity_text(identity) not in peer.get("devices", ()):
+        raise _NoIpc("the recipient does not see device %s" % _identity_text(identity))
+    gpu_data.context.synchronize()  # the receiver reads on its own: the work writing the array must be done
+    server = _hold_server()
+    return {
+        "handle": handle,
+        "offset": offset,
+        "size": nbytes,
+        "device": identity,
+        "host": host_identity(),
+        "pid": os.getpid(),
+        "socket": server.name,
+        "transfer": holds.add(array),
+    }
+
+
+def receive(ipc):
+    """A 1-d uint8 device array in this process's current context with the bytes the header `ipc` names, copied
+    from the sender's memory under its hold; IpcTransferError where it cannot be."""
+    sender = "process %s" % ipc.get("pid")
+    if ipc.get("host") != host_identity():
+        raise IpcTransferError(
+            "a device array sent as a CUDA IPC handle by %s of another host (%s) cannot be opened here (%s): the "
+            "sender took this process for one of its own host; set NUMBA_CUDA_C_DASK_IPC=0 on the sending "
+            "workers to send arrays as bytes" % (sender, ipc.get("host"), host_identity())
+        )
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    conn.settimeout(CONNECT_TIMEOUT_S)
+    with conn:
+        try:
+            conn.connect("\0" + ipc["socket"])
+            conn.sendall(b"claim " + ipc["transfer"].encode("ascii"))
+            answer = conn.recv(64)
+        except OSError as exc:
+            _count("ipc failed")
+            raise IpcTransferError(
+                "the device array's sender (%s of this host) is gone (it exited or restarted: %s); nothing was "
+                "read from its memory" % (sender, exc)
+            ) from None
+        if answer != b"held":
+            _count("ipc failed")
+            raise IpcTransferError(
+                "the device array's sender (%s) no longer holds it (not claimed within %.0f s, or claimed "
+                "already); nothing was read from its memory" % (sender, UNCLAIMED_HOLD_S)
+            )
+        copy = _copy_from(ipc, sender)
+        try:
+            conn.sendall(b"done")
+            answer = conn.recv(64)
+        except OSError:
+            answer = b""
+        if answer != b"ok":
+            _count("ipc failed")
+            raise IpcTransferError(
+                "the device array's sender (%s) exited while it was being copied, or did not confirm its hold "
+                "within %.0f s: the copy is discarded" % (sender, CONNECT_TIMEOUT_S)
+            )
+    _count("ipc received")
+    _count("ipc bytes received", ipc["size"])
+    logger.debug("device array of %d bytes received by CUDA IPC from %s", ipc["size"], sender)
+    return copy
+
+
+def _copy_from(ipc, sender):
+    """Opens the handle in this process, copies the bytes into new memory of the current context, closes it."""
+    from numba_cuda_c import _cuda
+    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle
+
+    size = ipc["size"]
+    try:
+        context = _cuda.get_context()
+        handle = IpcHandle(
+            None, IpcMemHandle(ipc["handle"]), size, source_info=dict(ipc["device"]), offset=ipc["offset"]
+        )
+        if handle.can_access_peer(context):  # mapped here: one device-to-device (peer) copy
+            mapped = handle.open_direct(context)
+            try:
+                memory = context.memalloc(size)
+                _cuda._memcpy(2, memory.device_pointer, mapped.device_pointer, size, 0)  # stream 0: waited for
+            finally:
+                handle.close()
+        else:  # mapped in the source device's context, copied through the host by the driver
+            memory = handle.open_staged(context)
+            handle.close()
+    except Exception as exc:
+        _count("ipc failed")
+        reason = "%s: %s" % (type(exc).__name__, exc)
+        with _lock:
+            _ipc_broken.append(reason)
+        logger.warning("CUDA IPC failed here (%s): this process's later connections take the host path", reason)
+        raise IpcTransferError(
+            "could not open the CUDA IPC handle of a device array from %s of this host (%s); this process now "
+            "asks its peers for bytes (set NUMBA_CUDA_C_DASK_IPC=0 to do so from the start)" % (sender, reason)
+        ) from exc
+    return _cuda.DeviceNDArray((size,), (1,), "u1", gpu_data=memory)

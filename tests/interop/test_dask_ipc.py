@@ -1,0 +1,431 @@
+"""Dask transfers of device arrays between processes of one host through CUDA IPC (numba_cuda_c/dask_ipc.py): which
+path a transfer takes (the handshake entry, the sender's decision, NUMBA_CUDA_C_DASK_IPC=0), the header's round
+trip, and the sender's hold (released after the receiver's copy, kept when the sender drops the array, expiring
+when nobody claims it; a clear error, nothing opened, when the sender is gone). On the mock driver, whose IPC works
+between processes with MOCK_CUDA_IPC_PROCESSES=1; the same cases run on GPUs in tests/interop/test_dask.py."""
+
+import ast
+import os
+
+import pytest
+
+from mock_driver import ARRAY_LAYOUTS, mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
+from subproc import run_python
+
+pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.timeout(300)
+
+IPC = {"MOCK_CUDA_IPC_PROCESSES": "1"}
+INTEROP = os.path.dirname(os.path.abspath(__file__))
+
+# A snippet for run_mock: `context(pid)`, what distributed passes a serializer for a connection to a process of
+# this host whose handshake offered IPC (a pid other than ours: the driver opens no handle in its own process)
+SAME_HOST = """
+import os, socket, sys, time
+sys.path.insert(0, %r)
+from distributed.protocol import serialize, deserialize
+from numba_cuda_c import dask_ipc
+
+def context(pid=os.getpid() + 1, **change):
+    peer = {"host": dask_ipc.host_identity(), "pid": pid, "devices": dask_ipc.visible_devices(), **change}
+    return {"recipient": {"address": "tcp://peer", dask_ipc.HANDSHAKE_KEY: peer}}
+""" % (INTEROP,)
+
+
+def test_the_route_a_context_gives(monkeypatch):
+    from numba_cuda_c import dask_ipc
+
+    here = dask_ipc.host_identity()
+    assert here and os.readlink("/proc/self/ns/pid") in here
+
+    def recipient(**entry):
+        peer = {"host": here, "pid": os.getpid() + 1, "devices": ["0000:10:00"], **entry}
+        return {"recipient": {"address": "tcp://x", dask_ipc.HANDSHAKE_KEY: peer}}
+
+    assert dask_ipc.route(recipient())[0]["pid"] == os.getpid() + 1
+    assert dask_ipc.route(None) == (None, "not sent through a connection")
+    assert "offered no IPC" in dask_ipc.route({"recipient": {"address": "tcp://x"}})[1]
+    assert dask_ipc.route(recipient(host=here + "-elsewhere")) == (None, "the recipient is on another host")
+    assert dask_ipc.route(recipient(pid=os.getpid())) == (None, "the recipient is this process")
+    monkeypatch.setenv("NUMBA_CUDA_C_DASK_IPC", "0")
+    assert dask_ipc.route(recipient()) == (None, "NUMBA_CUDA_C_DASK_IPC=0")
+
+
+def test_the_handshake_offers_ipc_only_where_this_end_deserializes(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+import distributed.comm.core as core
+class Comm:
+    deserialize = True
+    same_host = True
+entry = dask_ipc.handshake_entry(Comm())
+assert entry == {"host": dask_ipc.host_identity(), "pid": os.getpid(), "devices": ["0000:10:00", "0000:11:00"]}, entry
+info = core.Comm.handshake_info(Comm())  # distributed's handshake, with the entry added
+assert info[dask_ipc.HANDSHAKE_KEY] == entry and "pickle-protocol" in info, info
+Comm.deserialize = False  # distributed's scheduler: it forwards frames to clients that may be anywhere
+assert dask_ipc.handshake_entry(Comm()) is None and dask_ipc.HANDSHAKE_KEY not in core.Comm.handshake_info(Comm())
+Comm.deserialize = True
+os.environ["NUMBA_CUDA_C_DASK_IPC"] = "0"
+assert dask_ipc.HANDSHAKE_KEY not in core.Comm.handshake_info(Comm())
+print("handshake ok")
+""",
+        MOCK_CUDA_DEVICES="2",
+    )
+    assert "handshake ok" in out
+
+
+def test_the_handshake_and_the_pool_are_patched_whichever_is_imported_first():
+    for first, second in (("numba_cuda_c", "distributed"), ("distributed", "numba_cuda_c")):
+        out = run_python(
+            """
+            import importlib, sys
+            importlib.import_module(%r)
+            importlib.import_module(%r)
+            import distributed.comm.core, distributed.core
+            print(getattr(distributed.comm.core.Comm.handshake_info, "numba_cuda_c", False))
+            print(getattr(distributed.core.ConnectionPool.reuse, "numba_cuda_c", False))
+            """
+            % (first, second)
+        )
+        assert out.split() == ["True", "True"], (first, out)
+
+
+def test_a_pooled_connection_made_before_ipc_was_offered_is_closed_not_reused(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+import asyncio
+from distributed.core import ConnectionPool
+
+class Comm:
+    deserialize = True
+    def __init__(self, local, remote):
+        self.local_info, self.remote_info, self.aborted = local, remote, False
+    def abort(self):
+        self.aborted = True
+    def closed(self):
+        return self.aborted
+
+peer = context()["recipient"]
+pool = ConnectionPool()
+pool.semaphore = asyncio.Semaphore(0)  # what pool.start() makes, in a running loop
+for local, remote, stale in (
+    ({}, peer, True),  # made before this process offered IPC, to a peer of this host that does
+    ({dask_ipc.HANDSHAKE_KEY: {}}, peer, False),  # offered already
+    ({}, {"address": "tcp://peer"}, False),  # a peer without numba_cuda_c
+    ({}, context(host="elsewhere")["recipient"], False),
+):
+    comm = Comm(local, remote)
+    pool.occupied["tcp://peer"].add(comm)
+    pool.reuse("tcp://peer", comm)
+    assert comm.aborted == stale and (comm in pool.available["tcp://peer"]) != stale, (local, remote)
+print("pool ok")
+""",
+        **IPC,
+    )
+    assert "pool ok" in out
+
+
+def test_every_layout_round_trips_as_a_handle_and_the_hold_ends_with_the_copy(mock_driver):
+    out = run_mock(
+        [
+            ARRAY_LAYOUTS,
+            SAME_HOST,
+            r"""
+cases.pop("empty")  # no bytes: the host path, below
+opens = mock.calls("cuIpcOpenMemHandle")
+for name, d in cases.items():
+    header, frames = serialize(d, serializers=["dask"], context=context())
+    assert frames == [] and "ipc" in header["sub-header"], name  # no array bytes
+    assert len(dask_ipc.holds) == 1, name
+    e = deserialize(header, frames, deserializers=["dask"])
+    assert len(dask_ipc.holds) == 0, name  # the receiver's "done" ended it
+    assert type(e) is type(d) and (e.shape, e.strides, e.dtype) == (d.shape, d.strides, d.dtype), name
+    assert e.device_ctypes_pointer.value != d.device_ctypes_pointer.value, name  # a copy of the receiver's own
+    np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host())
+assert mock.calls("cuIpcOpenMemHandle") - opens == len(cases) and mock.live()["ipc"] == 0  # each closed
+rec = cuda.to_device(np.zeros(1, dtype=[("a", "i4"), ("b", "f8")]))[0]
+rec["b"] = 2.5
+clone = deserialize(*serialize(rec, serializers=["dask"], context=context()), deserializers=["dask"])
+assert type(clone).__name__ == "DeviceRecord" and clone["b"] == 2.5
+n, counted = len(cases) + 1, dask_ipc.counters
+assert (counted["ipc sent"], counted["ipc received"], counted["ipc failed"]) == (n, n, 0), counted
+assert (counted["host sent"], counted["host received"]) == (0, 0), counted
+assert counted["ipc bytes sent"] == counted["ipc bytes received"] >= sum(c.nbytes for c in cases.values()), counted
+print("layouts ok")
+""",
+        ],
+        MOCK_CUDA_DEVICES="2",
+        **IPC,
+    )
+    assert "layouts ok" in out
+
+
+def test_where_ipc_cannot_be_used_the_host_frames_are_unchanged(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+import logging
+seen = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        seen.append(record.getMessage())
+logging.getLogger("numba_cuda_c.dask").addHandler(Keep())
+logging.getLogger("numba_cuda_c.dask").setLevel(logging.DEBUG)
+d = cuda.to_device(np.arange(24.0).reshape(4, 6))[:, ::2]
+plain_header, plain_frames = serialize(d, serializers=["dask"])  # no connection: no context
+
+def host_frames(ctx, reason):
+    header, frames = serialize(d, serializers=["dask"], context=ctx)
+    assert header == plain_header and [bytes(f) for f in frames] == [bytes(f) for f in plain_frames], reason
+    assert reason in seen[-1], (reason, seen[-1])
+    np.testing.assert_array_equal(deserialize(header, frames, deserializers=["dask"]).copy_to_host(), d.copy_to_host())
+
+host_frames({"recipient": {"address": "tcp://peer"}}, "offered no IPC")
+host_frames(context(host="another machine"), "on another host")
+host_frames(context(pid=os.getpid()), "this process")
+host_frames(context(devices=["0000:99:00"]), "does not see device 0000:10:00")
+mock.fail("cuIpcGetMemHandle", "CUDA_ERROR_NOT_SUPPORTED")  # e.g. a MIG instance, WSL
+host_frames(context(), "no IPC handle for this memory")
+empty = cuda.device_array((0, 3))
+header, frames = serialize(empty, serializers=["dask"], context=context())
+assert "ipc" not in header["sub-header"] and "empty" in seen[-1]
+os.environ["NUMBA_CUDA_C_DASK_IPC"] = "0"
+host_frames(context(), "NUMBA_CUDA_C_DASK_IPC=0")
+assert dask_ipc.counters["ipc sent"] == 0 and dask_ipc.counters["host sent"] == 8, dask_ipc.counters
+assert dask_ipc.counters["host received"] == 6 and len(dask_ipc.holds) == 0
+print("host frames ok")
+""",
+        **IPC,
+    )
+    assert "host frames ok" in out
+
+
+def test_the_sender_dropping_the_array_mid_transfer_is_safe_and_its_hold_ends(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+from dask_ipc_scenarios import Sender
+sender = Sender()
+assert sender.counters["ipc sent"] == 1 and sender.ask("holds") == "1"
+assert sender.ask("drop") == "dropped"  # the worker released the key before the receiver read
+e = sender.receive()
+np.testing.assert_array_equal(e.copy_to_host(), sender.expected)
+assert e.strides == (-1600, 16), e.strides
+assert sender.ask("holds") == "0"  # released after the copy
+assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 1
+sender.end()
+print("dropped ok")
+""",
+        **IPC,
+    )
+    assert "dropped ok" in out
+
+
+def test_a_sender_that_exited_gives_a_clear_error_and_nothing_is_opened(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+from dask_ipc_scenarios import Sender
+sender = Sender()
+sender.end()  # the worker died (or restarted: a new process, a new socket) before the receiver read
+try:
+    sender.receive()
+except ConnectionError as e:  # distributed: a failed transfer from that peer, fetched again
+    assert isinstance(e, dask_ipc.IpcTransferError) and "is gone" in str(e) and "nothing was read" in str(e), e
+else:
+    raise AssertionError("received from a sender that exited")
+assert mock.calls("cuIpcOpenMemHandle") == 0 and dask_ipc.counters["ipc failed"] == 1
+print("gone ok")
+""",
+        **IPC,
+    )
+    assert "gone ok" in out
+
+
+def test_an_unclaimed_hold_expires_and_a_late_claim_opens_nothing(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+from dask_ipc_scenarios import Sender
+sender = Sender(hold_s=0.2)
+time.sleep(1.5)  # the sender's server wakes each second to drop expired holds
+assert sender.ask("holds") == "0"
+try:
+    sender.receive()
+except dask_ipc.IpcTransferError as e:
+    assert "no longer holds" in str(e), e
+else:
+    raise AssertionError("claimed an expired hold")
+assert mock.calls("cuIpcOpenMemHandle") == 0
+sender.end()
+print("expired ok")
+""",
+        **IPC,
+    )
+    assert "expired ok" in out
+
+
+def test_a_claim_holds_until_its_connection_ends_and_only_once(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+d = cuda.to_device(np.arange(10.0))
+header, _ = serialize(d, serializers=["dask"], context=context())
+ipc = header["sub-header"]["ipc"]
+dask_ipc.UNCLAIMED_HOLD_S = 0.0  # would expire at once, unclaimed: a claimed hold does not
+
+def claim():
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    conn.connect("\0" + ipc["socket"])
+    conn.sendall(b"claim " + ipc["transfer"].encode())
+    return conn, conn.recv(64)
+
+first, answer = claim()
+assert answer == b"held"
+dask_ipc.holds.expire()
+assert len(dask_ipc.holds) == 1
+second, answer = claim()
+assert answer == b"gone"  # one claimant only
+second.close()
+first.close()  # the receiver died mid-copy: the kernel closes its socket, the sender drops the hold
+for _ in range(100):
+    if not len(dask_ipc.holds):
+        break
+    time.sleep(0.05)
+assert len(dask_ipc.holds) == 0
+print("claims ok")
+""",
+        **IPC,
+    )
+    assert "claims ok" in out
+
+
+def test_a_sender_that_dies_during_the_copy_makes_the_copy_void(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+import threading
+d = cuda.to_device(np.arange(10.0))
+header, frames = serialize(d, serializers=["dask"], context=context())
+ipc = header["sub-header"]["ipc"]
+# a sender that answers the claim and exits before confirming the receiver's "done"
+server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+server.bind("\0dying-sender-%d" % os.getpid())
+server.listen(1)
+
+def dying():
+    conn, _ = server.accept()
+    conn.recv(64)
+    conn.sendall(b"held")
+    conn.recv(64)
+    conn.close()
+
+threading.Thread(target=dying, daemon=True).start()
+ipc["socket"] = "dying-sender-%d" % os.getpid()
+try:
+    deserialize(header, frames, deserializers=["dask"])
+except dask_ipc.IpcTransferError as e:
+    assert "exited while it was being copied" in str(e) and "discarded" in str(e), e
+else:
+    raise AssertionError("a copy the sender did not confirm was kept")
+assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 0
+print("void ok")
+""",
+        **IPC,
+    )
+    assert "void ok" in out
+
+
+def test_a_handle_that_does_not_open_is_a_clear_error_and_turns_ipc_off_here(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+class Comm:
+    deserialize = True
+assert dask_ipc.handshake_entry(Comm()) is not None
+d = cuda.to_device(np.arange(10.0))
+header, frames = serialize(d, serializers=["dask"], context=context())
+mock.fail("cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_VALUE")
+try:
+    deserialize(header, frames, deserializers=["dask"])
+except dask_ipc.IpcTransferError as e:
+    assert "could not open the CUDA IPC handle" in str(e) and "NUMBA_CUDA_C_DASK_IPC=0" in str(e), e
+else:
+    raise AssertionError("no error")
+assert dask_ipc.handshake_entry(Comm()) is None  # the retry's new connection asks for bytes
+for _ in range(100):
+    if not len(dask_ipc.holds):
+        break
+    time.sleep(0.05)
+assert len(dask_ipc.holds) == 0  # the failed receiver's connection ended the hold
+other = dict(header, **{"sub-header": dict(header["sub-header"], ipc=dict(header["sub-header"]["ipc"], host="far"))})
+try:
+    deserialize(other, frames, deserializers=["dask"])
+except dask_ipc.IpcTransferError as e:
+    assert "of another host" in str(e), e
+else:
+    raise AssertionError("opened a handle of another host")
+print("open error ok")
+""",
+        **IPC,
+    )
+    assert "open error ok" in out
+
+
+DASK = (
+    SAME_HOST
+    + r"""
+import distributed
+import dask_ipc_scenarios as work
+N = 4096
+with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.Client(cluster) as client:
+        client.wait_for_workers(2, timeout=60)
+        first, second = sorted(client.scheduler_info()["workers"])
+        for _ in range(2):
+            # the first: the second worker has not imported numba_cuda_c when it connects (checksum's module does
+            # not), so its connection offers no IPC: host frames, and the pool drops that connection; the second
+            # goes through a new connection, which offers it
+            made = client.submit(work.make, N, workers=[first], allow_other_workers=False, pure=False)
+            used = client.submit(work.checksum, made, workers=[second], allow_other_workers=False, pure=False)
+            total, shape, strides = used.result(timeout=60)
+            assert (total, shape, tuple(strides)) == work.expected_checksum(N), (total, shape, strides)
+        seen = client.run(work.counters)
+        direct = client.gather(made, direct=True)  # the client, a process of this host, asks the worker itself
+        np.testing.assert_array_equal(direct.copy_to_host(), np.arange(N, dtype=np.float64).reshape(-1, 8)[::-1, 1::2])
+        print("sender", seen[first])
+        print("receiver", seen[second])
+        print("client", dask_ipc.counters)
+"""
+)
+
+
+def _dask_counters(out):
+    """{"sender": (counters, holds), "receiver": ..., "client": counters} from the DASK snippet's output."""
+    found = {}
+    for line in out.splitlines():
+        who, _, value = line.partition(" ")
+        if who in ("sender", "receiver", "client"):
+            found[who] = ast.literal_eval(value)
+    return found
+
+
+def test_dask_workers_of_one_host_exchange_arrays_by_ipc(mock_driver):
+    out = run_mock(DASK, timeout=240, **IPC)
+    seen = _dask_counters(out)
+    (sender, sender_holds), (receiver, _) = seen["sender"], seen["receiver"]
+    assert sender["host sent"] == 1 and sender["ipc sent"] == 1 and sender_holds == 0, out
+    assert receiver["host received"] == 1 and receiver["ipc received"] == 1, out
+    assert seen["client"]["ipc received"] == 1, out
+
+
+def test_dask_workers_take_the_host_path_with_ipc_off(mock_driver):
+    out = run_mock(DASK, timeout=240, NUMBA_CUDA_C_DASK_IPC="0", **IPC)
+    seen = _dask_counters(out)
+    (sender, _), (receiver, _) = seen["sender"], seen["receiver"]
+    assert sender["ipc sent"] == 0 and sender["host sent"] == 2, out
+    assert receiver["ipc received"] == 0 and receiver["host received"] == 2, out
+    assert seen["client"]["host received"] == 1 and seen["client"]["ipc received"] == 0, out
