@@ -4,8 +4,10 @@
 
   - small GPU tasks through client.map (benchmarks/dask_work.py: copy in, a kernel of about a millisecond, one
     number back) on 1 and on 2 workers: tasks per second, and the scaling from 1 to 2 workers (goal >= 1.9x);
-  - a 256 MiB device array made on worker 0 and used by a task pinned to worker 1: GB/s (what the consumer
-    waits, divided into 256 MiB; median of 3).
+  - a 256 MiB and an 8 MiB device array (bandwidth, latency) made on worker 0 and used by a task pinned to
+    worker 1: GB/s (what the consumer waits, divided into the size; median of 3, after one transfer not timed).
+    Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask_ipc.py); the line
+    under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path).
 The 2-worker rows need two GPUs; where the machine has one, the transfer row runs between two worker processes
 that share it (distributed's LocalCluster: the same serialization across processes, not across devices) and
 says so, and the 2-worker scaling row is left out, named. Ratio above 1: ours is faster.
@@ -20,7 +22,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-MIB256 = 256 << 20
+MIB = 1 << 20
+TRANSFERS = (256 * MIB, 8 * MIB)
 
 
 def gpu_count():
@@ -51,24 +54,37 @@ def tasks_per_second(client, tasks):
     return tasks / (time.perf_counter() - started)
 
 
-def transfer_gbs(client):
+def transfer_gbs(client, nbytes):
     import distributed
 
     import dask_work
 
     first, second = sorted(client.scheduler_info()["workers"])
     times = []
-    for _ in range(3):
-        array = client.submit(dask_work.make_array, MIB256, workers=[first], allow_other_workers=False, pure=False)
+    for attempt in range(4):  # the first: connection and first-use costs, not timed
+        array = client.submit(dask_work.make_array, nbytes, workers=[first], allow_other_workers=False, pure=False)
         distributed.wait(array)
         started = time.perf_counter()
         used = client.submit(
             dask_work.first_element, array, workers=[second], allow_other_workers=False, pure=False
         )
         assert used.result() == 1.0
-        times.append(time.perf_counter() - started)
+        if attempt:
+            times.append(time.perf_counter() - started)
         del array, used
-    return MIB256 / statistics.median(times) / 1e9
+    return nbytes / statistics.median(times) / 1e9
+
+
+def transfer_paths(client):
+    """How our arrays travelled between the workers: {"CUDA IPC": n, "host frames": n} (sent, all workers)."""
+
+    def sent():
+        from numba_cuda_c import dask_ipc
+
+        return dask_ipc.counters["ipc sent"], dask_ipc.counters["host sent"]
+
+    counts = client.run(sent).values()
+    return {"CUDA IPC": sum(c[0] for c in counts), "host frames": sum(c[1] for c in counts)}
 
 
 def measure(lib, tasks, gpus):
@@ -82,7 +98,10 @@ def measure(lib, tasks, gpus):
         if gpus >= 2:
             found["tasks/s, 2 workers"] = tasks_per_second(client, tasks)
             found["scaling, 1 -> 2 workers (x)"] = found["tasks/s, 2 workers"] / found["tasks/s, 1 worker"]
-        found["256 MiB worker 0 -> worker 1 (GB/s)"] = transfer_gbs(client)
+        for nbytes in TRANSFERS:
+            found["%d MiB worker 0 -> worker 1 (GB/s)" % (nbytes // MIB)] = transfer_gbs(client, nbytes)
+        if lib == "ours":
+            found["paths"] = transfer_paths(client)
     return found
 
 
@@ -104,6 +123,7 @@ def main():
         return
     libs = options.libs.split(",")
     results = {lib: measure(lib, options.tasks, gpus) for lib in libs}
+    paths = results.get("ours", {}).pop("paths", None)
     rows = list(results[libs[0]])
     print(
         "Dask, %d task(s) per map, %d GPU(s)%s"
@@ -123,6 +143,8 @@ def main():
         values = [results[lib].get(row) for lib in libs]
         ratio = "%.2fx" % (values[0] / values[1]) if len(values) > 1 and values[1] else "—"
         print("| %-38s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
+    if paths is not None:
+        print("ours, arrays sent between the workers: %d by CUDA IPC, %d as host frames" % tuple(paths.values()))
 
 
 if __name__ == "__main__":

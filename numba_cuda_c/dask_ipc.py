@@ -133,6 +133,8 @@ def handshake_entry(comm):
     where this end deserializes what it receives, as a forwarding scheduler does not."""
     if not enabled() or _ipc_broken or not getattr(comm, "deserialize", True):
         return None
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":  # the simulator's arrays are not in device memory
+        return None
     host, devices = host_identity(), visible_devices()
     if host is None or not devices:
         return None

@@ -63,6 +63,11 @@ class Sender:
         self.process.stdin.flush()
         return self.process.stdout.readline().strip()
 
+    def kill(self):
+        """The sender dies (SIGKILL: no clean-up of its own)."""
+        self.process.kill()
+        self.process.wait(timeout=60)
+
     def end(self):
         """Ends the sender and waits for it: its memory and its socket are gone after this."""
         if self.process.poll() is None:

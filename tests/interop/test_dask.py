@@ -2,22 +2,27 @@
 steps a numba user takes with dask-cuda's LocalCUDACluster (one worker process per GPU). Needs a GPU, dask-cuda
 and distributed (`pip install -e ".[dask]"`); skipped with the reason otherwise. Where the machine has one GPU,
 the step that moves an array between workers runs on two worker processes sharing it (distributed's LocalCluster):
-the same serialization across processes and contexts, not across devices."""
+the same serialization across processes and contexts, not across devices. The `test_ipc_` tests: arrays between
+processes of this host through CUDA IPC (numba_cuda_c/dask_ipc.py), peer to peer where there are two GPUs."""
 
 import pickle
+import time
 
 import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
 from gpu import requires_gpu
+from numba_cuda_c import dask_ipc
 
 pytestmark = [requires_gpu, pytest.mark.timeout(600)]
 
 distributed = pytest.importorskip("distributed")
 dask_cuda = pytest.importorskip("dask_cuda", reason="dask-cuda is not installed (pip install -e '.[dask]')")
 
-import dask_kernels  # noqa: E402  (importable by the workers: pickled by reference)
+import dask_ipc_scenarios  # noqa: E402  (importable by the workers: pickled by reference)
+import dask_kernels  # noqa: E402
+from dask_ipc_scenarios import Sender  # noqa: E402
 
 N = 1 << 15
 WAIT = 120  # seconds: a failure must come back as an exception well before this
@@ -131,3 +136,89 @@ def test_the_readme_example_runs(tmp_path):
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().splitlines()[-1] == "1048576.0", done.stdout
+
+
+# CUDA IPC between processes of this host (numba_cuda_c/dask_ipc.py): with two GPUs the sender's array is on
+# device 1 and the receiver copies it peer to peer into device 0; with one, both processes use it (IPC on one device)
+
+
+def _sender_device():
+    return 1 if len(cuda.gpus) >= 2 else 0
+
+
+def test_ipc_a_dropped_array_arrives_whole_on_the_receivers_device():
+    sender = Sender(device=_sender_device())
+    try:
+        assert sender.counters["ipc sent"] == 1 and sender.ask("holds") == "1"
+        assert sender.ask("drop") == "dropped"  # the sender's worker released the key: only the hold keeps it
+        before = dict(dask_ipc.counters)
+        received = sender.receive()
+        np.testing.assert_array_equal(received.copy_to_host(), sender.expected)
+        assert received.strides == (-1600, 16)
+        assert dask_ipc_scenarios.device_of(received)[0] == cuda.get_current_device().id  # a copy of our own
+        assert dask_ipc.counters["ipc received"] == before["ipc received"] + 1
+        assert sender.ask("holds") == "0"  # released after the copy
+    finally:
+        sender.end()
+
+
+@pytest.mark.parametrize("how", ["exits", "is killed"])
+def test_ipc_a_sender_that_is_gone_is_a_clear_error(how):
+    sender = Sender(device=_sender_device())
+    sender.end() if how == "exits" else sender.kill()
+    with pytest.raises(dask_ipc.IpcTransferError, match="is gone .* nothing was read"):
+        sender.receive()
+    assert cuda.to_device(np.arange(3.0)).copy_to_host().sum() == 3.0  # this context is unharmed
+
+
+def test_ipc_an_expired_hold_is_a_clear_error():
+    sender = Sender(device=_sender_device(), hold_s=0.2)
+    try:
+        time.sleep(1.5)  # the sender's server drops expired holds each second
+        with pytest.raises(dask_ipc.IpcTransferError, match="no longer holds"):
+            sender.receive()
+    finally:
+        sender.end()
+
+
+def _transfer(client, first, second, n):
+    """An array made on `first` and used on `second`: what `second` computed, and where its copy is."""
+    made = client.submit(dask_ipc_scenarios.make, n, workers=[first], allow_other_workers=False, pure=False)
+    used = client.submit(dask_ipc_scenarios.checksum, made, workers=[second], allow_other_workers=False, pure=False)
+    where = client.submit(
+        dask_ipc_scenarios.device_of, made, workers=[second], allow_other_workers=False, pure=False
+    )
+    total, shape, strides = used.result(timeout=WAIT)
+    assert (total, shape, tuple(strides)) == dask_ipc_scenarios.expected_checksum(n)
+    return where.result(timeout=WAIT)
+
+
+def test_ipc_arrays_between_workers_of_this_host_go_device_to_device(two_worker_client):
+    first, second = sorted(two_worker_client.scheduler_info()["workers"])
+    _transfer(two_worker_client, first, second, N)  # a connection made before numba_cuda_c was imported: bytes
+    before = two_worker_client.run(dask_ipc_scenarios.counters)
+    ordinal, current = _transfer(two_worker_client, first, second, 1 << 22)  # 32 MiB, strided
+    after = two_worker_client.run(dask_ipc_scenarios.counters)
+    assert after[first][0]["ipc sent"] == before[first][0]["ipc sent"] + 1, (before, after)
+    assert after[first][0]["host sent"] == before[first][0]["host sent"], (before, after)
+    assert after[second][0]["ipc received"] == before[second][0]["ipc received"] + 1, (before, after)
+    assert ordinal == current  # on the receiving worker's own GPU
+    assert after[first][1] == 0  # the sender holds nothing once the copy is done
+
+
+def test_ipc_off_arrays_between_workers_go_as_bytes(monkeypatch):
+    monkeypatch.setenv("NUMBA_CUDA_C_DASK_IPC", "0")  # the workers start with it
+    if len(cuda.gpus) >= 2:
+        cluster = dask_cuda.LocalCUDACluster(n_workers=2, protocol="tcp", dashboard_address=None)
+    else:
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    with cluster, distributed.Client(cluster) as client:
+        client.wait_for_workers(2, timeout=WAIT)
+        first, second = sorted(client.scheduler_info()["workers"])
+        for _ in range(2):
+            _transfer(client, first, second, N)
+        seen = client.run(dask_ipc_scenarios.counters)
+    assert seen[first][0]["ipc sent"] == 0 and seen[first][0]["host sent"] >= 2, seen
+    assert seen[second][0]["ipc received"] == 0 and seen[second][0]["host received"] >= 2, seen

@@ -429,3 +429,38 @@ def test_dask_workers_take_the_host_path_with_ipc_off(mock_driver):
     assert sender["ipc sent"] == 0 and sender["host sent"] == 2, out
     assert receiver["ipc received"] == 0 and receiver["host received"] == 2, out
     assert seen["client"]["host received"] == 1 and seen["client"]["ipc received"] == 0, out
+
+
+def test_dask_retries_a_transfer_whose_handle_does_not_open_and_gets_the_bytes(mock_driver):
+    out = run_mock(
+        SAME_HOST
+        + r"""
+import distributed
+import dask_ipc_scenarios as work
+
+def fail_next_open():  # on the receiving worker: numba_cuda_c imported (its connections offer IPC), a fault armed
+    import numba_cuda_c
+    from mock_driver import Mock
+    Mock().fail("cuIpcOpenMemHandle", "CUDA_ERROR_INVALID_VALUE")
+
+N = 4096
+with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.Client(cluster) as client:
+        client.wait_for_workers(2, timeout=60)
+        first, second = sorted(client.scheduler_info()["workers"])
+        client.run(fail_next_open, workers=[second])
+        made = client.submit(work.make, N, workers=[first], allow_other_workers=False)
+        used = client.submit(work.checksum, made, workers=[second], allow_other_workers=False)
+        total, shape, strides = used.result(timeout=60)
+        assert (total, shape, tuple(strides)) == work.expected_checksum(N), (total, shape, strides)
+        seen = client.run(work.counters)
+        print("sender", seen[first])
+        print("receiver", seen[second])
+""",
+        timeout=240,
+        **IPC,
+    )
+    seen = _dask_counters(out)
+    (sender, sender_holds), (receiver, _) = seen["sender"], seen["receiver"]
+    assert receiver["ipc failed"] == 1 and receiver["ipc received"] == 0 and receiver["host received"] == 1, out
+    assert sender["ipc sent"] == 1 and sender["host sent"] == 1 and sender_holds == 0, out
