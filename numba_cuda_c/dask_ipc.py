@@ -7,7 +7,7 @@ everywhere else.
 
 Which path. distributed passes the serializer a `context`: its "recipient" is the handshake the peer sent when the
 connection was made. numba_cuda_c adds one entry to every handshake (patch_handshake, on distributed.comm.core's
-Comm.handshake_info): {"host": host_identity(), "pid", "devices": the PCI identities this process's driver sees}.
+Comm.handshake_info): {"host": host_identity(), "pid", "devices": the UUIDs of the devices its driver sees}.
 The sender sends a handle only where that entry is there and says: the same host (hostname, boot id, and the pid,
 IPC and network namespaces: where the driver's IPC and our acknowledgement socket both work), another process, and
 a device list that has the array's device. Anything else is the host path, unchanged: a peer that has not imported
@@ -16,15 +16,15 @@ that does not deserialize what it receives (distributed's scheduler, deserialize
 that may be anywhere: the handshake of such a connection has no entry). NUMBA_CUDA_C_DASK_IPC=0 on either side turns
 IPC off. A worker that imports numba_cuda_c only when its first device array arrives made that connection without
 the entry: distributed's pool closes such a connection when it comes back instead of keeping it
-(patch_connection_pool), so the next one offers IPC. Each transfer is counted in `counters` and logged on the logger numba_cuda_c.dask (DEBUG each transfer,
-INFO the first of each path to each peer).
+(patch_connection_pool), so the next one offers IPC. Each transfer is counted in `counters` and logged on the
+logger numba_cuda_c.dask (DEBUG each transfer, INFO the first of each path to each peer).
 
 Lifetime. The memory must stay valid until the receiver has copied it, whatever the sender's worker does with the
 key. So the sender holds a reference to the array in a per-process table (_Holds) under a transfer id, and runs a
 small server, a thread on a Unix socket of the abstract namespace named in the header (_HoldServer). The receiver
   1. connects and claims the id: "held" (the hold is now bound to that connection), or "gone";
   2. only then opens the handle, copies, waits for the copy, closes the handle;
-  3. says "done" and waits for "ok"; the sender then drops the hold.
+  3. says "done"; the sender drops the hold and answers "ok", which the receiver waits for.
 The sender drops a claimed hold only when its connection ends: "done" after the copy, or the receiver's death
 (the kernel closes its socket): never while a receiver may still read. A hold nobody claims (the receiver died
 before reading, the message was lost) is dropped after UNCLAIMED_HOLD_S seconds; a claim after that is "gone",
@@ -34,7 +34,7 @@ or, if it dies during the copy, "ok" never comes and the copy is thrown away (a 
 trusted, whatever the driver left mapped). Each raises IpcTransferError, a ConnectionError: distributed's worker
 takes it as a failed transfer from that peer and fetches the key again (or the scheduler recomputes it). Where the
 handle cannot be opened here (the device, the driver), the error also turns IPC off for this process's later
-connections, so that the retry takes the host path.
+connections (send_recv closes the failed one), so that the retry takes the host path.
 """
 
 import logging
@@ -47,7 +47,7 @@ import time
 logger = logging.getLogger("numba_cuda_c.dask")
 
 HANDSHAKE_KEY = "numba-cuda-c-ipc"
-UNCLAIMED_HOLD_S = 300.0  # how long a handle nobody has claimed keeps its memory
+UNCLAIMED_HOLD_S = 60.0  # how long a handle nobody has claimed keeps its memory (a claim comes in milliseconds)
 CONNECT_TIMEOUT_S = 30.0  # the sender's server answers at once; this only bounds a hung sender
 
 # What transfers did, in this process: the tests and benchmarks/bench_dask.py read it.
@@ -74,7 +74,7 @@ def enabled():
     return os.environ.get("NUMBA_CUDA_C_DASK_IPC", "1") != "0"
 
 
-def _count(name, n=1):
+def count(name, n=1):
     with _lock:
         counters[name] += n
 
@@ -109,20 +109,17 @@ def host_identity():
     return _host[0]
 
 
-def _identity_text(identity):
-    return "%04x:%02x:%02x" % (identity["pci_domain_id"], identity["pci_bus_id"], identity["pci_device_id"])
-
-
 _devices = []
 
 
 def visible_devices():
-    """The PCI identities of the devices this process's driver sees (it initializes the driver); [] without one."""
+    """The UUIDs of the devices this process's driver sees (it initializes the driver); [] without one. UUIDs, not
+    PCI identities: the instances of a MIG-partitioned GPU share its PCI identity."""
     if not _devices:
         try:
             from numba_cuda_c import _cuda
 
-            _devices.append([_identity_text(d.get_device_identity()) for d in _cuda.list_devices()])
+            _devices.append([d.uuid for d in _cuda.list_devices()])
         except Exception:  # no driver, the simulator: no IPC, said once
             _devices.append([])
     return _devices[0]
@@ -339,11 +336,11 @@ def send(array, low, nbytes, context):
         except _NoIpc as exc:
             peer, reason = None, str(exc)
     if peer is None:
-        _count("host sent")
+        count("host sent")
         _announce("host frames", who, reason, nbytes)
         return None
-    _count("ipc sent")
-    _count("ipc bytes sent", nbytes)
+    count("ipc sent")
+    count("ipc bytes sent", nbytes)
     _announce("CUDA IPC", who, None, nbytes)
     return header
 
@@ -360,18 +357,18 @@ def _export(array, low, nbytes, peer):
         raise _NoIpc("memory of the stream-ordered pool has no IPC handle")
     try:
         handle, offset, ordinal = _cuda._ipc_get_handle(array.device_ctypes_pointer.value + low)
-        identity = _cuda.get_device(ordinal).get_device_identity()
+        device = _cuda.get_device(ordinal)
     except _cuda.CudaAPIError as exc:
         raise _NoIpc("no IPC handle for this memory: %s" % exc) from None
-    if _identity_text(identity) not in peer.get("devices", ()):
-        raise _NoIpc("the recipient does not see device %s" % _identity_text(identity))
+    if device.uuid not in peer.get("devices", ()):
+        raise _NoIpc("the recipient does not see device %s" % device.uuid)
     gpu_data.context.synchronize()  # the receiver reads on its own: the work writing the array must be done
     server = _hold_server()
     return {
         "handle": handle,
         "offset": offset,
         "size": nbytes,
-        "device": identity,
+        "device": device.get_device_identity(),  # what IpcHandle finds the device by
         "host": host_identity(),
         "pid": os.getpid(),
         "socket": server.name,
@@ -397,13 +394,13 @@ def receive(ipc):
             conn.sendall(b"claim " + ipc["transfer"].encode("ascii"))
             answer = conn.recv(64)
         except OSError as exc:
-            _count("ipc failed")
+            count("ipc failed")
             raise IpcTransferError(
                 "the device array's sender (%s of this host) is gone (it exited or restarted: %s); nothing was "
                 "read from its memory" % (sender, exc)
             ) from None
         if answer != b"held":
-            _count("ipc failed")
+            count("ipc failed")
             raise IpcTransferError(
                 "the device array's sender (%s) no longer holds it (not claimed within %.0f s, or claimed "
                 "already); nothing was read from its memory" % (sender, UNCLAIMED_HOLD_S)
@@ -415,13 +412,13 @@ def receive(ipc):
         except OSError:
             answer = b""
         if answer != b"ok":
-            _count("ipc failed")
+            count("ipc failed")
             raise IpcTransferError(
                 "the device array's sender (%s) exited while it was being copied, or did not confirm its hold "
                 "within %.0f s: the copy is discarded" % (sender, CONNECT_TIMEOUT_S)
             )
-    _count("ipc received")
-    _count("ipc bytes received", ipc["size"])
+    count("ipc received")
+    count("ipc bytes received", ipc["size"])
     logger.debug("device array of %d bytes received by CUDA IPC from %s", ipc["size"], sender)
     return copy
 
@@ -448,11 +445,12 @@ def _copy_from(ipc, sender):
             memory = handle.open_staged(context)
             handle.close()
     except Exception as exc:
-        _count("ipc failed")
+        count("ipc failed")
         reason = "%s: %s" % (type(exc).__name__, exc)
-        with _lock:
-            _ipc_broken.append(reason)
-        logger.warning("CUDA IPC failed here (%s): this process's later connections take the host path", reason)
+        if getattr(exc, "code", None) != 2:  # CUDA_ERROR_OUT_OF_MEMORY: the host path would not fare better
+            with _lock:
+                _ipc_broken.append(reason)
+            logger.warning("CUDA IPC failed here (%s): this process's later connections take the host path", reason)
         raise IpcTransferError(
             "could not open the CUDA IPC handle of a device array from %s of this host (%s); this process now "
             "asks its peers for bytes (set NUMBA_CUDA_C_DASK_IPC=0 to do so from the start)" % (sender, reason)

@@ -121,7 +121,7 @@ def deserialize_on_host(header, frames):
 
     if "ipc" in header:
         return _from_device_span(header, dask_ipc.receive(header["ipc"]))
-    dask_ipc.counters["host received"] += 1
+    dask_ipc.count("host received")
     (frame,) = frames
     span = np.frombuffer(frame, dtype=np.uint8)
     return _rebuild_device_array(

@@ -46,7 +46,7 @@ for line in sys.stdin:
 class Sender:
     """The child process that sends; `header`, `frames`: what it serialized; `expected`: the array's values."""
 
-    def __init__(self, device=0, hold_s=300.0, **env):
+    def __init__(self, device=0, hold_s=60.0, **env):
         self.process = subprocess.Popen(
             [sys.executable, "-c", SENDER, str(os.getpid()), str(device), str(hold_s)],
             stdin=subprocess.PIPE,

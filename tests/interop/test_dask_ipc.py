@@ -40,7 +40,7 @@ def test_the_route_a_context_gives(monkeypatch):
     assert here and os.readlink("/proc/self/ns/pid") in here
 
     def recipient(**entry):
-        peer = {"host": here, "pid": os.getpid() + 1, "devices": ["0000:10:00"], **entry}
+        peer = {"host": here, "pid": os.getpid() + 1, "devices": ["GPU-0"], **entry}
         return {"recipient": {"address": "tcp://x", dask_ipc.HANDSHAKE_KEY: peer}}
 
     assert dask_ipc.route(recipient())[0]["pid"] == os.getpid() + 1
@@ -61,7 +61,7 @@ class Comm:
     deserialize = True
     same_host = True
 entry = dask_ipc.handshake_entry(Comm())
-assert entry == {"host": dask_ipc.host_identity(), "pid": os.getpid(), "devices": ["0000:10:00", "0000:11:00"]}, entry
+assert entry == {"host": dask_ipc.host_identity(), "pid": os.getpid(), "devices": [cuda.gpus[0].uuid, cuda.gpus[1].uuid]}, entry
 info = core.Comm.handshake_info(Comm())  # distributed's handshake, with the entry added
 assert info[dask_ipc.HANDSHAKE_KEY] == entry and "pickle-protocol" in info, info
 Comm.deserialize = False  # distributed's scheduler: it forwards frames to clients that may be anywhere
@@ -186,7 +186,7 @@ def host_frames(ctx, reason):
 host_frames({"recipient": {"address": "tcp://peer"}}, "offered no IPC")
 host_frames(context(host="another machine"), "on another host")
 host_frames(context(pid=os.getpid()), "this process")
-host_frames(context(devices=["0000:99:00"]), "does not see device 0000:10:00")
+host_frames(context(devices=["GPU-elsewhere"]), "does not see device %s" % cuda.gpus[0].uuid)
 mock.fail("cuIpcGetMemHandle", "CUDA_ERROR_NOT_SUPPORTED")  # e.g. a MIG instance, WSL
 host_frames(context(), "no IPC handle for this memory")
 empty = cuda.device_array((0, 3))
