@@ -5,6 +5,7 @@ the step that moves an array between workers runs on two worker processes sharin
 the same serialization across processes and contexts, not across devices. The `test_ipc_` tests: arrays between
 processes of this host through CUDA IPC (numba_cuda_c/dask_ipc.py), peer to peer where there are two GPUs."""
 
+import contextlib
 import pickle
 import time
 
@@ -35,9 +36,8 @@ def client():
             yield client
 
 
-@pytest.fixture(scope="module")
-def two_worker_client():
-    """Two workers on two GPUs where there are two; else two worker processes on the one GPU."""
+def two_workers():
+    """A client of two workers on two GPUs where there are two; else of two worker processes on the one GPU."""
     if len(cuda.gpus) >= 2:
         cluster = dask_cuda.LocalCUDACluster(n_workers=2, protocol="tcp", dashboard_address=None)
     else:
@@ -47,6 +47,9 @@ def two_worker_client():
     with cluster, distributed.Client(cluster) as client:
         client.wait_for_workers(2, timeout=WAIT)
         yield client
+
+
+two_worker_client = pytest.fixture(scope="module", name="two_worker_client")(two_workers)
 
 
 def test_step1_a_launch_configuration_is_a_task(client):
@@ -208,14 +211,7 @@ def test_ipc_arrays_between_workers_of_this_host_go_device_to_device(two_worker_
 
 def test_ipc_off_arrays_between_workers_go_as_bytes(monkeypatch):
     monkeypatch.setenv("NUMBA_CUDA_C_DASK_IPC", "0")  # the workers start with it
-    if len(cuda.gpus) >= 2:
-        cluster = dask_cuda.LocalCUDACluster(n_workers=2, protocol="tcp", dashboard_address=None)
-    else:
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-    with cluster, distributed.Client(cluster) as client:
-        client.wait_for_workers(2, timeout=WAIT)
+    with contextlib.contextmanager(two_workers)() as client:
         first, second = sorted(client.scheduler_info()["workers"])
         for _ in range(2):
             _transfer(client, first, second, N)
