@@ -358,7 +358,7 @@ def _export(array, low, nbytes, peer):
     try:
         handle, offset, ordinal = _cuda._ipc_get_handle(array.device_ctypes_pointer.value + low)
         device = _cuda.get_device(ordinal)
-    except _cuda.CudaAPIError as exc:
+    except Exception as exc:  # the driver's refusal (pool memory, MIG, WSL), memory it does not know: host frames
         raise _NoIpc("no IPC handle for this memory: %s" % exc) from None
     if device.uuid not in peer.get("devices", ()):
         raise _NoIpc("the recipient does not see device %s" % device.uuid)
