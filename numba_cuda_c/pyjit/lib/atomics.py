@@ -7,7 +7,7 @@ The index is an integer or a tuple of them, one per dimension, negative ones wra
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.indexing import element_ref, wrapped_index
-from numba_cuda_c.pyjit.lib.table import Intrinsic
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.values import cast
 
 # the C type CUDA's atomic functions take for each element type
@@ -22,6 +22,23 @@ FUNCTIONS = {
     "nanmin": "atomicMin", "exch": "atomicExch", "and_": "atomicAnd", "or_": "atomicOr", "xor": "atomicXor",
     "inc": "atomicInc", "dec": "atomicDec", "and": "atomicAnd", "or": "atomicOr",
 }  # fmt: skip
+
+
+# numba gives NVVM an array's data as a generic pointer, so its atomics on global memory are generic ones
+# (`atom.add.f64`), as numba's tests read in its PTX; NVRTC knows a kernel's pointer arguments are global and would
+# write `atom.global.add.f64`. The same operation on the same memory: a global address is passed on as a generic one
+# (a register move NVRTC cannot see through), and a shared or local one, which NVRTC names so from its provenance,
+# is kept (its `atom.shared` is numba's too). `__isGlobal` folds wherever the address's space is known.
+Requirement(
+    "atomics.address",
+    "template <typename T> __device__ __forceinline__ T *ncc_atomic_address(T *p) {\n"
+    "    if (!__isGlobal(p)) return p;\n"
+    "    T *generic;\n"
+    '    asm("mov.b64 %0, %1;" : "=l"(generic) : "l"(p));\n'
+    "    return generic;\n"
+    "}\n",
+)
+REQUIRES = ("atomics.address",)
 
 
 def _count(args, n):
@@ -63,7 +80,7 @@ def _operation(op):
 
     def emit(codes, args, t):
         array, index, value = args
-        ref, v, ctype = _element(array, index), cast(value, t), CTYPES[t.name]
+        ref, v, ctype = "*ncc_atomic_address(&%s)" % _element(array, index), cast(value, t), CTYPES[t.name]
         if t.kind == "f" and op in ("max", "min", "nanmax", "nanmin"):  # a CAS loop (prelude.py)
             return "ncc_atomic_%s%s(&%s, %s)" % (op, "_f32" if t.bits == 32 else "_f64", ref, v)
         function = FUNCTIONS[op]
@@ -81,7 +98,7 @@ def _operation(op):
             ctype = "long long"
         return "((%s)%s((%s *)&%s, (%s)(%s)))" % (t.ctype, function, ctype, ref, ctype, v)
 
-    Intrinsic(("atomic", op), typing_rule, emit)
+    Intrinsic(("atomic", op), typing_rule, emit, requires=REQUIRES)
 
 
 for _op in FUNCTIONS:
@@ -106,6 +123,7 @@ def _compare_and_swap(name):
     def emit(codes, args, t):
         array, old, value = args[0], args[-2], args[-1]
         ref = _element(array, args[1]) if name == "cas" else element_ref(array, ["0LL"] * array.type.ndim)
+        ref = "*ncc_atomic_address(&%s)" % ref
         ctype = CTYPES[t.name]
         return "((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))" % (
             t.ctype,
@@ -117,7 +135,7 @@ def _compare_and_swap(name):
             value.code,
         )
 
-    Intrinsic(("atomic", name), typing_rule, emit)
+    Intrinsic(("atomic", name), typing_rule, emit, requires=REQUIRES)
 
 
 _compare_and_swap("cas")
