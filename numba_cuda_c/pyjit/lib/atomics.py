@@ -143,6 +143,66 @@ _compare_and_swap("compare_and_swap")
 
 CACHE_HINTS = ("ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt")  # CUDA's __ldcg, ...
 
+# Each hint is inline PTX on the element's bits, `ld.global.cg.b8` ... `.b64`, as numba writes it (its tests read
+# those in the PTX; CUDA's __ldcg types them: ld.global.cg.u8); an 8-bit value travels in a 32-bit register, which
+# PTX allows for loads and stores. The asm statements' volatility and memory clobbers are those of CUDA's own
+# (sm_32_intrinsics.hpp): ld.ca/cg/cs volatile, ld.lu/cv and every store clobbering memory.
+_WIDTHS = ((1, "8", "r", "unsigned int"), (2, "16", "h", "unsigned short"), (4, "32", "r", "unsigned int"),
+           (8, "64", "l", "unsigned long long"))  # fmt: skip
+Requirement(
+    "cache_hints.bits",
+    "template <typename B, typename T> __device__ __forceinline__ B ncc_bits_of(T value) {\n"
+    "    B bits = 0;\n"
+    "    memcpy(&bits, &value, sizeof(T));\n"
+    "    return bits;\n"
+    "}\n"
+    "template <typename T, typename B> __device__ __forceinline__ T ncc_from_bits(B bits) {\n"
+    "    T value;\n"
+    "    memcpy(&value, &bits, sizeof(T));\n"
+    "    return value;\n"
+    "}\n",
+)
+
+
+def _cache_hint_code(name):
+    """The C template of one hint: ncc_ldcg<T>(const T *) -> T, ncc_stcg<T>(T *, T)."""
+    hint = name[2:]
+    branches = []
+    if name.startswith("ld"):
+        volatile, clobber = (" volatile", "") if hint in ("ca", "cg", "cs") else ("", ' : "memory"')
+        for size, bits, constraint, register in _WIDTHS:
+            branches.append(
+                'if constexpr (sizeof(T) == %d) {\n        %s b;\n        asm%s("ld.global.%s.b%s %%0, [%%1];" : '
+                '"=%s"(b) : "l"(p)%s);\n        return ncc_from_bits<T>((%s)b);\n    }'
+                % (
+                    size,
+                    register,
+                    volatile,
+                    hint,
+                    bits,
+                    constraint,
+                    clobber,
+                    register if size != 1 else "unsigned char",
+                )
+            )
+        signature = "T ncc_%s(const T *p)" % name
+    else:
+        for size, bits, constraint, register in _WIDTHS:
+            branches.append(
+                'if constexpr (sizeof(T) == %d) {\n        asm("st.global.%s.b%s [%%0], %%1;" :: "l"(p), '
+                '"%s"(ncc_bits_of<%s>(value)) : "memory");\n    }' % (size, hint, bits, constraint, register)
+            )
+        signature = "void ncc_%s(T *p, T value)" % name
+    branches[-1] = branches[-1].replace("if constexpr (sizeof(T) == 8) {", "{  // 8 bytes")  # (the types' sizes)
+    return "template <typename T> __device__ __forceinline__ %s {\n    %s\n}\n" % (
+        signature,
+        " else ".join(branches),
+    )
+
+
+for _name in CACHE_HINTS:
+    Requirement("cache_hints." + _name, _cache_hint_code(_name))
+
 
 def _cache_hint(name):
     """cuda.ldcg(a, i) -> a[i]; cuda.stcg(a, i, value): a an array, i an index or a tuple of them; or a pointer and
@@ -174,11 +234,12 @@ def _cache_hint(name):
             ref = "(%s)[%s]" % (base.code, cast(index, types.int64))
         else:
             ref = _element(base, index)
+        ctype = base.type.dtype.element_ctype
         if store:
-            return "__%s(&%s, %s)" % (name, ref, cast(args[2], base.type.dtype))
-        return "__%s(&%s)" % (name, ref)
+            return "ncc_%s<%s>(&%s, %s)" % (name, ctype, ref, cast(args[2], base.type.dtype))
+        return "ncc_%s<%s>(&%s)" % (name, ctype, ref)
 
-    Intrinsic((name,), typing_rule, emit)
+    Intrinsic((name,), typing_rule, emit, requires=("cache_hints.bits", "cache_hints." + name))
 
 
 for _name in CACHE_HINTS:
