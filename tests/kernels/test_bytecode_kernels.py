@@ -141,20 +141,6 @@ def test_an_exec_made_loop_is_refused_saying_why():
         cuda.compile_ptx(kernel, (types.float64[:],))
 
 
-def atomic_double_shared_in_a_file(res, ary):
-    tid = cuda.threadIdx.x
-    smary = cuda.shared.array(32, float64)
-    smary[tid] = ary[tid]
-    smres = cuda.shared.array(1, float64)
-    if tid == 0:
-        smres[0] = res[0]
-    cuda.syncthreads()
-    cuda.atomic.max(smres, 0, smary[tid])
-    cuda.syncthreads()
-    if tid == 0:
-        res[0] = smres[0]
-
-
 BRANCHING_KERNEL = """
     def branching(out, a, b):
         i = cuda.grid(1)
@@ -176,9 +162,6 @@ def test_exec_made_kernels_with_branches_run():
         res = np.array([start])
         cuda.jit("void(float64[:], float64[:])")(kernel)[1, 32](res, vals)
         assert res[0] == gold
-    res = np.zeros(1)
-    cuda.jit(atomic_double_shared_in_a_file)[1, 32](res, vals)  # the same kernel, read from its source
-    assert res[0] == vals.max()
     a = np.array([0, 0, 1, 1, 2, 0], dtype=np.int32)
     b = np.array([0, 5, 1, 4, 0, 1], dtype=np.int32)
     out = np.zeros(6, dtype=np.int32)

@@ -29,19 +29,7 @@ def test_cache_hints_reach_the_ptx(dtype):
         assert re.search(re.escape(op) + r"[bsuf]\d+", ptx), op
 
 
-CACHE_HINT_TYPES = [
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-]
+CACHE_HINT_TYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]  # fmt: skip
 
 
 @needs_nvrtc

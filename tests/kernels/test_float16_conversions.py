@@ -17,39 +17,24 @@ def _ptx(function, argument):
     return cuda.compile_ptx(function, (argument,), device=True, cc=(7, 5))[0]
 
 
-def half_to_int8(x):
-    return np.int8(x)
+def _converter(to):
+    def convert(x):
+        return to(x)
+
+    return convert
 
 
-def half_to_uint16(x):
-    return np.uint16(x)
-
-
-def to_half(x):
-    return np.float16(x)
-
-
-def half_to_double(x):
-    return np.float64(x)
-
-
-def half_to_float(x):
-    return np.float32(x)
-
-
-def as_float(x):
-    return float(x)
+half_to_int8, to_half, half_to_double, half_to_float = (
+    _converter(t) for t in (np.int8, np.float16, np.float64, np.float32)
+)
+as_float = _converter(float)
 
 
 @needs_nvrtc
 @pytest.mark.parametrize("name", INTEGERS)
 def test_each_conversion_is_one_cvt_of_the_integers_width(name):
     t, width = getattr(types, name), "%s%d" % (name[0] if name[0] == "u" else "s", getattr(types, name).bits)
-
-    def to_integer(x):
-        return t(x)
-
-    assert "cvt.rni.%s.f16" % width in _ptx(to_integer, types.float16)
+    assert "cvt.rni.%s.f16" % width in _ptx(_converter(t), types.float16)
     assert "cvt.rn.f16.%s" % width in _ptx(to_half, t)
 
 
