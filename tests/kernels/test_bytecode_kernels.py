@@ -48,6 +48,14 @@ BRANCHING = {  # name -> source; each takes (a, b, out) with out a list of 2
             if a is not None or b:
                 out[1] = 9
         """,
+    "guard_then_work": """
+        def guard_then_work(a, b, out):
+            if a >= 3 or b is None:
+                return
+            out[0] = a
+            if not (b > a and a):
+                out[1] = b
+        """,
     "returns_a_value": """
         def returns_a_value(a, b, out):
             if a > b:
