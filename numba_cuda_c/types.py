@@ -264,7 +264,21 @@ class NoneType(Type):
         return (_named, ("void",))
 
 
-class Tuple(Type):
+class _TupleClass(type):
+    """The class of our tuple types, where numba's tuple type objects are instances too, as its own classes name
+    them (numba's UniTuple is a UniTuple, its NamedTuple a NamedTuple): code written for numba.cuda tests types
+    that numba made (a libdevice function's Signature) against ours (`isinstance(t, types.UniTuple)`)."""
+
+    def __instancecheck__(cls, obj):
+        if type.__instancecheck__(cls, obj):
+            return True
+        if not is_numba_type(obj):
+            return False
+        ours = _NUMBA_TUPLE_CLASSES.get(type(obj).__name__)
+        return ours is not None and issubclass(ours, cls)
+
+
+class Tuple(Type, metaclass=_TupleClass):
     """A tuple of values (cuda.grid(2), a.shape): only unpacked or indexed by a constant."""
 
     def __init__(self, items):
@@ -272,6 +286,8 @@ class Tuple(Type):
         self.name = "Tuple(%s)" % ", ".join(map(str, self.items))
 
     def __eq__(self, other):  # a NamedTuple is not a plain Tuple (nor equal to one from either side)
+        if is_numba_type(other):
+            return Type.__eq__(self, other)
         return isinstance(other, Tuple) and not isinstance(other, NamedTuple) and self.items == other.items
 
     def __hash__(self):
@@ -290,6 +306,8 @@ class NamedTuple(Tuple):
         )
 
     def __eq__(self, other):
+        if is_numba_type(other):
+            return Type.__eq__(self, other)
         return isinstance(other, NamedTuple) and (self.items, self.fields) == (other.items, other.fields)
 
     def __hash__(self):
@@ -329,6 +347,10 @@ class UniTuple(Tuple):
     def __init__(self, dtype, count):
         super().__init__([dtype] * count)
         self.dtype, self.count = dtype, count
+
+
+# numba's tuple classes, by name, as the classes of ours their objects are instances of (_TupleClass)
+_NUMBA_TUPLE_CLASSES = {"Tuple": Tuple, "UniTuple": UniTuple, "NamedTuple": NamedTuple, "NamedUniTuple": NamedTuple}
 
 
 class Signature:

@@ -27,7 +27,8 @@ def function_definition(pyfunc):
             node = function_def(pyfunc)
         except Unreadable as unreadable:
             raise KernelTypeError(
-                "cannot read the source of %r (%s), and its bytecode is not straight-line code (%s): define "
+                "cannot read the source of %r (%s), and its bytecode holds more than straight-line code and `if` "
+                "statements (%s): define "
                 "the function in a file or a notebook cell, where Python keeps its source"
                 % (pyfunc, why, unreadable)
             ) from None

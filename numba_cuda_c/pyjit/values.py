@@ -97,6 +97,10 @@ def cast(value, to):
         raise KernelTypeError("cannot convert %s to %s: take .real, .imag or abs()" % (source, to))
     if source.kind in "Mm" or to.kind in "Mm":  # between units of one kind only
         return datetime_units.convert(value, to)
+    if to == types.float16 and source.kind in "iu":  # one cvt from the integer's width, as numba's (FP16_HEADER)
+        return "ncc_int_to_half((%s)(%s))" % (source.ctype, value.code)
+    if source == types.float16 and (to.kind in "iu" or to == types.float64):
+        return "ncc_from_half<%s>(%s)" % (to.ctype, value.code)
     if to.from_widened:
         return to.from_widened % _widened(value)
     code = source.to_float % value.code if source.to_float else value.code

@@ -69,6 +69,12 @@ class UniTuple(_Type):
         self.types = (dtype,) * count
 
 
+class Tuple(_Type):
+    def __init__(self, items):
+        super().__init__("Tuple(%s)" % ", ".join(t.name for t in items))
+        self.types = tuple(items)
+
+
 class NPDatetime(_Type):
     pass
 
@@ -82,7 +88,7 @@ class Signature:
         self.return_type, self.args = return_type, tuple(args)
 
 
-for _cls in (Integer, Float, Boolean, NoneType, Array, UniTuple, NPDatetime, ListType):
+for _cls in (Integer, Float, Boolean, NoneType, Array, UniTuple, Tuple, NPDatetime, ListType):
     _cls.__module__ = "numba.core.types.standin"
 Signature.__module__ = "numba.core.typing.templates"
 
@@ -103,6 +109,21 @@ def test_standins_map_by_name_and_attributes():
     with pytest.raises(TypeError, match="no numba_cuda_c equivalent"):
         types.from_numba(ListType("ListType[int64]"))
     assert not types.is_numba_type(types.float32) and not types.is_numba_type(np.float32)
+
+
+def test_numbas_tuple_types_are_instances_of_ours():
+    # code written for numba.cuda tests numba's types against numba.cuda.types (ours, under the alias):
+    # numba-cuda's test_libdevice.py asks isinstance(sig.return_type, (types.Tuple, types.UniTuple)) of the
+    # Signature numba's libdevicefuncs makes
+    pair, mixed = UniTuple(fake_float32, 2), Tuple([fake_float32, fake_int32])
+    assert isinstance(pair, types.UniTuple) and isinstance(pair, types.Tuple)
+    assert isinstance(mixed, types.Tuple) and not isinstance(mixed, types.UniTuple)
+    assert not isinstance(pair, types.NamedTuple) and not isinstance(fake_float32, types.Tuple)
+    assert not isinstance(Array(fake_float32, 1, "C"), types.Tuple) and not isinstance((1, 2), types.Tuple)
+    assert types.Tuple([types.float32, types.float32]) == pair and types.Tuple([types.float32]) != pair
+    assert types.UniTuple(types.float32, 2) == pair
+    assert not isinstance(pair, types.Type)  # still numba's: parse_type converts it (isinstance(x, Type) first)
+    assert types.parse_type(mixed) == types.Tuple([types.float32, types.int32])
 
 
 def test_standin_signatures_in_jit_and_declare_device():
@@ -133,6 +154,17 @@ def test_numba_scalars_and_arrays():
     assert sig.args == (types.float32[:], types.int32)
     declared = cuda.declare_device("f1", numba.int32(numba.float32[:]))
     assert (declared.sig.return_type, declared.sig.args) == (types.int32, (types.float32[:],))
+
+
+def test_numbas_libdevice_signatures_tuple_types_are_instances_of_ours():
+    _numba()
+    pytest.importorskip("numba.cuda.libdevicefuncs", reason="numba-cuda is not installed")
+    from numba.cuda.libdevicefuncs import create_signature, functions
+
+    sincos, frexp = (create_signature(*functions[n]).return_type for n in ("__nv_sincos", "__nv_frexp"))
+    assert isinstance(sincos, types.UniTuple) and isinstance(sincos, (types.Tuple, types.UniTuple))
+    assert isinstance(frexp, types.Tuple) and not isinstance(frexp, types.UniTuple)
+    assert [types.parse_type(t[::1]) for t in frexp] == [types.float64[::1], types.int32[::1]]
 
 
 def test_numba_cudas_bfloat16_type_is_ours_by_name():

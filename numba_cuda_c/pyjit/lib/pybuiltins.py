@@ -167,6 +167,8 @@ def _float(args):
         except ValueError:
             raise TypeError("float() of %r" % args[0].obj) from None
     _one_number("float", args)
+    if args[0].type in (types.float16, types.float32, types.float64):
+        return args[0].type  # numba's float() keeps a float's width (its real_domain); other numbers give float64
     return types.float64
 
 
