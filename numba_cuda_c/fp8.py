@@ -2,7 +2,9 @@
 fp8_e4m3 and fp8_e8m0, made in kernels from numbers (fp8_e4m3(x)) and converted to numbers (float32(v), int64(v)) as
 CUDA's constructors and conversion operators do (saturating to the largest finite value, e8m0 rounding up); and the
 storage conversions with a saturation, interpretation and rounding mode (cvt_float_to_fp8(x, saturation_t.SATFINITE,
-fp8_interpretation_t.E4M3) gives the byte), each a device function: calling one on the host raises.
+fp8_interpretation_t.E4M3) gives the byte), each a device function: calling one on the host raises. The pairs and
+quadruples (fp8x2_e4m3(v) of a float32x2 or float64x2, fp8x4_e4m3 of a float32x4 or float64x4) are made by device
+functions too; their bytes read as .__x.
 
 The types live in kernels only (numba-cuda gives them no NumPy dtype, so host arrays cannot hold them; local and
 shared arrays in kernels can). The functions' table is numba_cuda_c/pyjit/lib/fp8.py."""
@@ -90,12 +92,13 @@ class FP8(types.Scalar):
 
 
 class _Struct(types.VectorType):
-    """A struct of one number read as .x (CUDA's __nv_bfloat16_raw, the bits of a bfloat16): the translator reads it
-    as it reads a vector's element. Not interned with the vectors (its C type is its own)."""
+    """A struct of one number read as an attribute (CUDA's __nv_bfloat16_raw, the bits of a bfloat16, as .x; its
+    __nv_fp8x2_e4m3 and the other pairs and quadruples of FP8 values, their bytes as .__x): the translator reads it as
+    it reads a vector's element. Not interned with the vectors (its C type is its own)."""
 
-    def __new__(cls, name, ctype, base):
+    def __new__(cls, name, ctype, base, member="x"):
         self = types.Type.__new__(cls)
-        self.name, self.ctype, self.base, self.count, self.attr_names = name, ctype, base, 1, ("x",)
+        self.name, self.ctype, self.base, self.count, self.attr_names = name, ctype, base, 1, (member,)
         return self
 
     def __reduce__(self):
@@ -107,14 +110,22 @@ fp8_e4m3 = FP8("fp8_e4m3", "__nv_fp8_e4m3")
 fp8_e8m0 = FP8("fp8_e8m0", "__nv_fp8_e8m0")  # a power of two: 8 exponent bits, no sign, no mantissa
 # What cvt_e8m0_to_bf16raw gives and cvt_bfloat16raw_to_fp8 takes (numba-cuda's cuda_bf16 struct, raw.x its bits)
 bfloat16_raw = _Struct("bfloat16_raw", "__nv_bfloat16_raw", types.uint16)
+# Two and four FP8 values (CUDA's __nv_fp8x2_e4m3 ...): made in kernels from a float32x2/float64x2 (x4: float32x4,
+# float64x4) by fp8x2_e4m3(v), which is a device function (pyjit/lib/fp8.py); their bytes read as .__x
+VECTORS = {
+    name: _Struct(name, "__nv_" + name, base, "__x")
+    for format in ("e5m2", "e4m3", "e8m0")
+    for name, base in (("fp8x2_" + format, types.uint16), ("fp8x4_" + format, types.uint32))
+}
 TYPES = {t.name: t for t in (fp8_e5m2, fp8_e4m3, fp8_e8m0, bfloat16_raw)}
 
-# The device functions (pyjit/lib/fp8.py): cvt_<source>_to_<format>(x, saturation, interpretation or rounding)
+# The device functions (pyjit/lib/fp8.py): cvt_<source>_to_<format>(x, saturation, interpretation or rounding), and
+# the constructors of the vector types
 FUNCTIONS = (
     "cvt_double_to_fp8", "cvt_double2_to_fp8x2", "cvt_float_to_fp8", "cvt_float2_to_fp8x2", "cvt_bfloat16raw_to_fp8",
     "cvt_bfloat16raw_to_e8m0", "cvt_float_to_e8m0", "cvt_float2_to_e8m0x2", "cvt_double_to_e8m0",
     "cvt_double2_to_e8m0x2", "cvt_e8m0_to_bf16raw",
-)  # fmt: skip
+) + tuple(VECTORS)  # fmt: skip
 
 __all__ = ["fp8_e5m2", "fp8_e4m3", "fp8_e8m0", "bfloat16_raw", "saturation_t", "fp8_interpretation_t"]
 __all__ += ["cudaRoundMode"] + list(FUNCTIONS)
@@ -122,7 +133,7 @@ __all__ += ["cudaRoundMode"] + list(FUNCTIONS)
 
 def _named(name):
     """An FP8 type by name: how they unpickle, as the one object of each."""
-    return TYPES[name]
+    return TYPES[name] if name in TYPES else VECTORS[name]
 
 
 def __getattr__(name):

@@ -91,6 +91,32 @@ def storage(x32, x64, e, fp8, e8m0, raws, pairs):
         pairs[i, 5] = F.cvt_double2_to_e8m0x2(cuda.float64x2(b, b * 3), satfinite, F.cudaRoundMode.cudaRoundNearest)
 
 
+def vectors(x32, x64, got, want):
+    # the pairs and quadruples of FP8 values (their bytes: .__x, which numba-cuda types but cannot lower), made from
+    # float and double vectors, and what CUDA's constructors are: the storage conversions, saturating, e8m0 up
+    i = cuda.grid(1)
+    if i < x32.size:
+        a, b = x32[i], x64[i]
+        satfinite, up = F.saturation_t.SATFINITE, F.cudaRoundMode.cudaRoundPosInf
+        e4m3, e5m2 = F.fp8_interpretation_t.E4M3, F.fp8_interpretation_t.E5M2
+        got[i, 0] = F.fp8x2_e5m2(cuda.float32x2(a, -a)).__x
+        want[i, 0] = F.cvt_float2_to_fp8x2(cuda.float32x2(a, -a), satfinite, e5m2)
+        got[i, 1] = F.fp8x2_e4m3(cuda.float64x2(b, b * b)).__x
+        want[i, 1] = F.cvt_double2_to_fp8x2(cuda.float64x2(b, b * b), satfinite, e4m3)
+        got[i, 2] = F.fp8x2_e8m0(cuda.float32x2(a, a * a)).__x
+        want[i, 2] = F.cvt_float2_to_e8m0x2(cuda.float32x2(a, a * a), satfinite, up)
+        got[i, 3] = F.fp8x2_e4m3().__x
+        want[i, 3] = 0
+        got[i, 4] = F.fp8x4_e4m3(cuda.float32x4(a, -a, a + a, a * a)).__x
+        low = F.cvt_float2_to_fp8x2(cuda.float32x2(a, -a), satfinite, e4m3)
+        high = F.cvt_float2_to_fp8x2(cuda.float32x2(a + a, a * a), satfinite, e4m3)
+        want[i, 4] = cuda.uint32(low) | (cuda.uint32(high) << 16)
+        got[i, 5] = F.fp8x4_e8m0(cuda.float64x4(b, -b, b + b, b * b)).__x
+        low = F.cvt_double2_to_e8m0x2(cuda.float64x2(b, -b), satfinite, up)
+        high = F.cvt_double2_to_e8m0x2(cuda.float64x2(b + b, b * b), satfinite, up)
+        want[i, 5] = cuda.uint32(low) | (cuda.uint32(high) << 16)
+
+
 def arrays_and_device_functions(x, out):
     # FP8 values in local and shared arrays, a tuple, and through a device function
     i = cuda.threadIdx.x

@@ -58,7 +58,7 @@ def test_on_the_host_they_are_device_types_and_functions():
     with pytest.raises(TypeError, match="no NumPy dtype"):
         fp8.fp8_e5m2.dtype
     assert fp8.fp8_e4m3(types.float32) == types.Signature(fp8.fp8_e4m3, [types.float32])
-    for t in (fp8.fp8_e5m2, fp8.fp8_e4m3, fp8.fp8_e8m0, fp8.bfloat16_raw):
+    for t in (fp8.fp8_e5m2, fp8.fp8_e4m3, fp8.fp8_e8m0, fp8.bfloat16_raw, *fp8.VECTORS.values()):
         assert pickle.loads(pickle.dumps(t)) is t
 
 
@@ -150,6 +150,7 @@ def numba_like_module():
         "_type_fp8_e4m3 = _type_class_fp8_e4m3()\n"
         "fp8_e4m3 = type('fp8_e4m3', (), {'_nbtype': _type_fp8_e4m3})\n"
         "fp8_e5m2 = type('fp8_e5m2', (), {})\n"
+        "fp8x2_e4m3 = type('fp8x2_e4m3', (), {})\n"
         "def cvt_float_to_fp8():\n    pass\n",
         namespace,
     )
@@ -169,6 +170,7 @@ def test_numbas_own_objects_are_ours():
             types.float32(local[0]), numba_fp8.saturation_t.SATFINITE, numba_fp8.fp8_interpretation_t.E4M3
         )
         out[1] = types.uint8(numba_fp8.fp8_e5m2(x[1]))
+        out[2] = numba_fp8.fp8x2_e4m3(cuda.float32x2(x[0], x[1])).__x
 
     source = source_of(kernel, (types.uint8[::1], F32))
     assert "__nv_fp8_e4m3(static_cast<float>(" in source and "__nv_cvt_float_to_fp8(" in source
@@ -176,32 +178,32 @@ def test_numbas_own_objects_are_ours():
     cuda.compile_ptx(kernel, (types.uint8[::1], F32), cc=CC)
 
 
+def _call_of(name):
+    """A call of the fp8 library entry `name` in a kernel of (out float64[::1], x uint8[::1], y float64[::1]),
+    giving a number."""
+    if name.startswith("fp8x"):  # a vector type's constructor: its bytes
+        count = int(name[4])
+        vector = "cuda.float%dx%d(%s)" % (32 if count == 2 else 64, count, ", ".join(["y[0]"] * count))
+        return "fp8.%s(%s).__x" % (name, vector)
+    if name.startswith("fp8_"):
+        return "types.float32(fp8.%s(x[0]))" % name
+    if name == "cvt_e8m0_to_bf16raw":
+        return "fp8.cvt_e8m0_to_bf16raw(x[0]).x"
+    value = {  # cvt_<source>_to_<format>(value, saturation, mode)
+        "float": "types.float32(y[0])",
+        "double": "y[0]",
+        "float2": "cuda.float32x2(y[0], y[1])",
+        "double2": "cuda.float64x2(y[0], y[1])",
+        "bfloat16raw": "fp8.cvt_e8m0_to_bf16raw(x[0])",
+    }[name.split("_")[1]]
+    return "fp8.%s(%s, fp8.saturation_t.SATFINITE, 1)" % (name, value)
+
+
 @needs_nvrtc
 @pytest.mark.parametrize("name, entry", fp8_entries(), ids=[name for name, _ in fp8_entries()])
 def test_every_function_compiles(name, entry):
-    arguments = {
-        "cvt_e8m0_to_bf16raw": "x[0]",
-        "fp8_e5m2": "x[0]",
-        "fp8_e4m3": "x[0]",
-        "fp8_e8m0": "x[0]",
-    }.get(name)
-    if arguments is None:  # cvt_<source>_to_<format>(value, saturation, mode)
-        source = name.split("_")[1]
-        value = {
-            "float": "types.float32(y[0])",
-            "double": "y[0]",
-            "float2": "cuda.float32x2(y[0], y[1])",
-            "double2": "cuda.float64x2(y[0], y[1])",
-            "bfloat16raw": "fp8.cvt_e8m0_to_bf16raw(x[0])",
-        }[source]
-        arguments = "%s, fp8.saturation_t.SATFINITE, 1" % value
-    body = "out[0] = %s(%s)" % ("fp8." + name, arguments)
-    if name == "cvt_e8m0_to_bf16raw":
-        body = "out[0] = fp8.%s(%s).x" % (name, arguments)
-    elif name.startswith("fp8_"):
-        body = "out[0] = types.float32(fp8.%s(%s))" % (name, arguments)
     namespace = {"fp8": fp8, "types": types, "cuda": cuda}
-    exec("def generated(out, x, y):\n    %s\n" % body, namespace)
+    exec("def generated(out, x, y):\n    out[0] = %s\n" % _call_of(name), namespace)
     argtypes = (types.float64[::1], types.uint8[::1], types.float64[::1])
     ptx, _ = cuda.compile_ptx(namespace["generated"], argtypes, cc=CC)
     assert "st.global" in ptx
@@ -213,6 +215,7 @@ ARGTYPES = {
     "storage": (F32, types.float64[::1], types.uint8[::1], types.uint8[:, ::1], types.uint8[:, ::1],
                 types.uint16[::1], types.uint16[:, ::1]),
     "arrays_and_device_functions": (F32, types.float32[:, ::1]),
+    "vectors": (F32, types.float64[::1], types.uint32[:, ::1], types.uint32[:, ::1]),
 }  # fmt: skip
 
 
@@ -227,7 +230,7 @@ def test_kernels_compile_for_each_type(kernel, type_name):
 
 
 @needs_nvrtc
-@pytest.mark.parametrize("kernel", ["storage", "arrays_and_device_functions"])
+@pytest.mark.parametrize("kernel", ["storage", "arrays_and_device_functions", "vectors"])
 def test_kernels_compile(kernel):
     for cc in (CC, (7, 5)):  # before 8.9, cuda_fp8.h converts in software
         ptx, _ = cuda.compile_ptx(getattr(fk, kernel), ARGTYPES[kernel], cc=cc)
@@ -286,6 +289,9 @@ def test_storage_conversions_refuse_what_their_signatures_do_not_take():
     def not_a_vector(out, x):
         out[0] = fp8.cvt_float2_to_fp8x2(x[0], 1, 0)
 
+    def not_a_pair(out, x):
+        out[0] = fp8.fp8x2_e4m3(cuda.float32x4(x[0], x[1], x[2], x[3])).__x
+
     u8 = (types.uint8[::1], F32)
     _fails(bad_saturation, u8, r"argument 2 of cvt_float_to_fp8\(\) is a saturation_t: one of NOSAT \(0\), SAT")
     _fails(bad_rounding, u8, r"argument 3 of cvt_float_to_e8m0\(\) is a cudaRoundMode: one of cudaRoundNearest")
@@ -295,6 +301,7 @@ def test_storage_conversions_refuse_what_their_signatures_do_not_take():
     _fails(too_few, u8, r"cvt_float_to_fp8\(\) takes 3 arguments \(1 given\)")
     _fails(not_raw, u8, r"argument 1 of cvt_bfloat16raw_to_fp8\(\) takes a bfloat16_raw, not float32")
     _fails(not_a_vector, u8, r"argument 1 of cvt_float2_to_fp8x2\(\) takes a float32x2, not float32")
+    _fails(not_a_pair, u8, r"fp8x2_e4m3\(\) takes a float32x2 or a float64x2, not \(float32x4\)")
 
 
 def test_an_fp8_value_is_no_condition():
@@ -444,6 +451,15 @@ def test_arrays_tuples_and_device_functions():
     cuda.jit(fk.arrays_and_device_functions)[1, 32](x, out)
     np.testing.assert_array_equal(out[:, 0], x[::-1].astype(ml_dtypes.float8_e5m2).astype(np.float32))
     np.testing.assert_array_equal(out[:, 1], 2 * x)  # -32 ... 30: e4m3 values
+
+
+@requires_gpu
+def test_vector_types_are_cudas_constructors():
+    _fp8_or_skip()
+    x, _ = _inputs()
+    got, want = np.ones((x.size, 6), np.uint32), np.zeros((x.size, 6), np.uint32)
+    cuda.jit(fk.vectors)[(x.size + 127) // 128, 128](x.astype(np.float32), x, got, want)
+    np.testing.assert_array_equal(got, want)
 
 
 PROGRAM = """

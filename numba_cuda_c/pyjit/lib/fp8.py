@@ -84,6 +84,28 @@ for _name, _value, _modes, _result in (
 ):  # fmt: skip
     _function(_name, "__nv_" + _name, (_value,) + _modes, _result)
 
+
+def _vector(name, struct):
+    """fp8x2_e4m3(v) (and the other vector types): CUDA's constructor of a float32x2 or float64x2 (x4: float32x4,
+    float64x4), or of nothing (zeros), as numba-cuda's."""
+    count = int(name[len("fp8x")])
+    takes = (types.VECTOR_TYPES["float32x%d" % count], types.VECTOR_TYPES["float64x%d" % count])
+
+    def typing_rule(args):
+        if len(args) > 1 or (args and args[0].type not in takes):
+            given = ", ".join(str(a.type) for a in args)
+            raise TypeError("%s() takes a %s or a %s, not (%s)" % (name, takes[0], takes[1], given))
+        return struct
+
+    def emit(codes, args, result):
+        return "%s(%s)" % (struct.ctype, ", ".join(codes))
+
+    Intrinsic(("fp8", name), typing_rule, emit, requires=("fp8",), doc="CUDA's %s constructor" % struct.ctype)
+
+
+for _name, _struct in fp8.VECTORS.items():
+    _vector(_name, _struct)
+
 # The types as cuda.fp8.fp8_e4m3(x): their conversions (a type called in a kernel converts to it, numbers.py)
 for _type in (fp8.fp8_e5m2, fp8.fp8_e4m3, fp8.fp8_e8m0):
     _conversion = numbers.conversion(_type)
