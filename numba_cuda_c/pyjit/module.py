@@ -23,11 +23,14 @@ CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
 # holds only a few frames; the launch flag makes the dispatcher raise the kernel's contexts' stack.
 lib.Requirement("recursion", "", launch=("deep_stack",))
 lib.Requirement("fp16", FP16_HEADER)
+# CUDA's FP8 types and conversions (numba_cuda_c/fp8.py, lib/fp8.py)
+lib.Requirement("fp8", "#include <cuda_fp8.h>\n")
 # A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
 # enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it.
 HEADER_MARKS = (
     ("fp16", ("__half", "ncc_to_half", "ncc_int_to_half", "ncc_from_half")),
     ("bf16", ("bfloat16", "ncc_to_bf16")),
+    ("fp8", ("__nv_fp8", "__nv_bfloat16_raw")),  # a variable, an array's element, a conversion (lib/fp8.py)
 )
 # The complex-number part of the prelude goes where the C names one of its types or functions
 COMPLEX_NAMES = tuple(sorted(set(re.findall(r"\bncc_[a-z0-9_]+(?=\s*[(<{])", COMPLEX))))
@@ -178,7 +181,7 @@ class ModuleBuilder:
         body = "\n".join(self.pieces)
         libraries = "".join(r.code for r in self.requirements.values())
         headers = "".join(
-            lib.REQUIREMENTS[name].code
+            lib.requirement(name).code
             for name, names in HEADER_MARKS
             if name not in self.requirements and any(n in body or n in libraries for n in names)
         )

@@ -46,6 +46,8 @@ class Operators:
         """A typing rule's check that a value can be a condition."""
         if value.type not in (types.boolean, types.none) and not isinstance(value.type, types.Scalar):
             self.fail(node, "a condition must be a number or a bool")
+        if getattr(value.type, "c_conversion", None):  # FP8: numba-cuda types bool() of one but cannot lower it
+            self.fail(node, "a %s value cannot be a condition: convert it to a number first" % value.type)
 
     def truth(self, value, node):
         """A translated value as a C condition."""
@@ -144,6 +146,8 @@ class Operators:
                 forms.append(("datetime", op))
             else:
                 t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
+                if getattr(t, "c_conversion", None):  # FP8 values: numba-cuda defines no comparison on them
+                    self.fail(node, "%s values cannot be compared: convert them to numbers first" % t)
                 if typing.is_complex(t) and op not in ("==", "!="):
                     self.fail(node, "complex numbers are not ordered: only == and != compare them")
                 forms.append(("numbers", (op, t)))
@@ -186,6 +190,8 @@ class Operators:
             if not isinstance(item.type, types.Scalar):
                 self.fail(node, "`in` takes a tuple of numbers in kernels")
             compared.append(typing.unify(left.type, item.type))
+            if getattr(compared[-1], "c_conversion", None):  # FP8 values: no comparison (numba-cuda's)
+                self.fail(node, "%s values cannot be compared: convert them to numbers first" % compared[-1])
         return compared
 
     @typing_rule(ast.BinOp)

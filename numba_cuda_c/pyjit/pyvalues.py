@@ -10,6 +10,7 @@ import numpy as np
 
 from numba_cuda_c import _cuda, types
 from numba_cuda_c.pyjit import lib
+from numba_cuda_c.pyjit.lib import fp8
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.values import Namespace, Value, literal
 from numba_cuda_c.stubs import DeviceName
@@ -61,6 +62,8 @@ class PythonValues:
             entry = lib.lookup(("bf16", getattr(obj, "__name__", "").lstrip("_")))  # its __hadd is cuda.bf16.hadd
             if entry is not None:
                 return Value(obj=entry)
+        if getattr(obj, "__module__", None) == fp8.NUMBA_MODULE and fp8.ours(obj) is not None:  # numba's own FP8
+            return Value(obj=fp8.ours(obj))
         if isinstance(obj, type) and obj.__module__ == "numba.cuda.stubs" and obj.__name__ in types.VECTOR_TYPES:
             return Value(obj=Namespace(("cuda", obj.__name__)))  # numba's own stub of a vector type, by name
         if types.is_numba_type(obj):  # from numba import float32: ours, by name

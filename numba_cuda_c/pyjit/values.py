@@ -89,6 +89,12 @@ def cast(value, to):
     source = value.type
     if source == to:
         return value.code
+    own = getattr(source, "c_conversion", None) or getattr(to, "c_conversion", None)
+    if own is not None:  # a type that writes its conversions itself (numba_cuda_c/fp8.py's)
+        code = own(value.code, source, to)
+        if code is None:
+            raise KernelTypeError("cannot convert %s to %s" % (source, to))
+        return code
     if not isinstance(source, types.Scalar) or not isinstance(to, types.Scalar):
         raise KernelTypeError("cannot convert %s to %s" % (source, to))
     if to.kind == "c":
