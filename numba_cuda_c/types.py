@@ -300,6 +300,24 @@ class NamedTuple(Tuple):
         return NamedTuple(items, self.fields, self.class_name)
 
 
+class RangeType(NamedTuple):
+    """A range object held in a variable (numba's range_state64): its start, stop and step, read as r.start,
+    r.stop, r.step; iterated, and len() taken, as Python's range."""
+
+    def __init__(self, items):
+        super().__init__(items, ("start", "stop", "step"), "range")
+        self.name = "range(%s)" % self.items[0]
+
+    def __eq__(self, other):
+        return isinstance(other, RangeType) and self.items == other.items
+
+    def __hash__(self):
+        return hash(("range", self.items))
+
+    def like(self, items):
+        return RangeType(items)
+
+
 def tuple_type(value, items):
     """The type of a tuple value with these item types: a NamedTuple for a namedtuple."""
     fields = getattr(type(value), "_fields", None)

@@ -34,7 +34,8 @@ class Statements:
     @statement_rule(ast.Assign)
     def stmt_Assign(self, node):
         if len(node.targets) != 1:
-            self.fail(node, "chained assignment is not supported")
+            self.assign_chained(node)  # a = b = value (syntax.py)
+            return
         self.assign(node.targets[0], node.value, node)
 
     def assign(self, target, value_node, node):
@@ -52,6 +53,7 @@ class Statements:
     def unpack(self, target, value, node):
         """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
         tuples item by item."""
+        self.refuse_range_as_tuple(value, node, "unpacked")
         if value.items is None or len(value.items) != len(target.elts):
             self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
         temps = []
@@ -75,6 +77,9 @@ class Statements:
         field = self.field_target(target)
         if field is not None:  # r.x = value, a[i].x = value, r["x"] = value
             self.store_field(field[0], field[1], value, node)
+            return
+        if isinstance(target, ast.Name) and value.obj is not None and value.code is None:
+            self.store_object(target.id, value, node)  # f = lambda x: ..., dt = np.float32 (syntax.py)
             return
         if isinstance(target, ast.Name):
             name = self.binding(target.id, value)

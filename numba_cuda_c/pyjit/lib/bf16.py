@@ -5,6 +5,7 @@ translations that use bfloat16 (translate.py)."""
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing as rules
+from numba_cuda_c.pyjit.lib.numbers import conversion
 from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.values import cast
 
@@ -55,8 +56,9 @@ for _name, _c_name, _count in [
     ("hexp10", "hexp10", 1), ("htanh", "htanh", 1), ("htanh_approx", "htanh_approx", 1),
 ]:  # fmt: skip
     _function(_name, _c_name, [BF16] * _count, BF16)
-for _name in ("heq", "hne", "hge", "hgt", "hle", "hlt"):
+for _name in ("heq", "hne", "hge", "hgt", "hle", "hlt"):  # ordered, and unordered (true where either is NaN)
     _function(_name, "__" + _name, [BF16, BF16], types.boolean)
+    _function(_name + "u", "__%su" % _name, [BF16, BF16], types.boolean)
 _function("hisnan", "__hisnan", [BF16], types.boolean)
 _function("hisinf", "__hisinf", [BF16], types.int32)  # -1, 0 or 1, as CUDA's
 
@@ -81,3 +83,9 @@ _function("float32_to_bfloat16", "__float2bfloat16", [types.float32], BF16)
 _function("float64_to_bfloat16", "__double2bfloat16", [types.float64], BF16)
 for _mode in ("rn", "rz", "rd", "ru"):
     _function("float32_to_bfloat16_%s" % _mode, "__float2bfloat16_%s" % _mode, [types.float32], BF16)
+# cuda.bf16.bfloat16(x): the type, called, converts (numba's nv_bfloat16 binding is the type itself)
+_to_bf16 = conversion(BF16)
+Intrinsic(("bf16", "bfloat16"), _to_bf16.typing, _to_bf16.emit, requires=("bf16",), doc="bfloat16(x)").signature = (
+    (types.float32,),
+    BF16,
+)
