@@ -20,8 +20,12 @@ class Statements:
 
     @statement_rule(ast.Assert)
     def stmt_Assert(self, node):
-        """As numba without debug=True: an assert is not checked (its test is still translated)."""
-        self.condition(node.test)
+        """assert test[, message]: where the test fails, AssertionError(message) is raised, as numba compiles an
+        assert (a raise of its own): with debug=True it is recorded and raised on the host after the launch; without,
+        the thread ends there, as after any raise (exceptions.py)."""
+        message = () if node.msg is None else (self.constant_argument(node.msg, node),)
+        test = self.condition(node.test)
+        self.emit("if (!(%s)) { %s; }" % (test, self.raise_code(AssertionError, message)))
 
     @statement_rule(ast.Expr)
     def stmt_Expr(self, node):
