@@ -215,7 +215,7 @@ class Indexing:
         """A field's value: read in place (an lvalue where the field is aligned); a nested record is a
         reference into this one, a nested array a C-order view of its elements."""
         field_type, address, aligned = self.field(record, name, node)
-        if isinstance(field_type, types.Record):
+        if isinstance(field_type, (types.Record, types.CharSeq)):
             return Value(address, field_type)
         if isinstance(field_type, types.NestedArray):
             t, strides, step = field_type.array, [], field_type.dtype.bits // 8
@@ -238,6 +238,9 @@ class Indexing:
         field_type, address, aligned = self.field(record, name, node)
         if isinstance(field_type, types.Record):
             self.assign_record(address, field_type, value, node)
+            return
+        if isinstance(field_type, types.CharSeq):  # r["name"] = "ABC" (strings.py)
+            self.assign_string(address, field_type, value, node)
             return
         if isinstance(field_type, types.NestedArray):  # r.j = b: element by element, broadcast as NumPy
             self.assign_into_array(self.field_value(record, name, node), value, node)
@@ -324,7 +327,7 @@ def element_ref(base, codes):
     """An lvalue of an array's element at these (int64, wrapped) indices; for a record, a reference (its first
     byte's address)."""
     offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes)) or "0"
-    if isinstance(base.type.dtype, types.Record):
+    if isinstance(base.type.dtype, (types.Record, types.CharSeq)):
         return "((unsigned char *)%s.data + %s)" % (base.code, offset)
     return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
 

@@ -37,6 +37,7 @@ from numba_cuda_c.pyjit.operators import Operators
 from numba_cuda_c.pyjit.pyvalues import PythonValues
 from numba_cuda_c.pyjit.sequences import Sequences
 from numba_cuda_c.pyjit.statements import Statements
+from numba_cuda_c.pyjit.strings import Strings
 from numba_cuda_c.pyjit.syntax import Syntax
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
@@ -53,6 +54,7 @@ class Pass(
     Statements,
     Syntax,
     Sequences,
+    Strings,
     Attributes,
     Calls,
     Bindings,

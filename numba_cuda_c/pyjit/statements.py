@@ -116,6 +116,9 @@ class Statements:
             if isinstance(dtype, types.Record):
                 self.assign_record(ref, dtype, value, node)
                 return
+            if isinstance(dtype, types.CharSeq):  # a[i] = b"XYZ" (strings.py)
+                self.assign_string(ref, dtype, value, node)
+                return
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
             self.fail(node, "cannot assign to this")
@@ -358,7 +361,7 @@ class Statements:
             return typed(types.complex128, const=value)
         if value is None:  # numba's none type: false, and `x is None` is known when compiling
             return Value(type=types.none)
-        if isinstance(value, str):  # a compile-time object: a dtype's name (dtype="int32"), a record's field
+        if isinstance(value, (str, bytes)):  # a compile-time object: a dtype's name, a record's field, a string
             return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
 
