@@ -158,6 +158,7 @@ def _dtype(t):
 def loop_types(name, ufunc, argtypes):
     """(the loop's input types, its output types) of ufunc on arguments of these scalar types: the first loop of
     ufunc.types they convert to safely, which numba's table must hold. TypeError in numba's words otherwise."""
+    name = ALIASES.get(name, name)  # np.true_divide is named divide
     for t in argtypes:
         if not typing.is_number(t):
             raise TypeError("can't resolve ufunc %s for types (%s)" % (name, ", ".join(map(str, argtypes))))
