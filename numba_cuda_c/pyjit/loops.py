@@ -141,11 +141,7 @@ class Loops:
             count = ast.BinOp(span, ast.FloorDiv(), ast.Constant(abs(step.value)))
             return ast.Call(ast.Name(id="max", ctx=ast.Load()), [ast.Constant(0), count], [])
         self.iterable_value(it, node)  # an array or a tuple, else a clear error
-        name = it
-        if not isinstance(it, ast.Name):
-            name = ast.Name(id=self.module.unique("iter"), ctx=ast.Load())
-            prelude.append(ast.Assign(targets=[ast.Name(id=name.id, ctx=ast.Store())], value=it))
-        held[id(it)] = name
+        held[id(it)] = name = self.iterable_name(it, prelude, "iter")
         return ast.Call(ast.Name(id="len", ctx=ast.Load()), [name], [])
 
     def element_of(self, it, k, node, held):

@@ -105,10 +105,8 @@ class Sequences:
         it = node.iter
         if isinstance(it, ast.Call) or not isinstance(self.expr(it).type, types.RangeType):
             return None
-        prelude, name = [], it
-        if not isinstance(it, ast.Name):
-            name = ast.Name(id=self.module.unique("range"), ctx=ast.Load())
-            prelude.append(ast.Assign(targets=[ast.Name(id=name.id, ctx=ast.Store())], value=it))
+        prelude = []
+        name = self.iterable_name(it, prelude, "range")
         parts = [ast.Attribute(value=name, attr=a, ctx=ast.Load()) for a in ("start", "stop", "step")]
         call = ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=parts, keywords=[])
         loop = ast.For(target=node.target, iter=call, body=node.body, orelse=node.orelse, type_comment=None)
@@ -143,6 +141,15 @@ class Sequences:
             self.fail(node, "np.ndindex() takes a shape: integers, or a tuple of them")
         return extents
 
+    def iterable_name(self, it, prelude, stem):
+        """A name that reads what a loop iterates: itself where it is a name, else a variable assigned it before the
+        loop (in `prelude`), so that it is evaluated once."""
+        if isinstance(it, ast.Name):
+            return it
+        name = ast.Name(id=self.module.unique(stem), ctx=ast.Load())
+        prelude.append(ast.Assign(targets=[ast.Name(id=name.id, ctx=ast.Store())], value=it))
+        return name
+
     def iterates_sequence(self, it):
         """Whether a loop's iterable is np.ndindex(...) or a.flat (whose loops sequence_length/element write)."""
         return _is_ndindex(self, it) or _is_flat(self, it)
@@ -164,11 +171,7 @@ class Sequences:
         if _is_flat(self, it):
             return ast.Attribute(value=it.value, attr="size", ctx=ast.Load())
         if not isinstance(it, ast.Call) and isinstance(self.expr(it).type, types.RangeType):  # enumerate(r)
-            name = it
-            if not isinstance(it, ast.Name):
-                name = ast.Name(id=self.module.unique("range"), ctx=ast.Load())
-                prelude.append(ast.Assign(targets=[ast.Name(id=name.id, ctx=ast.Store())], value=it))
-            held[id(it)] = name
+            held[id(it)] = name = self.iterable_name(it, prelude, "range")
             return ast.Call(ast.Name(id="len", ctx=ast.Load()), [name], [])
         return None
 

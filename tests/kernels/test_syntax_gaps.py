@@ -210,22 +210,18 @@ def test_more_operator_functions_on_the_gpu():
 
 
 @requires_gpu
-def test_half_functions_as_numba_cuda():
+@pytest.mark.parametrize(
+    "kernel, size, number",
+    [(sk.half_functions, 8, np.float16), (sk.bfloat16_functions, 4, np.float32)],
+    ids=["fp16", "bf16"],
+)
+def test_half_functions_as_numba_cuda(kernel, size, number):
     numba_cuda = numba_cuda_or_skip()
+    theirs_kernel = numba_cuda.jit(rebind(kernel, cuda=numba_cuda))
     for x, y in ((0.5, -1.25), (3.0, float("nan")), (float("inf"), 2.0), (-7.75, -7.75)):
-        ours, theirs = np.zeros(8, np.float32), np.zeros(8, np.float32)
-        cuda.jit(sk.half_functions)[1, 1](ours, np.float16(x), np.float16(y))
-        numba_cuda.jit(rebind(sk.half_functions, cuda=numba_cuda))[1, 1](theirs, np.float16(x), np.float16(y))
-        np.testing.assert_array_equal(ours, theirs)
-
-
-@requires_gpu
-def test_bfloat16_functions_as_numba_cuda():
-    numba_cuda = numba_cuda_or_skip()
-    for x, y in ((0.5, -1.25), (3.0, float("nan")), (-7.75, -7.75)):
-        ours, theirs = np.zeros(4, np.float32), np.zeros(4, np.float32)
-        cuda.jit(sk.bfloat16_functions)[1, 1](ours, np.float32(x), np.float32(y))
-        numba_cuda.jit(rebind(sk.bfloat16_functions, cuda=numba_cuda))[1, 1](theirs, np.float32(x), np.float32(y))
+        ours, theirs = np.zeros(size, np.float32), np.zeros(size, np.float32)
+        cuda.jit(kernel)[1, 1](ours, number(x), number(y))
+        theirs_kernel[1, 1](theirs, number(x), number(y))
         np.testing.assert_array_equal(ours, theirs)
 
 

@@ -4,10 +4,8 @@ its arguments convert to the types it takes, its result is CUDA's. The header is
 translations that use bfloat16 (translate.py)."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing as rules
-from numba_cuda_c.pyjit.lib.numbers import conversion
+from numba_cuda_c.pyjit.lib.numbers import conversion, converting_function
 from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
-from numba_cuda_c.pyjit.values import cast
 
 BF16 = types.bfloat16
 
@@ -25,22 +23,7 @@ __device__ __forceinline__ __nv_bfloat16 ncc_to_bf16(unsigned long long x) { ret
 
 def _function(name, c_name, argument_types, result):
     """cuda.bf16.<name>(...): its arguments converted to argument_types, then c_name's C call."""
-
-    def typing(args):
-        if len(args) != len(argument_types):
-            raise TypeError(
-                "cuda.bf16.%s takes %d argument%s" % (name, len(argument_types), "s"[len(argument_types) == 1 :])
-            )
-        for a in args:
-            if not rules.is_real(a.type):
-                raise TypeError("cuda.bf16.%s takes real numbers, not %s" % (name, a.type))
-        return result
-
-    def emit(codes, args, result_type):
-        return "%s(%s)" % (c_name, ", ".join(cast(a, t) for a, t in zip(args, argument_types)))
-
-    entry = Intrinsic(("bf16", name), typing, emit, requires=("bf16",), doc="CUDA's %s" % c_name)
-    entry.signature = (tuple(argument_types), result)  # for tools and tests: what it takes and gives
+    converting_function("bf16", name, c_name, argument_types, result, requires=("bf16",))
 
 
 # arithmetic, comparisons, math: bfloat16 in, CUDA's result out

@@ -6,7 +6,7 @@ are entries here. Arguments of any real type convert to the types the function t
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib.numbers import conversion
+from numba_cuda_c.pyjit.lib.numbers import conversion, converting_function
 from numba_cuda_c.pyjit.lib.table import Intrinsic
 from numba_cuda_c.pyjit.values import cast
 
@@ -15,22 +15,7 @@ F16 = types.float16
 
 def _function(name, c_name, argument_types, result):
     """cuda.fp16.<name>(...): its arguments converted to argument_types, then c_name's C call."""
-
-    def typing_rule(args):
-        if len(args) != len(argument_types):
-            raise TypeError(
-                "cuda.fp16.%s takes %d argument%s" % (name, len(argument_types), "s"[len(argument_types) == 1 :])
-            )
-        for a in args:
-            if not typing.is_real(a.type):
-                raise TypeError("cuda.fp16.%s takes real numbers, not %s" % (name, a.type))
-        return result
-
-    def emit(codes, args, result_type):
-        return "%s(%s)" % (c_name, ", ".join(cast(a, t) for a, t in zip(args, argument_types)))
-
-    entry = Intrinsic(("fp16", name), typing_rule, emit, doc="CUDA's %s" % c_name)
-    entry.signature = (tuple(argument_types), result)  # for tools and tests: what it takes and gives
+    converting_function("fp16", name, c_name, argument_types, result)
 
 
 def _atomic_add_typing(args):
