@@ -170,10 +170,39 @@ class Record(ElementType):
         """Whether a field can be read as its type (its offset and the record's size are multiples
         of its size); otherwise it is read and written byte by byte."""
         t, offset = self.fields[name]
-        if isinstance(t, (Record, NestedArray)):
-            return True  # a reference or a view: its own fields and elements say
+        if isinstance(t, (Record, NestedArray, CharSeq)):
+            return True  # a reference or a view: its own fields and elements say (a string: its bytes)
         size = t.bits // 8
         return offset % size == 0 and self.size % size == 0
+
+
+class CharSeq(ElementType):
+    """A fixed-size string, an element of an array of dtype S12 or U12 or a record's field (numba's CharSeq and
+    UnicodeCharSeq): `count` bytes, or `count` UCS-4 characters (4 bytes each, the machine's order). In a kernel it
+    is a reference to its first byte, as a record is; constant strings are assigned to it (strings.py)."""
+
+    _interned = {}
+    ctype = "unsigned char *"  # a reference: the first byte
+    element_ctype = "unsigned char"  # what an array of them holds, for its C struct
+
+    def __new__(cls, kind, count):
+        self = cls._interned.get((kind, count))
+        if self is None:
+            self = cls._interned[(kind, count)] = super().__new__(cls)
+            self.kind, self.count = kind, int(count)
+            self.unit = 1 if kind == "S" else 4
+            self.size = self.count * self.unit
+            self.name = "[%s x %d]" % ("char" if kind == "S" else "unichr", self.count)
+        return self
+
+    def __reduce__(self):
+        return (CharSeq, (self.kind, self.count))
+
+    @property
+    def dtype(self):
+        import numpy as np
+
+        return np.dtype("%s%d" % (self.kind, self.count))
 
 
 class NestedArray(Type):
@@ -316,6 +345,24 @@ class NamedTuple(Tuple):
     def like(self, items):
         """The same names over other item types."""
         return NamedTuple(items, self.fields, self.class_name)
+
+
+class RangeType(NamedTuple):
+    """A range object held in a variable (numba's range_state64): its start, stop and step, read as r.start,
+    r.stop, r.step; iterated, and len() taken, as Python's range."""
+
+    def __init__(self, items):
+        super().__init__(items, ("start", "stop", "step"), "range")
+        self.name = "range(%s)" % self.items[0]
+
+    def __eq__(self, other):
+        return isinstance(other, RangeType) and self.items == other.items
+
+    def __hash__(self):
+        return hash(("range", self.items))
+
+    def like(self, items):
+        return RangeType(items)
 
 
 def tuple_type(value, items):
@@ -504,6 +551,8 @@ def from_dtype(dtype):
         if unit == "generic" or np.datetime_data(dtype)[1] != 1:
             raise TypeError("no device type for dtype %s: kernels take datetime64/timedelta64 of one unit" % dtype)
         return datetime_type(dtype.kind, unit)
+    if dtype.kind in "SU" and dtype.itemsize:  # bytes and unicode strings of a fixed size (numba's CharSeq)
+        return CharSeq(dtype.kind, dtype.itemsize // (1 if dtype.kind == "S" else 4))
     name = "bool" if dtype.kind == "b" else dtype.name
     try:
         return SCALARS[name]

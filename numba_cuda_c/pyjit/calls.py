@@ -105,7 +105,11 @@ class Calls:
         """A value as a device function's argument: numbers, arrays and records as they are; a tuple of numbers
         as the struct the callee takes (tuple_struct)."""
         if value.items is not None and all(isinstance(i.type, types.Scalar) for i in value.items):
-            t = types.Tuple([i.type for i in value.items])
+            t = (
+                value.type
+                if isinstance(value.type, types.RangeType)
+                else types.Tuple([i.type for i in value.items])
+            )
             return Value("%s{%s}" % (self.module.tuple_struct(t), ", ".join(i.code for i in value.items)), t)
         if not isinstance(value.type, (types.Scalar, types.Array, types.Record)):
             self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
@@ -158,6 +162,10 @@ class Calls:
             )  # operator.add(a, b): a + b
             if rewritten is not None:
                 return "rewrite", rewritten
+        if (
+            target is builtins.range
+        ):  # r = range(n): a range object (sequences.py; range() loops are statements.py's)
+            return "range", None
         if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
             return "dtype", None
         if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
@@ -340,18 +348,22 @@ class Calls:
 _OPERATOR_BINARY = {
     "add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div, "floordiv": ast.FloorDiv,
     "mod": ast.Mod, "pow": ast.Pow, "and_": ast.BitAnd, "or_": ast.BitOr, "xor": ast.BitXor,
-    "lshift": ast.LShift, "rshift": ast.RShift,
+    "lshift": ast.LShift, "rshift": ast.RShift, "concat": ast.Add,
 }  # fmt: skip
-_OPERATOR_COMPARE = {"lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE, "eq": ast.Eq, "ne": ast.NotEq}
+_OPERATOR_COMPARE = {
+    "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE, "eq": ast.Eq, "ne": ast.NotEq, "is_": ast.Is,
+    "is_not": ast.IsNot,
+}  # fmt: skip
 _OPERATOR_UNARY = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "inv": ast.Invert, "not_": ast.Not}
 
 
 def _operator_as_expression(function, node):
-    """operator.add(a, b) (or iadd, which on numbers makes a new value too) as the expression a + b;
-    None for the operator functions that are not arithmetic, comparisons or unary operators."""
+    """operator.add(a, b) (or iadd, which on numbers and tuples makes a new value too) as the expression a + b
+    (operator.concat(t, u) as t + u); None for the operator functions that are not arithmetic, comparisons or
+    unary operators."""
     name = function.__name__
-    if name.startswith("i") and name[1:] in _OPERATOR_BINARY:
-        name = name[1:]
+    if name.startswith("i") and name not in _OPERATOR_UNARY:  # iadd, iand (and_), iconcat: in-place forms
+        name = next((n for n in (name[1:], name[1:] + "_") if n in _OPERATOR_BINARY), name)
     args = node.args
     if name in _OPERATOR_BINARY and len(args) == 2:
         expression = ast.BinOp(left=args[0], op=_OPERATOR_BINARY[name](), right=args[1])
@@ -361,6 +373,10 @@ def _operator_as_expression(function, node):
         expression = ast.UnaryOp(op=_OPERATOR_UNARY[name](), operand=args[0])
     elif name == "abs" and len(args) == 1:
         expression = ast.Call(func=ast.Name(id="abs", ctx=ast.Load()), args=list(args), keywords=[])
+    elif name == "contains" and len(args) == 2:  # contains(t, x) is x in t
+        expression = ast.Compare(left=args[1], ops=[ast.In()], comparators=[args[0]])
+    elif name == "getitem" and len(args) == 2:
+        expression = ast.Subscript(value=args[0], slice=args[1], ctx=ast.Load())
     else:
         return None
     return ast.fix_missing_locations(ast.copy_location(expression, node))

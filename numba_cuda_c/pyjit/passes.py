@@ -35,7 +35,10 @@ from numba_cuda_c.pyjit.loops import Loops
 from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import Operators
 from numba_cuda_c.pyjit.pyvalues import PythonValues
+from numba_cuda_c.pyjit.sequences import Sequences
 from numba_cuda_c.pyjit.statements import Statements
+from numba_cuda_c.pyjit.strings import Strings
+from numba_cuda_c.pyjit.syntax import Syntax
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 # The function's state that rules read through the pass (self.vars is self.function.vars): the same objects in
@@ -47,7 +50,21 @@ FUNCTION_STATE = (
 )  # fmt: skip
 
 
-class Pass(Statements, Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising, PythonValues):
+class Pass(
+    Statements,
+    Syntax,
+    Sequences,
+    Strings,
+    Attributes,
+    Calls,
+    Bindings,
+    Operators,
+    Intrinsics,
+    Indexing,
+    Loops,
+    Raising,
+    PythonValues,
+):
     """One walk over a function's body: the typing passes' and the emitting pass's common part (each gives its own
     expr(), and what a statement that reads a name not known yet does: untyped_statement())."""
 

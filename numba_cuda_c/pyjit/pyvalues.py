@@ -10,6 +10,7 @@ import numpy as np
 
 from numba_cuda_c import _cuda, types
 from numba_cuda_c.pyjit import lib
+from numba_cuda_c.pyjit.bindings import Captured
 from numba_cuda_c.pyjit.lib import fp8
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.values import Namespace, Value, literal
@@ -19,8 +20,11 @@ from numba_cuda_c.stubs import DeviceName
 class PythonValues:
     def python_value(self, obj, node):
         """A global: a number becomes a constant; modules, functions and types stay objects."""
+        if isinstance(obj, Captured):  # a nested function's parameter standing for a variable it reads
+            return self.captured_value(obj, node)
         if isinstance(obj, enum.Enum) and isinstance(obj.value, (int, float)):  # Color.red: its value, as numba
-            return self.python_value(obj.value, node)
+            value = self.python_value(obj.value, node)  # the member kept: .value, and comparisons of members
+            return Value(value.code, value.type, const=value.const, obj=obj)
         if obj is None:  # a global or closure variable holding None: numba's none type, false, known when compiling
             return Value(type=types.none)
         if isinstance(obj, bool):

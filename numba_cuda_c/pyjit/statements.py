@@ -20,8 +20,12 @@ class Statements:
 
     @statement_rule(ast.Assert)
     def stmt_Assert(self, node):
-        """As numba without debug=True: an assert is not checked (its test is still translated)."""
-        self.condition(node.test)
+        """assert test[, message]: where the test fails, AssertionError(message) is raised, as numba compiles an
+        assert (a raise of its own): with debug=True it is recorded and raised on the host after the launch; without,
+        the thread ends there, as after any raise (exceptions.py)."""
+        message = () if node.msg is None else (self.constant_argument(node.msg, node),)
+        test = self.condition(node.test)
+        self.emit("if (!(%s)) { %s; }" % (test, self.raise_code(AssertionError, message)))
 
     @statement_rule(ast.Expr)
     def stmt_Expr(self, node):
@@ -34,7 +38,8 @@ class Statements:
     @statement_rule(ast.Assign)
     def stmt_Assign(self, node):
         if len(node.targets) != 1:
-            self.fail(node, "chained assignment is not supported")
+            self.assign_chained(node)  # a = b = value (syntax.py)
+            return
         self.assign(node.targets[0], node.value, node)
 
     def assign(self, target, value_node, node):
@@ -52,6 +57,7 @@ class Statements:
     def unpack(self, target, value, node):
         """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
         tuples item by item."""
+        self.refuse_range_as_tuple(value, node, "unpacked")
         if value.items is None or len(value.items) != len(target.elts):
             self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
         temps = []
@@ -75,6 +81,9 @@ class Statements:
         field = self.field_target(target)
         if field is not None:  # r.x = value, a[i].x = value, r["x"] = value
             self.store_field(field[0], field[1], value, node)
+            return
+        if isinstance(target, ast.Name) and value.obj is not None and value.code is None:
+            self.store_object(target.id, value, node)  # f = lambda x: ..., dt = np.float32 (syntax.py)
             return
         if isinstance(target, ast.Name):
             name = self.binding(target.id, value)
@@ -106,6 +115,9 @@ class Statements:
             ref, dtype = self.element(target, base, indices)
             if isinstance(dtype, types.Record):
                 self.assign_record(ref, dtype, value, node)
+                return
+            if isinstance(dtype, types.CharSeq):  # a[i] = b"XYZ" (strings.py)
+                self.assign_string(ref, dtype, value, node)
                 return
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
@@ -349,7 +361,7 @@ class Statements:
             return typed(types.complex128, const=value)
         if value is None:  # numba's none type: false, and `x is None` is known when compiling
             return Value(type=types.none)
-        if isinstance(value, str):  # a compile-time object: a dtype's name (dtype="int32"), a record's field
+        if isinstance(value, (str, bytes)):  # a compile-time object: a dtype's name, a record's field, a string
             return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
 
