@@ -659,12 +659,13 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
                              : st->DeviceNDArrayType;
     /* the host's own strides, as numba's from_array_like: they differ from the computed ones only
      * where they do not matter (an empty array, a dimension of 1), and users compare them; but a
-     * negative one (a[::-1] of one element) no allocation takes: the contiguous stride there */
+     * negative one (a[::-1] of one element) no allocation of data takes: the contiguous stride there */
     int ndim = PyArray_NDIM(host);
     npy_intp strides[NPY_MAXDIMS], contiguous[NPY_MAXDIMS];
     layout_contiguous_strides(ndim, PyArray_SHAPE(host), PyArray_ITEMSIZE(host), order, contiguous);
     for (int i = 0; i < ndim; i++)
-        strides[i] = PyArray_STRIDE(host, i) < 0 ? contiguous[i] : PyArray_STRIDE(host, i);
+        strides[i] =
+            PyArray_STRIDE(host, i) < 0 && PyArray_SIZE(host) > 0 ? contiguous[i] : PyArray_STRIDE(host, i);
     DeviceArrayObject *device =
         devicearray_allocate(st, type, ndim, PyArray_SHAPE(host), strides, order, PyArray_DESCR(host), stream);
     if (device != NULL && copy && host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
