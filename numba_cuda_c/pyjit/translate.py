@@ -227,12 +227,24 @@ def translate_kernel(
     return module.source()
 
 
-def typed_listing(pyfunc, argtypes):
-    """The function's source with the type of each of its variables (and its return type): what
-    Dispatcher.inspect_types prints, from a translation of these argument types."""
+def _typed(pyfunc, argtypes):
+    """A translator that has typed (and translated) the function for these argument types."""
     translator = FunctionTranslator(pyfunc, argtypes, _module(), device=False, name="listing")
     translator.device = True  # a value it returns is typed, not refused
     _translated(translator)
+    return translator
+
+
+def variable_types(pyfunc, argtypes):
+    """({variable: type}, return type) of the function translated for these argument types: numba's typemap."""
+    translator = _typed(pyfunc, argtypes)
+    return dict(translator.vars), translator.return_type or types.void
+
+
+def typed_listing(pyfunc, argtypes):
+    """The function's source with the type of each of its variables (and its return type): what
+    Dispatcher.inspect_types prints, from a translation of these argument types."""
+    translator = _typed(pyfunc, argtypes)
     lines = ["# File: %s" % translator.filename, "# --- LINE %d --- " % translator.first_line]
     lines += translator.source_lines
     lines.append("# --- types ---")
