@@ -111,7 +111,10 @@ class Dispatcher(LaunchConfigSensitivity):
         self._declared = []  # a device function's declared signatures: calls convert to them
         # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
         self.__ncc_device_function__ = DeviceFunction(
-            py_func, self._declared, bool(options.get("forceinline")) or options.get("inline") == "always"
+            py_func,
+            self._declared,
+            bool(options.get("forceinline")) or options.get("inline") == "always",
+            dispatcher=True,
         )
         self._as_declared = {}  # a kernel's declared argument types as written, by their normalised key
         for sig in sigs or ():

@@ -92,6 +92,18 @@ class FunctionTranslator:
         exc.located = True
         raise exc
 
+    def add_call_context(self, exc, callee, node):
+        """Adds numba's context lines to an error raised while typing a function this one calls at `node`: the
+        callee, and where the call is."""
+        if exc.args and isinstance(exc.args[0], str):
+            line = self.first_line + getattr(node, "lineno", 1) - 1
+            context = "\nDuring: resolving callee type: %s\nDuring: typing of call at %s (%d)" % (
+                callee,
+                self.filename,
+                line,
+            )
+            exc.args = (exc.args[0] + context,) + exc.args[1:]
+
     # -- driver ---------------------------------------------------------------------------------
     def type(self):
         """Runs typing passes until the types stop changing."""
