@@ -727,7 +727,8 @@ def jit(func_or_sig=None, device=False, **options):
     """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
     debug, lineinfo, fastmath, opt, max_registers, cache, inline, forceinline (device functions
     __forceinline__), link, lto (accepted: a kernel and its device functions are one NVRTC program, so
-    they are optimised together already), launch_bounds (__launch_bounds__) and shared_memory_carveout."""
+    they are optimised together already), launch_bounds (__launch_bounds__), shared_memory_carveout and
+    extensions (numba's argument handlers: each launch's arguments through their prepare_args)."""
     check_options(options)
     errors.jit_options_checked(options)
     if (
