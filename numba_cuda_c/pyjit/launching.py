@@ -27,14 +27,11 @@ class CompiledKernel:
     Kernel's attributes and methods (max_cooperative_grid_blocks, get_regs_per_thread, kernel[griddim, blockdim],
     ...) with numba's own: argument_types, launch_config_sensitive and _type_annotation."""
 
-    __slots__ = ("_specialisation", "_py_func", "_annotation")
+    __slots__ = ("_specialisation", "_py_func", "_annotation", "argument_types")
 
     def __init__(self, specialisation, py_func):
         self._specialisation, self._py_func, self._annotation = specialisation, py_func, None
-
-    @property
-    def argument_types(self):
-        return self._specialisation.argtypes
+        self.argument_types = specialisation.argtypes
 
     @property
     def launch_config_sensitive(self):
