@@ -103,3 +103,11 @@ def jit_options_checked(options):
             "optimizations), or lineinfo for line info only with code generation unaffected.",
             3,
         )
+
+
+class KernelRuntimeError(RuntimeError):
+    """numba's: an exception raised in a kernel's thread, naming the thread (tid) and its block (ctaid)."""
+
+    def __init__(self, msg, tid=None, ctaid=None):
+        self.msg, self.tid, self.ctaid = msg, tid, ctaid
+        super().__init__("An exception was raised in thread=%s block=%s\n\t%s" % (tid, ctaid, msg))

@@ -18,6 +18,7 @@ from numba_cuda_c.pyjit.lib import arrays as array_lib, numbers, pybuiltins, pym
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
 from numba_cuda_c.pyjit import rules
 from numba_cuda_c.pyjit.rules import c_rule, call_c_rule, call_typing_rule, typing_rule
+from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
 class Calls:
@@ -272,13 +273,17 @@ class Calls:
         args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
         declared = target.declared_signature([a.type for a in args]) if not constants else None
         argtypes = list(declared.args) if declared is not None else [a.type for a in args]
-        name, return_type = self.module.device_function(
-            target.py_func,
-            argtypes,
-            declared.return_type if declared else None,
-            constants,
-            forceinline=target.inline,
-        )
+        try:
+            name, return_type = self.module.device_function(
+                target.py_func,
+                argtypes,
+                declared.return_type if declared else None,
+                constants,
+                forceinline=target.inline,
+            )
+        except KernelTypeError as exc:  # an error in the callee: numba's lines naming the callee and this call
+            self.function.add_call_context(exc, target.numba_type_text(), node)
+            raise
         how = ("device", (target, name, frozenset(constants), argtypes))
         if isinstance(return_type, types.Tuple):
             return Value(type=return_type, items=[typed(t) for t in return_type.items], how=how)

@@ -61,18 +61,51 @@ class Intrinsics:
                 formats.append("%llu" if value.type.kind == "u" else "%lld")
                 values.append(cast(value, types.uint64 if value.type.kind == "u" else types.int64))
         text = " ".join(formats).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        return Value("printf(%s)" % ", ".join(['"%s\\n"' % text] + values), None)
+        return Value("printf(%s)" % ", ".join([self.module.string_constant(text + "\\n")] + values), None)
 
     def constant_shape(self, node):
-        if isinstance(node, ast.List):  # shape=[N, M]: as the tuple
-            node = ast.copy_location(ast.Tuple(elts=node.elts, ctx=ast.Load()), node)
-        value = self.expr(node)
-        shape = value.const
+        """A constant int or tuple of ints as a shape tuple; None for anything else (a list too, as numba)."""
+        if isinstance(node, ast.List):
+            return None
+        shape = self.expr(node).const
         if isinstance(shape, int):
             shape = (shape,)
         if not (isinstance(shape, tuple) and all(isinstance(n, int) and n >= 0 for n in shape)):
-            self.fail(node, "an array's shape must be a constant int or tuple of ints")
+            return None
         return shape
+
+    def argument_text(self, node):
+        """A call's argument as numba's typing error writes it: float32, array(float32, 1d, A),
+        Tuple(Literal[int](1), int32), list(int64)<iv=[5, 6]>, class(float32)."""
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self.expr(item) for item in node.elts]
+            texts = [
+                "Literal[int](%d)" % v.const if isinstance(v.const, int) else typing.numba_text(v.type)
+                for v in items
+            ]
+            if isinstance(node, ast.List):
+                consts = [v.const for v in items]
+                known = "<iv=%s>" % consts if all(isinstance(c, int) for c in consts) else ""
+                return "list(%s)%s" % (typing.numba_text(items[0].type) if items else "undefined", known)
+            return "Tuple(%s)" % ", ".join(texts)
+        value = self.expr(node)
+        if value.obj is not None:
+            try:
+                return "class(%s)" % dtype_of(value.obj)
+            except TypeError:
+                pass
+        return typing.numba_text(value.type)
+
+    def no_array_implementation(self, node, space):
+        """numba's TypingError for cuda.<space>.array(...) with arguments none of its implementations takes."""
+        arguments = [self.argument_text(a) for a in node.args]
+        arguments += ["%s=%s" % (k.arg, self.argument_text(k.value)) for k in node.keywords]
+        self.fail(
+            node,
+            "No implementation of function Function(<function %s.array>) found for signature:\n \n >>> array(%s)\n \n"
+            "the shape of a %s array is a constant int or a tuple of constant ints"
+            % (space, ", ".join(arguments), space),
+        )
 
     @call_typing_rule("new_array")
     def type_call_new_array(self, node, func, space):
@@ -85,6 +118,8 @@ class Intrinsics:
         if shape_node is None or dtype_node is None:
             self.fail(node, "%s.array(shape, dtype) needs both" % space)
         shape = self.constant_shape(shape_node)
+        if shape is None:
+            self.no_array_implementation(node, space)
         alignment = self.array_alignment(keywords.get("alignment"), node)
         dtype = self.expr(dtype_node)
         scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)

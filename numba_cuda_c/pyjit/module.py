@@ -158,6 +158,15 @@ class ModuleBuilder:
             self.pieces.append("struct %s { %s };\n" % (name, fields))
         return name
 
+    def string_constant(self, literal):
+        """The C name of a string (the text of a C literal) in constant memory, declared once: numba keeps print()'s
+        formats there (a kernel's get_const_mem_size() counts them)."""
+        name = self.constants.get(("string", literal))
+        if name is None:
+            name = self.constants[("string", literal)] = self.unique("ncc_string")
+            self.pieces.append('static __constant__ const char %s[] = "%s";\n' % (name, literal))
+        return name
+
     def record_struct(self, t):
         """The C struct a device function returns a record's bytes in, by value (one per record type)."""
         name = self.constants.get(("record", t))

@@ -396,7 +396,7 @@ class Statements:
         if name == self.pyfunc.__name__:  # itself, recursively, while its decorator compiles it (a signature given)
             return Value(obj=DeviceFunction(self.pyfunc))
         if self.retyping:  # the emitting pass: every name is known by now
-            self.fail(node, "name %r is not defined" % name)
+            self.fail(node, "NameError: name %r is not defined" % name)
         raise _Unknown(name)
 
     @c_rule(ast.Name)

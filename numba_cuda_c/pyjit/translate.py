@@ -100,6 +100,18 @@ class FunctionTranslator:
         exc.located = True
         raise exc
 
+    def add_call_context(self, exc, callee, node):
+        """Adds numba's context lines to an error raised while typing a function this one calls at `node`: the
+        callee, and where the call is."""
+        if exc.args and isinstance(exc.args[0], str):
+            line = self.first_line + getattr(node, "lineno", 1) - 1
+            context = "\nDuring: resolving callee type: %s\nDuring: typing of call at %s (%d)" % (
+                callee,
+                self.filename,
+                line,
+            )
+            exc.args = (exc.args[0] + context,) + exc.args[1:]
+
     # -- driver ---------------------------------------------------------------------------------
     def type(self):
         """Runs typing passes until the types stop changing."""
@@ -235,12 +247,24 @@ def translate_kernel(
     return module.source()
 
 
-def typed_listing(pyfunc, argtypes):
-    """The function's source with the type of each of its variables (and its return type): what
-    Dispatcher.inspect_types prints, from a translation of these argument types."""
+def _typed(pyfunc, argtypes):
+    """A translator that has typed (and translated) the function for these argument types."""
     translator = FunctionTranslator(pyfunc, argtypes, _module(), device=False, name="listing")
     translator.device = True  # a value it returns is typed, not refused
     _translated(translator)
+    return translator
+
+
+def variable_types(pyfunc, argtypes):
+    """({variable: type}, return type) of the function translated for these argument types: numba's typemap."""
+    translator = _typed(pyfunc, argtypes)
+    return dict(translator.vars), translator.return_type or types.void
+
+
+def typed_listing(pyfunc, argtypes):
+    """The function's source with the type of each of its variables (and its return type): what
+    Dispatcher.inspect_types prints, from a translation of these argument types."""
+    translator = _typed(pyfunc, argtypes)
     lines = ["# File: %s" % translator.filename, "# --- LINE %d --- " % translator.first_line]
     lines += translator.source_lines
     lines.append("# --- types ---")

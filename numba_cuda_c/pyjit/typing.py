@@ -254,6 +254,13 @@ def best_signatures(candidates, kinds_of):
     return [candidate for rating, candidate in rated if rating == least]
 
 
+def numba_text(t):
+    """A type as numba's typing errors write it (its str): array(float32, 1d, A), class(float32), float32, ..."""
+    if isinstance(t, types.Array):
+        return "array(%s, %dd, %s)" % (numba_text(t.dtype), t.ndim, t.layout)
+    return str(t)
+
+
 def numba_repr(t):
     """A type as numba's messages write it: Array(float64, 1, 'C', False, aligned=True), float32, ..."""
     if isinstance(t, types.Array):

@@ -13,7 +13,9 @@ TESTING_SHIM = "cuda_testing"
 
 # numba.cuda submodules a user imports: they move to the target (`numba.cuda.cudadrv.driver` ->
 # `numba_cuda_c.cudadrv.driver`). Every other numba.cuda submodule is numba-cuda's compiler or test machinery.
-USER_SUBMODULES = frozenset(["cudadrv", "types", "random", "libdevice", "fp16", "bf16", "fp8", "cg", "kernels"])
+USER_SUBMODULES = frozenset(
+    ["cudadrv", "types", "random", "libdevice", "fp16", "bf16", "fp8", "cg", "kernels", "launchconfig"]
+)
 # Modules under numba.cuda._internal (numba-cuda's generated bindings) that programs import names from
 # (`from numba.cuda._internal.cuda_fp8 import fp8_e4m3`): they move to the target as the submodules above do.
 USER_INTERNAL_MODULES = frozenset(["_internal.cuda_fp8"])
@@ -21,7 +23,7 @@ USER_INTERNAL_MODULES = frozenset(["_internal.cuda_fp8"])
 # Names of `from numba.cuda import X` that are numba-cuda's internals (its configuration, its compiler's
 # modules), kept as numba's. Every other name (kernels' API, types, host API) moves to the target.
 INTERNAL_CUDA_NAMES = frozenset(
-    """config HAS_NUMBA core np typing descriptor dispatcher compiler cudaimpl cudadecl launchconfig flags errors
+    """config HAS_NUMBA core np typing descriptor dispatcher compiler cudaimpl cudadecl flags errors
     extending utils simulator simulator_init tests typeconv misc datamodel api api_util args cext cgutils codegen
     cpython cuda_paths debuginfo decorators device_init deviceufunc initialize intrinsics itanium_mangler locks
     lowering mathimpl memory_management models nvvmutils serialize stubs target ufuncs vectorizers cloudpickle
