@@ -209,7 +209,7 @@ class Specialisation:
 
 
 class Dispatcher:
-    """A Python function compiled for the GPU: a kernel (launched as f[griddim, blockdim](*args)) or,
+    """A Python function compiled for the GPU: a kernel (launched as ``f[griddim, blockdim](*args)``) or,
     with device=True, a device function other kernels call."""
 
     def __init__(self, py_func, sigs=None, device=False, **options):
