@@ -54,6 +54,33 @@ def missing(documented):
     return undocumented, no_docstring
 
 
+def members_without_docstrings():
+    """'Class.member' for each method, property or descriptor of a public class (and of what @cuda.jit returns)
+    that has no docstring: autodoc leaves such members out of the reference."""
+    from numba_cuda_c.pyjit.dispatcher import Dispatcher
+
+    classes = {n: o for n, o in public_objects().items() if inspect.isclass(o)}
+    classes["Dispatcher"] = Dispatcher
+    found = []
+    for name, cls in sorted(classes.items()):
+        for member in dir(cls):
+            owner = next((c for c in cls.__mro__ if member in vars(c)), None)
+            if member.startswith("_") or owner is None or owner.__module__ == "builtins":
+                continue
+            static = inspect.getattr_static(cls, member)
+            if isinstance(static, (staticmethod, classmethod)):
+                static = static.__func__
+            if isinstance(static, property):
+                doc = static.__doc__
+            elif callable(static) or inspect.isgetsetdescriptor(static) or inspect.ismemberdescriptor(static):
+                doc = inspect.getdoc(getattr(cls, member))
+            else:  # a plain class attribute (a constant): no docstring of its own to ask for
+                continue
+            if not (doc or "").strip():
+                found.append("%s.%s" % (name, member))
+    return found
+
+
 def type_names_rst():
     """numba's type objects of the package, each with its other names: one paragraph."""
     import numba_cuda_c as package
@@ -120,6 +147,8 @@ def setup(app):
             logger.warning("numba_cuda_c.%s is public but has no entry in the API reference (docs/api.rst)", name)
         for name in no_docstring:
             logger.warning("numba_cuda_c.%s is public but has no docstring", name)
+        for name in members_without_docstrings():
+            logger.warning("numba_cuda_c.%s has no docstring (the API reference leaves it out)", name)
 
     app.connect("env-check-consistency", check)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

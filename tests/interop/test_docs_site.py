@@ -73,6 +73,14 @@ def test_every_public_name_is_in_the_api_reference_with_a_docstring():
     assert {"jit", "compile_ptx", "LinkableCode", "reduce"} <= set(api_coverage.public_objects())
 
 
+def test_every_method_and_property_of_a_public_class_has_a_docstring(monkeypatch):
+    assert api_coverage.members_without_docstrings() == []
+    from numba_cuda_c.args import In
+
+    monkeypatch.setattr(In, "undocumented", lambda self: None, raising=False)
+    assert api_coverage.members_without_docstrings() == ["In.undocumented"]
+
+
 def test_the_type_names_are_listed_from_the_package():
     text = "".join(api_coverage.type_names_rst())
     for name in ("``float32`` (``f4``, ``float_``)", "``void`` (``none``)", "``bfloat16``"):
