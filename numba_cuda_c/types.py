@@ -283,6 +283,9 @@ class Opaque(Type):
 
 
 class NoneType(Type):
+    """numba's none type, also named void: a kernel's return type (void(float32[:]) is a kernel's signature) and
+    the type of None in a kernel."""
+
     name = "void"
 
     def __call__(self, *args):

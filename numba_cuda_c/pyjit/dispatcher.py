@@ -85,7 +85,7 @@ class Specialisation:
 
 
 class Dispatcher(LaunchConfigSensitivity):
-    """A Python function compiled for the GPU: a kernel (launched as f[griddim, blockdim](*args)) or,
+    """A Python function compiled for the GPU: a kernel (launched as ``f[griddim, blockdim](*args)``) or,
     with device=True, a device function other kernels call."""
 
     def __init__(self, py_func, sigs=None, device=False, extensions=None, **options):
@@ -145,6 +145,8 @@ class Dispatcher(LaunchConfigSensitivity):
         return [s.args for s in self._declared] if self.device else list(self._kernels)
 
     def compile(self, sig):
+        """Compile for the signature `sig` now (numba's): a kernel for its argument types (returned), or, for a
+        device function, a declared signature (checked to translate)."""
         signature = types.parse_signature(sig)
         argtypes = normalise(signature.args)
         if self.device:
@@ -584,6 +586,7 @@ class Dispatcher(LaunchConfigSensitivity):
 
     @property
     def definitions(self):
+        """The compiled kernels, a dict by argument types."""
         return dict(self._compiled)
 
     def _pick(self, signature):
@@ -677,18 +680,23 @@ class Dispatcher(LaunchConfigSensitivity):
         return found if signature is None and not self._specialized else found.popitem()[1]
 
     def get_regs_per_thread(self, signature=None):
+        """The registers each thread uses: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_regs_per_thread", signature)
 
     def get_shared_mem_per_block(self, signature=None):
+        """The static shared memory of each block, in bytes: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_shared_mem_per_block", signature)
 
     def get_max_threads_per_block(self, signature=None):
+        """The most threads a block may have: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_max_threads_per_block", signature)
 
     def get_local_mem_per_thread(self, signature=None):
+        """The local memory of each thread, in bytes: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_local_mem_per_thread", signature)
 
     def get_const_mem_size(self, signature=None):
+        """The constant memory the kernel uses, in bytes: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_const_mem_size", signature)
 
     def declared_signature(self, argtypes):
