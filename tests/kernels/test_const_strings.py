@@ -157,11 +157,6 @@ def test_strings_cut_and_copied_as_numpy_stores_them():
 
 
 @requires_gpu
-@pytest.mark.xfail(
-    reason="the launch's argument key (src/launch/argument_types.c, put_dtype) gives S and U dtypes their type number "
-    "alone, not their size: an S4 array reuses the kernel compiled for S12 until flexible dtypes take the dtype table",
-    strict=False,
-)
 def test_strings_of_two_sizes_get_two_kernels():
     kernel = cuda.jit(bytes_assign)
     long, short = np.zeros(2, "S12"), np.zeros(4, "S2")
