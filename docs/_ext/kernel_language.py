@@ -23,7 +23,7 @@ NOTES = {
         "Variables hold numbers, arrays and tuples of numbers; numbers stored in one variable unify, as numba types "
         "them. A name re-bound to a value of another kind (an array of another type, a tuple of another length) gets "
         "a variable of its own, as numba's SSA, and loops and branches must end with the bindings they began with. "
-        "Chained assignment (``x = y = e``) is refused.",
+        "Chained (``x = y = e``).",
     ),
     "AugAssign": ("``x += e``, ``a[i] *= e``", "Every operator of the table below."),
     "If": (
@@ -45,7 +45,11 @@ NOTES = {
     ),
     "Pass": ("``pass``", ""),
     "Expr": ("a call as a statement", "``cuda.syncthreads()``, ``print(...)``, a device function's call."),
-    "Assert": ("``assert c``", "Not checked, as numba without ``debug=True`` (its test is still translated)."),
+    "Assert": (
+        "``assert c``",
+        "Checked with ``debug=True, opt=False`` (the launch raises AssertionError, as numba's); otherwise not "
+        "checked, as numba's.",
+    ),
     "Raise": (
         "``raise ValueError('why')``",
         "An exception class with constant arguments; the launch raises it on the host, naming the thread and block.",
@@ -66,6 +70,8 @@ NOTES = {
     "BoolOp": ("``a and b``, ``a or b``", ""),
     "Compare": ("``a < b``", "Chained (``a < b < c``), ``is`` / ``is not`` (``x is None``), ``in`` a tuple."),
     "IfExp": ("``a if c else b``", ""),
+    "NamedExpr": ("``(x := e)``", "Binds a number or an array, as an assignment."),
+    "Lambda": ("``f = lambda x: e``", "Bound to a name and called in the kernel, as a function defined there."),
     "Attribute": (
         "``a.shape``, ``cuda.threadIdx.x``",
         "Array attributes (``shape``, ``strides``, ``size``, ``ndim``, ``dtype``, ``T``, ``real``, ``imag``), "
@@ -96,6 +102,7 @@ CALL_NOTES = {
     "rewrite": "Calls written as operators: ``pow(a, b)``, ``operator.add(a, b)``.",
     "known": "A call whose result is known when compiling (``len`` of a tuple, ``isinstance``).",
     "spread": "``f(*t)``: a tuple spread into arguments.",
+    "range": "``range(...)`` as a value: stored in a variable, then iterated or measured (``len(r)``).",
 }
 
 # Each library family's title (the module of pyjit/lib its entries are registered by).
@@ -111,6 +118,7 @@ FAMILY_TITLES = {
     "random_numbers": "Random numbers (``numba_cuda_c.random``, numba's ``numba.cuda.random``)",
     "fp16": "float16 (``cuda.fp16``)",
     "bf16": "bfloat16 (``numba_cuda_c.bf16``, numba's ``numba.cuda.bf16``)",
+    "fp8": "FP8 (``numba_cuda_c.fp8``, numba's ``numba.cuda._internal.cuda_fp8``)",
     "libdevice": "libdevice (``cuda.libdevice``: the ``__nv_*`` functions)",
 }
 FAMILY_ORDER = tuple(FAMILY_TITLES)
@@ -229,8 +237,8 @@ def spelling(path, methods=()):
         return "``np.%s(a)``" % name + (", ``a.%s()``" % name if name in methods else "")
     if head == "random":
         return "``numba_cuda_c.random.%s``" % name
-    if head == "bf16":
-        return "``numba_cuda_c.bf16.%s``" % name
+    if head in ("bf16", "fp8"):
+        return "``numba_cuda_c.%s.%s``" % (head, name)
     if head == "GridGroup":  # a method of the opaque group cuda.cg.this_grid() returns
         return "``g.%s()`` (``g = cuda.cg.this_grid()``)" % name
     raise Drift(
@@ -242,19 +250,27 @@ def _first_line(doc):
     return " ".join((doc or "").strip().split("\n\n")[0].split())
 
 
+def documented_entries(table):
+    """The table's (path, entry) pairs that are library functions: not a number type's conversion, which the
+    translator registers where a kernel first calls the type (so the table's size depends on what was compiled)."""
+    return [(path, entry) for path, entry in table.items() if path[0] != "convert"]
+
+
 def library_rst():
     """The library part: every entry of pyjit/lib's TABLE, by family."""
     _, lib, _ = _registries()
     from numba_cuda_c.pyjit.lib import arrays
 
     families = {}
-    for path, entry in lib.TABLE.items():
-        family = entry.typing.__module__.rsplit(".", 1)[-1]
+    for path, entry in documented_entries(lib.TABLE):
+        # the low-precision types' entries by their module (numbers.py types fp16's and bf16's), others by the
+        # family module that registers them
+        family = path[0] if path[0] in ("fp16", "bf16", "fp8") else entry.typing.__module__.rsplit(".", 1)[-1]
         families.setdefault(family, []).append((path, entry))
     _check(list(families), FAMILY_TITLES, "library families")
     out = [
         "The translator's library has %d entries in %d families (``numba_cuda_c/pyjit/lib``)."
-        % (len(lib.TABLE), len(families)),
+        % (sum(map(len, families.values())), len(families)),
         "",
     ]
     for family in FAMILY_ORDER:

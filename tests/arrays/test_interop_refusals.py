@@ -4,6 +4,7 @@ by an object's __cuda_array_interface__ reaches the caller (numba's hasattr hide
 axis of one element goes to the device; boolean scalar keys (d[True], d[False], with other keys) select as NumPy's."""
 
 import pytest
+from textwrap import dedent
 
 import numba_cuda_c as cuda
 from gpu import requires_gpu
@@ -79,7 +80,7 @@ def test_no_path_puts_python_objects_on_the_device_or_device_bytes_in_them_on_th
 def test_no_path_puts_python_objects_on_the_device_or_device_bytes_in_them_on_the_gpu():
     from subproc import run_python
 
-    assert "objects refused" in run_python("import numpy as np\nimport numba_cuda_c as cuda\n" + OBJECTS)
+    assert "objects refused" in run_python("import numpy as np\nimport numba_cuda_c as cuda\n" + dedent(OBJECTS))
 
 
 class RaisingInterface:

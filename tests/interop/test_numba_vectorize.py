@@ -273,12 +273,17 @@ def test_numbas_vectorize_results_under_the_alias_match_numpy_and_numba_cuda(tmp
         pytest.skip("numba-cuda is not installed or sees no GPU: compared with NumPy only")
     theirs = run_program(tmp_path, False, "gpu")
     assert theirs["vectorize"] == "CUDAUFuncDispatcher", theirs  # numba-cuda's own builders ran
-    compared = 0
+    compared, wrong = 0, []
     for name, got in theirs.items():
         if not isinstance(got, dict) or "error" in got:  # what numba-cuda refuses, we may take
             continue
         assert ours[name]["device"] == got["device"] and ours[name]["dtype"] == got["dtype"], (name, got)
         # numbers alone: numba-cuda gives a 1-element array, we give the number (as NumPy's ufuncs)
-        np.testing.assert_allclose(np.ravel(ours[name]["values"]), np.ravel(got["values"]), rtol=1e-6, err_msg=name)
+        theirs_values = np.ravel(got["values"])
+        if not np.allclose(theirs_values, np.ravel(want[name]), rtol=1e-6):
+            # numba-cuda 0.30 broadcasts a row against a matrix as its first element: NumPy decides, above
+            wrong.append(name)
+            continue
+        np.testing.assert_allclose(np.ravel(ours[name]["values"]), theirs_values, rtol=1e-6, err_msg=name)
         compared += 1
-    assert compared >= 10, theirs
+    assert compared >= 10 and wrong in ([], ["row_broadcast"]), (theirs, wrong)

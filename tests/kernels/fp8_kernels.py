@@ -2,9 +2,8 @@
 through the globals `cuda` (the package), `F` (its FP8 module) and `T` (one FP8 type), which `bound` sets (numba_cuda_c
 and numba_cuda_c.fp8 for ours; numba.cuda and numba-cuda's numba.cuda._internal.cuda_fp8 for theirs)."""
 
-import types as _pytypes
-
 import numba_cuda_c as cuda
+from gpu import rebind
 from numba_cuda_c import fp8 as F
 
 T = F.fp8_e4m3
@@ -12,8 +11,7 @@ T = F.fp8_e4m3
 
 def bound(kernel, package, fp8_module, type_name):
     """`kernel` with `cuda`, `F` and `T` read from these (the translator and numba read a function's globals)."""
-    namespace = dict(kernel.__globals__, cuda=package, F=fp8_module, T=getattr(fp8_module, type_name))
-    return _pytypes.FunctionType(kernel.__code__, namespace, kernel.__name__)
+    return rebind(kernel, cuda=package, F=fp8_module, T=getattr(fp8_module, type_name))
 
 
 def convert(x, f32, f64, f16, bf16, ints, uints, truth):
@@ -56,7 +54,8 @@ def construct(x, n, out):
 
 
 def storage(x32, x64, e, fp8, e8m0, raws, pairs):
-    # the storage conversions in every saturation, interpretation and rounding mode
+    # the storage conversions in every saturation, interpretation and rounding mode (e8m0 has two: cuda_fp8.hpp
+    # asserts on the device for any other, as it documents)
     i = cuda.grid(1)
     if i < x32.size:
         a, b = x32[i], x64[i]
@@ -73,22 +72,17 @@ def storage(x32, x64, e, fp8, e8m0, raws, pairs):
                 k += 1
         k = 0
         for saturation in (nosat, satfinite):
-            for rounding in (
-                F.cudaRoundMode.cudaRoundNearest,
-                F.cudaRoundMode.cudaRoundZero,
-                F.cudaRoundMode.cudaRoundPosInf,
-                F.cudaRoundMode.cudaRoundMinInf,
-            ):
+            for rounding in (F.cudaRoundMode.cudaRoundZero, F.cudaRoundMode.cudaRoundPosInf):
                 e8m0[i, k] = F.cvt_float_to_e8m0(a, saturation, rounding)
-                e8m0[i, k + 8] = F.cvt_double_to_e8m0(b, saturation, rounding)
-                e8m0[i, k + 16] = F.cvt_bfloat16raw_to_e8m0(raw, saturation, rounding)
+                e8m0[i, k + 4] = F.cvt_double_to_e8m0(b, saturation, rounding)
+                e8m0[i, k + 8] = F.cvt_bfloat16raw_to_e8m0(raw, saturation, rounding)
                 k += 1
         pairs[i, 0] = F.cvt_float2_to_fp8x2(cuda.float32x2(a, -a), nosat, e4m3)
         pairs[i, 1] = F.cvt_float2_to_fp8x2(cuda.float32x2(a, -a), satfinite, e5m2)
         pairs[i, 2] = F.cvt_double2_to_fp8x2(cuda.float64x2(b, -b), satfinite, e4m3)
         pairs[i, 3] = F.cvt_double2_to_fp8x2(cuda.float64x2(b, -b), nosat, e5m2)
         pairs[i, 4] = F.cvt_float2_to_e8m0x2(cuda.float32x2(a, a * 3), nosat, F.cudaRoundMode.cudaRoundPosInf)
-        pairs[i, 5] = F.cvt_double2_to_e8m0x2(cuda.float64x2(b, b * 3), satfinite, F.cudaRoundMode.cudaRoundNearest)
+        pairs[i, 5] = F.cvt_double2_to_e8m0x2(cuda.float64x2(b, b * 3), satfinite, F.cudaRoundMode.cudaRoundZero)
 
 
 def vectors(x32, x64, got, want):

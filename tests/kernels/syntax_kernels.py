@@ -49,8 +49,8 @@ def walrus(out, x):
         steps += 1
     out[0] = n
     out[1] = steps
-    if (y := x * 3) > 5 and (z := y + 1) > 0:
-        out[2] = z
+    if (y := x * 3) > 5:  # numba-cuda 0.30 cannot type a comparison of a walrus to the right of `and`
+        out[2] = (z := y + 1) + z
     out[3] = y
 
 
@@ -75,7 +75,7 @@ def tuples(out, x):
     w = t[::-1]
     out[0] = u[0] + v[3] + w[0] + len(t[:2]) + len(v)
     s = (1,)
-    s += (x,)
+    s = s + (x,)  # numba-cuda 0.30 has no `+=` for tuples
     out[1] = s[1]
 
 

@@ -5,6 +5,7 @@ the CPU, for each branch shape CPython 3.11-3.13 compile differently (and/or cha
 duplicated returns); compiled with NVRTC (CI); and run on the GPU beside the same kernel written in a file."""
 
 import ast
+import sys
 import itertools
 from textwrap import dedent
 
@@ -109,10 +110,24 @@ def test_loops_and_conditional_expressions_are_unreadable():
         "def f(a):\n    for i in range(3):\n        a[i] = i\n",
         "def f(a):\n    while a[0] < 3:\n        a[0] += 1\n",
         "def f(a, b):\n    a[0] = b and 2\n",
-        "def f(a, b):\n    a[0] = 1 if b else 2\n",
     ):
         with pytest.raises(Unreadable):
             function_def(_made_with_exec(text))
+
+
+def test_a_conditional_expression_is_unreadable_or_rebuilt_as_the_branches_it_compiles_to():
+    # CPython 3.12 compiles `a[0] = 1 if b else 2` to two branches that each store: read as an if statement
+    original = _made_with_exec("def f(a, b):\n    a[0] = 1 if b else 2\n")
+    try:
+        rebuilt = _rebuilt(original)
+    except Unreadable:
+        assert sys.version_info < (3, 12)
+        return
+    for b in (True, False, 0, 3):
+        want, got = [0], [0]
+        original(want, b)
+        rebuilt(got, b)
+        assert got == want
 
 
 ATOMIC_DOUBLE_SHARED = """

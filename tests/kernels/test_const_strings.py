@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import needs_nvrtc, numba_cuda_or_skip, requires_gpu
+from gpu import needs_nvrtc, numba_cuda_or_skip, rebind, requires_gpu
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import KernelTypeError
 from numba_cuda_c.pyjit.translate import translate_kernel
@@ -32,6 +32,11 @@ def strings_in_records(a):
     a[0]["x"] = 1
     a[0]["y"] = "ABC"
     a[1]["x"] = 2
+    a[1]["y"] = "XYZ"
+
+
+def strings_in_record_attributes(a):
+    a[0].y = "ABC"  # numba-cuda 0.30 cannot lower a constant stored through the attribute: we can
     a[1].y = "XYZ"
 
 
@@ -82,10 +87,11 @@ def test_the_bytes_written_are_the_strings_padded_with_zeros():
         (str_assign, "<U12"),
         (bytes_assign, "S12"),
         (strings_in_records, UNICODE_RECORD),
+        (strings_in_record_attributes, UNICODE_RECORD),
         (bytes_in_records, BYTES_RECORD),
         (cut_and_copied, "<U12"),
     ],
-    ids=["unicode", "bytes", "unicode-records", "bytes-records", "cut-and-copied"],
+    ids=["unicode", "bytes", "unicode-records", "unicode-record-attributes", "bytes-records", "cut-and-copied"],
 )
 def test_kernels_compile(kernel, dtype):
     ptx, _ = cuda.compile_ptx(kernel, (array_of(dtype),))
@@ -111,7 +117,7 @@ def run_both(kernel, make, launch):
     except pytest.skip.Exception:
         return ours, None
     theirs = make()
-    numba_cuda.jit(kernel)[launch](theirs)
+    numba_cuda.jit(rebind(kernel, cuda=numba_cuda))[launch](theirs)
     return ours, theirs
 
 
@@ -145,6 +151,13 @@ def test_constant_strings_into_records(kernel, dtype, reference):
     np.testing.assert_array_equal(ours, np.asarray(reference, dtype=dtype))
     if theirs is not None:
         np.testing.assert_array_equal(ours, theirs)
+
+
+@requires_gpu
+def test_constant_strings_into_record_attributes():
+    out = np.zeros(2, UNICODE_RECORD)
+    cuda.jit(strings_in_record_attributes)[1, 1](out)
+    np.testing.assert_array_equal(out, np.asarray([(0, "ABC"), (0, "XYZ")], dtype=UNICODE_RECORD))
 
 
 @requires_gpu

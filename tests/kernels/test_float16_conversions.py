@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from gpu import needs_nvrtc, numba_cuda_or_skip, requires_gpu
+from gpu import needs_nvrtc, numba_cuda_or_skip, rebind, requires_gpu
 from numba_cuda_c import types
 
 INTEGERS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
@@ -78,9 +78,12 @@ def test_conversions_on_the_gpu_as_numba_cuda():
     ints = np.array([0, 1, -1, 3, 127, -128, 255, 2047, 2049, 30001, -7, 65504], np.int64)
     dtypes = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float64]
     results = {}
-    for name, jit in (("ours", cuda.jit), ("numba", numba_cuda.jit)):
+    for name, jit, kernel in (
+        ("ours", cuda.jit, conversions),
+        ("numba", numba_cuda.jit, rebind(conversions, cuda=numba_cuda)),
+    ):
         outs = [np.zeros(halves.size, d) for d in dtypes] + [np.zeros(halves.size, np.float16)]
-        jit(conversions)[1, 32](halves, ints, *outs)
+        jit(kernel)[1, 32](halves, ints, *outs)
         results[name] = outs
     for ours, theirs in zip(results["ours"], results["numba"]):
         np.testing.assert_array_equal(ours, theirs)

@@ -8,7 +8,7 @@ import pytest
 
 import numba_cuda_c as cuda
 import raising_kernels as rk
-from gpu import needs_nvrtc, numba_cuda_or_skip, requires_gpu
+from gpu import needs_nvrtc, numba_cuda_or_skip, rebind, requires_gpu
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 from numba_cuda_c.pyjit import KernelTypeError, exceptions
 from numba_cuda_c.pyjit.translate import translate_kernel
@@ -139,15 +139,9 @@ def test_asserts_on_the_gpu_as_numba_cuda():
     cuda.jit(rk.asserts)[1, 4](-1, out)  # no debug: the threads ended, nothing raised
     assert not out.any()
     numba_cuda = numba_cuda_or_skip()
-    theirs = numba_cuda.jit(debug=True, opt=False)(rebind_cuda(rk.asserts, numba_cuda))
+    theirs = numba_cuda.jit(debug=True, opt=False)(rebind(rk.asserts, cuda=numba_cuda))
     with pytest.raises(AssertionError, match="x must be positive"):
         theirs[1, 4](-1, np.zeros(4, np.int64))
-
-
-def rebind_cuda(function, numba_cuda):
-    import types as pytypes
-
-    return pytypes.FunctionType(function.__code__, dict(function.__globals__, cuda=numba_cuda), function.__name__)
 
 
 @requires_gpu

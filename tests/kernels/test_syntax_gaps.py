@@ -5,14 +5,12 @@ np.ndindex / a.dtype.type(x), the operator module's in-place functions, constant
 cuda.fp16 / cuda.bf16 functions numba-cuda has. Translation, NVRTC compilation and errors in CI; on the GPU, each
 kernel's results against the same Python run on the host and against numba-cuda compiling the same function."""
 
-import types as pytypes
-
 import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
 import syntax_kernels as sk
-from gpu import needs_nvrtc, numba_cuda_or_skip, requires_gpu
+from gpu import needs_nvrtc, numba_cuda_or_skip, rebind, requires_gpu
 from numba_cuda_c.pyjit import KernelTypeError, lib
 from numba_cuda_c.pyjit.translate import translate_kernel
 
@@ -34,15 +32,6 @@ CASES = [
     (sk.in_place_operators, "void(int64[::1], int64, int64)", lambda: (13, 3), np.int64, 10),
 ]
 IDS = [case[0].__name__ for case in CASES]
-
-
-def rebind(function, **names):
-    """The same function with some of its globals replaced (the cuda module by numba's; device functions by their
-    Python, for a run on the host)."""
-    namespace = dict(function.__globals__, **names)
-    return pytypes.FunctionType(
-        function.__code__, namespace, function.__name__, function.__defaults__, function.__closure__
-    )
 
 
 def on_the_host(kernel, args, dtype, size):

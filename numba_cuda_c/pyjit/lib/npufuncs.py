@@ -310,8 +310,8 @@ def _code(translator, name, xs, t, out, node):  # noqa: C901 (one case per ufunc
     if name == "reciprocal":
         if complex_:
             return "(ncc_complex_of<%s>(1, 0) / %s)" % (t.underlying_float.ctype, a)
-        if integer:  # through a double, as NumPy's (and numba's) integer reciprocal
-            return "((%s)(1.0 / (double)%s))" % (t.ctype, a)
+        if integer:  # through a double, as NumPy's (and numba's) integer reciprocal; of 0, 0 as NumPy's
+            return "(%s == 0 ? (%s)0 : (%s)(1.0 / (double)%s))" % (a, t.ctype, t.ctype, a)
         return "(%s / %s)" % (literal(1, t).code, a)
     if name in ("floor", "ceil", "trunc", "rint"):
         if integer:
