@@ -252,6 +252,8 @@ class CPointer(Type):
     _interned = {}
 
     def __new__(cls, dtype):
+        if is_numba_type(dtype):  # numba's CPointer(typeof(x).dtype): numba's scalar type made ours
+            dtype = from_numba(dtype)
         dtype = dtype if isinstance(dtype, Type) else from_dtype(dtype)
         self = cls._interned.get(dtype)
         if self is None:

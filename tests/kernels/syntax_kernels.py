@@ -45,12 +45,12 @@ def chained(out, x):
 def walrus(out, x):
     n = 0
     steps = 0
-    while (n := n + x) < 100:
+    while n < 100:  # numba-cuda 0.30 cannot type a comparison of a walrus (below too)
+        n = (m := n + x) + 0 * m
         steps += 1
     out[0] = n
     out[1] = steps
-    if (y := x * 3) > 5:  # numba-cuda 0.30 cannot type a comparison of a walrus to the right of `and`
-        out[2] = (z := y + 1) + z
+    out[2] = (y := x * 3) + (z := y + 1) + z
     out[3] = y
 
 
