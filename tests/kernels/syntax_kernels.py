@@ -43,14 +43,20 @@ def chained(out, x):
 
 
 def walrus(out, x):
+    out[2] = (y := x * 3) + (z := y + 1) + z
+    out[3] = y
+
+
+def walrus_in_loops(out, x):
+    # numba-cuda 0.30 types neither a walrus in a loop nor one compared: compared with Python alone
     n = 0
     steps = 0
-    while n < 100:  # numba-cuda 0.30 cannot type a comparison of a walrus (below too)
-        n = (m := n + x) + 0 * m
+    while (n := n + x) < 100:
         steps += 1
     out[0] = n
     out[1] = steps
-    out[2] = (y := x * 3) + (z := y + 1) + z
+    if (y := x * 3) > 5 and (z := y + 1) > 0:
+        out[2] = z
     out[3] = y
 
 
