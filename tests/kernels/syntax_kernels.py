@@ -43,12 +43,16 @@ def chained(out, x):
 
 
 def walrus(out, x):
-    out[2] = (y := x * 3) + (z := y + 1) + z
+    # numba-cuda 0.30 types a walrus whose value is stored, not one inside an operation (below)
+    y = (z := x * 3)
+    out[0] = y + z
+    out[1] = (w := z + 1)
+    out[2] = w
     out[3] = y
 
 
-def walrus_in_loops(out, x):
-    # numba-cuda 0.30 types neither a walrus in a loop nor one compared: compared with Python alone
+def walrus_in_expressions(out, x):
+    # compared with Python alone: numba-cuda 0.30 cannot type a walrus in a comparison or an operation
     n = 0
     steps = 0
     while (n := n + x) < 100:

@@ -18,7 +18,7 @@ from numba_cuda_c.pyjit.translate import translate_kernel
 CASES = [
     (sk.chained, "void(float64[::1], int64)", lambda: (7,), np.float64, 3),
     (sk.walrus, "void(int64[::1], int64)", lambda: (9,), np.int64, 4),
-    (sk.walrus_in_loops, "void(int64[::1], int64)", lambda: (9,), np.int64, 4),
+    (sk.walrus_in_expressions, "void(int64[::1], int64)", lambda: (9,), np.int64, 4),
     (sk.lambdas, "void(int64[::1], int64)", lambda: (4,), np.int64, 3),
     (sk.tuples, "void(float64[::1], int64)", lambda: (5,), np.float64, 2),
     (sk.ranges, "void(int64[::1], int64)", lambda: (17,), np.int64, 3),
@@ -33,7 +33,9 @@ CASES = [
     (sk.in_place_operators, "void(int64[::1], int64, int64)", lambda: (13, 3), np.int64, 10),
 ]
 IDS = [case[0].__name__ for case in CASES]
-NUMBA_CANNOT = {sk.walrus_in_loops}  # numba-cuda 0.30 refuses these (its TypingError): compared with Python only
+NUMBA_CANNOT = {
+    sk.walrus_in_expressions
+}  # numba-cuda 0.30 refuses these (its TypingError): compared with Python only
 
 
 def on_the_host(kernel, args, dtype, size):
