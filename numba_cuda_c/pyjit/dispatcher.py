@@ -745,6 +745,7 @@ def jit(func_or_sig=None, device=False, **options):
         and not types.is_numba_type(func_or_sig)
     ):
         return Dispatcher(func_or_sig, device=device, **options)
+    errors.jit_target_checked(func_or_sig)
     sigs = None
     if func_or_sig is not None:
         sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]

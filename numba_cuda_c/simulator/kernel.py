@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from numba_cuda_c import config, types
+from numba_cuda_c import config, errors, types
 from numba_cuda_c._cuda import CudaAPIError
 from numba_cuda_c.args import as_hint
 from numba_cuda_c.simulator import arrays, threads
@@ -30,6 +30,7 @@ def jit(func_or_sig=None, device=False, debug=None, link=None, **options):
     lineinfo, max_registers, inline, ...) are accepted and change nothing."""
     if link:
         raise NotImplementedError("the CUDA simulator cannot link CUDA C, PTX or other device code (link=)")
+    errors.jit_target_checked(func_or_sig)
     if debug is None:
         debug = bool(config.get("CUDA_DEBUGINFO_DEFAULT"))
     if (
