@@ -63,6 +63,8 @@ def typeof(value):
     t = _SCALAR_OF_PYTHON.get(cls)
     if t is not None:
         return t
+    if value is None:  # numba's none: known when compiling, not passed (pyjit/optional.py)
+        return types.none
     if isinstance(value, tuple):  # numbers: one struct; with arrays or tuples in it: flattened (_flattening)
         items = tuple(typeof(item) for item in value)
         if not all(isinstance(item, (types.Scalar, types.Array, types.Tuple)) for item in items):
@@ -131,6 +133,26 @@ def _flattening(launch, positions):
         return launch(*flat)
 
     return launch_flattened
+
+
+def _omitting(launch, kept):
+    """The launch for a kernel given None or leaving out arguments that have defaults: only the arguments at the
+    positions kept are passed (the others are known when compiling, pyjit/optional.py)."""
+
+    def launch_without(*args):
+        return launch(*[args[k] for k in kept])
+
+    return launch_without
+
+
+def _with_defaults(py_func, argtypes):
+    """The argument types of a call that leaves out arguments with defaults: numba's Omitted(default) for each."""
+    defaults = py_func.__defaults__ or ()
+    count = py_func.__code__.co_argcount
+    missing = count - len(argtypes)
+    if 0 < missing <= len(defaults):
+        return argtypes + tuple(types.Omitted(d) for d in defaults[len(defaults) - missing :])
+    return argtypes
 
 
 def _needs_conversion(value):
@@ -533,16 +555,19 @@ class Dispatcher:
         configs = {}  # argument types -> LaunchConfig
 
         def specialise(*args):
-            argtypes = tuple([typeof(a) for a in args])
+            argtypes = _with_defaults(self.py_func, tuple([typeof(a) for a in args]))
             config = configs.get(argtypes)
             if config is None:
                 if self._sigs and not self.device:  # numba: given signatures, nothing else is compiled
                     config = configs[argtypes] = self._declared_launch(argtypes, key, args)
                 else:
                     config = configs[argtypes] = self._checked(self._kernel(argtypes)[key], argtypes)
-            flat = [k for k, t in enumerate(argtypes) if types.flattens(t)]
+            kept = [k for k, t in enumerate(argtypes) if t is not types.none and not isinstance(t, types.Omitted)]
+            flat = [j for j, k in enumerate(kept) if types.flattens(argtypes[k])]
             if flat:
                 config = _flattening(config, flat)
+            if len(kept) != len(argtypes):
+                config = _omitting(config, kept)
             converted = [k for k, a in enumerate(args) if _needs_conversion(a)]
             return _with_conversions(config, converted, key[2] if len(key) > 2 else 0) if converted else config
 

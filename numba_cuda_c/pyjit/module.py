@@ -24,8 +24,12 @@ CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
 lib.Requirement("recursion", "", launch=("deep_stack",))
 lib.Requirement("fp16", FP16_HEADER)
 # A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
-# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it.
-HEADER_MARKS = (("fp16", ("__half", "ncc_to_half")), ("bf16", ("bfloat16", "ncc_to_bf16")))
+# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it; so can an Optional.
+HEADER_MARKS = (
+    ("fp16", ("__half", "ncc_to_half")),
+    ("bf16", ("bfloat16", "ncc_to_bf16")),
+    ("optional", ("ncc_optional",)),  # numba's Optional values (optional.py)
+)
 # The complex-number part of the prelude goes where the C names one of its types or functions
 COMPLEX_NAMES = tuple(sorted(set(re.findall(r"\bncc_[a-z0-9_]+(?=\s*[(<{])", COMPLEX))))
 
