@@ -299,7 +299,7 @@ def test_none_used_as_a_number_on_the_gpu():
     np.testing.assert_array_equal(out, np.where(XS > 5, XS, -7))
     debug = cuda.jit(debug=True, opt=False)(OURS["as_number"].py_func)
     with pytest.raises(TypeError, match="expected int64, got None"):
-        debug[1, len(XS)](out, XS)
+        debug[1, len(XS)](np.zeros(len(XS), np.int64), XS)
     numba_cuda = numba_cuda_or_skip()
     theirs = optional_kernels.make(numba_cuda)
     other = np.zeros(len(XS), np.int64)
