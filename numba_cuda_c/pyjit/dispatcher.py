@@ -281,6 +281,7 @@ class Dispatcher:
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
             self._declared.append(types.Signature(signature.return_type, argtypes))
             return None
+        argtypes = _with_defaults(self.py_func, argtypes)  # a signature of the arguments before the defaulted
         self._as_declared[argtypes] = tuple(signature.args)  # layouts as written, for numba's messages
         return self._kernel(argtypes)
 
@@ -649,7 +650,7 @@ class Dispatcher:
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
         # values, or types themselves (numba's f.specialize(float32[::1]) takes either)
-        argtypes = tuple(a if isinstance(a, types.Type) else typeof(a) for a in args)
+        argtypes = _with_defaults(self.py_func, tuple(a if isinstance(a, types.Type) else typeof(a) for a in args))
         specialised = self.specializations.get(argtypes)  # one per types as given (layouts too), as numba
         if specialised is None:
             specialised = Dispatcher(self.py_func, device=self.device, **self.options)

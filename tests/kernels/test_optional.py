@@ -231,6 +231,11 @@ for args, passed in (((3,), [3]), ((3, None), [3]), ((3, None, 5), [3, 5]), ((3,
         assert [struct.unpack("q", p)[0] for p in params[1:]] == passed, (args, params)
 t = cuda.types
 assert (t.int64[:], t.int64, t.Omitted(None), t.Omitted(4)) in f.signatures
+declared = cuda.jit("void(int64[:], int64)")(f.py_func)  # a signature of the arguments before the defaulted
+assert declared.signatures == [(t.int64[:], t.int64, t.Omitted(None), t.Omitted(4))]
+declared[1, 1](d, 3)
+assert [struct.unpack("q", p)[0] for p in mock.launch()["params"][1:]] == [3]
+assert f.specialize(d, 3).signatures == declared.signatures
 print("launched ok")
 """)
     assert "launched ok" in out
