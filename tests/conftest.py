@@ -41,3 +41,23 @@ def pytest_collection_modifyitems(config, items):
         node = os.path.relpath(str(item.path), os.path.dirname(_HERE)) + "::" + item.name
         if node not in selected:
             item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The skipped tests counted by reason, one line a reason (pytest's -rs would print a line per test location,
+    some 300 of them with the same reason where there is no GPU), and why there is no GPU, once."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    counts = {}
+    for report in skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason[len("Skipped: ") :] if reason.startswith("Skipped: ") else reason
+        counts[reason] = counts.get(reason, 0) + 1
+    if not counts:
+        return
+    terminalreporter.section("skipped, by reason")
+    for reason, count in sorted(counts.items(), key=lambda item: -item[1]):
+        terminalreporter.line("%5d  %s" % (count, reason))
+    from gpu import NO_GPU, no_gpu_detail
+
+    if NO_GPU in counts:
+        terminalreporter.line("(%s: %s)" % (NO_GPU, no_gpu_detail()))

@@ -136,8 +136,21 @@ class Pass(
     def typing_rule(self, node):
         rule = rules.TYPING.get(type(node))
         if rule is None:
-            self.fail(node, "unsupported expression (%s)" % type(node).__name__)
+            kind = type(node).__name__
+            self.fail(node, "unsupported expression (%s)%s" % (kind, INSTEAD.get(kind, "")))
         return rule
+
+
+# What a kernel uses instead of a Python construct it cannot have: device code allocates nothing on a heap
+INSTEAD = {
+    "List": ": kernels have no lists; use cuda.local.array(n, dtype) (per thread) or cuda.shared.array (per block)",
+    "ListComp": ": kernels have no lists; fill a cuda.local.array in a loop",
+    "Dict": ": kernels have no dicts; use arrays indexed by integers",
+    "DictComp": ": kernels have no dicts; use arrays indexed by integers",
+    "Set": ": kernels have no sets; use an array of flags",
+    "SetComp": ": kernels have no sets; use an array of flags",
+    "JoinedStr": ": kernels have no strings to format; print() takes the values themselves",
+}
 
 
 for _name in FUNCTION_STATE:

@@ -107,6 +107,22 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     return ptx.decode(), resty, externs
 
 
+def _check_output(output):
+    """numba's output= values: 'ptx' or 'ltoir'."""
+    if output not in ("ptx", "ltoir"):
+        raise NotImplementedError("Unsupported output type: %s" % output)
+
+
+def _refuse_ltoir(output, what):
+    """LTO-IR is NVVM's format, which CUDA C compiled by NVRTC does not give: numba's default for compile_all and
+    an option of compile(), refused with what to pass instead."""
+    if output == "ltoir":
+        raise NotImplementedError(
+            "%s(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. Use output='ptx'"
+            % what
+        )
+
+
 def compile_all(
     pyfunc,
     sig,
@@ -126,16 +142,11 @@ def compile_all(
     and the declared device functions'): CUDA C sources compiled to PTX by NVRTC, other kinds as they are.
     Returns (codes, return type). output='ltoir' (numba's default) is NVVM's format, which NVRTC-compiled
     CUDA C does not produce here: it raises NotImplementedError saying so; pass output='ptx'."""
-    if output not in ("ptx", "ltoir"):
-        raise NotImplementedError("Unsupported output type: %s" % output)
+    _check_output(output)
     _check_abi(abi, device)
     if forceinline and output != "ltoir":
         raise ValueError("Can only designate forced inlining in LTO-IR")
-    if output == "ltoir":
-        raise NotImplementedError(
-            "compile_all(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. "
-            "Use output='ptx'"
-        )
+    _refuse_ltoir(output, "compile_all")
     from numba_cuda_c.cudadrv import linker  # linking: loaded by compile_all only
     from numba_cuda_c.cudadrv.linkable_code import LinkableCode
 
@@ -199,12 +210,8 @@ def compile(
     launch_bounds=None,
 ):
     """numba-cuda's compile(): PTX (output='ptx') and the return type; LTO-IR is NVVM's format, not made here."""
-    if output not in ("ptx", "ltoir"):
-        raise NotImplementedError("Unsupported output type: %s" % output)
-    if output == "ltoir":
-        raise NotImplementedError(
-            "compile(output='ltoir'): LTO-IR is NVVM's format; numba_cuda_c compiles CUDA C with NVRTC. Use output='ptx'"
-        )
+    _check_output(output)
+    _refuse_ltoir(output, "compile")
     return compile_ptx(pyfunc, sig, **_ptx_options(locals()))
 
 

@@ -69,7 +69,15 @@ class FunctionTranslator:
         if len(self.params) != len(self.argtypes):
             self.fail(
                 self.node,
-                "%s takes %d arguments, %d types given" % (pyfunc.__name__, len(self.params), len(self.argtypes)),
+                # Python's wording: a launch or a signature with the wrong number of arguments
+                "%s() takes %d positional argument%s but %d %s given"
+                % (
+                    pyfunc.__name__,
+                    len(self.params),
+                    "" if len(self.params) == 1 else "s",
+                    len(self.argtypes),
+                    "was" if len(self.argtypes) == 1 else "were",
+                ),
             )
         self.vars = dict(zip(self.params, self.argtypes))
         # None arguments assigned to their names first; a device function's end, where control reaches it, returns

@@ -140,6 +140,13 @@ def test_driver_object_without_a_driver_reports_it():
         driver.driver.get_device_count()
 
 
+def test_the_no_driver_message_names_the_simulator():
+    """A newcomer on a machine with no GPU learns how to run kernels anyway (issue 30)."""
+    if cuda.is_available() or "was not found" not in (cuda.cuda_error() or ""):
+        pytest.skip("checks the message of a machine with no driver library")
+    assert "NUMBA_ENABLE_CUDASIM=1" in cuda.cuda_error()
+
+
 # --- GPU ---------------------------------------------------------------------------------------
 
 

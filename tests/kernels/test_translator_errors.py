@@ -159,3 +159,43 @@ def test_read_before_assignment_is_an_error_but_loop_carried_values_are_not():
     assert "used before it is assigned" in str(info.value) and "a[0] = later" in str(info.value)
     ptx, _ = cuda.compile_ptx(loop_carried_value, "void(float64[:], int64)")
     assert ".entry loop_carried_value" in ptx
+
+
+def test_a_wrong_number_of_arguments_is_said_as_python_says_it():
+    """k[1, 4](a, a) for a one-argument kernel: Python's wording, not the translator's (issue 30)."""
+    from numba_cuda_c import types
+    from numba_cuda_c.pyjit.translate import translate_kernel
+
+    def k(a):
+        a[0] = 1
+
+    array = types.Array(types.float64, 1, "A")
+    with pytest.raises(Exception, match=r"k\(\) takes 1 positional argument but 2 were given"):
+        translate_kernel(k, [array, array], "k")
+
+
+def makes_a_list(a):
+    x = [1, 2]
+    a[0] = x[0]
+
+
+def makes_a_dict(a):
+    x = {1: 2}
+    a[0] = x[1]
+
+
+def makes_a_set(a):
+    x = {1, 2}
+    a[0] = len(x)
+
+
+@pytest.mark.parametrize(
+    "kernel, hint",
+    [(makes_a_list, "cuda.local.array"), (makes_a_dict, "arrays indexed by integers"), (makes_a_set, "flags")],
+)
+def test_a_list_or_dict_in_a_kernel_says_what_to_use_instead(kernel, hint):
+    from numba_cuda_c import types
+    from numba_cuda_c.pyjit.translate import translate_kernel
+
+    with pytest.raises(KernelTypeError, match="unsupported expression .*" + hint):
+        translate_kernel(kernel, [types.Array(types.float64, 1, "A")], "k")

@@ -5,12 +5,16 @@ import pytest
 import numba_cuda_c
 
 
-def _reason():
+NO_GPU = "no CUDA GPU"
+
+
+def no_gpu_detail():
+    """Why there is no GPU, in full: printed once under the summary (tests/conftest.py), not per test."""
     why = numba_cuda_c.cuda_error()
-    return "no CUDA GPU: " + (why if why is not None else "the driver reports no device")
+    return why if why is not None else "the driver reports no device"
 
 
-requires_gpu = pytest.mark.skipif(not numba_cuda_c.is_available(), reason=_reason())
+requires_gpu = pytest.mark.skipif(not numba_cuda_c.is_available(), reason=NO_GPU)
 
 
 def _nvrtc_missing():

@@ -96,7 +96,8 @@ static void *open_driver_library(void)
     if (lib == NULL)
         snprintf(driver_why, sizeof driver_why,
                  "the CUDA driver library was not found: looked for libcuda.so.1 and libcuda.so on the "
-                 "dynamic loader's path (LD_LIBRARY_PATH, ld.so.cache); set NUMBA_CUDA_DRIVER to its path (%s)",
+                 "dynamic loader's path (LD_LIBRARY_PATH, ld.so.cache); set NUMBA_CUDA_DRIVER to its path (%s); "
+                 "with no GPU, NUMBA_ENABLE_CUDASIM=1 runs kernels on the CPU simulator",
                  dlerror());
     return lib;
 }
