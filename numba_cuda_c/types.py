@@ -5,6 +5,8 @@ A scalar type knows its NumPy dtype and its CUDA C spelling; indexing one with s
 array type: float32[:] (1-d, any layout), float32[:, ::1] (2-d, C-contiguous), float32[::1, :] (F).
 """
 
+from types import ModuleType as _ModuleType
+
 
 class Type:
     """Base of every type. Subclassed as numba's is (class MyType(types.Type): super().__init__(name=...)):
@@ -298,6 +300,54 @@ class NoneType(Type):
         return (_named, ("void",))
 
 
+class Optional(Type):
+    """numba's Optional(T) (OptionalType): a value of the number type T, or None. A device function that returns
+    a number on some paths and None on others gives one; so does a variable assigned None on some paths. In C a
+    struct of the value and a flag (ncc_optional<T>, pyjit/optional.py). Interned by T."""
+
+    _interned = {}
+
+    def __new__(cls, type_):
+        if not isinstance(type_, Scalar):
+            raise TypeError("Optional holds a number type, not %s" % (type_,))
+        return _intern(
+            cls, type_, type=type_, name="OptionalType(%s)" % type_, ctype="ncc_optional<%s>" % type_.ctype
+        )
+
+    def __reduce__(self):
+        return (Optional, (self.type,))
+
+
+class Omitted(Type):
+    """numba's Omitted(value): the type of a kernel's argument left out of the call, whose default the kernel takes
+    (a value known when compiling). Interned by the value (by identity where it cannot be hashed)."""
+
+    _interned = {}
+
+    def __new__(cls, value):
+        try:
+            key = (type(value), value)
+            hash(key)
+        except TypeError:
+            key = ("id", id(value))
+        return _intern(cls, key, value=value, name="omitted(default=%r)" % (value,))
+
+    def __reduce__(self):
+        return (Omitted, (self.value,))
+
+
+def _intern(cls, key, **attributes):
+    """The one object of cls for key (cls._interned), given these attributes when first made."""
+    self = cls._interned.get(key)
+    if self is None:
+        self = cls._interned[key] = Type.__new__(cls)
+        vars(self).update(attributes)
+    return self
+
+
+optional = Optional
+
+
 class _TupleClass(type):
     """The class of our tuple types, where numba's tuple type objects are instances too, as its own classes name
     them (numba's UniTuple is a UniTuple, its NamedTuple a NamedTuple): code written for numba.cuda tests types
@@ -567,8 +617,9 @@ def from_dtype(dtype):
 
 def is_numba_type(obj):
     """Whether obj is one of numba's own type objects (numba.float32, numba.types.int32[:], a numba
-    Signature): told by the module of its class, so that numba is never imported here."""
-    return type(obj).__module__.startswith("numba.")
+    Signature): told by the module of its class, so that numba is never imported here. numba's modules are
+    not (numba.types is an instance of numba's own module class, whose attributes are the types)."""
+    return type(obj).__module__.startswith("numba.") and not isinstance(obj, _ModuleType)
 
 
 def from_numba(obj):
@@ -598,6 +649,10 @@ def from_numba(obj):
         return NumberClass(from_numba(obj.instance_type))
     if kind == "DType" and hasattr(obj, "dtype"):  # numba's type of a np.dtype object
         return NumberClass(from_numba(obj.dtype))
+    if kind == "Optional" and hasattr(obj, "type"):  # numba's OptionalType(int64)
+        return Optional(from_numba(obj.type))
+    if kind == "Omitted" and hasattr(obj, "value"):
+        return Omitted(obj.value)
     raise TypeError("numba's type %s has no numba_cuda_c equivalent" % (obj,))
 
 
@@ -606,7 +661,9 @@ def _evaluate(text):
     namespace = dict(SCALARS, void=void, none=void, boolean=boolean, bool_=boolean)
     namespace.update({k: v for k, v in globals().items() if isinstance(v, Type)})
     # numba's constructors as signatures spell them: 'void(Array(float64, 1, "C"), UniTuple(int32, 3))'
-    namespace.update(Array=Array, Tuple=Tuple, UniTuple=UniTuple, CPointer=CPointer)
+    namespace.update(
+        Array=Array, Tuple=Tuple, UniTuple=UniTuple, CPointer=CPointer, Optional=Optional, optional=Optional
+    )
     try:
         return eval(text, {"__builtins__": {}}, namespace)  # noqa: S307 -- names are types only
     except Exception as exc:

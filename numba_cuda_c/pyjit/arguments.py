@@ -49,6 +49,8 @@ def typeof(value):
     t = _SCALAR_OF_PYTHON.get(cls)
     if t is not None:
         return t
+    if value is None:  # numba's none: known when compiling, not passed (pyjit/optional.py)
+        return types.none
     if isinstance(value, tuple):  # numbers: one struct; with arrays or tuples in it: flattened (_flattening)
         items = tuple(typeof(item) for item in value)
         if not all(isinstance(item, (types.Scalar, types.Array, types.Tuple)) for item in items):
@@ -117,6 +119,26 @@ def _flattening(launch, positions):
         return launch(*flat)
 
     return launch_flattened
+
+
+def _omitting(launch, kept):
+    """The launch for a kernel given None or leaving out arguments that have defaults: only the arguments at the
+    positions kept are passed (the others are known when compiling, pyjit/optional.py)."""
+
+    def launch_without(*args):
+        return launch(*[args[k] for k in kept])
+
+    return launch_without
+
+
+def _with_defaults(py_func, argtypes):
+    """The argument types of a call that leaves out arguments with defaults: numba's Omitted(default) for each."""
+    defaults = py_func.__defaults__ or ()
+    count = py_func.__code__.co_argcount
+    missing = count - len(argtypes)
+    if 0 < missing <= len(defaults):
+        return argtypes + tuple(types.Omitted(d) for d in defaults[len(defaults) - missing :])
+    return argtypes
 
 
 def _needs_conversion(value):

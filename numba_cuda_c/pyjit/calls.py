@@ -63,7 +63,7 @@ class Calls:
         parameter gets the extra positional arguments as a tuple."""
         code = pyfunc.__code__
         names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
-        positional = [self.expr(a) for a in node.args]
+        positional = [self.optional_expr(a) for a in node.args]  # a value that may be None is passed as it is
         values, extra = positional[: code.co_argcount], positional[code.co_argcount :]
         varargs = bool(code.co_flags & inspect.CO_VARARGS)
         if extra and not varargs:
@@ -78,7 +78,7 @@ class Calls:
                 self.fail(node, "%s() got an unexpected keyword argument %r" % (pyfunc.__name__, keyword.arg))
             if keyword.arg in bound:
                 self.fail(node, "%s() got multiple values for argument %r" % (pyfunc.__name__, keyword.arg))
-            bound[keyword.arg] = self.expr(keyword.value)
+            bound[keyword.arg] = self.optional_expr(keyword.value)
         defaults = dict(
             zip(
                 names[code.co_argcount - len(pyfunc.__defaults__ or ()) : code.co_argcount],
@@ -112,7 +112,7 @@ class Calls:
                 else types.Tuple([i.type for i in value.items])
             )
             return Value("%s{%s}" % (self.module.tuple_struct(t), ", ".join(i.code for i in value.items)), t)
-        if not isinstance(value.type, (types.Scalar, types.Array, types.Record)):
+        if not isinstance(value.type, (types.Scalar, types.Array, types.Record, types.Optional)):
             self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
         return value
 
@@ -297,7 +297,9 @@ class Calls:
         codes = []
         for a, t in zip(args, argtypes):
             a = self.device_argument(a, node)
-            codes.append(cast(a, t) if a.type != t and isinstance(t, types.Scalar) else a.code)
+            if isinstance(t, types.Scalar):  # a declared number: a value that may be None checked (optional.py)
+                a = self.unwrapped(a)
+            codes.append(cast(a, t) if a.type != t and isinstance(t, (types.Scalar, types.Optional)) else a.code)
         self.called.append(name)
         self.module.write(name)  # its C, the first time an emitting pass calls it (typed by device_call_type)
         code = "%s(%s)" % (name, ", ".join(codes))
@@ -399,6 +401,8 @@ def _is_compile_time(value):
         return True
     if value.items is not None:
         return all(_is_compile_time(item) for item in value.items)
+    if value.type is types.none and value.code is None:  # None
+        return True
     return value.const is not None and value.code is not None
 
 
@@ -455,14 +459,15 @@ def compile_time_arguments(target, args, node, translator):
         if not _is_compile_time(value):
             continue
         is_object = value.obj is not None and value.code is None
-        if recursive and not is_object:
+        if recursive and not is_object and value.type is not types.none:
             continue
         if is_object and param in stored:
             translator.fail(
                 node,
                 "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj),
             )
-        if is_object or (not target.declared and param not in stored):
+        # None always (the callee assigns it to the parameter's name first: optional.prologue)
+        if is_object or value.type is types.none or (not target.declared and param not in stored):
             constants[k] = _known(value)
     return constants
 
@@ -472,6 +477,6 @@ def _known(value):
     typing pass's Value has no C)."""
     if value.items is not None:
         return Value(type=value.type, items=[_known(i) for i in value.items], const=value.const)
-    if value.obj is not None and value.code is None:
+    if (value.obj is not None or value.type is types.none) and value.code is None:
         return value
     return literal(value.const, value.type)

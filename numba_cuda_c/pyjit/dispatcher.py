@@ -18,6 +18,8 @@ from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also
     _caster,
     _flattening,
     _needs_conversion,
+    _omitting,
+    _with_defaults,
     _with_conversions,
     _with_layouts,
     typeof,
@@ -153,6 +155,7 @@ class Dispatcher(LaunchConfigSensitivity):
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
             self._declared.append(types.Signature(signature.return_type, argtypes))
             return None
+        argtypes = _with_defaults(self.py_func, argtypes)  # a signature of the arguments before the defaulted
         self._as_declared[argtypes] = tuple(signature.args)  # layouts as written, for numba's messages
         return self._kernel(argtypes)
 
@@ -442,16 +445,19 @@ class Dispatcher(LaunchConfigSensitivity):
 
         def specialise(*args):
             with launchconfig.launching(made[0], args) as launch:
-                argtypes = tuple([typeof(a) for a in args])
+                argtypes = _with_defaults(self.py_func, tuple([typeof(a) for a in args]))
                 found = configs.get(argtypes)
                 if found is None:
                     found = configs[argtypes] = self._configured(key, config_key, argtypes, args, launch)
                 config, compiled = found
                 for callback in callbacks:
                     callback(compiled, made[0])
-            flat = [k for k, t in enumerate(argtypes) if types.flattens(t)]
+            kept = [k for k, t in enumerate(argtypes) if t is not types.none and not isinstance(t, types.Omitted)]
+            flat = [j for j, k in enumerate(kept) if types.flattens(argtypes[k])]
             if flat:
                 config = _flattening(config, flat)
+            if len(kept) != len(argtypes):
+                config = _omitting(config, kept)
             converted = [k for k, a in enumerate(args) if _needs_conversion(a)]
             return _with_conversions(config, converted, stream) if converted else config
 
@@ -473,7 +479,7 @@ class Dispatcher(LaunchConfigSensitivity):
         must compile calls it, with its launch configuration current (launchconfig.current_launch_config())."""
         if kws:
             raise TypeError("kernels take positional arguments only")
-        argtypes = tuple([typeof(a) for a in args])
+        argtypes = _with_defaults(self.py_func, tuple([typeof(a) for a in args]))
         self._kernel(argtypes)
         return self._compiled[argtypes]
 
@@ -560,7 +566,7 @@ class Dispatcher(LaunchConfigSensitivity):
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
         # values, or types themselves (numba's f.specialize(float32[::1]) takes either)
-        argtypes = tuple(a if isinstance(a, types.Type) else typeof(a) for a in args)
+        argtypes = _with_defaults(self.py_func, tuple(a if isinstance(a, types.Type) else typeof(a) for a in args))
         specialised = self.specializations.get(argtypes)  # one per types as given (layouts too), as numba
         if specialised is None:
             specialised = self._another()

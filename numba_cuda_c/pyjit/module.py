@@ -26,11 +26,12 @@ lib.Requirement("fp16", FP16_HEADER)
 # CUDA's FP8 types and conversions (numba_cuda_c/fp8.py, lib/fp8.py)
 lib.Requirement("fp8", "#include <cuda_fp8.h>\n")
 # A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
-# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it.
+# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it; so can an Optional.
 HEADER_MARKS = (
     ("fp16", ("__half", "ncc_to_half", "ncc_int_to_half", "ncc_from_half")),
     ("bf16", ("bfloat16", "ncc_to_bf16")),
     ("fp8", ("__nv_fp8", "__nv_bfloat16_raw")),  # a variable, an array's element, a conversion (lib/fp8.py)
+    ("optional", ("ncc_optional",)),  # numba's Optional values (optional.py)
 )
 # The complex-number part of the prelude goes where the C names one of its types or functions
 COMPLEX_NAMES = tuple(sorted(set(re.findall(r"\bncc_[a-z0-9_]+(?=\s*[(<{])", COMPLEX))))

@@ -41,7 +41,7 @@ COMPARES = {
 
 class Operators:
     def condition(self, node):
-        return self.truth(self.expr(node), node)
+        return self.truth(self.test_value(node), node)
 
     def check_condition(self, value, node):
         """A typing rule's check that a value can be a condition."""
@@ -65,20 +65,24 @@ class Operators:
 
     @typing_rule(ast.IfExp)
     def type_IfExp(self, node):
-        test = self.expr(node.test)
+        """a if c else b: the type holding both (None with a number: an Optional); where c is known when compiling
+        (a literal, a test of None), the branch it picks alone, as numba prunes the other."""
+        test = self.test_value(node.test)
         self.check_condition(test, node)
-        body, orelse = self.expr(node.body), self.expr(node.orelse)
-        t = typing.unify(body.type, orelse.type)
-        chosen = (body if test.const else orelse).const if _is_number(test.const) else None
-        if _is_number(chosen) and typing.is_number(t):  # N if N > 2 else 1: a constant (array shapes)
-            return typed(t, const=t.dtype.type(chosen).item(), how="literal")
-        return typed(t)
+        if test.const is not None and test.items is None and not isinstance(test.const, complex):
+            picked = node.body if test.const else node.orelse
+            return self.optional_expr(picked).annotated(("picked", picked))
+        body, orelse = self.optional_expr(node.body), self.optional_expr(node.orelse)
+        return typed(typing.unify(body.type, orelse.type))
 
     @c_rule(ast.IfExp)
     def c_IfExp(self, node, annotation):
-        if annotation.how == "literal":
-            return literal(annotation.const, annotation.type)
-        test, a, b, t = self.condition(node.test), self.expr(node.body), self.expr(node.orelse), annotation.type
+        if annotation.how and annotation.how[0] == "picked":
+            return self.optional_expr(annotation.how[1])
+        t = annotation.type
+        test, a, b = self.condition(node.test), self.optional_expr(node.body), self.optional_expr(node.orelse)
+        if t is types.none:  # None either way
+            return Value(type=types.none)
         return Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
 
     @typing_rule(ast.UnaryOp)
@@ -110,8 +114,8 @@ class Operators:
     def c_UnaryOp(self, node, annotation):
         if annotation.how == "literal":
             return literal(annotation.const, annotation.type)
-        if isinstance(node.op, ast.Not):
-            return Value("(!(%s))" % self.condition(node.operand), types.boolean)
+        if isinstance(node.op, ast.Not):  # of a value that may be None: its number's (numba's `not`)
+            return Value("(!(%s))" % self.truth(self.expr(node.operand), node.operand), types.boolean)
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.UAdd):
             return operand
@@ -125,7 +129,7 @@ class Operators:
     @typing_rule(ast.BoolOp)
     def type_BoolOp(self, node):
         for v in node.values:
-            self.check_condition(self.expr(v), v)
+            self.check_condition(self.test_value(v), v)
         return typed(types.boolean)
 
     @c_rule(ast.BoolOp)
@@ -137,24 +141,32 @@ class Operators:
     def type_Compare(self, node):
         """Each comparison's form (how): membership, a `None` test known now, datetimes, or numbers compared as
         the type that holds both."""
-        forms, left = [], self.expr(node.left)
+        forms, left = [], self.optional_expr(node.left)
         for op_node, right_node in zip(node.ops, node.comparators):
             if isinstance(op_node, (ast.In, ast.NotIn)):  # x in (1, 2): x == 1 || x == 2
-                forms.append(("in", self.membership_types(left, self.expr(right_node), node)))
+                forms.append(("in", self.membership_types(self.unwrapped(left), self.expr(right_node), node)))
                 left = None
                 continue
             op = COMPARES.get(type(op_node))
             if op is None:
                 self.fail(node, "unsupported comparison")
-            right = self.expr(right_node)
+            right = self.optional_expr(right_node)
             if isinstance(left.obj, enum.Enum) and isinstance(right.obj, enum.Enum) and op in ("==", "!="):
                 # two enum members (globals): Python's answer, known when compiling (Color.red != Shape.circle
                 # though their values are equal; IntEnum members compare as their values)
                 same = left.obj is right.obj if isinstance(op_node, (ast.Is, ast.IsNot)) else left.obj == right.obj
                 forms.append(("known", same == (op == "==")))
-            elif types.none in (left.type, right.type) and op in ("==", "!="):  # x is None: known when compiling
-                forms.append(("known", (left.type == right.type) == (op == "==")))
-            elif not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
+                left = right
+                continue
+            none_test = self.none_test(op_node, left, right)  # x is None: its flag, or known when compiling
+            if none_test is not None:
+                forms.append(none_test)
+                left = right
+                continue
+            if types.none in (left.type, right.type):
+                self.fail(node, "None is compared with is, is not, == and != only")
+            left, right = self.unwrapped(left), self.unwrapped(right)
+            if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
                 self.fail(node, "only numbers can be compared")
             elif datetimes.involved(left.type, right.type):
                 try:
@@ -191,10 +203,14 @@ class Operators:
     def c_Compare(self, node, annotation):
         if annotation.const is not None:
             return literal(annotation.const, types.boolean)
-        parts, left = [], self.expr(node.left)
+        parts, left = [], self.optional_expr(node.left)
         for (form, what), op_node, right_node in zip(annotation.how, node.ops, node.comparators):
-            right = self.expr(right_node)
-            if form == "in":
+            right = self.optional_expr(right_node)
+            if form in ("in", "numbers", "datetime"):
+                left, right = self.unwrapped(left), self.unwrapped(right)
+            if form == "none_test":
+                parts.append(self.none_test_code(what, left, right))
+            elif form == "in":
                 found = (
                     "("
                     + (

@@ -31,7 +31,7 @@ class Statements:
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # a docstring
-        value = self.expr(node.value)
+        value = self.optional_expr(node.value)  # a result that may be None, dropped: not checked
         if value.code:
             self.emit(value.code + ";")
 
@@ -46,8 +46,8 @@ class Statements:
         if isinstance(target, ast.Tuple):
             self.unpack(target, self.expr(value_node), node)
             return
-        try:
-            value = self.expr(value_node)
+        try:  # a variable may hold None (numba's Optional): anything else takes the value's number
+            value = self.optional_expr(value_node) if isinstance(target, ast.Name) else self.expr(value_node)
         except TypeError as exc:  # a dtype with no device type (np.dtype("O")): numba cannot type the variable
             if not (isinstance(target, ast.Name) and "no device type for dtype" in str(exc)):
                 raise
@@ -102,8 +102,11 @@ class Statements:
             if value.type is None:
                 self.fail(node, "only numbers, tuples and arrays can be stored in variables")
             if name in self.params and self.vars[name] != value.type:
+                value = self.unwrapped(value)  # a parameter keeps its type: a number, not None
                 value = Value(cast(value, self.vars[name]), self.vars[name])
-            self.emit("v_%s = %s;" % (name, cast(value, self.settle_variable(name, value.type))))
+            settled = self.settle_variable(name, value.type)
+            if settled is not types.none:  # a variable that only ever holds None has no C
+                self.emit("v_%s = %s;" % (name, cast(value, settled)))
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
             indices = self.indices(target) if isinstance(base.type, types.Array) else None  # evaluated once
@@ -175,7 +178,7 @@ class Statements:
 
     @statement_rule(ast.If)
     def stmt_If(self, node):
-        value = self.expr(node.test)
+        value = self.test_value(node.test)
         if value.type == types.none:  # `if None:`
             value = literal(False, types.boolean)
         if value.const is not None and value.items is None and not isinstance(value.const, complex):
@@ -183,6 +186,7 @@ class Statements:
             self.emit("{")
             self.nested(node.body if value.const else node.orelse)
             self.emit("}")
+            self.pruned_branch(node.body if value.const else node.orelse)
             return
         before = dict(self.renames)
         self.emit("if (%s) {" % self.truth(value, node.test))
@@ -291,14 +295,16 @@ class Statements:
             self.emit("return;")
             return
         if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
-            if self.return_type not in (None, types.void):
-                self.fail(node, "a device function returns a value on some paths and nothing on others")
-            self.return_type = types.void
-            self.emit("return;")
+            self.return_none(node)  # None: an Optional where other paths return numbers (optional.py)
             return
-        value = self.expr(node.value)
+        value = self.optional_expr(node.value)
+        if value.type is types.none and value.items is None:  # a variable or argument that only holds None
+            self.return_none(node)
+            return
         if self.declared_return not in (None, types.void) and not isinstance(self.declared_return, types.Tuple):
             self.return_type = self.declared_return
+            if not isinstance(self.return_type, types.Optional):
+                value = self.unwrapped(value)
             self.emit("return %s;" % cast(value, self.return_type))
             return
         if value.items is not None:
@@ -321,8 +327,14 @@ class Statements:
                 return
             self.emit("return %s;" % value.code)
             return
-        if not isinstance(value.type, types.Scalar):
+        if not isinstance(value.type, (types.Scalar, types.Optional)):
             self.fail(node, "device functions return numbers, arrays and tuples of numbers only")
+        if self.return_type is not None and not isinstance(self.return_type, (types.Scalar, types.Optional)):
+            if self.return_type is not types.void:
+                self.fail(
+                    node,
+                    "a device function returns %s on one path and %s on another" % (self.return_type, value.type),
+                )
         self.emit("return %s;" % cast(value, self.settle_return(value.type)))
 
     def return_tuple(self, value, node):
@@ -380,6 +392,8 @@ class Statements:
         variable = self.renames.get(name, name)  # the variable the name is bound to now (binding())
         if variable in self.vars:
             t = self.vars[variable]
+            if t is types.none:  # a variable that only holds None: known when compiling, as the constant
+                return Value(type=types.none)
             if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
                 return Value(obj=t.instance_type)
             if variable in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
