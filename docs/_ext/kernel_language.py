@@ -167,11 +167,17 @@ def _unsupported(base, registered):
     return ", ".join("``%s``" % n for n in names)
 
 
+def python_kinds(registry):
+    """The registry's node kinds that are Python's: the translator also registers nodes of its own (optional.py's
+    FallThrough, the end of a device function's body), which no kernel writes."""
+    return [kind for kind in registry if getattr(ast, kind.__name__, None) is kind]
+
+
 def syntax_rst():
     """The syntax part: statements, expressions, operators, call targets and what has no rule."""
     rules, _, operators = _registries()
-    statements = [k.__name__ for k in rules.STATEMENTS]
-    expressions = [k.__name__ for k in rules.TYPING]
+    statements = [k.__name__ for k in python_kinds(rules.STATEMENTS)]
+    expressions = [k.__name__ for k in python_kinds(rules.TYPING)]
     if set(rules.TYPING) != set(rules.C):
         raise Drift("pyjit/rules.py: an expression kind has a typing rule and no C rule, or the reverse")
     _check(statements + expressions, NOTES, "AST node kinds")
