@@ -62,14 +62,19 @@ NOTES = {
     ),
     "Constant": (
         "``1``, ``2.5``, ``1j``, ``True``, ``None``",
-        "Strings only as names (a dtype, a record field) " "and in ``print``.",
+        "Strings as names (a dtype, a record field), in ``print``, and stored into S and U arrays and record "
+        "fields (cut or padded with zeros, as NumPy stores them).",
     ),
-    "Tuple": ("``(a, b)``", "Of numbers and arrays; as arguments, variables and device functions' results."),
+    "Tuple": (
+        "``(a, b)``",
+        "Of numbers and arrays; as arguments, variables and device functions' results; sliced (``t[1:]``) and "
+        "concatenated (``t + (x,)``).",
+    ),
     "BinOp": ("``a + b``", "The operators of the table below, with numba's typing of mixed types."),
     "UnaryOp": ("``-a``, ``+a``, ``~a``, ``not a``", ""),
     "BoolOp": ("``a and b``, ``a or b``", ""),
     "Compare": ("``a < b``", "Chained (``a < b < c``), ``is`` / ``is not`` (``x is None``), ``in`` a tuple."),
-    "IfExp": ("``a if c else b``", ""),
+    "IfExp": ("``a if c else b``", "None on one side and a number on the other: an Optional, as numba types it."),
     "NamedExpr": ("``(x := e)``", "Binds a number or an array, as an assignment."),
     "Lambda": ("``f = lambda x: e``", "Bound to a name and called in the kernel, as a function defined there."),
     "Attribute": (
