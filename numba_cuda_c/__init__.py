@@ -366,6 +366,9 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
 
 
 _LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")
+# numba.cuda's submodules that its package has as attributes once imported: ours are imported when first asked
+# for (cuda.random, cuda.bf16, ...), as `import numba_cuda_c` loads neither NumPy nor the translator
+_SUBMODULES = frozenset(["random", "bf16", "kernels", "launchconfig", "errors", "np"])
 
 
 def __getattr__(name):
@@ -409,6 +412,17 @@ def __getattr__(name):
 
         value = globals()[name] = getattr(linkable_code, name)
         return value
+    if name in _SUBMODULES:
+        import importlib
+
+        value = globals()[name] = importlib.import_module("numba_cuda_c." + name)
+        return value
+    if name == "KernelRuntimeError":  # numba's exception of a kernel that raised (the simulator's too)
+        from numba_cuda_c.errors import KernelRuntimeError as value
+
+        globals()[name] = value
+        return value
+
     raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
 
 

@@ -68,6 +68,18 @@ class _NumbaStubLoader:
                 setattr(module, name, value)
         module.types = types
         module.__doc__ = "numba_cuda_c standing in for numba (not installed): numba.cuda and its types only."
+        # `from numba import njit` names the module's file in its message, where a real file would be: say why
+        module.__file__ = STAND_IN
+        module.__getattr__ = _missing_from_the_stand_in
+
+
+STAND_IN = "numba is not installed: numba_cuda_c stands in for numba.cuda and numba's types only"
+
+
+def _missing_from_the_stand_in(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise AttributeError("numba has no attribute %r here (%s; pip install numba for the rest)" % (name, STAND_IN))
 
 
 class _Finder:

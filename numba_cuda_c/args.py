@@ -7,6 +7,9 @@ from numba_cuda_c import _cuda
 
 
 class ArgHint:
+    """A host array wrapped to say which way a launch copies it (numba's cuda.args.ArgHint): `value` is the array;
+    In, Out and InOut set copy_in and copy_out."""
+
     copy_in = True
     copy_out = True
 
@@ -34,15 +37,20 @@ class ArgHint:
 
 
 class In(ArgHint):
+    """cuda.In(ary): a launch copies the host array to the device before the kernel runs, and not back."""
+
     copy_out = False
 
 
 class Out(ArgHint):
+    """cuda.Out(ary): a launch gives the kernel an uninitialised device array of the host array's shape and copies it
+    back into the host array after the kernel ran."""
+
     copy_in = False
 
 
 class InOut(ArgHint):
-    pass
+    """cuda.InOut(ary): a launch copies the host array to the device and back (what a bare host array gets)."""
 
 
 def wrap_arg(value, default=InOut):

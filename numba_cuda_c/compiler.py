@@ -166,8 +166,8 @@ def compile_image(source, options=(), arch=None, name=None, ptx=False, disk_cach
 class SourceModule:
     """CUDA C source compiled with NVRTC and loaded in the current context.
 
-    SourceModule(source, options=(), arch=None, name=None).get_function("kernel") gives a Kernel,
-    launched as kernel[griddim, blockdim, stream, sharedmem](*args). Kernels need extern "C".
+    ``SourceModule(source, options=(), arch=None, name=None).get_function("kernel")`` gives a Kernel,
+    launched as ``kernel[griddim, blockdim, stream, sharedmem](*args)``. Kernels need extern "C".
     A kernel launched in another context (another device, or after cuda.close()) loads the module
     there at that first launch, compiled again for that device's architecture if it differs
     (unless arch was given).
@@ -186,6 +186,7 @@ class SourceModule:
         self.module = _cuda._load_module_image(self.image, loader)
 
     def get_function(self, name):
+        """The Kernel of the extern "C" __global__ function `name` (CudaAPIError where the module has none)."""
         return self.module.get_function(name)
 
     def __reduce__(self):
@@ -194,6 +195,7 @@ class SourceModule:
 
     @property
     def handle(self):
+        """The CUmodule handle of the module loaded in the current context, as an int."""
         return self.module.handle
 
 

@@ -1,6 +1,6 @@
 """The settings of numba's configuration that change what numba_cuda_c does on the host, under numba's names,
 read from numba's environment variables when this module is first imported (it is imported on first use,
-not with the package):
+not with the package)::
 
     CUDA_LOW_OCCUPANCY_WARNINGS    NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS  1  warn when a grid has under 128 blocks
     CUDA_WARN_ON_IMPLICIT_COPY     NUMBA_CUDA_WARN_ON_IMPLICIT_COPY   1  warn when a launch copies a host array

@@ -62,7 +62,10 @@ def warn(ours, message, stacklevel=2):
 
 def warn_low_occupancy(griddim, stacklevel=3):
     """numba's warning for a launch configuration of fewer than 128 blocks (CUDA_LOW_OCCUPANCY_WARNINGS)."""
-    if config.performance_warnings("CUDA_LOW_OCCUPANCY_WARNINGS"):
+    from numba_cuda_c import _cuda
+
+    # not where there is no driver: the launch raises CudaSupportError, and a warning first would only mislead
+    if config.performance_warnings("CUDA_LOW_OCCUPANCY_WARNINGS") and _cuda._driver_error() is None:
         blocks = griddim[0] * griddim[1] * griddim[2]
         warn(
             NumbaPerformanceWarning,
@@ -76,6 +79,15 @@ def warn_implicit_copy(_array=None):
     (src/launch/launch.c), so the caller's frame is the program's."""
     if config.performance_warnings("CUDA_WARN_ON_IMPLICIT_COPY"):
         warn(NumbaPerformanceWarning, "Host array used in CUDA kernel will incur copy overhead to/from device.", 2)
+
+
+def jit_target_checked(func_or_sig):
+    """A slip such as cuda.jit(3), refused when decorating rather than when the result is applied."""
+    if isinstance(func_or_sig, (int, float, complex, bytes, dict, set)):
+        raise TypeError(
+            "cuda.jit takes a function, a signature or a list of signatures, not %s (%r)"
+            % (type(func_or_sig).__name__, func_or_sig)
+        )
 
 
 def jit_options_checked(options):
@@ -103,3 +115,11 @@ def jit_options_checked(options):
             "optimizations), or lineinfo for line info only with code generation unaffected.",
             3,
         )
+
+
+class KernelRuntimeError(RuntimeError):
+    """numba's: an exception raised in a kernel's thread, naming the thread (tid) and its block (ctaid)."""
+
+    def __init__(self, msg, tid=None, ctaid=None):
+        self.msg, self.tid, self.ctaid = msg, tid, ctaid
+        super().__init__("An exception was raised in thread=%s block=%s\n\t%s" % (tid, ctaid, msg))

@@ -130,6 +130,11 @@ class CUDAGUFunc:
         return kernel
 
     def _loop(self, dtypes, values):
+        # numba's rule first: the loop whose input types are exactly the inputs' (an int64 array picks an int64
+        # loop listed after a float64 one); then the first they cast to safely, as NumPy's gufuncs
+        for loop in self.loops:
+            if all(d == a for d, a in zip(dtypes, loop.dtypes)):
+                return loop
         for loop in self.loops:
             if all(accepts(v, d, a) for v, d, a in zip(values, dtypes, loop.dtypes)):
                 return loop

@@ -19,7 +19,7 @@ from numba_cuda_c.xoroshiro import MASK as _MASK
 from numba_cuda_c.xoroshiro import PUBLIC_NAMES as _PUBLIC_NAMES
 from numba_cuda_c.xoroshiro import jump as _jump
 from numba_cuda_c.xoroshiro import splitmix64 as _splitmix64
-from numba_cuda_c.xoroshiro import xoroshiro128p_dtype
+from numba_cuda_c.xoroshiro import xoroshiro128p_dtype, xoroshiro128p_type  # noqa: F401
 
 _lib._load()
 xoroshiro128p_next = _lib.TABLE[("random", "xoroshiro128p_next")]

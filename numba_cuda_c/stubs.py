@@ -9,7 +9,7 @@ Each is a dotted name inside the cuda module; the kernel translator reads it as 
 class DeviceName:
     """A device-side name (cuda.grid, cuda.shared.array, ...): usable only inside a kernel."""
 
-    __slots__ = ("path",)
+    __slots__ = {"path": "The dotted name under cuda, as a tuple: ('shared', 'array') for cuda.shared.array."}
 
     def __init__(self, path):
         self.path = path

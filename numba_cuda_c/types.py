@@ -5,6 +5,8 @@ A scalar type knows its NumPy dtype and its CUDA C spelling; indexing one with s
 array type: float32[:] (1-d, any layout), float32[:, ::1] (2-d, C-contiguous), float32[::1, :] (F).
 """
 
+from types import ModuleType as _ModuleType
+
 
 class Type:
     """Base of every type. Subclassed as numba's is (class MyType(types.Type): super().__init__(name=...)):
@@ -170,10 +172,39 @@ class Record(ElementType):
         """Whether a field can be read as its type (its offset and the record's size are multiples
         of its size); otherwise it is read and written byte by byte."""
         t, offset = self.fields[name]
-        if isinstance(t, (Record, NestedArray)):
-            return True  # a reference or a view: its own fields and elements say
+        if isinstance(t, (Record, NestedArray, CharSeq)):
+            return True  # a reference or a view: its own fields and elements say (a string: its bytes)
         size = t.bits // 8
         return offset % size == 0 and self.size % size == 0
+
+
+class CharSeq(ElementType):
+    """A fixed-size string, an element of an array of dtype S12 or U12 or a record's field (numba's CharSeq and
+    UnicodeCharSeq): `count` bytes, or `count` UCS-4 characters (4 bytes each, the machine's order). In a kernel it
+    is a reference to its first byte, as a record is; constant strings are assigned to it (strings.py)."""
+
+    _interned = {}
+    ctype = "unsigned char *"  # a reference: the first byte
+    element_ctype = "unsigned char"  # what an array of them holds, for its C struct
+
+    def __new__(cls, kind, count):
+        self = cls._interned.get((kind, count))
+        if self is None:
+            self = cls._interned[(kind, count)] = super().__new__(cls)
+            self.kind, self.count = kind, int(count)
+            self.unit = 1 if kind == "S" else 4
+            self.size = self.count * self.unit
+            self.name = "[%s x %d]" % ("char" if kind == "S" else "unichr", self.count)
+        return self
+
+    def __reduce__(self):
+        return (CharSeq, (self.kind, self.count))
+
+    @property
+    def dtype(self):
+        import numpy as np
+
+        return np.dtype("%s%d" % (self.kind, self.count))
 
 
 class NestedArray(Type):
@@ -223,6 +254,8 @@ class CPointer(Type):
     _interned = {}
 
     def __new__(cls, dtype):
+        if is_numba_type(dtype):  # numba's CPointer(typeof(x).dtype): numba's scalar type made ours
+            dtype = from_numba(dtype)
         dtype = dtype if isinstance(dtype, Type) else from_dtype(dtype)
         self = cls._interned.get(dtype)
         if self is None:
@@ -254,6 +287,9 @@ class Opaque(Type):
 
 
 class NoneType(Type):
+    """numba's none type, also named void: a kernel's return type (void(float32[:]) is a kernel's signature) and
+    the type of None in a kernel."""
+
     name = "void"
 
     def __call__(self, *args):
@@ -264,7 +300,69 @@ class NoneType(Type):
         return (_named, ("void",))
 
 
-class Tuple(Type):
+class Optional(Type):
+    """numba's Optional(T) (OptionalType): a value of the number type T, or None. A device function that returns
+    a number on some paths and None on others gives one; so does a variable assigned None on some paths. In C a
+    struct of the value and a flag (ncc_optional<T>, pyjit/optional.py). Interned by T."""
+
+    _interned = {}
+
+    def __new__(cls, type_):
+        if not isinstance(type_, Scalar):
+            raise TypeError("Optional holds a number type, not %s" % (type_,))
+        return _intern(
+            cls, type_, type=type_, name="OptionalType(%s)" % type_, ctype="ncc_optional<%s>" % type_.ctype
+        )
+
+    def __reduce__(self):
+        return (Optional, (self.type,))
+
+
+class Omitted(Type):
+    """numba's Omitted(value): the type of a kernel's argument left out of the call, whose default the kernel takes
+    (a value known when compiling). Interned by the value (by identity where it cannot be hashed)."""
+
+    _interned = {}
+
+    def __new__(cls, value):
+        try:
+            key = (type(value), value)
+            hash(key)
+        except TypeError:
+            key = ("id", id(value))
+        return _intern(cls, key, value=value, name="omitted(default=%r)" % (value,))
+
+    def __reduce__(self):
+        return (Omitted, (self.value,))
+
+
+def _intern(cls, key, **attributes):
+    """The one object of cls for key (cls._interned), given these attributes when first made."""
+    self = cls._interned.get(key)
+    if self is None:
+        self = cls._interned[key] = Type.__new__(cls)
+        vars(self).update(attributes)
+    return self
+
+
+optional = Optional
+
+
+class _TupleClass(type):
+    """The class of our tuple types, where numba's tuple type objects are instances too, as its own classes name
+    them (numba's UniTuple is a UniTuple, its NamedTuple a NamedTuple): code written for numba.cuda tests types
+    that numba made (a libdevice function's Signature) against ours (`isinstance(t, types.UniTuple)`)."""
+
+    def __instancecheck__(cls, obj):
+        if type.__instancecheck__(cls, obj):
+            return True
+        if not is_numba_type(obj):
+            return False
+        ours = _NUMBA_TUPLE_CLASSES.get(type(obj).__name__)
+        return ours is not None and issubclass(ours, cls)
+
+
+class Tuple(Type, metaclass=_TupleClass):
     """A tuple of values (cuda.grid(2), a.shape): only unpacked or indexed by a constant."""
 
     def __init__(self, items):
@@ -272,6 +370,8 @@ class Tuple(Type):
         self.name = "Tuple(%s)" % ", ".join(map(str, self.items))
 
     def __eq__(self, other):  # a NamedTuple is not a plain Tuple (nor equal to one from either side)
+        if is_numba_type(other):
+            return Type.__eq__(self, other)
         return isinstance(other, Tuple) and not isinstance(other, NamedTuple) and self.items == other.items
 
     def __hash__(self):
@@ -290,6 +390,8 @@ class NamedTuple(Tuple):
         )
 
     def __eq__(self, other):
+        if is_numba_type(other):
+            return Type.__eq__(self, other)
         return isinstance(other, NamedTuple) and (self.items, self.fields) == (other.items, other.fields)
 
     def __hash__(self):
@@ -298,6 +400,24 @@ class NamedTuple(Tuple):
     def like(self, items):
         """The same names over other item types."""
         return NamedTuple(items, self.fields, self.class_name)
+
+
+class RangeType(NamedTuple):
+    """A range object held in a variable (numba's range_state64): its start, stop and step, read as r.start,
+    r.stop, r.step; iterated, and len() taken, as Python's range."""
+
+    def __init__(self, items):
+        super().__init__(items, ("start", "stop", "step"), "range")
+        self.name = "range(%s)" % self.items[0]
+
+    def __eq__(self, other):
+        return isinstance(other, RangeType) and self.items == other.items
+
+    def __hash__(self):
+        return hash(("range", self.items))
+
+    def like(self, items):
+        return RangeType(items)
 
 
 def tuple_type(value, items):
@@ -329,6 +449,10 @@ class UniTuple(Tuple):
     def __init__(self, dtype, count):
         super().__init__([dtype] * count)
         self.dtype, self.count = dtype, count
+
+
+# numba's tuple classes, by name, as the classes of ours their objects are instances of (_TupleClass)
+_NUMBA_TUPLE_CLASSES = {"Tuple": Tuple, "UniTuple": UniTuple, "NamedTuple": NamedTuple, "NamedUniTuple": NamedTuple}
 
 
 class Signature:
@@ -482,6 +606,8 @@ def from_dtype(dtype):
         if unit == "generic" or np.datetime_data(dtype)[1] != 1:
             raise TypeError("no device type for dtype %s: kernels take datetime64/timedelta64 of one unit" % dtype)
         return datetime_type(dtype.kind, unit)
+    if dtype.kind in "SU" and dtype.itemsize:  # bytes and unicode strings of a fixed size (numba's CharSeq)
+        return CharSeq(dtype.kind, dtype.itemsize // (1 if dtype.kind == "S" else 4))
     name = "bool" if dtype.kind == "b" else dtype.name
     try:
         return SCALARS[name]
@@ -491,8 +617,9 @@ def from_dtype(dtype):
 
 def is_numba_type(obj):
     """Whether obj is one of numba's own type objects (numba.float32, numba.types.int32[:], a numba
-    Signature): told by the module of its class, so that numba is never imported here."""
-    return type(obj).__module__.startswith("numba.")
+    Signature): told by the module of its class, so that numba is never imported here. numba's modules are
+    not (numba.types is an instance of numba's own module class, whose attributes are the types)."""
+    return type(obj).__module__.startswith("numba.") and not isinstance(obj, _ModuleType)
 
 
 def from_numba(obj):
@@ -522,6 +649,10 @@ def from_numba(obj):
         return NumberClass(from_numba(obj.instance_type))
     if kind == "DType" and hasattr(obj, "dtype"):  # numba's type of a np.dtype object
         return NumberClass(from_numba(obj.dtype))
+    if kind == "Optional" and hasattr(obj, "type"):  # numba's OptionalType(int64)
+        return Optional(from_numba(obj.type))
+    if kind == "Omitted" and hasattr(obj, "value"):
+        return Omitted(obj.value)
     raise TypeError("numba's type %s has no numba_cuda_c equivalent" % (obj,))
 
 
@@ -530,7 +661,9 @@ def _evaluate(text):
     namespace = dict(SCALARS, void=void, none=void, boolean=boolean, bool_=boolean)
     namespace.update({k: v for k, v in globals().items() if isinstance(v, Type)})
     # numba's constructors as signatures spell them: 'void(Array(float64, 1, "C"), UniTuple(int32, 3))'
-    namespace.update(Array=Array, Tuple=Tuple, UniTuple=UniTuple, CPointer=CPointer)
+    namespace.update(
+        Array=Array, Tuple=Tuple, UniTuple=UniTuple, CPointer=CPointer, Optional=Optional, optional=Optional
+    )
     try:
         return eval(text, {"__builtins__": {}}, namespace)  # noqa: S307 -- names are types only
     except Exception as exc:

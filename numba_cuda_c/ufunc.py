@@ -32,6 +32,11 @@ def accepts(value, dtype, loop_dtype):
     return np.can_cast(dtype, loop_dtype, "safe")
 
 
+def _is_number(value):
+    """A Python or NumPy number (a scalar argument), as opposed to an array of any kind."""
+    return type(value) in (bool, int, float, complex) or isinstance(value, np.generic)
+
+
 def jit_from_source(source, name, filename, namespace):
     """@cuda.jit of the function `name` that `source` defines (a template of ours), its source registered
     with linecache under `filename` (the translator reads a kernel's source), run in `namespace`."""
@@ -100,8 +105,19 @@ class CUDAUFunc:
         return (_rebuild_ufunc, (_function_payload(self.py_func), self._signatures))
 
     def _loop(self, dtypes, values=()):
+        values = values or [None] * len(dtypes)
+        # numba's rule first: a loop whose types are exactly the arguments' (a number's as NumPy types it), then
+        # one exactly the arrays' (numbers convert): an int64 array picks an int64 loop listed after a float64
+        # one. Then NumPy's: the first loop every argument casts to safely (numba-cuda refuses those calls).
+        for exact_numbers in (True, False):
+            for args, result in self.types:
+                if all(
+                    d == a if exact_numbers or not _is_number(v) else accepts(v, d, a)
+                    for v, d, a in zip(values, dtypes, args)
+                ):
+                    return args, result
         for args, result in self.types:
-            if all(accepts(v, d, a) for v, d, a in zip(values or [None] * len(dtypes), dtypes, args)):
+            if all(accepts(v, d, a) for v, d, a in zip(values, dtypes, args)):
                 return args, result
         raise TypeError(
             "ufunc %s has no loop for the input types (%s); its signatures: %s"

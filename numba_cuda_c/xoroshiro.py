@@ -1,10 +1,13 @@
 """The xoroshiro128+ generator's host-side arithmetic, on Python ints (numba's cuda.random): the state dtype,
 one step, the jump by 2**64 steps and splitmix64 seeding. numba_cuda_c.random builds its jump matrices from it;
-the simulator's random module runs on it."""
+the simulator's random module runs on it. Its state's dtype and numba's record type of it are here, for both."""
 
 import numpy as np
 
+from numba_cuda_c.types import from_dtype
+
 xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
+xoroshiro128p_type = from_dtype(xoroshiro128p_dtype)  # numba's record type of a state, for signatures
 
 MASK = (1 << 64) - 1
 JUMP = (0xBEAC0467EBA5FACB, 0xD86B048B86AA9922)
@@ -43,6 +46,7 @@ def jump(s0, s1):
 # numba.cuda.random's names, which the compiled module (numba_cuda_c/random.py) and the simulator's both give
 PUBLIC_NAMES = (
     "xoroshiro128p_dtype",
+    "xoroshiro128p_type",
     "create_xoroshiro128p_states",
     "init_xoroshiro128p_states",
     "xoroshiro128p_next",

@@ -44,9 +44,11 @@ class MemoryPointer:
 
     @property
     def owner(self):
+        """The pointer that owns the memory: this one, or the one it is a view of."""
         return self if self._owner is None else self._owner
 
     def own(self):
+        """A pointer to the same memory that keeps this one alive (numba's OwnedPointer)."""
         return OwnedPointer(self)
 
     def free(self):
@@ -58,19 +60,23 @@ class MemoryPointer:
             assert not self._finalizer.alive
 
     def memset(self, byte, count=None, stream=0):
+        """Set `count` bytes (default: all of them) to `byte`, on `stream` (0: synchronously)."""
         _cuda._memset(_pointer_value(self.device_pointer), byte, self.size if count is None else count, stream)
 
     @property
     def device_pointer_value(self):
+        """The device address as an int (None for a null pointer)."""
         return _pointer_value(self.device_pointer) or None
 
     @property
     def device_ctypes_pointer(self):
+        """The device address as a ctypes.c_size_t."""
         import ctypes
 
         return ctypes.c_size_t(_pointer_value(self.device_pointer))
 
     def view(self, start, stop=None):
+        """A pointer to bytes [start, stop) of this memory (default: to its end), keeping it alive."""
         return _view(self, start, stop)
 
 
@@ -217,6 +223,7 @@ class HostOnlyCUDAMemoryManager(BaseCUDAMemoryManager):
         return _cuda._register(owner, mapped)
 
     def memallocmanaged(self, size, attach_global):
+        """Allocate `size` bytes of managed (unified) memory; return a ManagedMemory."""
         return _cuda._alloc(size, "managed")
 
     def reset(self):
@@ -235,6 +242,7 @@ class GetIpcHandleMixin:
     """get_ipc_handle for plugins whose memory is ordinary device memory (cuIpcGetMemHandle)."""
 
     def get_ipc_handle(self, memory):
+        """An IPC handle (cuIpcGetMemHandle) for `memory`, a MemoryPointer this plugin allocated."""
         from numba_cuda_c.cudadrv.ipc import context_ipc_handle  # ipc imports NumPy, which the package does not
 
         return context_ipc_handle(self.context, _pointer_value(memory.device_pointer), memory.size, memory)

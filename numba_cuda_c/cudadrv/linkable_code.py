@@ -29,10 +29,12 @@ class LinkableCode:
 
     @property
     def name(self):
+        """The name errors and the linker use: the one given, else the kind's default name."""
         return self._name or self.default_name
 
     @property
     def data(self):
+        """The code: the buffer or string given (the contents of a StringIO or BytesIO)."""
         if isinstance(self._data, (io.StringIO, io.BytesIO)):
             return self._data.getvalue()
         return self._data
@@ -48,6 +50,7 @@ class LinkableCode:
 
     @classmethod
     def from_path_or_obj(cls, path_or_obj):
+        """A path (str) read as from_path() does; anything else (a LinkableCode) as it is."""
         if isinstance(path_or_obj, str):
             return cls.from_path(path_or_obj)
         return path_or_obj

@@ -8,6 +8,7 @@ which the C rule (c_Attribute) writes from the base's C."""
 
 import ast
 import cmath
+import enum
 import math
 
 from numba_cuda_c import types
@@ -16,6 +17,7 @@ from numba_cuda_c.pyjit.lib import arrays as array_lib
 from numba_cuda_c.pyjit.lib.pymath import MATH_CONSTANTS
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, as_annotation, literal, typed
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
+from numba_cuda_c.pyjit.sequences import FlatIter
 
 INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 
@@ -55,6 +57,13 @@ class Attributes:
             return literal(MATH_CONSTANTS[attr], types.float64)
         if base.obj is cmath and attr in ("infj", "nanj"):
             return literal(getattr(cmath, attr), types.complex128)
+        if isinstance(base.obj, enum.Enum) and attr == "value":  # Color.RED.value: the member's value
+            return self.global_annotation(base.obj.value, node)
+        if isinstance(base.obj, types.ElementType) and base.code is None:  # a.dtype.type(x), a.dtype.itemsize
+            if attr == "type":
+                return Value(obj=base.obj)
+            if attr == "itemsize":
+                return literal(_itemsize(base.obj), types.int64)
         if isinstance(t, types.Scalar):
             return self.scalar_attribute_type(base, attr, node)
         if isinstance(t, types.Record):
@@ -94,6 +103,16 @@ class Attributes:
             return Value(
                 "(" + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(what)] or ["1"]) + ")", types.int64
             )
+        if kind == "nbytes":
+            ndim, itemsize = what
+            return Value(
+                "("
+                + " * ".join(["%s.shape[%d]" % (base.code, d) for d in range(ndim)] + ["%dLL" % itemsize])
+                + ")",
+                types.int64,
+            )
+        if kind == "flat":
+            return Value(obj=FlatIter(base))
         if kind == "field_view":  # a view of a part or a field of each element: a.real, a.imag, x.value1
             element, offset = what
             return Value("ncc_field_view<%s>(%s, %dLL)" % (element, base.code, offset), annotation.type)
@@ -116,6 +135,12 @@ class Attributes:
             return typed(types.int64, how=("size", t.ndim))
         if attr == "ndim":
             return literal(t.ndim, types.int64)
+        if attr == "itemsize":
+            return literal(_itemsize(t.dtype), types.int64)
+        if attr == "nbytes":  # what: (ndim, itemsize)
+            return typed(types.int64, how=("nbytes", (t.ndim, _itemsize(t.dtype))))
+        if attr == "flat":  # a.flat[k], for x in a.flat (sequences.py)
+            return Value(obj=FlatIter(base), how=("flat", None))
         if attr == "dtype":  # a compile-time type: cuda.local.array(n, dtype=a.dtype), a.dtype.type(0)
             return Value(obj=t.dtype)
         if attr in ("real", "imag") and typing.is_complex(t.dtype):  # views of the parts, as NumPy's
@@ -173,3 +198,8 @@ class Attributes:
         """A Python object read by a kernel: a compile-time object as itself; a value that has C (a number, a
         captured array) typed here and written by python_value in the C rule."""
         return as_annotation(self.python_value(obj, node), ("global", obj))
+
+
+def _itemsize(dtype):
+    """The bytes of one element of an array of this dtype (a.itemsize)."""
+    return dtype.size if isinstance(dtype, types.Record) else dtype.bits // 8

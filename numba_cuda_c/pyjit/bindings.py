@@ -34,10 +34,13 @@ class Bindings:
         self.local_functions[node.name] = DeviceFunction(function)
 
     def nested_function(self, node):
-        """The Python function of a nested definition, compiled from its lines in the file (so that it is read
-        as any other function), its free names bound to what they are in the enclosing function: constants
-        (numba captures only those), compile-time arguments, functions; numba's errors for anything else."""
-        if node.decorator_list:
+        """The Python function of a nested definition (a def, or a lambda), compiled from its lines in the file (so
+        that it is read as any other function), its free names bound to what they are in the enclosing function:
+        constants, compile-time arguments, functions. A variable of the enclosing function it reads becomes a
+        keyword-only parameter of its own, whose default (Captured) reads the variable where the function is called
+        in the function that defined it, as numba inlines a closure called there; called anywhere else (it escaped:
+        passed to another function), numba's error."""
+        if getattr(node, "decorator_list", None):
             self.fail(node, "functions defined inside kernels take no decorators")
         inner_names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
         inner_names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
@@ -47,6 +50,7 @@ class Bindings:
         } - inner_names
         namespace = dict(self.globals)
         stores = _store_counts(self.node)
+        captured = {}
         for name in sorted(free):
             if name in self.local_functions:
                 namespace[name] = self.local_functions[name].py_func
@@ -56,24 +60,64 @@ class Bindings:
             elif name in self.single_constants:
                 namespace[name] = self.single_constants[name]
             elif name in self.vars or stores.get(name):
-                if stores.get(name, 0) > 1:
-                    self.fail(
-                        node,
-                        "Cannot capture a constant value for variable %r as there are multiple "
-                        "definitions present." % name,
-                    )
-                self.fail(
-                    node,
-                    "Cannot capture the non-constant value associated with variable %r in a function "
-                    "that may escape." % name,
-                )
+                location = ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
+                captured[name] = Captured(name, self.function, location, stores.get(name, 0) > 1)
         if not self.source_lines:
             self.fail(node, "a function defined inside a kernel needs the kernel's source (define it in a file)")
         definition = copy.deepcopy(node)
+        if captured:  # def inner(val, *, z): z is read where inner is called (Captured)
+            definition.args.kwonlyargs += [ast.arg(arg=name) for name in captured]
+            definition.args.kw_defaults += [None] * len(captured)
         ast.increment_lineno(definition, self.first_line - 1)  # the file's own lines: inspect finds it there
-        module = ast.Module(body=[definition], type_ignores=[])
-        exec(compile(module, self.filename, "exec"), namespace)
-        return namespace[node.name]
+        if isinstance(node, ast.Lambda):
+            function = eval(
+                compile(ast.fix_missing_locations(ast.Expression(body=definition)), self.filename, "eval"),
+                namespace,
+            )
+        else:
+            exec(
+                compile(
+                    ast.fix_missing_locations(ast.Module(body=[definition], type_ignores=[])), self.filename, "exec"
+                ),
+                namespace,
+            )
+            function = namespace[node.name]
+        if captured:
+            function.__kwdefaults__ = dict(function.__kwdefaults__ or {}, **captured)
+        # its definition as the translator reads it (source.py): the parameters it was compiled with, its lines
+        # counted from its first (as inspect's text of a function counts them)
+        shape = copy.deepcopy(definition)
+        ast.increment_lineno(shape, 1 - shape.lineno)
+        if isinstance(node, ast.Lambda):
+            body = [ast.Return(value=shape.body)]
+            shape = ast.FunctionDef(name="lambda_", args=shape.args, body=body, decorator_list=[], returns=None)
+            if hasattr(ast.FunctionDef, "type_params"):
+                shape.type_params = []
+            shape = ast.fix_missing_locations(ast.copy_location(shape, body[0].value))
+        function.__ncc_definition__ = (
+            self.filename,
+            self.first_line + node.lineno - 1,
+            self.source_lines[node.lineno - 1 :],
+            shape,
+        )
+        return function
+
+    def captured_value(self, captured, node):
+        """A variable a nested function reads (Captured): its value where the function is called, in the function
+        that defined it; numba's error where the function escaped to another."""
+        if captured.owner is not self.function:
+            if captured.multiple:
+                self.fail(
+                    node,
+                    "Cannot capture a constant value for variable %r as there are multiple definitions present."
+                    % captured.name,
+                )
+            self.fail(
+                node,
+                "Cannot capture the non-constant value associated with variable %r in a function that may escape."
+                % captured.name,
+            )
+        return self.expr(captured.node)
 
     def binding(self, name, value):
         """The variable a store of `value` to the Python name goes to: the one the name is bound to now, unless the
@@ -94,6 +138,17 @@ class Bindings:
         else:
             self.renames[name] = fitting
         return fitting
+
+
+class Captured:
+    """The default of a nested function's parameter that stands for a variable of the function that defined it
+    (nested_function): read there (captured_value)."""
+
+    def __init__(self, name, owner, node, multiple):
+        self.name, self.owner, self.node, self.multiple = name, owner, node, multiple
+
+    def __repr__(self):
+        return "<captured variable %s>" % self.name
 
 
 def _fits(held, value):
@@ -129,12 +184,11 @@ def _single_constants(function, params):
     for statement in function.body:
         if (
             isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
+            and all(isinstance(target, ast.Name) for target in statement.targets)  # a = b = 0 too
             and isinstance(statement.value, ast.Constant)
             and type(statement.value.value) in (int, bool)
         ):
-            name = statement.targets[0].id
-            if stores.get(name) == 1 and name not in params:
-                found[name] = statement.value.value
+            for target in statement.targets:
+                if stores.get(target.id) == 1 and target.id not in params:
+                    found[target.id] = statement.value.value
     return found

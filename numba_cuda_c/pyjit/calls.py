@@ -18,6 +18,7 @@ from numba_cuda_c.pyjit.lib import arrays as array_lib, numbers, pybuiltins, pym
 from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
 from numba_cuda_c.pyjit import rules
 from numba_cuda_c.pyjit.rules import c_rule, call_c_rule, call_typing_rule, typing_rule
+from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
 class Calls:
@@ -62,7 +63,7 @@ class Calls:
         parameter gets the extra positional arguments as a tuple."""
         code = pyfunc.__code__
         names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
-        positional = [self.expr(a) for a in node.args]
+        positional = [self.optional_expr(a) for a in node.args]  # a value that may be None is passed as it is
         values, extra = positional[: code.co_argcount], positional[code.co_argcount :]
         varargs = bool(code.co_flags & inspect.CO_VARARGS)
         if extra and not varargs:
@@ -77,7 +78,7 @@ class Calls:
                 self.fail(node, "%s() got an unexpected keyword argument %r" % (pyfunc.__name__, keyword.arg))
             if keyword.arg in bound:
                 self.fail(node, "%s() got multiple values for argument %r" % (pyfunc.__name__, keyword.arg))
-            bound[keyword.arg] = self.expr(keyword.value)
+            bound[keyword.arg] = self.optional_expr(keyword.value)
         defaults = dict(
             zip(
                 names[code.co_argcount - len(pyfunc.__defaults__ or ()) : code.co_argcount],
@@ -105,9 +106,13 @@ class Calls:
         """A value as a device function's argument: numbers, arrays and records as they are; a tuple of numbers
         as the struct the callee takes (tuple_struct)."""
         if value.items is not None and all(isinstance(i.type, types.Scalar) for i in value.items):
-            t = types.Tuple([i.type for i in value.items])
+            t = (
+                value.type
+                if isinstance(value.type, types.RangeType)
+                else types.Tuple([i.type for i in value.items])
+            )
             return Value("%s{%s}" % (self.module.tuple_struct(t), ", ".join(i.code for i in value.items)), t)
-        if not isinstance(value.type, (types.Scalar, types.Array, types.Record)):
+        if not isinstance(value.type, (types.Scalar, types.Array, types.Record, types.Optional)):
             self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
         return value
 
@@ -158,6 +163,10 @@ class Calls:
             )  # operator.add(a, b): a + b
             if rewritten is not None:
                 return "rewrite", rewritten
+        if (
+            target is builtins.range
+        ):  # r = range(n): a range object (sequences.py; range() loops are statements.py's)
+            return "range", None
         if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
             return "dtype", None
         if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
@@ -264,13 +273,17 @@ class Calls:
         args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
         declared = target.declared_signature([a.type for a in args]) if not constants else None
         argtypes = list(declared.args) if declared is not None else [a.type for a in args]
-        name, return_type = self.module.device_function(
-            target.py_func,
-            argtypes,
-            declared.return_type if declared else None,
-            constants,
-            forceinline=target.inline,
-        )
+        try:
+            name, return_type = self.module.device_function(
+                target.py_func,
+                argtypes,
+                declared.return_type if declared else None,
+                constants,
+                forceinline=target.inline,
+            )
+        except KernelTypeError as exc:  # an error in the callee: numba's lines naming the callee and this call
+            self.function.add_call_context(exc, target.numba_type_text(), node)
+            raise
         how = ("device", (target, name, frozenset(constants), argtypes))
         if isinstance(return_type, types.Tuple):
             return Value(type=return_type, items=[typed(t) for t in return_type.items], how=how)
@@ -284,7 +297,9 @@ class Calls:
         codes = []
         for a, t in zip(args, argtypes):
             a = self.device_argument(a, node)
-            codes.append(cast(a, t) if a.type != t and isinstance(t, types.Scalar) else a.code)
+            if isinstance(t, types.Scalar):  # a declared number: a value that may be None checked (optional.py)
+                a = self.unwrapped(a)
+            codes.append(cast(a, t) if a.type != t and isinstance(t, (types.Scalar, types.Optional)) else a.code)
         self.called.append(name)
         self.module.write(name)  # its C, the first time an emitting pass calls it (typed by device_call_type)
         code = "%s(%s)" % (name, ", ".join(codes))
@@ -340,18 +355,22 @@ class Calls:
 _OPERATOR_BINARY = {
     "add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div, "floordiv": ast.FloorDiv,
     "mod": ast.Mod, "pow": ast.Pow, "and_": ast.BitAnd, "or_": ast.BitOr, "xor": ast.BitXor,
-    "lshift": ast.LShift, "rshift": ast.RShift,
+    "lshift": ast.LShift, "rshift": ast.RShift, "concat": ast.Add,
 }  # fmt: skip
-_OPERATOR_COMPARE = {"lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE, "eq": ast.Eq, "ne": ast.NotEq}
+_OPERATOR_COMPARE = {
+    "lt": ast.Lt, "le": ast.LtE, "gt": ast.Gt, "ge": ast.GtE, "eq": ast.Eq, "ne": ast.NotEq, "is_": ast.Is,
+    "is_not": ast.IsNot,
+}  # fmt: skip
 _OPERATOR_UNARY = {"neg": ast.USub, "pos": ast.UAdd, "invert": ast.Invert, "inv": ast.Invert, "not_": ast.Not}
 
 
 def _operator_as_expression(function, node):
-    """operator.add(a, b) (or iadd, which on numbers makes a new value too) as the expression a + b;
-    None for the operator functions that are not arithmetic, comparisons or unary operators."""
+    """operator.add(a, b) (or iadd, which on numbers and tuples makes a new value too) as the expression a + b
+    (operator.concat(t, u) as t + u); None for the operator functions that are not arithmetic, comparisons or
+    unary operators."""
     name = function.__name__
-    if name.startswith("i") and name[1:] in _OPERATOR_BINARY:
-        name = name[1:]
+    if name.startswith("i") and name not in _OPERATOR_UNARY:  # iadd, iand (and_), iconcat: in-place forms
+        name = next((n for n in (name[1:], name[1:] + "_") if n in _OPERATOR_BINARY), name)
     args = node.args
     if name in _OPERATOR_BINARY and len(args) == 2:
         expression = ast.BinOp(left=args[0], op=_OPERATOR_BINARY[name](), right=args[1])
@@ -361,6 +380,10 @@ def _operator_as_expression(function, node):
         expression = ast.UnaryOp(op=_OPERATOR_UNARY[name](), operand=args[0])
     elif name == "abs" and len(args) == 1:
         expression = ast.Call(func=ast.Name(id="abs", ctx=ast.Load()), args=list(args), keywords=[])
+    elif name == "contains" and len(args) == 2:  # contains(t, x) is x in t
+        expression = ast.Compare(left=args[1], ops=[ast.In()], comparators=[args[0]])
+    elif name == "getitem" and len(args) == 2:
+        expression = ast.Subscript(value=args[0], slice=args[1], ctx=ast.Load())
     else:
         return None
     return ast.fix_missing_locations(ast.copy_location(expression, node))
@@ -378,6 +401,8 @@ def _is_compile_time(value):
         return True
     if value.items is not None:
         return all(_is_compile_time(item) for item in value.items)
+    if value.type is types.none and value.code is None:  # None
+        return True
     return value.const is not None and value.code is not None
 
 
@@ -434,14 +459,15 @@ def compile_time_arguments(target, args, node, translator):
         if not _is_compile_time(value):
             continue
         is_object = value.obj is not None and value.code is None
-        if recursive and not is_object:
+        if recursive and not is_object and value.type is not types.none:
             continue
         if is_object and param in stored:
             translator.fail(
                 node,
                 "%s assigns its parameter %r, which is given a %r" % (target.py_func.__name__, param, value.obj),
             )
-        if is_object or (not target.declared and param not in stored):
+        # None always (the callee assigns it to the parameter's name first: optional.prologue)
+        if is_object or value.type is types.none or (not target.declared and param not in stored):
             constants[k] = _known(value)
     return constants
 
@@ -451,6 +477,6 @@ def _known(value):
     typing pass's Value has no C)."""
     if value.items is not None:
         return Value(type=value.type, items=[_known(i) for i in value.items], const=value.const)
-    if value.obj is not None and value.code is None:
+    if (value.obj is not None or value.type is types.none) and value.code is None:
         return value
     return literal(value.const, value.type)

@@ -34,10 +34,15 @@ class DeviceFunction:
     """py_func; declared: its declared Signatures (calls convert to them; shared with the dispatcher, which adds
     to it); inline: forceinline, or numba's inline="always"."""
 
-    def __init__(self, py_func, declared=None, inline=False):
+    def __init__(self, py_func, declared=None, inline=False, dispatcher=False):
         self.py_func = py_func
         self.declared = declared if declared is not None else []
         self.inline = inline
+        self.dispatcher = dispatcher  # a @cuda.jit device function's (numba's messages name its dispatcher)
+
+    def numba_type_text(self):
+        """The callee as numba's typing errors name it."""
+        return ("type(CUDADispatcher(%r))" if self.dispatcher else "Function(%r)") % self.py_func
 
     def declared_signature(self, argtypes):
         """The declared signature a call with these argument types uses: the one whose conversions cost least

@@ -3,9 +3,7 @@ types, translates it (translate.py), compiles it with NVRTC (compiler.py, with i
 launches it through the C launch path (a Kernel of src/launch/kernel.c)."""
 
 import collections
-import enum
 import functools
-import itertools
 import os
 import pickle
 import re
@@ -15,162 +13,38 @@ import time
 import weakref
 import zlib
 
-import numpy as np
-
-from numba_cuda_c import _cuda, _version, compiler, errors, types
-from numba_cuda_c.args import as_hint
-from numba_cuda_c.cudadrv import foreign_arguments
+from numba_cuda_c import _cuda, _version, compiler, errors, launchconfig, types
+from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also imported from here)
+    _caster,
+    _flattening,
+    _needs_conversion,
+    _omitting,
+    _with_defaults,
+    _with_conversions,
+    _with_layouts,
+    typeof,
+)
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK, links_of
+from numba_cuda_c.pyjit.launching import (
+    CompiledKernel,
+    ExtendedLaunch,
+    LaunchConfigSensitivity,
+    Overloads as _Overloads,
+    launch_config_key,
+)
+from numba_cuda_c.pyjit.pickling import (  # noqa: F401  (the payload functions: also imported from here)
+    _closure_key,
+    _function_of_payload,
+    _function_payload,
+    _importable_module,
+    _is_default_stream,
+    _lookup,
+)
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
 from numba_cuda_c.pyjit.options import CARVEOUTS, check_options, nvrtc_options
 from numba_cuda_c.pyjit.ptx import compile_ptx
-
-_SCALAR_OF_PYTHON = {int: types.int64, float: types.float64, bool: types.boolean, complex: types.complex128}
-_SCALAR_OF_DTYPE = {}
-
-
-def _scalar_of_dtype(dtype):
-    # NumPy's == (and hash) ignore align=True; numba's Record types do not: the flag is part of the key
-    key = dtype if dtype.fields is None else (dtype, dtype.isalignedstruct)
-    t = _SCALAR_OF_DTYPE.get(key)
-    if t is None:
-        t = _SCALAR_OF_DTYPE[key] = types.from_dtype(dtype)
-    return t
-
-
-def _array_dtype(dtype):
-    """An array's element type. Kernels read elements in the machine's byte order: an array in the
-    other (dtype('>f8') on x86) is refused, as numba refuses to type it."""
-    if not dtype.isnative:
-        raise ValueError(
-            "unsupported array dtype %r for a kernel: not in the machine's byte order; convert it first, "
-            "e.g. a.astype(a.dtype.newbyteorder('='))" % dtype
-        )
-    return _scalar_of_dtype(dtype)
-
-
-_DeviceNDArray = _cuda.DeviceNDArray
-_DeviceRecord = _cuda.DeviceRecord
-
-
-def typeof(value):
-    """numba's typeof for kernel arguments: arrays by dtype and dimensions (every layout shares one
-    translation: the code indexes through strides), Python scalars as int64/float64/bool, NumPy
-    scalars by their dtype."""
-    cls = type(value)
-    t = _SCALAR_OF_PYTHON.get(cls)
-    if t is not None:
-        return t
-    if isinstance(value, tuple):  # numbers: one struct; with arrays or tuples in it: flattened (_flattening)
-        items = tuple(typeof(item) for item in value)
-        if not all(isinstance(item, (types.Scalar, types.Array, types.Tuple)) for item in items):
-            raise TypeError("tuples passed to kernels hold numbers, arrays and tuples of them")
-        return types.tuple_type(value, items)
-    if cls is _DeviceRecord:  # a record in device memory: passed by reference
-        return _scalar_of_dtype(value.dtype)
-    if cls is _DeviceNDArray or isinstance(value, (_DeviceNDArray, np.ndarray)):
-        return types.Array(_array_dtype(value.dtype), value.ndim, "A")
-    if isinstance(value, np.void):  # copied to the device for the launch, and back (_with_conversions)
-        return _scalar_of_dtype(value.dtype)
-    if isinstance(value, enum.Enum) and isinstance(value.value, (int, float)):  # its value (_with_conversions)
-        return typeof(value.value)
-    if isinstance(value, np.generic):
-        return _scalar_of_dtype(value.dtype)
-    cai = getattr(value, "__cuda_array_interface__", None)
-    if cai is not None:
-        return types.Array(_array_dtype(np.dtype(cai["typestr"])), len(cai["shape"]), "A")
-    kind = _type_argument(value)
-    if kind is not None:
-        return kind
-    device = foreign_arguments.as_device_array(value)  # cuda.core Buffer, StridedMemoryView, DLPack
-    if device is not None:
-        return types.Array(_array_dtype(device.dtype), device.ndim, "A")
-    hint = as_hint(value)  # cuda.In(x), cuda.Out(x), cuda.InOut(x): x's type (_with_conversions)
-    if hint is not None:
-        return typeof(hint.value)
-    raise TypeError("cannot pass a %s to a kernel" % type(value).__name__)
-
-
-def _type_argument(value):
-    """A type given as an argument (np.float64, np.dtype('f4'), numba_cuda_c.int32 or numba's):
-    numba's class(float64), on which the kernel is specialised. None for anything else."""
-    try:
-        if isinstance(value, types.Scalar):
-            return types.NumberClass(value)
-        if types.is_numba_type(value):  # numba.float64, or numba's typeof(np.float64) itself
-            ours = types.from_numba(value)
-            return ours if isinstance(ours, types.NumberClass) else types.NumberClass(ours)
-        if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.number)):
-            return types.NumberClass(_scalar_of_dtype(np.dtype(value)))
-    except TypeError:
-        return None
-    return None
-
-
-def _leaves(value):
-    for item in value:
-        if isinstance(item, tuple):
-            yield from _leaves(item)
-        else:
-            yield item
-
-
-def _flattening(launch, positions):
-    """The launch for tuples holding arrays (or tuples), which the kernel takes as their leaves, one
-    parameter each (types.flattens): the C launcher then copies host arrays in and out as it does any."""
-
-    def launch_flattened(*args):
-        flat = []
-        for k, value in enumerate(args):
-            if k in positions:
-                flat.extend(_leaves(value))
-            else:
-                flat.append(value)
-        return launch(*flat)
-
-    return launch_flattened
-
-
-def _needs_conversion(value):
-    return (
-        isinstance(value, np.void)
-        or (isinstance(value, enum.Enum) and not isinstance(value, int))  # an IntEnum member is the int it is
-        or (isinstance(value, tuple) and type(value) is not tuple)  # a namedtuple: as the tuple it is
-        or as_hint(value) is not None
-    )
-
-
-def _plain_tuple(value):
-    return tuple(_plain_tuple(v) if isinstance(v, tuple) else v for v in value)
-
-
-def _with_conversions(launch, positions, stream):
-    """The launch for arguments the C launcher does not take as they are, passed as numba passes them:
-    a NumPy record copied to the device first and back into it after (a record read from an array is a
-    view of it, so the array sees the kernel's writes), an enum member as its value, cuda.In/Out/InOut
-    copying one way or both; on the launch's stream."""
-
-    def launch_with_conversions(*args):
-        args = list(args)
-        after = []  # what runs once the kernel is launched: copies back
-        for k in positions:
-            value = args[k]
-            if isinstance(value, enum.Enum):
-                args[k] = value.value
-            elif isinstance(value, tuple):
-                args[k] = _plain_tuple(value)
-            elif isinstance(value, np.void):
-                device = args[k] = _cuda.to_device(value, stream=stream)
-                after.append(functools.partial(device.copy_to_host, value, stream=stream))
-            else:
-                args[k] = as_hint(value).to_device(after, stream=stream)
-        launch(*args)
-        for step in after:
-            step()
-
-    return launch_with_conversions
 
 
 def _launch_key(key):
@@ -187,7 +61,8 @@ class Specialisation:
     """One compiled signature of a kernel: its argument types, its CUDA C (and the C name of the kernel
     in it), what it is linked with (None: nothing, not relocatable), the global device arrays its code
     reads by pointer (kept alive as long as the kernel may run), what its launch must do (cooperative,
-    a deep stack), how often the disk cache had its translation, and, once loaded, its Kernel."""
+    a deep stack), how often the disk cache had its translation, whether its compilation was marked
+    launch-config sensitive, and, once loaded, its Kernel (and the CompiledKernel overloads show)."""
 
     __slots__ = (
         "argtypes",
@@ -198,23 +73,26 @@ class Specialisation:
         "launch_flags",
         "cache_hits",
         "cache_misses",
+        "launch_config_sensitive",
         "kernel",
+        "compiled",
     )
 
     def __init__(self, argtypes, name, source, captured, links, launch_flags):
         self.argtypes, self.name, self.source, self.captured, self.links = argtypes, name, source, captured, links
         self.launch_flags = frozenset(launch_flags)
         self.cache_hits = self.cache_misses = 0
-        self.kernel = None
+        self.launch_config_sensitive = False
+        self.kernel = self.compiled = None
 
 
-class Dispatcher:
-    """A Python function compiled for the GPU: a kernel (launched as f[griddim, blockdim](*args)) or,
+class Dispatcher(LaunchConfigSensitivity):
+    """A Python function compiled for the GPU: a kernel (launched as ``f[griddim, blockdim](*args)``) or,
     with device=True, a device function other kernels call."""
 
-    def __init__(self, py_func, sigs=None, device=False, **options):
+    def __init__(self, py_func, sigs=None, device=False, extensions=None, **options):
         self.py_func, self.device = py_func, device
-        self.options = options
+        self.options = options  # what the translation depends on (the disk cache's key): not the extensions
         self.__name__ = py_func.__name__
         self.__qualname__ = getattr(py_func, "__qualname__", py_func.__name__)
         self.__module__ = getattr(py_func, "__module__", None)
@@ -223,8 +101,10 @@ class Dispatcher:
         self._sigs = list(sigs) if sigs else None  # as given: a pickled dispatcher is made again from them
         self.specializations = {}  # argument types -> the Dispatcher specialize() made for them
         # numba's extensions: objects whose prepare_args(ty, val, stream=, retr=) -> (ty, val) see each
-        # argument before the launch (libraries wrap arguments this way); retr gets what runs after it
-        self.extensions = []
+        # argument before the launch (libraries wrap arguments this way); retr gets what runs after it. The
+        # list given is kept (as numba keeps it: a library may append to it later)
+        self.extensions = extensions if extensions is not None else []
+        self._init_launch_config_sensitivity()
         self._specialisations = {}  # argument types -> Specialisation, in the order they were made
         self._compile_lock = threading.RLock()
         self._launchers = {}  # launch key -> _cuda.Dispatch (at most MAX_LAUNCHERS)
@@ -233,7 +113,10 @@ class Dispatcher:
         self._declared = []  # a device function's declared signatures: calls convert to them
         # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
         self.__ncc_device_function__ = DeviceFunction(
-            py_func, self._declared, bool(options.get("forceinline")) or options.get("inline") == "always"
+            py_func,
+            self._declared,
+            bool(options.get("forceinline")) or options.get("inline") == "always",
+            dispatcher=True,
         )
         self._as_declared = {}  # a kernel's declared argument types as written, by their normalised key
         for sig in sigs or ():
@@ -248,17 +131,31 @@ class Dispatcher:
         return {t: s.kernel for t, s in self._specialisations.items() if s.kernel is not None}
 
     @property
+    def _compiled(self):
+        """The loaded kernels as numba's overloads hold them (CompiledKernel), by argument types, in order."""
+        found = {}
+        for t, s in self._specialisations.items():
+            if s.kernel is not None:
+                if s.compiled is None:
+                    s.compiled = CompiledKernel(s, self.py_func)
+                found[t] = s.compiled
+        return found
+
+    @property
     def signatures(self):
         """numba's: the argument types of each compiled kernel (or declared device function), in order."""
         return [s.args for s in self._declared] if self.device else list(self._kernels)
 
     def compile(self, sig):
+        """Compile for the signature `sig` now (numba's): a kernel for its argument types (returned), or, for a
+        device function, a declared signature (checked to translate)."""
         signature = types.parse_signature(sig)
         argtypes = normalise(signature.args)
         if self.device:
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
             self._declared.append(types.Signature(signature.return_type, argtypes))
             return None
+        argtypes = _with_defaults(self.py_func, argtypes)  # a signature of the arguments before the defaulted
         self._as_declared[argtypes] = tuple(signature.args)  # layouts as written, for numba's messages
         return self._kernel(argtypes)
 
@@ -440,6 +337,8 @@ class Dispatcher:
             self._specialisations = {}
             self._launchers.clear()
             self._small_grids.clear()
+            self._launch_config_specializations.clear()  # their kernels: compiled again at their next launch
+
             self._refreshing = True
             try:
                 for argtypes in signatures:
@@ -469,9 +368,12 @@ class Dispatcher:
         if module is not None and _lookup(module, self.__qualname__) is self:
             return self.__qualname__
         payload = _function_payload(self.py_func)
-        return (_rebuild_dispatcher, (payload, self._sigs, self.device, self.options, self._specialized))
+        options = dict(self.options, extensions=self.extensions) if self.extensions else self.options
+        return (_rebuild_dispatcher, (payload, self._sigs, self.device, options, self._specialized))
 
-    def _reduce_launch(self, key):
+    def _reduce_launch(self, key, callbacks):
+        if callbacks:  # numba's refusal: functions of this process, called at each launch
+            raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
         stream = key[2] if len(key) > 2 else 0
         if not _is_default_stream(stream):
             raise TypeError(
@@ -489,21 +391,18 @@ class Dispatcher:
             launcher = self._launcher(key)
         if launcher in self._small_grids:  # numba warns at each configuration of under 128 blocks
             errors.warn_low_occupancy(launcher.griddim)
-        if self.extensions:
-            return functools.partial(self._launch_extended, launcher, key[2] if len(key) > 2 else 0)
+        if self.extensions:  # each argument through them: a launch in Python (launching.py)
+            return ExtendedLaunch(launcher, self.extensions, key[2] if len(key) > 2 else 0, self._argument_types)
         return launcher
 
-    def _launch_extended(self, launcher, stream, *args):
-        retr = []
-        prepared = []
-        for value in args:
-            argtype = typeof(value)
-            for extension in self.extensions:
-                argtype, value = extension.prepare_args(argtype, value, stream=stream, retr=retr)
-            prepared.append(value)
-        launcher(*prepared)
-        for step in retr:
-            step()
+    def _argument_types(self, args):
+        """The types numba's extensions see for these arguments: the compiled kernel's argument types (the
+        declared signature a launch converts them to, or their own types, with numba's layouts)."""
+        argtypes = tuple([typeof(a) for a in args])
+        if self._sigs and not self.device:
+            declared = self._declared_for(argtypes, args)
+            return self._as_declared.get(declared, declared)
+        return tuple(_with_layouts(argtypes, args))
 
     def _launcher(self, key):
         if self.device:
@@ -522,31 +421,67 @@ class Dispatcher:
             if len(self._launchers) >= MAX_LAUNCHERS:  # a program configuring ever new grids: start afresh
                 self._launchers.clear()
                 self._small_grids.clear()
-            launcher = self._launchers[key] = _cuda.Dispatch(
-                self._specialiser(key), functools.partial(self._reduce_launch, key), info
+            callbacks = []  # numba's pre_launch_callbacks: while it holds any, every launch runs specialise()
+            made = []  # the Dispatch, once made: the launch configuration specialise() makes current
+            launcher = self._launchers[key] = made_launcher = _cuda.Dispatch(
+                self._specialiser(key, launch_config_key(info), made, callbacks),
+                functools.partial(self._reduce_launch, key, callbacks),
+                info,
+                callbacks=callbacks,
+                more=launchconfig.ATTRIBUTES,  # numba's configured launch's args (of the launch in progress)
             )
+            made.append(made_launcher)
             if griddim[0] * griddim[1] * griddim[2] < 128:
                 self._small_grids.add(launcher)
         return launcher
 
-    def _specialiser(self, key):
-        configs = {}  # argument types -> LaunchConfig
+    def _specialiser(self, key, config_key, made, callbacks):
+        """specialise(*args), which the C dispatch of launch configuration `key` calls for arguments of types it has
+        not seen (every launch while `callbacks` holds any): it finds (compiling where it must) the launch, runs
+        numba's pre-launch callbacks, and returns it. The launch configuration is current meanwhile (launchconfig),
+        with these arguments."""
+        configs = {}  # argument types -> (LaunchConfig, its CompiledKernel)
+        stream = key[2] if len(key) > 2 else 0
 
         def specialise(*args):
-            argtypes = tuple([typeof(a) for a in args])
-            config = configs.get(argtypes)
-            if config is None:
-                if self._sigs and not self.device:  # numba: given signatures, nothing else is compiled
-                    config = configs[argtypes] = self._declared_launch(argtypes, key, args)
-                else:
-                    config = configs[argtypes] = self._checked(self._kernel(argtypes)[key], argtypes)
-            flat = [k for k, t in enumerate(argtypes) if types.flattens(t)]
+            with launchconfig.launching(made[0], args) as launch:
+                argtypes = _with_defaults(self.py_func, tuple([typeof(a) for a in args]))
+                found = configs.get(argtypes)
+                if found is None:
+                    found = configs[argtypes] = self._configured(key, config_key, argtypes, args, launch)
+                config, compiled = found
+                for callback in callbacks:
+                    callback(compiled, made[0])
+            kept = [k for k, t in enumerate(argtypes) if t is not types.none and not isinstance(t, types.Omitted)]
+            flat = [j for j, k in enumerate(kept) if types.flattens(argtypes[k])]
             if flat:
                 config = _flattening(config, flat)
+            if len(kept) != len(argtypes):
+                config = _omitting(config, kept)
             converted = [k for k, a in enumerate(args) if _needs_conversion(a)]
-            return _with_conversions(config, converted, key[2] if len(key) > 2 else 0) if converted else config
+            return _with_conversions(config, converted, stream) if converted else config
 
         return specialise
+
+    def _configured(self, key, config_key, argtypes, args, launch):
+        """(launch, CompiledKernel) for arguments of these types under launch configuration `key`: among the
+        declared signatures' kernels where there are any (numba: then nothing else is compiled), else compiled
+        for these types by _compile_for_args (numba's hook) of the dispatcher that serves this configuration."""
+        if self._sigs and not self.device:
+            declared = self._declared_for(argtypes, args)
+            return self._declared_launch(argtypes, key, declared), self._compiled[declared]
+        dispatcher = self._launch_config_dispatcher(config_key)
+        compiled = dispatcher._compiled_for_launch(argtypes, args, config_key, launch)
+        return dispatcher._checked(compiled[key], compiled.argument_types), compiled
+
+    def _compile_for_args(self, *args, **kws):
+        """numba's: the kernel for these arguments' types (a CompiledKernel), compiled if it must be. A launch that
+        must compile calls it, with its launch configuration current (launchconfig.current_launch_config())."""
+        if kws:
+            raise TypeError("kernels take positional arguments only")
+        argtypes = _with_defaults(self.py_func, tuple([typeof(a) for a in args]))
+        self._kernel(argtypes)
+        return self._compiled[argtypes]
 
     def _checked(self, launch, argtypes):
         """With debug=True, a kernel that can raise: each launch is followed by a check of what it
@@ -566,14 +501,13 @@ class Dispatcher:
 
         return launch_and_check
 
-    def _declared_launch(self, argtypes, key, args=()):
-        """The launch for arguments of these types among the kernels compiled from the declared
-        signatures, as numba chooses: the one whose conversions cost least (numba's rating; two equally
-        good ones are ambiguous); the converting launch casts the numbers first (Python numbers to the
-        declared number types, an int to a pointer), so the packed bytes are the declared type's."""
+    def _declared_for(self, argtypes, args=()):
+        """The declared signature's argument types a launch with arguments of these types uses, as numba chooses:
+        theirs where a kernel has them, else the one whose conversions cost least (numba's rating; two equally
+        good ones are ambiguous: TypeError, as where none can take them)."""
         actual = normalise(argtypes)
         if actual in self._kernels:
-            return self._checked(self._kernels[actual][key], actual)
+            return actual
         best = typing.best_signatures(
             self._kernels,
             lambda declared: argument_kinds(actual, declared) if len(declared) == len(actual) else None,
@@ -591,18 +525,26 @@ class Dispatcher:
                 )
             )
         if best:
-            declared = best[0]
-            launch = self._checked(self._kernels[declared][key], declared)
-            casts = [_caster(a, d) for a, d in zip(actual, declared)]
-
-            def converting_launch(*args):
-                return launch(*[c(v) if c else v for c, v in zip(casts, args)])
-
-            return converting_launch
+            return best[0]
         raise TypeError(
             "No matching definition for argument type(s) %s (the kernel was compiled for %s)"
             % (", ".join(map(str, argtypes)), "; ".join("(%s)" % ", ".join(map(str, d)) for d in self._kernels))
         )
+
+    def _declared_launch(self, argtypes, key, declared):
+        """The launch of the declared signature's kernel for arguments of these types: where they differ, it casts
+        the numbers first (Python numbers to the declared number types, an int to a pointer), so the packed bytes
+        are the declared type's."""
+        actual = normalise(argtypes)
+        launch = self._checked(self._kernels[declared][key], declared)
+        if declared == actual:
+            return launch
+        casts = [_caster(a, d) for a, d in zip(actual, declared)]
+
+        def converting_launch(*args):
+            return launch(*[c(v) if c else v for c, v in zip(casts, args)])
+
+        return converting_launch
 
     def __call__(self, *args, **kwargs):
         if self.device:
@@ -624,14 +566,18 @@ class Dispatcher:
         if self._specialized:
             raise RuntimeError("Dispatcher already specialized")
         # values, or types themselves (numba's f.specialize(float32[::1]) takes either)
-        argtypes = tuple(a if isinstance(a, types.Type) else typeof(a) for a in args)
+        argtypes = _with_defaults(self.py_func, tuple(a if isinstance(a, types.Type) else typeof(a) for a in args))
         specialised = self.specializations.get(argtypes)  # one per types as given (layouts too), as numba
         if specialised is None:
-            specialised = Dispatcher(self.py_func, device=self.device, **self.options)
+            specialised = self._another()
             specialised._kernel(normalise(argtypes))
             specialised._specialized = True
             self.specializations[argtypes] = specialised
         return specialised
+
+    def _another(self):
+        """A new dispatcher of the same function, options and extensions, none of its kernels compiled."""
+        return Dispatcher(self.py_func, device=self.device, extensions=self.extensions, **self.options)
 
     @property
     def specialized(self):
@@ -642,11 +588,12 @@ class Dispatcher:
     def overloads(self):
         """The compiled kernels by argument types; looked up with any layout's types, as numba's
         overloads[sig] is (int32[:, ::1] finds the kernel every 2-d int32 array shares)."""
-        return _Overloads(self._kernels)
+        return _Overloads(self._compiled)
 
     @property
     def definitions(self):
-        return dict(self._kernels)
+        """The compiled kernels, a dict by argument types."""
+        return dict(self._compiled)
 
     def _pick(self, signature):
         if signature is None:
@@ -739,18 +686,23 @@ class Dispatcher:
         return found if signature is None and not self._specialized else found.popitem()[1]
 
     def get_regs_per_thread(self, signature=None):
+        """The registers each thread uses: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_regs_per_thread", signature)
 
     def get_shared_mem_per_block(self, signature=None):
+        """The static shared memory of each block, in bytes: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_shared_mem_per_block", signature)
 
     def get_max_threads_per_block(self, signature=None):
+        """The most threads a block may have: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_max_threads_per_block", signature)
 
     def get_local_mem_per_thread(self, signature=None):
+        """The local memory of each thread, in bytes: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_local_mem_per_thread", signature)
 
     def get_const_mem_size(self, signature=None):
+        """The constant memory the kernel uses, in bytes: for one signature, or a dict for every compiled one (one value once specialized)."""
         return self._attribute("get_const_mem_size", signature)
 
     def declared_signature(self, argtypes):
@@ -789,7 +741,8 @@ def jit(func_or_sig=None, device=False, **options):
     """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
     debug, lineinfo, fastmath, opt, max_registers, cache, inline, forceinline (device functions
     __forceinline__), link, lto (accepted: a kernel and its device functions are one NVRTC program, so
-    they are optimised together already), launch_bounds (__launch_bounds__) and shared_memory_carveout."""
+    they are optimised together already), launch_bounds (__launch_bounds__), shared_memory_carveout and
+    extensions (numba's argument handlers: each launch's arguments through their prepare_args)."""
     check_options(options)
     errors.jit_options_checked(options)
     if (
@@ -798,6 +751,7 @@ def jit(func_or_sig=None, device=False, **options):
         and not types.is_numba_type(func_or_sig)
     ):
         return Dispatcher(func_or_sig, device=device, **options)
+    errors.jit_target_checked(func_or_sig)
     sigs = None
     if func_or_sig is not None:
         sigs = func_or_sig if isinstance(func_or_sig, list) else [func_or_sig]
@@ -810,69 +764,7 @@ def jit(func_or_sig=None, device=False, **options):
     return decorate
 
 
-# -- pickling helpers --------------------------------------------------------------------------------------
-
-
-def _lookup(module, qualname):
-    value = module
-    for part in qualname.split("."):
-        value = getattr(value, part, None)
-        if value is None:
-            return None
-    return value
-
-
 _CompileStats = collections.namedtuple("_CompileStats", ("cache_path", "cache_hits", "cache_misses"))
-
-
-def _closure_key(func):
-    """The values a closure captured, for the disk cache's key (as numba's index keys them): make_closure(3) and
-    make_closure(5) share their code, not their kernel. A value that does not pickle is keyed by its repr (a
-    process's own, most often: cached for this process only)."""
-    import hashlib
-
-    values = []
-    for cell in func.__closure__ or ():
-        try:
-            contents = cell.cell_contents
-        except ValueError:  # empty: the function itself while its decorator runs
-            values.append(None)
-            continue
-        try:
-            values.append(hashlib.sha256(pickle.dumps(contents)).hexdigest())
-        except Exception:  # noqa: BLE001  (anything pickle refuses)
-            values.append(repr(contents))
-    return tuple(values)
-
-
-def _importable_module(name):
-    """The module `name` where another process can import it by that name: not __main__ (a script's kernels,
-    the tutorial's client.submit(kernel[blocks, threads]), travel by value, as cloudpickle and numba send
-    them: a Dask worker's or a pool process's __main__ is another program)."""
-    return None if name in (None, "", "__main__", "__mp_main__") else sys.modules.get(name)
-
-
-def _function_payload(func):
-    """func itself where pickle finds it by reference (a module-level function of an importable module), else
-    its pickle by value through cloudpickle (a script's function, one made in a function, a lambda, a closure)."""
-    module = _importable_module(getattr(func, "__module__", None))
-    if module is not None and _lookup(module, func.__qualname__) is func:
-        return func
-    for name in ("cloudpickle", "numba.cloudpickle"):
-        try:
-            cloudpickle = __import__(name, fromlist=["dumps"])
-        except ImportError:
-            continue
-        return ("by value", cloudpickle.dumps(func))
-    raise pickle.PicklingError(
-        "%s is defined inside a function: pickling it needs cloudpickle (pip install cloudpickle), or define "
-        "it at module level" % func.__qualname__
-    )
-
-
-def _function_of_payload(payload):
-    """The function _function_payload pickled."""
-    return pickle.loads(payload[1]) if isinstance(payload, tuple) and payload[:1] == ("by value",) else payload
 
 
 def _rebuild_dispatcher(payload, sigs, device, options, specialized):
@@ -881,67 +773,5 @@ def _rebuild_dispatcher(payload, sigs, device, options, specialized):
     return dispatcher
 
 
-def _is_default_stream(stream):
-    if stream is None or (isinstance(stream, int) and stream == 0):
-        return True
-    handle = getattr(stream, "handle", None)
-    value = getattr(handle, "value", handle)
-    return value in (0, None)
-
-
 def _rebuild_launch(dispatcher, key):
     return dispatcher[key]
-
-
-class _Overloads(dict):
-    """Dispatcher.overloads: keys as given (a tuple of types, a signature string) normalised."""
-
-    def _key(self, key):
-        if not isinstance(key, tuple) or not all(isinstance(t, types.Type) for t in key):
-            key = tuple(types.parse_signature(key).args)
-        return normalise(key)
-
-    def __getitem__(self, key):
-        return dict.__getitem__(self, self._key(key))
-
-    def __contains__(self, key):
-        try:
-            return dict.__contains__(self, self._key(key))
-        except TypeError:
-            return False
-
-    def get(self, key, default=None):
-        return self[key] if key in self else default
-
-
-def _with_layouts(argtypes, args):
-    """The argument types with their arrays' layouts as numba's typeof gives them ('C', 'F' or 'A'), for messages
-    (kernels are keyed with layout 'A': one translation serves every layout)."""
-    shown = []
-    for t, value in itertools.zip_longest(argtypes, args):
-        flags = getattr(value, "flags", None)
-        if isinstance(t, types.Array) and flags is not None:
-            layout = "C" if flags["C_CONTIGUOUS"] else "F" if flags["F_CONTIGUOUS"] else "A"
-            t = types.Array(t.dtype, t.ndim, layout)
-        shown.append(t)
-    return shown[: len(argtypes)]
-
-
-def _caster(actual, declared):
-    """The host conversion of one argument (None: passed as it is)."""
-    if actual == declared or isinstance(declared, types.CPointer):
-        return None
-    if isinstance(declared, types.Scalar):
-        convert = declared.dtype.type
-        if declared.kind in "iu":  # a Python int wraps into a declared integer, as numba's ctypes packing does
-
-            def wrapping(value, bits=declared.bits, signed=declared.kind == "i"):
-                if isinstance(value, int) and not isinstance(value, bool):
-                    value &= (1 << bits) - 1
-                    if signed and value >> (bits - 1):
-                        value -= 1 << bits
-                return convert(value)
-
-            return wrapping
-        return convert
-    return None

@@ -8,6 +8,7 @@ import enum
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit.sequences import FlatIter
 from numba_cuda_c.pyjit.values import Value, c_array_type, cast, typed
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
@@ -22,7 +23,12 @@ class Indexing:
                 return self.global_annotation(base.obj[node.slice.value], node)
             except KeyError:
                 self.fail(node, "%s has no member %r" % (base.obj.__name__, node.slice.value))
-        if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i])
+        if isinstance(base.obj, FlatIter):  # a.flat[k] (sequences.py)
+            return self.flat_element_type(base, node)
+        if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i], t[1:])
+            self.refuse_range_as_tuple(base, node, "indexed")
+            if isinstance(node.slice, ast.Slice):
+                return self.tuple_slice_type(base, node)
             return self.tuple_item_type(base, self.expr(node.slice), node)
         if isinstance(base.type, types.Record):  # r["x"]
             name = self.field_name(node, base.type)
@@ -60,6 +66,8 @@ class Indexing:
         base = self.expr(node.value)
         if kind == "item":
             return base.items[what]
+        if kind == "tuple_slice":
+            return self.tuple_slice(base, what)
         if kind == "select":
             return self.tuple_item(base, self.expr(node.slice), node)
         if kind == "field":
@@ -125,6 +133,8 @@ class Indexing:
         """A reference (an lvalue) to one element, and its type."""
         if base is None:
             base = self.expr(node.value)
+        if isinstance(base.obj, FlatIter):  # a.flat[k] = x, a.flat[k] (sequences.py)
+            return self.flat_ref(base, node)
         if isinstance(base.type, types.CPointer):
             indices = self.indices(node) if indices is None else indices
             index = indices[0] if len(indices) == 1 else None
@@ -205,7 +215,7 @@ class Indexing:
         """A field's value: read in place (an lvalue where the field is aligned); a nested record is a
         reference into this one, a nested array a C-order view of its elements."""
         field_type, address, aligned = self.field(record, name, node)
-        if isinstance(field_type, types.Record):
+        if isinstance(field_type, (types.Record, types.CharSeq)):
             return Value(address, field_type)
         if isinstance(field_type, types.NestedArray):
             t, strides, step = field_type.array, [], field_type.dtype.bits // 8
@@ -228,6 +238,9 @@ class Indexing:
         field_type, address, aligned = self.field(record, name, node)
         if isinstance(field_type, types.Record):
             self.assign_record(address, field_type, value, node)
+            return
+        if isinstance(field_type, types.CharSeq):  # r["name"] = "ABC" (strings.py)
+            self.assign_string(address, field_type, value, node)
             return
         if isinstance(field_type, types.NestedArray):  # r.j = b: element by element, broadcast as NumPy
             self.assign_into_array(self.field_value(record, name, node), value, node)
@@ -314,7 +327,7 @@ def element_ref(base, codes):
     """An lvalue of an array's element at these (int64, wrapped) indices; for a record, a reference (its first
     byte's address)."""
     offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes)) or "0"
-    if isinstance(base.type.dtype, types.Record):
+    if isinstance(base.type.dtype, (types.Record, types.CharSeq)):
         return "((unsigned char *)%s.data + %s)" % (base.code, offset)
     return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
 

@@ -5,13 +5,11 @@ expr(), fail() and emit(); the library entries themselves are in pyjit/lib.
 """
 
 import ast
-import math
 
 from numba_cuda_c import _cuda, types
 from numba_cuda_c.np import numpy_support
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit import lib
-from numba_cuda_c.pyjit.lib.pymath import CMATH_FUNCTIONS, MATH_FUNCTIONS, math_types
+from numba_cuda_c.pyjit.lib import npufuncs
 from numba_cuda_c.pyjit.values import (
     Value,
     c_array_type,
@@ -36,14 +34,6 @@ class Intrinsics:
             return True
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         return self.ufunc_supported(name) and all(k.arg == "out" for k in node.keywords)  # np.sin(x, out=r)
-
-    def math_values(self, name, args, node, label="math"):
-        """math.name of translated arguments, typed and written in one: NumPy's ufuncs on numbers (label "np")."""
-        try:
-            result = math_types(name, args, label)[0]
-        except TypeError as exc:
-            self.fail(node, str(exc))
-        return self.library_call_code(lib.lookup(("math", name)), args, result)
 
     @call_typing_rule("print")
     def type_call_print(self, node, func, what):
@@ -71,18 +61,51 @@ class Intrinsics:
                 formats.append("%llu" if value.type.kind == "u" else "%lld")
                 values.append(cast(value, types.uint64 if value.type.kind == "u" else types.int64))
         text = " ".join(formats).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        return Value("printf(%s)" % ", ".join(['"%s\\n"' % text] + values), None)
+        return Value("printf(%s)" % ", ".join([self.module.string_constant(text + "\\n")] + values), None)
 
     def constant_shape(self, node):
-        if isinstance(node, ast.List):  # shape=[N, M]: as the tuple
-            node = ast.copy_location(ast.Tuple(elts=node.elts, ctx=ast.Load()), node)
-        value = self.expr(node)
-        shape = value.const
+        """A constant int or tuple of ints as a shape tuple; None for anything else (a list too, as numba)."""
+        if isinstance(node, ast.List):
+            return None
+        shape = self.expr(node).const
         if isinstance(shape, int):
             shape = (shape,)
         if not (isinstance(shape, tuple) and all(isinstance(n, int) and n >= 0 for n in shape)):
-            self.fail(node, "an array's shape must be a constant int or tuple of ints")
+            return None
         return shape
+
+    def argument_text(self, node):
+        """A call's argument as numba's typing error writes it: float32, array(float32, 1d, A),
+        Tuple(Literal[int](1), int32), list(int64)<iv=[5, 6]>, class(float32)."""
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self.expr(item) for item in node.elts]
+            texts = [
+                "Literal[int](%d)" % v.const if isinstance(v.const, int) else typing.numba_text(v.type)
+                for v in items
+            ]
+            if isinstance(node, ast.List):
+                consts = [v.const for v in items]
+                known = "<iv=%s>" % consts if all(isinstance(c, int) for c in consts) else ""
+                return "list(%s)%s" % (typing.numba_text(items[0].type) if items else "undefined", known)
+            return "Tuple(%s)" % ", ".join(texts)
+        value = self.expr(node)
+        if value.obj is not None:
+            try:
+                return "class(%s)" % dtype_of(value.obj)
+            except TypeError:
+                pass
+        return typing.numba_text(value.type)
+
+    def no_array_implementation(self, node, space):
+        """numba's TypingError for cuda.<space>.array(...) with arguments none of its implementations takes."""
+        arguments = [self.argument_text(a) for a in node.args]
+        arguments += ["%s=%s" % (k.arg, self.argument_text(k.value)) for k in node.keywords]
+        self.fail(
+            node,
+            "No implementation of function Function(<function %s.array>) found for signature:\n \n >>> array(%s)\n \n"
+            "the shape of a %s array is a constant int or a tuple of constant ints"
+            % (space, ", ".join(arguments), space),
+        )
 
     @call_typing_rule("new_array")
     def type_call_new_array(self, node, func, space):
@@ -95,6 +118,8 @@ class Intrinsics:
         if shape_node is None or dtype_node is None:
             self.fail(node, "%s.array(shape, dtype) needs both" % space)
         shape = self.constant_shape(shape_node)
+        if shape is None:
+            self.no_array_implementation(node, space)
         alignment = self.array_alignment(keywords.get("alignment"), node)
         dtype = self.expr(dtype_node)
         scalar = dtype_of(dtype.obj if dtype.obj is not None else dtype.type)
@@ -279,53 +304,15 @@ class Intrinsics:
         )
         return Value(temp, t)
 
-    # -- NumPy ufuncs: on numbers, and elementwise from arrays into an `out` array (numba's kernels) --
-    # NumPy's names of math functions where they differ from the math module's
-    UFUNC_AS_MATH = {
-        "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
-        "arctanh": "atanh", "arctan2": "atan2", "power": "pow",
-    }  # fmt: skip
-    UFUNC_OPERATORS = {
-        "add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/", "floor_divide": "//",
-        "remainder": "%", "mod": "%", "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^",
-        "left_shift": "<<", "right_shift": ">>",
-    }  # fmt: skip
-    UFUNC_COMPARES = {
-        "less": "<",
-        "less_equal": "<=",
-        "greater": ">",
-        "greater_equal": ">=",
-        "equal": "==",
-        "not_equal": "!=",
-    }
-    # the rest, element by element in ufunc_other
-    UFUNC_OTHERS = (
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-        "logical_not",
-        "minimum",
-        "maximum",
-        "fmin",
-        "fmax",
-        "negative",
-        "positive",
-        "absolute",
-        "square",
-        "reciprocal",
-        "radians",
-        "deg2rad",
-        "degrees",
-        "rad2deg",
-    )
-
-    UFUNC_REAL_ONLY = ("radians", "deg2rad", "degrees", "rad2deg", "floor_divide", "remainder")  # as NumPy's loops
-
+    # -- NumPy ufuncs: on numbers, and elementwise from arrays into an `out` array (numba's kernels); each element
+    # as numba's loop for its types computes it (lib/npufuncs.py) --
     @call_typing_rule("ufunc")
     def type_call_ufunc(self, node, func, ufunc):
-        """A ufunc's typing rule: its element rule on the arguments' types (the value on numbers; None for a loop
-        into out); its C rule is ufunc_call."""
+        """A ufunc's typing rule: its element rule on the arguments' types (the value on numbers, a tuple's for
+        divmod; None for a loop into out); its C rule is ufunc_call."""
         value = self.ufunc_call(ufunc, node)
+        if value.items is not None:
+            return Value(type=value.type, items=[typed(i.type) for i in value.items], how=("ufunc", ufunc))
         return typed(value.type, how=("ufunc", ufunc))
 
     @call_c_rule("ufunc")
@@ -333,8 +320,8 @@ class Intrinsics:
         return self.ufunc_call(annotation.how[1], node)
 
     def ufunc_call(self, ufunc, node):
-        """np.sin(x) on numbers is math.sin's C; np.sin(x, out) / np.add(a, b, out) on arrays is a loop
-        over out's elements (inputs of out's shape, or of size 1 along a dimension: broadcast)."""
+        """np.sin(x) on numbers is its loop's C; np.sin(x, out) / np.add(a, b, out) on arrays is a loop over out's
+        elements (inputs of out's shape, or of size 1 along a dimension: broadcast)."""
         name = ufunc.__name__
         if not self.ufunc_supported(name):
             self.fail(node, "NumPy's %s is not supported in kernels" % name)
@@ -347,9 +334,12 @@ class Intrinsics:
         if len(args) != ufunc.nin:
             self.fail(node, "np.%s takes %d input%s" % (name, ufunc.nin, "s" if ufunc.nin > 1 else ""))
         if not out and not any(isinstance(a.type, types.Array) for a in args):
-            return self.ufunc_element(name, args, node)
+            held = [self.held(a, node) for a in args]  # each read once, however often the element's C names it
+            return npufuncs.element(self, name, ufunc, held, node)
         if not out or not isinstance(out[0].type, types.Array):
             self.fail(node, "np.%s on arrays in a kernel needs an out array (kernels allocate no arrays)" % name)
+        if ufunc.nout != 1:
+            self.fail(node, "np.%s on arrays is not supported in kernels (it has %d outputs)" % (name, ufunc.nout))
         target = out[0]
         params, operands = [], []
         for k, a in enumerate(args):
@@ -358,7 +348,7 @@ class Intrinsics:
                 self.fail(node, "np.%s: the inputs must have the out array's dimensions" % name)
             params.append(Value("e%d" % k, t))
             operands.append(a)
-        value = self.ufunc_element(name, params, node)
+        value = npufuncs.element(self, name, ufunc, params, node)
         element = target.type.dtype
         body = "return %s;" % cast(value, element)
         lam = "[=](%s) { %s }" % (", ".join("%s e%d" % (p.type.ctype, k) for k, p in enumerate(params)), body)
@@ -369,96 +359,7 @@ class Intrinsics:
         return Value("", None)
 
     def ufunc_supported(self, name):
-        return (
-            name in self.UFUNC_OPERATORS
-            or name in self.UFUNC_COMPARES
-            or name in self.UFUNC_OTHERS
-            or name in ("invert", "bitwise_not")
-            or self.UFUNC_AS_MATH.get(name, name) in MATH_FUNCTIONS
-        )
-
-    def ufunc_element(self, name, args, node):
-        """One element's value of a ufunc, on numbers: the operator, or the math function (cmath's for
-        complex numbers, as NumPy's loops)."""
-        if name in self.UFUNC_OPERATORS:
-            return self.binop(self.UFUNC_OPERATORS[name], args[0], args[1], node)
-        if name in self.UFUNC_COMPARES or name in self.UFUNC_OTHERS:
-            return self.ufunc_other(name, args, node)
-        if name in ("invert", "bitwise_not"):
-            return (
-                Value("(~%s)" % cast(args[0], typing.as_arith(args[0].type)), typing.as_arith(args[0].type))
-                if args[0].type != types.boolean
-                else Value("(!%s)" % args[0].code, types.boolean)
-            )
-        math_name = self.UFUNC_AS_MATH.get(name, name)
-        if len(args) == 1 and typing.is_complex(args[0].type) and (math_name in CMATH_FUNCTIONS or name == "log2"):
-            t = typing.cmath_result(args[0].type)
-            function = "ncc_clog2" if name == "log2" else CMATH_FUNCTIONS[math_name]
-            return Value("%s(%s)" % (function, cast(args[0], t)), t)
-        return self.math_values(math_name, args, node, label="np")
-
-    def ufunc_other(self, name, args, node):
-        """Comparisons, logical operations, minimum/maximum (NaN propagated; fmin/fmax skip it), and the
-        small arithmetic ufuncs, on numbers, with NumPy's results."""
-        for a in args:
-            if not isinstance(a.type, types.Scalar) or (typing.is_complex(a.type) and name in self.UFUNC_REAL_ONLY):
-                self.fail(node, "np.%s in a kernel takes real numbers" % name)
-        if name in self.UFUNC_COMPARES:
-            t = typing.unify(args[0].type, args[1].type)
-            x, y = cast(args[0], t), cast(args[1], t)
-            if typing.is_complex(t) and name not in ("equal", "not_equal"):  # NumPy's order: real part first
-                code = {
-                    "less": "ncc_clt(%s, %s)",
-                    "less_equal": "ncc_cle(%s, %s)",
-                    "greater": "ncc_clt(%s, %s)",
-                    "greater_equal": "ncc_cle(%s, %s)",
-                }[name]
-                return Value(code % ((x, y) if name.startswith("less") else (y, x)), types.boolean)
-            return Value("(%s %s %s)" % (x, self.UFUNC_COMPARES[name], y), types.boolean)
-        if name.startswith("logical_"):
-            truths = [self.truth(a, node) for a in args]
-            code = {
-                "logical_and": "(%s && %s)",
-                "logical_or": "(%s || %s)",
-                "logical_xor": "(!(%s) != !(%s))",
-                "logical_not": "(!%s)",
-            }[name] % tuple(truths)
-            return Value(code, types.boolean)
-        a = args[0]
-        if name in ("minimum", "maximum", "fmin", "fmax"):
-            t = typing.unify(a.type, args[1].type)
-            x, y = cast(a, t), cast(args[1], t)
-            if typing.is_complex(t):
-                return Value("ncc_c%s(%s, %s)" % (name, x, y), t)
-            pick = "((%s) %s (%s) ? (%s) : (%s))" % (x, "<" if name in ("minimum", "fmin") else ">", y, x, y)
-            if typing.is_float(t) and name in ("minimum", "maximum"):  # NumPy's: a NaN wins
-                pick = "((%s) != (%s) ? (%s) : ((%s) != (%s) ? (%s) : %s))" % (x, x, x, y, y, y, pick)
-            elif typing.is_float(t):  # fmin/fmax: a NaN loses
-                pick = "((%s) != (%s) ? (%s) : ((%s) != (%s) ? (%s) : %s))" % (x, x, y, y, y, x, pick)
-            return Value(pick, t)
-        if name == "positive":
-            return a
-        if name == "negative":
-            t = typing.unary("-", a.type)
-            return Value("(-%s)" % cast(a, t), t)
-        if name == "absolute" and typing.is_complex(a.type):
-            t = typing.cmath_result(a.type).underlying_float
-            return Value("ncc_cabs(%s)" % cast(a, typing.cmath_result(a.type)), t)
-        if name == "absolute":
-            return (
-                self.math_values("fabs", [a], node, label="np")
-                if typing.is_float(a.type)
-                else (a if a.type.kind in "ub" else Value("ncc_abs<%s>(%s)" % (a.type.ctype, a.code), a.type))
-            )
-        if name == "square":
-            return self.binop("*", a, a, node)
-        if name == "reciprocal" and typing.is_complex(a.type):
-            return Value("(ncc_complex_of<%s>(1, 0) / %s)" % (a.type.underlying_float.ctype, a.code), a.type)
-        t = typing.math_result(a.type)  # reciprocal and the angle conversions: floats, a's width
-        if name == "reciprocal":
-            return Value("(%s / %s)" % (cast(literal(1, t), t), cast(a, t)), t)
-        factor = math.pi / 180 if name in ("radians", "deg2rad") else 180 / math.pi
-        return Value("(%s * %s)" % (cast(a, t), cast(literal(factor, t), t)), t)
+        return npufuncs.ALIASES.get(name, name) in npufuncs.SUPPORTED
 
     def library_call_code(self, entry, args, result, receiver=None):
         """A library function's C rule, for arguments its typing rule gave `result` for."""

@@ -78,6 +78,9 @@ class Loops:
     # -- the rewrite ------------------------------------------------------------------------------
     def rewrite_loop(self, node):
         it = node.iter
+        over_range_object = self.range_loop_of(node)  # for i in r, r = range(...) (sequences.py)
+        if over_range_object is not None:
+            return ("indexed", [_located(s, node) for s in over_range_object])
         target = _call_of(it, self)
         if target is range and self.globals.get("range", range) is range:
             return ("range", None)
@@ -85,7 +88,11 @@ class Loops:
             if len(it.args) != 1 or it.keywords:
                 self.fail(node, "literal_unroll() takes one tuple")
             return ("unrolled", self.unrolled_bodies(node, it.args[0]))
-        if target not in (enumerate, zip) and self.iterable_value(it, node).items is not None:
+        if (
+            target not in (enumerate, zip)
+            and not self.iterates_sequence(it)
+            and self.iterable_value(it, node).items is not None
+        ):
             return ("unrolled", self.unrolled_bodies(node, it))
         prelude, held = [], {}
         length = self.length_of(it, node, prelude, held)
@@ -112,6 +119,9 @@ class Loops:
     def length_of(self, it, node, prelude, held):
         """An expression for the number of items; an iterable that is an expression (not a name) is
         evaluated once, into a variable assigned before the loop (`held`, by node, for element_of)."""
+        length = self.sequence_length(it, node, prelude, held)  # np.ndindex, a.flat, range objects (sequences.py)
+        if length is not None:
+            return length
         target = _call_of(it, self)
         if target is enumerate:
             if not 1 <= len(it.args) <= 2:
@@ -131,14 +141,13 @@ class Loops:
             count = ast.BinOp(span, ast.FloorDiv(), ast.Constant(abs(step.value)))
             return ast.Call(ast.Name(id="max", ctx=ast.Load()), [ast.Constant(0), count], [])
         self.iterable_value(it, node)  # an array or a tuple, else a clear error
-        name = it
-        if not isinstance(it, ast.Name):
-            name = ast.Name(id=self.module.unique("iter"), ctx=ast.Load())
-            prelude.append(ast.Assign(targets=[ast.Name(id=name.id, ctx=ast.Store())], value=it))
-        held[id(it)] = name
+        held[id(it)] = name = self.iterable_name(it, prelude, "iter")
         return ast.Call(ast.Name(id="len", ctx=ast.Load()), [name], [])
 
     def element_of(self, it, k, node, held):
+        element = self.sequence_element(it, k, node, held)
+        if element is not None:
+            return element
         target = _call_of(it, self)
         if target is enumerate:
             start = (

@@ -23,9 +23,16 @@ CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
 # holds only a few frames; the launch flag makes the dispatcher raise the kernel's contexts' stack.
 lib.Requirement("recursion", "", launch=("deep_stack",))
 lib.Requirement("fp16", FP16_HEADER)
+# CUDA's FP8 types and conversions (numba_cuda_c/fp8.py, lib/fp8.py)
+lib.Requirement("fp8", "#include <cuda_fp8.h>\n")
 # A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
-# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it.
-HEADER_MARKS = (("fp16", ("__half", "ncc_to_half")), ("bf16", ("bfloat16", "ncc_to_bf16")))
+# enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it; so can an Optional.
+HEADER_MARKS = (
+    ("fp16", ("__half", "ncc_to_half", "ncc_int_to_half", "ncc_from_half")),
+    ("bf16", ("bfloat16", "ncc_to_bf16")),
+    ("fp8", ("__nv_fp8", "__nv_bfloat16_raw")),  # a variable, an array's element, a conversion (lib/fp8.py)
+    ("optional", ("ncc_optional",)),  # numba's Optional values (optional.py)
+)
 # The complex-number part of the prelude goes where the C names one of its types or functions
 COMPLEX_NAMES = tuple(sorted(set(re.findall(r"\bncc_[a-z0-9_]+(?=\s*[(<{])", COMPLEX))))
 
@@ -152,6 +159,15 @@ class ModuleBuilder:
             self.pieces.append("struct %s { %s };\n" % (name, fields))
         return name
 
+    def string_constant(self, literal):
+        """The C name of a string (the text of a C literal) in constant memory, declared once: numba keeps print()'s
+        formats there (a kernel's get_const_mem_size() counts them)."""
+        name = self.constants.get(("string", literal))
+        if name is None:
+            name = self.constants[("string", literal)] = self.unique("ncc_string")
+            self.pieces.append('static __constant__ const char %s[] = "%s";\n' % (name, literal))
+        return name
+
     def record_struct(self, t):
         """The C struct a device function returns a record's bytes in, by value (one per record type)."""
         name = self.constants.get(("record", t))
@@ -175,7 +191,7 @@ class ModuleBuilder:
         body = "\n".join(self.pieces)
         libraries = "".join(r.code for r in self.requirements.values())
         headers = "".join(
-            lib.REQUIREMENTS[name].code
+            lib.requirement(name).code
             for name, names in HEADER_MARKS
             if name not in self.requirements and any(n in body or n in libraries for n in names)
         )

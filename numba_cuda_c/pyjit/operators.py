@@ -4,6 +4,7 @@ datetime64/timedelta64 operands go to datetimes.py. Integer arithmetic of consta
 for shapes and ranges)."""
 
 import ast
+import enum
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, typing
@@ -40,12 +41,14 @@ COMPARES = {
 
 class Operators:
     def condition(self, node):
-        return self.truth(self.expr(node), node)
+        return self.truth(self.test_value(node), node)
 
     def check_condition(self, value, node):
         """A typing rule's check that a value can be a condition."""
         if value.type not in (types.boolean, types.none) and not isinstance(value.type, types.Scalar):
             self.fail(node, "a condition must be a number or a bool")
+        if getattr(value.type, "c_conversion", None):  # FP8: numba-cuda types bool() of one but cannot lower it
+            self.fail(node, "a %s value cannot be a condition: convert it to a number first" % value.type)
 
     def truth(self, value, node):
         """A translated value as a C condition."""
@@ -62,12 +65,24 @@ class Operators:
 
     @typing_rule(ast.IfExp)
     def type_IfExp(self, node):
-        self.check_condition(self.expr(node.test), node)
-        return typed(typing.unify(self.expr(node.body).type, self.expr(node.orelse).type))
+        """a if c else b: the type holding both (None with a number: an Optional); where c is known when compiling
+        (a literal, a test of None), the branch it picks alone, as numba prunes the other."""
+        test = self.test_value(node.test)
+        self.check_condition(test, node)
+        if test.const is not None and test.items is None and not isinstance(test.const, complex):
+            picked = node.body if test.const else node.orelse
+            return self.optional_expr(picked).annotated(("picked", picked))
+        body, orelse = self.optional_expr(node.body), self.optional_expr(node.orelse)
+        return typed(typing.unify(body.type, orelse.type))
 
     @c_rule(ast.IfExp)
     def c_IfExp(self, node, annotation):
-        test, a, b, t = self.condition(node.test), self.expr(node.body), self.expr(node.orelse), annotation.type
+        if annotation.how and annotation.how[0] == "picked":
+            return self.optional_expr(annotation.how[1])
+        t = annotation.type
+        test, a, b = self.condition(node.test), self.optional_expr(node.body), self.optional_expr(node.orelse)
+        if t is types.none:  # None either way
+            return Value(type=types.none)
         return Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
 
     @typing_rule(ast.UnaryOp)
@@ -89,14 +104,18 @@ class Operators:
             if typing.is_int(t) and -(2**63) <= -operand.const < 2**63:
                 t = types.int64  # a negative literal (-9223372036854775808 too), as numba folds it
             return typed(t, const=-operand.const, how="literal")
-        return typed(typing.unary(op, operand.type))
+        t = typing.unary(op, operand.type)
+        if op == "~" and type(operand.const) is int and typing.is_int(t):  # ~N stays a constant (shapes)
+            value = ~operand.const if t.kind == "i" else ~operand.const & ((1 << t.bits) - 1)
+            return typed(t, const=value, how="literal")
+        return typed(t)
 
     @c_rule(ast.UnaryOp)
     def c_UnaryOp(self, node, annotation):
         if annotation.how == "literal":
             return literal(annotation.const, annotation.type)
-        if isinstance(node.op, ast.Not):
-            return Value("(!(%s))" % self.condition(node.operand), types.boolean)
+        if isinstance(node.op, ast.Not):  # of a value that may be None: its number's (numba's `not`)
+            return Value("(!(%s))" % self.truth(self.expr(node.operand), node.operand), types.boolean)
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.UAdd):
             return operand
@@ -110,7 +129,7 @@ class Operators:
     @typing_rule(ast.BoolOp)
     def type_BoolOp(self, node):
         for v in node.values:
-            self.check_condition(self.expr(v), v)
+            self.check_condition(self.test_value(v), v)
         return typed(types.boolean)
 
     @c_rule(ast.BoolOp)
@@ -122,19 +141,32 @@ class Operators:
     def type_Compare(self, node):
         """Each comparison's form (how): membership, a `None` test known now, datetimes, or numbers compared as
         the type that holds both."""
-        forms, left = [], self.expr(node.left)
+        forms, left = [], self.optional_expr(node.left)
         for op_node, right_node in zip(node.ops, node.comparators):
             if isinstance(op_node, (ast.In, ast.NotIn)):  # x in (1, 2): x == 1 || x == 2
-                forms.append(("in", self.membership_types(left, self.expr(right_node), node)))
+                forms.append(("in", self.membership_types(self.unwrapped(left), self.expr(right_node), node)))
                 left = None
                 continue
             op = COMPARES.get(type(op_node))
             if op is None:
                 self.fail(node, "unsupported comparison")
-            right = self.expr(right_node)
-            if types.none in (left.type, right.type) and op in ("==", "!="):  # x is None: known when compiling
-                forms.append(("known", (left.type == right.type) == (op == "==")))
-            elif not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
+            right = self.optional_expr(right_node)
+            if isinstance(left.obj, enum.Enum) and isinstance(right.obj, enum.Enum) and op in ("==", "!="):
+                # two enum members (globals): Python's answer, known when compiling (Color.red != Shape.circle
+                # though their values are equal; IntEnum members compare as their values)
+                same = left.obj is right.obj if isinstance(op_node, (ast.Is, ast.IsNot)) else left.obj == right.obj
+                forms.append(("known", same == (op == "==")))
+                left = right
+                continue
+            none_test = self.none_test(op_node, left, right)  # x is None: its flag, or known when compiling
+            if none_test is not None:
+                forms.append(none_test)
+                left = right
+                continue
+            if types.none in (left.type, right.type):
+                self.fail(node, "None is compared with is, is not, == and != only")
+            left, right = self.unwrapped(left), self.unwrapped(right)
+            if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
                 self.fail(node, "only numbers can be compared")
             elif datetimes.involved(left.type, right.type):
                 try:
@@ -144,18 +176,41 @@ class Operators:
                 forms.append(("datetime", op))
             else:
                 t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
+                if getattr(t, "c_conversion", None):  # FP8 values: numba-cuda defines no comparison on them
+                    self.fail(node, "%s values cannot be compared: convert them to numbers first" % t)
                 if typing.is_complex(t) and op not in ("==", "!="):
                     self.fail(node, "complex numbers are not ordered: only == and != compare them")
                 forms.append(("numbers", (op, t)))
             left = right
-        return typed(types.boolean, how=forms)
+        return typed(types.boolean, how=forms, const=self.folded_comparison(node, forms))
+
+    def folded_comparison(self, node, forms):
+        """The value of a comparison of number constants (N > 2: known when compiling, as numba's branch pruning
+        knows it), or None."""
+        if all(form == "known" for form, _ in forms):  # enum members, `x is None`
+            return all(what for _, what in forms)
+        operands = [self.tree.get(n) for n in [node.left] + list(node.comparators)]
+        if any(form != "numbers" for form, _ in forms) or not all(
+            o is not None and o.items is None and _is_number(o.const) for o in operands
+        ):
+            return None
+        result = True
+        for (_, (op, _t)), a, b in zip(forms, operands, operands[1:]):
+            result = result and _COMPARE_VALUES[op](a.const, b.const)
+        return bool(result)
 
     @c_rule(ast.Compare)
     def c_Compare(self, node, annotation):
-        parts, left = [], self.expr(node.left)
+        if annotation.const is not None:
+            return literal(annotation.const, types.boolean)
+        parts, left = [], self.optional_expr(node.left)
         for (form, what), op_node, right_node in zip(annotation.how, node.ops, node.comparators):
-            right = self.expr(right_node)
-            if form == "in":
+            right = self.optional_expr(right_node)
+            if form in ("in", "numbers", "datetime"):
+                left, right = self.unwrapped(left), self.unwrapped(right)
+            if form == "none_test":
+                parts.append(self.none_test_code(what, left, right))
+            elif form == "in":
                 found = (
                     "("
                     + (
@@ -186,6 +241,8 @@ class Operators:
             if not isinstance(item.type, types.Scalar):
                 self.fail(node, "`in` takes a tuple of numbers in kernels")
             compared.append(typing.unify(left.type, item.type))
+            if getattr(compared[-1], "c_conversion", None):  # FP8 values: no comparison (numba-cuda's)
+                self.fail(node, "%s values cannot be compared: convert them to numbers first" % compared[-1])
         return compared
 
     @typing_rule(ast.BinOp)
@@ -194,6 +251,8 @@ class Operators:
         if op is None:
             self.fail(node, "unsupported operator")
         left, right = self.expr(node.left), self.expr(node.right)
+        if op == "+" and left.items is not None and right.items is not None:  # t + (x,) (sequences.py)
+            return self.tuple_concat_type(left, right, node)
         if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
             self.fail(node, "arithmetic works on numbers, not %s and %s" % (left.type, right.type))
         if datetimes.involved(left.type, right.type):
@@ -207,12 +266,16 @@ class Operators:
         if annotation.how == "literal":
             return literal(annotation.const, annotation.type)
         op, left, right = BINOPS[type(node.op)], self.expr(node.left), self.expr(node.right)
+        if annotation.how == ("tuple_concat", None):
+            return self.tuple_of(list(left.items) + list(right.items))
         if annotation.how == "datetime":
             return self.binop(op, left, right, node)
         return Value(self.binop_code(op, left, right, annotation.type), annotation.type)
 
     def binop(self, op, left, right, node, wraps=True):
         """left op right, typed and written in one (for the rules of statements and calls that compute)."""
+        if op == "+" and left.items is not None and right.items is not None:  # t += (x,)
+            return self.tuple_of(list(left.items) + list(right.items))
         if datetimes.involved(left.type, right.type):
             try:
                 return datetimes.binop(self, op, left, right)
@@ -267,6 +330,21 @@ class Operators:
         return "(%s %s %s)" % (a, op, b)
 
 
+_COMPARE_VALUES = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+def _is_number(value):
+    """A constant that is a real number (a bool, an int, a float): what comparisons and branches fold."""
+    return type(value) in (bool, int, float)
+
+
 _INTEGER_OPS = {
     "+": lambda a, b: a + b,
     "-": lambda a, b: a - b,
@@ -276,17 +354,23 @@ _INTEGER_OPS = {
     "&": lambda a, b: a & b,
     "|": lambda a, b: a | b,
     "^": lambda a, b: a ^ b,
+    "<<": lambda a, b: a << b,
+    ">>": lambda a, b: a >> b,
+    "**": lambda a, b: a**b,
 }
 
 
 def _fold_integers(op, left, right, t):
-    """The value of an operation on two integer constants (Python's semantics are numba's here: // and %
-    floor), where it fits the result type t; None otherwise."""
+    """The value of an operation on two integer (or bool) constants (Python's semantics are numba's here: // and %
+    floor, << and >> of a count below the width, ** of a small exponent), where it fits the result type t; None
+    otherwise. Array shapes need it (cuda.local.array(1 << 4, ...), (2 ** 4, N // 2))."""
     a, b = left.const, right.const
-    if op not in _INTEGER_OPS or not (type(a) is int and type(b) is int) or not typing.is_int(t):
+    if op not in _INTEGER_OPS or not (type(a) in (int, bool) and type(b) in (int, bool)) or not typing.is_int(t):
         return None
     if op in ("//", "%") and b == 0:
-        return None
+        return None  # raises at run time (debug), or is what the device computes
+    if (op in ("<<", ">>") and not 0 <= b < t.bits) or (op == "**" and not 0 <= b < 256):
+        return None  # a shift past the width or a negative power: computed at run time, as numba's LLVM does
     value = _INTEGER_OPS[op](a, b)
     bits, signed = t.bits, t.kind == "i"
     low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)

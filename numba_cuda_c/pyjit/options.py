@@ -4,7 +4,7 @@
 CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}  # numba's names for shared_memory_carveout
 JIT_OPTIONS = frozenset(
     "debug lineinfo fastmath opt max_registers cache inline forceinline link lto launch_bounds "
-    "shared_memory_carveout".split()
+    "shared_memory_carveout extensions".split()
 )
 
 

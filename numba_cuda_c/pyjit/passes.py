@@ -34,8 +34,12 @@ from numba_cuda_c.pyjit.intrinsics import Intrinsics
 from numba_cuda_c.pyjit.loops import Loops
 from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import Operators
+from numba_cuda_c.pyjit.optional import OptionalValues
 from numba_cuda_c.pyjit.pyvalues import PythonValues
+from numba_cuda_c.pyjit.sequences import Sequences
 from numba_cuda_c.pyjit.statements import Statements
+from numba_cuda_c.pyjit.strings import Strings
+from numba_cuda_c.pyjit.syntax import Syntax
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
 # The function's state that rules read through the pass (self.vars is self.function.vars): the same objects in
@@ -47,9 +51,24 @@ FUNCTION_STATE = (
 )  # fmt: skip
 
 
-class Pass(Statements, Attributes, Calls, Bindings, Operators, Intrinsics, Indexing, Loops, Raising, PythonValues):
+class Pass(
+    Statements,
+    Syntax,
+    Sequences,
+    Strings,
+    Attributes,
+    Calls,
+    Bindings,
+    Operators,
+    Intrinsics,
+    Indexing,
+    Loops,
+    Raising,
+    PythonValues,
+    OptionalValues,
+):
     """One walk over a function's body: the typing passes' and the emitting pass's common part (each gives its own
-    expr(), and what a statement that reads a name not known yet does: untyped_statement())."""
+    optional_expr(), and what a statement that reads a name not known yet does: untyped_statement())."""
 
     emitting = False  # whether C is written (EmittingPass)
     retyping = False  # typing in the emitting pass (RetypingPass): every name is known by now
@@ -78,6 +97,11 @@ class Pass(Statements, Attributes, Calls, Bindings, Operators, Intrinsics, Index
     def fail(self, node, message, cls=KernelTypeError):
         self.function.fail(node, message, cls)
 
+    def expr(self, node):
+        """The node's value (its annotation in a typing pass, its Value in the emitting pass), a value that may be
+        None (numba's Optional) as its number (optional.py): where None is allowed, rules ask optional_expr()."""
+        return self.unwrapped(self.optional_expr(node))
+
     def run(self):
         self.block(self.node.body)
         return self
@@ -100,6 +124,8 @@ class Pass(Statements, Attributes, Calls, Bindings, Operators, Intrinsics, Index
                 self.fail(statement, str(exc))  # raised by typing.py or dtype_of: say where
             except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
                 self.fail(statement, "cannot translate this: %s" % exc)
+            if self.ends_block(statement):  # what follows a return is never reached: not translated
+                break
 
     def statement(self, node):
         self.current_statement = node
@@ -146,7 +172,7 @@ class TypingPass(Pass):
         super().__init__(function)
         self.untyped = []  # the statements skipped (a name not known yet)
 
-    def expr(self, node):
+    def optional_expr(self, node):
         """The node's annotation: its typing rule's result, recorded in the typed tree."""
         annotation = self.typing_rule(node)(self, node)
         self.tree.annotate(node, annotation)
@@ -185,7 +211,7 @@ class EmittingPass(Pass):
 
     emitting = True
 
-    def expr(self, node):
+    def optional_expr(self, node):
         """The node's Value, written by its C rule from the annotation the typing passes left."""
         rule = self.typing_rule(node)
         annotation = self.tree.get(node)

@@ -10,6 +10,8 @@ import numpy as np
 
 from numba_cuda_c import _cuda, types
 from numba_cuda_c.pyjit import lib
+from numba_cuda_c.pyjit.bindings import Captured
+from numba_cuda_c.pyjit.lib import fp8
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.values import Namespace, Value, literal
 from numba_cuda_c.stubs import DeviceName
@@ -18,8 +20,11 @@ from numba_cuda_c.stubs import DeviceName
 class PythonValues:
     def python_value(self, obj, node):
         """A global: a number becomes a constant; modules, functions and types stay objects."""
+        if isinstance(obj, Captured):  # a nested function's parameter standing for a variable it reads
+            return self.captured_value(obj, node)
         if isinstance(obj, enum.Enum) and isinstance(obj.value, (int, float)):  # Color.red: its value, as numba
-            return self.python_value(obj.value, node)
+            value = self.python_value(obj.value, node)  # the member kept: .value, and comparisons of members
+            return Value(value.code, value.type, const=value.const, obj=obj)
         if obj is None:  # a global or closure variable holding None: numba's none type, false, known when compiling
             return Value(type=types.none)
         if isinstance(obj, bool):
@@ -61,6 +66,8 @@ class PythonValues:
             entry = lib.lookup(("bf16", getattr(obj, "__name__", "").lstrip("_")))  # its __hadd is cuda.bf16.hadd
             if entry is not None:
                 return Value(obj=entry)
+        if getattr(obj, "__module__", None) == fp8.NUMBA_MODULE and fp8.ours(obj) is not None:  # numba's own FP8
+            return Value(obj=fp8.ours(obj))
         if isinstance(obj, type) and obj.__module__ == "numba.cuda.stubs" and obj.__name__ in types.VECTOR_TYPES:
             return Value(obj=Namespace(("cuda", obj.__name__)))  # numba's own stub of a vector type, by name
         if types.is_numba_type(obj):  # from numba import float32: ours, by name

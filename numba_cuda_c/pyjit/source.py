@@ -2,6 +2,7 @@
 for a function made with exec from a string, rebuilt from its bytecode (bytecode.py)."""
 
 import ast
+import copy
 import inspect
 import textwrap
 
@@ -10,7 +11,12 @@ from numba_cuda_c.pyjit.typing import KernelTypeError
 
 
 def function_definition(pyfunc):
-    """(file name, first line, source lines, ast.FunctionDef) of a Python function."""
+    """(file name, first line, source lines, ast.FunctionDef) of a Python function. A function defined inside a
+    kernel carries its own (bindings.py's nested_function: its text and the parameters it was compiled with)."""
+    given = getattr(pyfunc, "__ncc_definition__", None)
+    if given is not None:
+        filename, first_line, source_lines, node = given
+        return filename, first_line, source_lines, copy.deepcopy(node)
     try:
         source = textwrap.dedent(inspect.getsource(pyfunc))
     except (OSError, TypeError) as exc:  # made with exec from a string: rebuilt from its bytecode
@@ -27,7 +33,8 @@ def function_definition(pyfunc):
             node = function_def(pyfunc)
         except Unreadable as unreadable:
             raise KernelTypeError(
-                "cannot read the source of %r (%s), and its bytecode is not straight-line code (%s): define "
+                "cannot read the source of %r (%s), and its bytecode holds more than straight-line code and `if` "
+                "statements (%s): define "
                 "the function in a file or a notebook cell, where Python keeps its source"
                 % (pyfunc, why, unreadable)
             ) from None

@@ -20,29 +20,34 @@ class Statements:
 
     @statement_rule(ast.Assert)
     def stmt_Assert(self, node):
-        """As numba without debug=True: an assert is not checked (its test is still translated)."""
-        self.condition(node.test)
+        """assert test[, message]: where the test fails, AssertionError(message) is raised, as numba compiles an
+        assert (a raise of its own): with debug=True it is recorded and raised on the host after the launch; without,
+        the thread ends there, as after any raise (exceptions.py)."""
+        message = () if node.msg is None else (self.constant_argument(node.msg, node),)
+        test = self.condition(node.test)
+        self.emit("if (!(%s)) { %s; }" % (test, self.raise_code(AssertionError, message)))
 
     @statement_rule(ast.Expr)
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return  # a docstring
-        value = self.expr(node.value)
+        value = self.optional_expr(node.value)  # a result that may be None, dropped: not checked
         if value.code:
             self.emit(value.code + ";")
 
     @statement_rule(ast.Assign)
     def stmt_Assign(self, node):
         if len(node.targets) != 1:
-            self.fail(node, "chained assignment is not supported")
+            self.assign_chained(node)  # a = b = value (syntax.py)
+            return
         self.assign(node.targets[0], node.value, node)
 
     def assign(self, target, value_node, node):
         if isinstance(target, ast.Tuple):
             self.unpack(target, self.expr(value_node), node)
             return
-        try:
-            value = self.expr(value_node)
+        try:  # a variable may hold None (numba's Optional): anything else takes the value's number
+            value = self.optional_expr(value_node) if isinstance(target, ast.Name) else self.expr(value_node)
         except TypeError as exc:  # a dtype with no device type (np.dtype("O")): numba cannot type the variable
             if not (isinstance(target, ast.Name) and "no device type for dtype" in str(exc)):
                 raise
@@ -52,6 +57,7 @@ class Statements:
     def unpack(self, target, value, node):
         """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
         tuples item by item."""
+        self.refuse_range_as_tuple(value, node, "unpacked")
         if value.items is None or len(value.items) != len(target.elts):
             self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
         temps = []
@@ -76,6 +82,9 @@ class Statements:
         if field is not None:  # r.x = value, a[i].x = value, r["x"] = value
             self.store_field(field[0], field[1], value, node)
             return
+        if isinstance(target, ast.Name) and value.obj is not None and value.code is None:
+            self.store_object(target.id, value, node)  # f = lambda x: ..., dt = np.float32 (syntax.py)
+            return
         if isinstance(target, ast.Name):
             name = self.binding(target.id, value)
             if self.emitting:
@@ -93,8 +102,11 @@ class Statements:
             if value.type is None:
                 self.fail(node, "only numbers, tuples and arrays can be stored in variables")
             if name in self.params and self.vars[name] != value.type:
+                value = self.unwrapped(value)  # a parameter keeps its type: a number, not None
                 value = Value(cast(value, self.vars[name]), self.vars[name])
-            self.emit("v_%s = %s;" % (name, cast(value, self.settle_variable(name, value.type))))
+            settled = self.settle_variable(name, value.type)
+            if settled is not types.none:  # a variable that only ever holds None has no C
+                self.emit("v_%s = %s;" % (name, cast(value, settled)))
         elif isinstance(target, ast.Subscript):
             base = self.expr(target.value)
             indices = self.indices(target) if isinstance(base.type, types.Array) else None  # evaluated once
@@ -106,6 +118,9 @@ class Statements:
             ref, dtype = self.element(target, base, indices)
             if isinstance(dtype, types.Record):
                 self.assign_record(ref, dtype, value, node)
+                return
+            if isinstance(dtype, types.CharSeq):  # a[i] = b"XYZ" (strings.py)
+                self.assign_string(ref, dtype, value, node)
                 return
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
@@ -163,7 +178,7 @@ class Statements:
 
     @statement_rule(ast.If)
     def stmt_If(self, node):
-        value = self.expr(node.test)
+        value = self.test_value(node.test)
         if value.type == types.none:  # `if None:`
             value = literal(False, types.boolean)
         if value.const is not None and value.items is None and not isinstance(value.const, complex):
@@ -171,6 +186,7 @@ class Statements:
             self.emit("{")
             self.nested(node.body if value.const else node.orelse)
             self.emit("}")
+            self.pruned_branch(node.body if value.const else node.orelse)
             return
         before = dict(self.renames)
         self.emit("if (%s) {" % self.truth(value, node.test))
@@ -279,14 +295,16 @@ class Statements:
             self.emit("return;")
             return
         if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
-            if self.return_type not in (None, types.void):
-                self.fail(node, "a device function returns a value on some paths and nothing on others")
-            self.return_type = types.void
-            self.emit("return;")
+            self.return_none(node)  # None: an Optional where other paths return numbers (optional.py)
             return
-        value = self.expr(node.value)
+        value = self.optional_expr(node.value)
+        if value.type is types.none and value.items is None:  # a variable or argument that only holds None
+            self.return_none(node)
+            return
         if self.declared_return not in (None, types.void) and not isinstance(self.declared_return, types.Tuple):
             self.return_type = self.declared_return
+            if not isinstance(self.return_type, types.Optional):
+                value = self.unwrapped(value)
             self.emit("return %s;" % cast(value, self.return_type))
             return
         if value.items is not None:
@@ -309,8 +327,14 @@ class Statements:
                 return
             self.emit("return %s;" % value.code)
             return
-        if not isinstance(value.type, types.Scalar):
+        if not isinstance(value.type, (types.Scalar, types.Optional)):
             self.fail(node, "device functions return numbers, arrays and tuples of numbers only")
+        if self.return_type is not None and not isinstance(self.return_type, (types.Scalar, types.Optional)):
+            if self.return_type is not types.void:
+                self.fail(
+                    node,
+                    "a device function returns %s on one path and %s on another" % (self.return_type, value.type),
+                )
         self.emit("return %s;" % cast(value, self.settle_return(value.type)))
 
     def return_tuple(self, value, node):
@@ -349,7 +373,7 @@ class Statements:
             return typed(types.complex128, const=value)
         if value is None:  # numba's none type: false, and `x is None` is known when compiling
             return Value(type=types.none)
-        if isinstance(value, str):  # a compile-time object: a dtype's name (dtype="int32"), a record's field
+        if isinstance(value, (str, bytes)):  # a compile-time object: a dtype's name, a record's field, a string
             return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
 
@@ -368,6 +392,8 @@ class Statements:
         variable = self.renames.get(name, name)  # the variable the name is bound to now (binding())
         if variable in self.vars:
             t = self.vars[variable]
+            if t is types.none:  # a variable that only holds None: known when compiling, as the constant
+                return Value(type=types.none)
             if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
                 return Value(obj=t.instance_type)
             if variable in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
@@ -384,7 +410,7 @@ class Statements:
         if name == self.pyfunc.__name__:  # itself, recursively, while its decorator compiles it (a signature given)
             return Value(obj=DeviceFunction(self.pyfunc))
         if self.retyping:  # the emitting pass: every name is known by now
-            self.fail(node, "name %r is not defined" % name)
+            self.fail(node, "NameError: name %r is not defined" % name)
         raise _Unknown(name)
 
     @c_rule(ast.Name)

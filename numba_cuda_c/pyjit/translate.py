@@ -17,7 +17,7 @@ each); module.py is the compilation unit (ModuleBuilder) that device functions a
 """
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit import optional, typing
 from numba_cuda_c.pyjit.bindings import _single_constants
 from numba_cuda_c.pyjit.calls import parameter_names
 from numba_cuda_c.pyjit.module import ModuleBuilder
@@ -50,7 +50,7 @@ class FunctionTranslator:
                 except ValueError:  # empty: the function itself, while its decorator compiles it (recursion)
                     self.globals.pop(var, None)
         args = self.node.args
-        if args.kwarg or (not device and (args.vararg or args.kwonlyargs or args.defaults)):
+        if args.kwarg or (not device and (args.vararg or args.kwonlyargs)):
             self.fail(
                 self.node,
                 "kernels take plain positional arguments only"
@@ -60,6 +60,8 @@ class FunctionTranslator:
         # the parameters in the order a call binds them (parameter_names): a device function's defaults,
         # keyword arguments and *args are bound where it is called (bind_call)
         names = parameter_names(self.node)
+        if not constants:  # arguments that are None or left out (a kernel's defaults): known, no C parameter
+            constants, self.argtypes = optional.omitted_arguments(self.argtypes)
         # compile-time arguments of a device function (types, functions, cuda.atomic.add, literal
         # numbers and tuples, by position): their names read as those values, with no parameter
         self.constants = {names[k]: v for k, v in (constants or {}).items()}
@@ -78,6 +80,9 @@ class FunctionTranslator:
                 ),
             )
         self.vars = dict(zip(self.params, self.argtypes))
+        # None arguments assigned to their names first; a device function's end, where control reaches it, returns
+        # None (optional.py)
+        self.node.body = optional.prologue(self) + self.node.body + (optional.fall_through(self) if device else [])
         self.single_constants = _single_constants(self.node, self.params)
         self.rebindings = {}  # Python name -> its further variables, in the order made (the same in every pass)
         self.nested_functions = {}  # id(def node) -> the Python function of a function defined in this one
@@ -99,6 +104,18 @@ class FunctionTranslator:
         exc = cls("%s:%d: %s\n    %s" % (self.filename, self.first_line + lineno - 1, message, text))
         exc.located = True
         raise exc
+
+    def add_call_context(self, exc, callee, node):
+        """Adds numba's context lines to an error raised while typing a function this one calls at `node`: the
+        callee, and where the call is."""
+        if exc.args and isinstance(exc.args[0], str):
+            line = self.first_line + getattr(node, "lineno", 1) - 1
+            context = "\nDuring: resolving callee type: %s\nDuring: typing of call at %s (%d)" % (
+                callee,
+                self.filename,
+                line,
+            )
+            exc.args = (exc.args[0] + context,) + exc.args[1:]
 
     # -- driver ---------------------------------------------------------------------------------
     def type(self):
@@ -171,7 +188,7 @@ class FunctionTranslator:
                     value = "p_%s.f%d" % (name, k) if name in self.params else "{}"
                     out.append("    %s tv_%s_%d = %s;\n" % (item.ctype, name, k, value))
                 continue
-            if name in self.params or t is None:
+            if name in self.params or t is None or t is types.none:  # None: no C variable
                 continue
             if isinstance(t, types.Array):  # declared here too, so that a branch can assign it (double buffering)
                 out.append("    %s v_%s = {};\n" % (c_array_type(t), name))
@@ -235,12 +252,24 @@ def translate_kernel(
     return module.source()
 
 
-def typed_listing(pyfunc, argtypes):
-    """The function's source with the type of each of its variables (and its return type): what
-    Dispatcher.inspect_types prints, from a translation of these argument types."""
+def _typed(pyfunc, argtypes):
+    """A translator that has typed (and translated) the function for these argument types."""
     translator = FunctionTranslator(pyfunc, argtypes, _module(), device=False, name="listing")
     translator.device = True  # a value it returns is typed, not refused
     _translated(translator)
+    return translator
+
+
+def variable_types(pyfunc, argtypes):
+    """({variable: type}, return type) of the function translated for these argument types: numba's typemap."""
+    translator = _typed(pyfunc, argtypes)
+    return dict(translator.vars), translator.return_type or types.void
+
+
+def typed_listing(pyfunc, argtypes):
+    """The function's source with the type of each of its variables (and its return type): what
+    Dispatcher.inspect_types prints, from a translation of these argument types."""
+    translator = _typed(pyfunc, argtypes)
     lines = ["# File: %s" % translator.filename, "# --- LINE %d --- " % translator.first_line]
     lines += translator.source_lines
     lines.append("# --- types ---")

@@ -96,12 +96,25 @@ def unify(a, b):
         return b
     if b is None or a == b:
         return a
+    if types.none in (a, b) or isinstance(a, types.Optional) or isinstance(b, types.Optional):
+        return _unify_optional(a, b)
     if isinstance(a, types.Scalar) and isinstance(b, types.Scalar):
         _check_numbers(a, b)
         import numpy as np
 
         return types.from_dtype(np.promote_types(a.dtype, b.dtype))
     raise KernelTypeError("a variable cannot hold both %s and %s" % (a, b))
+
+
+def _unify_optional(a, b):
+    """None with a number is numba's Optional of the number (a value or None); Optionals unify by their numbers."""
+    inner = [t.type if isinstance(t, types.Optional) else t for t in (a, b) if t is not types.none]
+    value = unify(*inner) if len(inner) == 2 else inner[0]
+    if not isinstance(value, types.Scalar):
+        raise KernelTypeError(
+            "a variable cannot hold both %s and %s: only numbers can be None on some paths in kernels" % (a, b)
+        )
+    return types.Optional(value)
 
 
 def true_divide(a, b):
@@ -235,6 +248,16 @@ def conversion(have, want):
     none (complex to real, anything that is not a number)."""
     if have == want:
         return EXACT
+    if isinstance(want, types.Optional):  # a number or None where an Optional is declared: promoted
+        kind = (
+            PROMOTE
+            if have is types.none
+            else conversion(have.type if isinstance(have, types.Optional) else have, want.type)
+        )
+        return None if kind is None else max(kind, PROMOTE)
+    if isinstance(have, types.Optional):  # its number, checked not to be None: at best safe, as numba rates it
+        kind = conversion(have.type, want)
+        return None if kind is None else max(kind, SAFE)
     if not (isinstance(have, types.Scalar) and isinstance(want, types.Scalar)):
         return None
     return _conversion_table().get((have.name, want.name))
@@ -252,6 +275,13 @@ def best_signatures(candidates, kinds_of):
         return []
     least = min(rating for rating, _ in rated)
     return [candidate for rating, candidate in rated if rating == least]
+
+
+def numba_text(t):
+    """A type as numba's typing errors write it (its str): array(float32, 1d, A), class(float32), float32, ..."""
+    if isinstance(t, types.Array):
+        return "array(%s, %dd, %s)" % (numba_text(t.dtype), t.ndim, t.layout)
+    return str(t)
 
 
 def numba_repr(t):

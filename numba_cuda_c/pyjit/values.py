@@ -89,6 +89,16 @@ def cast(value, to):
     source = value.type
     if source == to:
         return value.code
+    if isinstance(to, types.Optional):
+        return _to_optional(value, to)
+    if isinstance(source, types.Optional):  # its number, which must not be None (pyjit/optional.py)
+        return cast(Value("ncc_optional_value(%s)" % value.code, source.type), to)
+    own = getattr(source, "c_conversion", None) or getattr(to, "c_conversion", None)
+    if own is not None:  # a type that writes its conversions itself (numba_cuda_c/fp8.py's)
+        code = own(value.code, source, to)
+        if code is None:
+            raise KernelTypeError("cannot convert %s to %s" % (source, to))
+        return code
     if not isinstance(source, types.Scalar) or not isinstance(to, types.Scalar):
         raise KernelTypeError("cannot convert %s to %s" % (source, to))
     if to.kind == "c":
@@ -97,10 +107,31 @@ def cast(value, to):
         raise KernelTypeError("cannot convert %s to %s: take .real, .imag or abs()" % (source, to))
     if source.kind in "Mm" or to.kind in "Mm":  # between units of one kind only
         return datetime_units.convert(value, to)
+    if to == types.float16 and source.kind in "iu":  # one cvt from the integer's width, as numba's (FP16_HEADER)
+        return "ncc_int_to_half((%s)(%s))" % (source.ctype, value.code)
+    if source == types.float16 and (to.kind in "iu" or to == types.float64):
+        return "ncc_from_half<%s>(%s)" % (to.ctype, value.code)
     if to.from_widened:
         return to.from_widened % _widened(value)
     code = source.to_float % value.code if source.to_float else value.code
     return "((%s)(%s))" % (to.ctype, code)
+
+
+def _to_optional(value, to):
+    """None, a number or another Optional as an Optional (ncc_optional<T>, pyjit/optional.py): None is the struct
+    zeroed (not valid); an Optional of another number converts its number where it has one."""
+    source = value.type
+    if source is types.none:
+        return "%s{}" % to.ctype
+    if isinstance(source, types.Optional):
+        converted = cast(Value("v", source.type), to.type)
+        return "ncc_optional_map<%s>(%s, [](%s v) { return %s; })" % (
+            to.type.ctype,
+            value.code,
+            source.type.ctype,
+            converted,
+        )
+    return "%s{%s, true}" % (to.ctype, cast(value, to.type))
 
 
 def _widened(value):

@@ -177,13 +177,17 @@ _package = []  # the package module install() stood in for: its __version__
 
 
 def __getattr__(name):
-    """cuda.laneid: a number, the calling thread's lane, so read when asked for."""
+    """cuda.laneid: a number, the calling thread's lane, so read when asked for; names loaded when first asked for."""
     if name == "laneid" and in_kernel():
         from numba_cuda_c.simulator.device import laneid  # not a global: this module's globals are the API
 
         return laneid()
     if name == "__version__" and _package:
         return _package[0].__version__
+    if name == "KernelRuntimeError":  # numba's simulator exports it too
+        from numba_cuda_c.errors import KernelRuntimeError
+
+        return KernelRuntimeError
     raise AttributeError("module 'numba_cuda_c' (the CUDA simulator) has no attribute %r" % name)
 
 
@@ -222,6 +226,10 @@ def finish_install(package_name):
     # its other submodules (nvvm, linkable_code, ...) are the package's own, from the same folder: imported, they
     # let a program's imports work where the simulator has no use for them (numba's simulator has stubs there)
     cudadrv.__path__, cudadrv.__package__ = real.__path__, real.__name__
+    # the package's spec (the import system reads it: `from numba.cuda.cudadrv import driver` through the alias
+    # finds it by this name), and its way of importing a submodule when first asked for as an attribute
+    cudadrv.__spec__, cudadrv.__loader__, cudadrv.__file__ = real.__spec__, real.__loader__, real.__file__
+    cudadrv.__getattr__ = real.__getattr__
     cudadrv.driver, cudadrv.devices, cudadrv.devicearray = memory, driver, arrays
     sys.modules[package_name + ".cudadrv"] = cudadrv
     for name in ("driver", "devices", "devicearray"):

@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from numba_cuda_c import config, types
+from numba_cuda_c import config, errors, types
 from numba_cuda_c._cuda import CudaAPIError
 from numba_cuda_c.args import as_hint
 from numba_cuda_c.simulator import arrays, threads
@@ -19,6 +19,8 @@ from numba_cuda_c.simulator.arrays import DeviceNDArray
 
 MAX_THREADS_PER_BLOCK = 1024
 MAX_BLOCK_DIM = (1024, 1024, 64)
+MAX_GRID_DIM = (2**31 - 1, 65535, 65535)  # every CUDA device's (compute capability 3.0 on)
+MAX_LAUNCH_SIZE = 2**32 - 1
 CUDA_ERROR_INVALID_VALUE = 1
 
 
@@ -28,6 +30,7 @@ def jit(func_or_sig=None, device=False, debug=None, link=None, **options):
     lineinfo, max_registers, inline, ...) are accepted and change nothing."""
     if link:
         raise NotImplementedError("the CUDA simulator cannot link CUDA C, PTX or other device code (link=)")
+    errors.jit_target_checked(func_or_sig)
     if debug is None:
         debug = bool(config.get("CUDA_DEBUGINFO_DEFAULT"))
     if (
@@ -154,6 +157,12 @@ class LaunchConfiguration:
                 value = _as_scalar(value, scalar_types[position])
             values.append(value)
         gx, gy, gz = self.griddim
+        if any(d > m for d, m in zip(self.griddim, MAX_GRID_DIM)):  # the GPU's launch refuses it: so do we
+            raise CudaAPIError(
+                CUDA_ERROR_INVALID_VALUE,
+                "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE: grid %s is more than a grid may have (%d, %d, %d)"
+                % ((tuple(self.griddim),) + MAX_GRID_DIM),
+            )
         with _kernel_builtins():
             for z in range(gz):
                 for y in range(gy):
@@ -211,13 +220,18 @@ def _kernel_builtins():
 
 
 def _dims(value, name):
+    """griddim or blockdim as three ints, checked as the compiled package checks them (launch_parse_dims)."""
     items = list(value) if isinstance(value, (tuple, list)) else [value]
     if not 1 <= len(items) <= 3:
         raise ValueError("%s must be a sequence of 1, 2 or 3 integers, got %r" % (name, items))
     if not all(isinstance(v, numbers.Integral) for v in items):
         raise TypeError("%s must be a sequence of integers, got %r" % (name, items))
     if not all(v > 0 for v in items):
-        raise ValueError("%s must be positive, got %r" % (name, value))
+        raise ValueError("%s must hold positive sizes, got %r" % (name, items))
+    if any(v > MAX_LAUNCH_SIZE for v in items):  # a launch's sizes are 32-bit
+        raise OverflowError(
+            "%s is too large: each size must be at most %d, got %r" % (name, MAX_LAUNCH_SIZE, items)
+        )
     return [int(v) for v in items] + [1] * (3 - len(items))
 
 

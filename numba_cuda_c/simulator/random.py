@@ -10,7 +10,7 @@ from numba_cuda_c.xoroshiro import PUBLIC_NAMES as _PUBLIC_NAMES
 from numba_cuda_c.xoroshiro import jump as _jumped
 from numba_cuda_c.xoroshiro import splitmix64 as _splitmix64
 from numba_cuda_c.xoroshiro import step as _step
-from numba_cuda_c.xoroshiro import xoroshiro128p_dtype
+from numba_cuda_c.xoroshiro import xoroshiro128p_dtype, xoroshiro128p_type  # noqa: F401
 
 _TWO_PI_FLOAT32 = np.float32(2 * np.pi)
 _TWO_PI_FLOAT64 = np.float64(2 * np.pi)

@@ -14,10 +14,23 @@ static void set_dims(DeviceArrayObject *self, int ndim)
         self->strides = self->shape + ndim;
 }
 
+/* No device array holds Python objects: their pointers copied to the host (copy_to_host, __array__,
+ * pickling) would be counted by the interpreter. Checked where every array is made, whatever made it
+ * (a MemoryPointer given to DeviceNDArray or DeviceRecord, a view, an import). */
+static int refuse_objects(PyArray_Descr *dtype)
+{
+    if (!PyDataType_REFCHK(dtype))
+        return 0;
+    PyErr_SetString(PyExc_TypeError, "arrays of Python objects cannot live on the device");
+    return -1;
+}
+
 DeviceArrayObject *devicearray_wrap(module_state *Py_UNUSED(st), PyTypeObject *type, int ndim,
                                     const npy_intp *shape, const npy_intp *strides, PyArray_Descr *dtype,
                                     CUdeviceptr data, PyObject *owner, ContextObject *context, PyObject *stream)
 {
+    if (refuse_objects(dtype) < 0)
+        return NULL;
     DeviceArrayObject *self = (DeviceArrayObject *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
@@ -54,10 +67,8 @@ DeviceArrayObject *devicearray_allocate(module_state *st, PyTypeObject *type, in
         PyErr_Format(PyExc_ValueError, "too many dimensions: %d (at most %d)", ndim, NPY_MAXDIMS);
         return NULL;
     }
-    if (PyDataType_REFCHK(dtype)) {
-        PyErr_SetString(PyExc_TypeError, "arrays of Python objects cannot live on the device");
+    if (refuse_objects(dtype) < 0) /* before the driver is asked for anything */
         return NULL;
-    }
     if (itemsize == 0) {
         PyErr_SetString(PyExc_TypeError, "the dtype has no size: flexible types need a length (e.g. 'S8')");
         return NULL;

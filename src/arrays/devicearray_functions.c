@@ -154,9 +154,23 @@ static PyObject *module_strides_like(PyObject *Py_UNUSED(module), PyObject *ary)
     return strides;
 }
 
+int devicearray_has_cai(PyObject *obj)
+{
+    PyObject *desc = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+    if (desc != NULL) {
+        Py_DECREF(desc);
+        return 1;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+        return -1;
+    PyErr_Clear();
+    return 0;
+}
+
 static PyObject *module_is_cuda_array(PyObject *Py_UNUSED(module), PyObject *obj)
 {
-    return PyBool_FromLong(PyObject_HasAttrString(obj, "__cuda_array_interface__"));
+    int has = devicearray_has_cai(obj);
+    return has < 0 ? NULL : PyBool_FromLong(has);
 }
 
 /* from_cuda_array_interface(desc, owner=None, sync=True): a view of someone else's device memory.

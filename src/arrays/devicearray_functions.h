@@ -18,6 +18,11 @@ PyObject *devicearray_from_cai(module_state *st, PyObject *desc, PyObject *owner
  * sync and NUMBA_CUDA_ARRAY_INTERFACE_SYNC allow, as numba does. 0, or -1 with an error. */
 int cai_wait_stream(module_state *st, PyObject *desc, int sync);
 
+/* Whether obj has __cuda_array_interface__: 1 or 0, as Python's hasattr, which hides AttributeError only;
+ * -1 with the exception the attribute raised otherwise (a tensor that requires grad raises RuntimeError
+ * there, and its library expects the caller to see it). */
+int devicearray_has_cai(PyObject *obj);
+
 extern PyMethodDef devicearray_module_methods[];
 
 #endif

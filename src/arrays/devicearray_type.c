@@ -418,12 +418,14 @@ static PyMethodDef DeviceNDArray_methods[] = {
 };
 
 static PyGetSetDef DeviceNDArray_getset[] = {
-    {"shape", DeviceNDArray_get_shape, NULL, NULL, NULL},
-    {"strides", DeviceNDArray_get_strides, NULL, NULL, NULL},
-    {"dtype", DeviceNDArray_get_dtype, NULL, NULL, NULL},
-    {"size", DeviceNDArray_get_size, NULL, NULL, NULL},
-    {"ndim", DeviceNDArray_get_ndim, NULL, NULL, NULL},
-    {"nbytes", DeviceNDArray_get_nbytes, NULL, NULL, NULL},
+    {"shape", DeviceNDArray_get_shape, NULL, "The array's dimensions, a tuple of ints (as NumPy's).", NULL},
+    {"strides", DeviceNDArray_get_strides, NULL,
+     "The bytes from one element to the next along each dimension, a tuple of ints.", NULL},
+    {"dtype", DeviceNDArray_get_dtype, NULL, "The NumPy dtype of the elements.", NULL},
+    {"size", DeviceNDArray_get_size, NULL, "The number of elements.", NULL},
+    {"ndim", DeviceNDArray_get_ndim, NULL, "The number of dimensions.", NULL},
+    {"nbytes", DeviceNDArray_get_nbytes, NULL,
+     "size * itemsize: the bytes of the elements (gaps of a strided view excluded).", NULL},
     {"alloc_size", DeviceNDArray_get_alloc_size, NULL, "The bytes the array spans in device memory.", NULL},
     {"stream", DeviceNDArray_get_stream, NULL, "The bound stream, or 0.", NULL},
     {"gpu_data", DeviceNDArray_get_gpu_data, NULL, "The owner of the memory (a MemoryPointer).", NULL},

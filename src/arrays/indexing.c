@@ -55,19 +55,56 @@ int devicearray_field(DeviceArrayObject *self, PyObject *name, int *ndim, npy_in
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* A boolean scalar index (True, False, np.bool_): NumPy's 0-d boolean array index. */
+static int is_bool_scalar(PyObject *item)
+{
+    return PyBool_Check(item) || PyArray_IsScalar(item, Bool);
+}
+
+/* Where a key holds boolean scalars, NumPy indexes "advanced": the booleans and the integers together
+ * give one new axis, of length 1 (0 where any boolean is False), at the place of the first of them if
+ * they stand side by side in the key, else first. *length is -1 where the key holds no boolean. */
+static int advanced_axis(PyObject *items, Py_ssize_t *length, int *adjacent)
+{
+    Py_ssize_t first = -1, last = -1, count = 0;
+    int booleans = 0;
+    *length = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++) {
+        PyObject *item = PyTuple_GET_ITEM(items, i);
+        if (is_bool_scalar(item)) {
+            booleans = 1;
+            int truth = PyObject_IsTrue(item);
+            if (truth < 0)
+                return -1;
+            if (!truth)
+                *length = 0;
+        } else if (!(PyIndex_Check(item) && item != Py_None)) {
+            continue;
+        }
+        if (first < 0)
+            first = i;
+        last = i;
+        count++;
+    }
+    if (!booleans)
+        *length = -1;
+    *adjacent = last - first + 1 == count;
+    return 0;
+}
+
 int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_intp *shape, npy_intp *strides,
                       npy_intp *offset)
 {
     PyObject *items = PyTuple_Check(key) ? Py_NewRef(key) : PyTuple_Pack(1, key);
     if (items == NULL)
         return -1;
-    Py_ssize_t nitems = PyTuple_GET_SIZE(items), consumed = 0;
-    int ellipses = 0;
+    Py_ssize_t nitems = PyTuple_GET_SIZE(items), consumed = 0, advanced_length;
+    int ellipses = 0, adjacent, advanced_at = -1;
     for (Py_ssize_t i = 0; i < nitems; i++) {
         PyObject *item = PyTuple_GET_ITEM(items, i);
         if (item == Py_Ellipsis)
             ellipses++;
-        else if (item != Py_None)
+        else if (item != Py_None && !is_bool_scalar(item)) /* a boolean takes no axis: it adds one */
             consumed++;
     }
     if (consumed > self->ndim || ellipses > 1) {
@@ -77,6 +114,8 @@ int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_int
                      self->ndim);
         goto error;
     }
+    if (advanced_axis(items, &advanced_length, &adjacent) < 0)
+        goto error;
     int axis = 0, out = 0;
     *offset = 0;
     for (Py_ssize_t i = 0; i < nitems; i++) {
@@ -85,7 +124,10 @@ int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_int
             PyErr_SetString(PyExc_IndexError, "too many dimensions in the index");
             goto error;
         }
-        if (item == Py_Ellipsis) {
+        if (is_bool_scalar(item)) {
+            if (advanced_at < 0)
+                advanced_at = out;
+        } else if (item == Py_Ellipsis) {
             for (Py_ssize_t k = 0; k < self->ndim - consumed; k++, axis++, out++) {
                 shape[out] = self->shape[axis];
                 strides[out] = self->strides[axis];
@@ -101,7 +143,9 @@ int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_int
             *offset += length > 0 ? start * self->strides[axis] : 0;
             shape[out] = length;
             strides[out++] = self->strides[axis++] * step;
-        } else if (PyIndex_Check(item) && !PyBool_Check(item)) {
+        } else if (PyIndex_Check(item)) {
+            if (advanced_at < 0)
+                advanced_at = out;
             Py_ssize_t index = PyNumber_AsSsize_t(item, PyExc_IndexError);
             if (index == -1 && PyErr_Occurred())
                 goto error;
@@ -123,6 +167,18 @@ int devicearray_index(DeviceArrayObject *self, PyObject *key, int *ndim, npy_int
     for (; axis < self->ndim; axis++, out++) {
         shape[out] = self->shape[axis];
         strides[out] = self->strides[axis];
+    }
+    if (advanced_length >= 0) { /* the booleans' axis, where NumPy puts it */
+        if (out >= NPY_MAXDIMS) {
+            PyErr_SetString(PyExc_IndexError, "too many dimensions in the index");
+            goto error;
+        }
+        int at = adjacent ? advanced_at : 0;
+        memmove(shape + at + 1, shape + at, (out - at) * sizeof *shape);
+        memmove(strides + at + 1, strides + at, (out - at) * sizeof *strides);
+        shape[at] = advanced_length;
+        strides[at] = 0;
+        out++;
     }
     *ndim = out;
     Py_DECREF(items);

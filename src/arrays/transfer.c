@@ -6,6 +6,7 @@
 #include "driver/python_helpers.h"
 #include "arrays/devicearray_functions.h"
 #include "arrays/indexing.h"
+#include "arrays/layout.h"
 
 #include "driver/errors.h"
 #include "core/copies.h"
@@ -118,6 +119,17 @@ static int refuse_swapped(PyArray_Descr *descr, const char *what)
     return -1;
 }
 
+/* Host memory of Python objects (object dtypes, records with object fields) holds pointers the
+ * interpreter counts: device bytes written over them would crash it later. Never a copy's end. */
+static int refuse_objects(PyArray_Descr *descr, const char *what)
+{
+    if (!PyDataType_REFCHK(descr))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "%s: dtype %R holds Python objects, which cannot be copied to or from the device",
+                 what, (PyObject *)descr);
+    return -1;
+}
+
 /* A NumPy record scalar (np.void, np.record) as a writable 0-d array over its own bytes: NumPy lets
  * a record's fields be assigned in place, and numba's copy_to_host writes into it the same way. */
 static PyObject *record_scalar_as_array(PyObject *record)
@@ -168,7 +180,8 @@ PyObject *devicearray_copy_to_host(PyObject *op, PyObject *args, PyObject *kwarg
         return NULL;
     }
     PyArrayObject *host = (PyArrayObject *)ary;
-    if (refuse_swapped(PyArray_DESCR(host), "copy_to_host") < 0)
+    if (refuse_objects(PyArray_DESCR(host), "copy_to_host") < 0 ||
+        refuse_swapped(PyArray_DESCR(host), "copy_to_host") < 0)
         return NULL;
     if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype)) {
         PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
@@ -341,9 +354,13 @@ static int device_into_device(module_state *st, DeviceArrayObject *self, DeviceA
     return status;
 }
 
-static int has_cai(PyObject *obj)
+/* A device source: ours, or a CAI object other than a NumPy array (a mapped array is host memory here).
+ * 1 or 0; -1 where reading __cuda_array_interface__ raised something other than AttributeError. */
+static int is_device_source(module_state *st, PyObject *obj)
 {
-    return !PyArray_Check(obj) && PyObject_HasAttrString(obj, "__cuda_array_interface__");
+    if (devicearray_check(st, obj))
+        return 1;
+    return PyArray_Check(obj) ? 0 : devicearray_has_cai(obj);
 }
 
 PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwargs)
@@ -355,7 +372,10 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O:copy_to_device", keywords, &ary, &stream))
         return NULL;
     stream = devicearray_effective_stream(self, stream);
-    if (devicearray_check(st, ary) || has_cai(ary)) {
+    int device_source = is_device_source(st, ary);
+    if (device_source < 0)
+        return NULL;
+    if (device_source) {
         PyObject *source = devicearray_from_object(st, ary, 1);
         if (source == NULL)
             return NULL;
@@ -369,7 +389,8 @@ PyObject *devicearray_copy_to_device(PyObject *op, PyObject *args, PyObject *kwa
     if (host == NULL)
         return NULL;
     int status = -1;
-    if (refuse_swapped(PyArray_DESCR(host), "copy_to_device") < 0)
+    if (refuse_objects(PyArray_DESCR(host), "copy_to_device") < 0 ||
+        refuse_swapped(PyArray_DESCR(host), "copy_to_device") < 0)
         ;
     else if (!PyArray_EquivTypes(PyArray_DESCR(host), self->dtype))
         PyErr_Format(PyExc_TypeError, "incompatible dtype: %R vs. %R", (PyObject *)self->dtype,
@@ -442,7 +463,10 @@ int devicearray_assign(PyObject *op, PyObject *key, PyObject *value, PyObject *s
     PyObject *stream = devicearray_effective_stream(self, stream_arg);
     PyArrayObject *host = NULL;
     int status = -1, done = 0;
-    if (devicearray_check(st, value) || has_cai(value)) { /* a device source goes through the host */
+    int device_source = is_device_source(st, value);
+    if (device_source < 0)
+        goto finish;
+    if (device_source) { /* a device source goes through the host */
         PyObject *source = devicearray_from_object(st, value, 1);
         if (source == NULL)
             goto finish;
@@ -595,8 +619,9 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
 {
     if (numpy_require() < 0)
         return NULL;
-    if (devicearray_check(st, obj) || has_cai(obj))
-        return devicearray_from_object(st, obj, 1);
+    int device_source = is_device_source(st, obj);
+    if (device_source != 0)
+        return device_source < 0 ? NULL : devicearray_from_object(st, obj, 1);
     PyArrayObject *host;
     if (PyArray_CheckExact(obj) &&
         (PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) || PyArray_IS_F_CONTIGUOUS((PyArrayObject *)obj)))
@@ -607,7 +632,8 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
             return NULL;
         if (PyArray_IS_C_CONTIGUOUS(any) || PyArray_IS_F_CONTIGUOUS(any))
             host = any;
-        else if (refuse_swapped(PyArray_DESCR(any), "to_device") < 0) { /* before copying it */
+        else if (refuse_objects(PyArray_DESCR(any), "to_device") < 0 ||
+                 refuse_swapped(PyArray_DESCR(any), "to_device") < 0) { /* before copying it */
             Py_DECREF(any);
             return NULL;
         } else if (is_broadcast(any)) {
@@ -621,7 +647,8 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
                 return NULL;
         }
     }
-    if (refuse_swapped(PyArray_DESCR(host), "to_device") < 0) {
+    if (refuse_objects(PyArray_DESCR(host), "to_device") < 0 ||
+        refuse_swapped(PyArray_DESCR(host), "to_device") < 0) {
         Py_DECREF(host);
         return NULL;
     }
@@ -631,9 +658,16 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
                              ? st->DeviceRecordType
                              : st->DeviceNDArrayType;
     /* the host's own strides, as numba's from_array_like: they differ from the computed ones only
-     * where they do not matter (an empty array, a dimension of 1), and users compare them */
-    DeviceArrayObject *device = devicearray_allocate(st, type, PyArray_NDIM(host), PyArray_SHAPE(host),
-                                                     PyArray_STRIDES(host), order, PyArray_DESCR(host), stream);
+     * where they do not matter (an empty array, a dimension of 1), and users compare them; but a
+     * negative one (a[::-1] of one element) no allocation of data takes: the contiguous stride there */
+    int ndim = PyArray_NDIM(host);
+    npy_intp strides[NPY_MAXDIMS], contiguous[NPY_MAXDIMS];
+    layout_contiguous_strides(ndim, PyArray_SHAPE(host), PyArray_ITEMSIZE(host), order, contiguous);
+    for (int i = 0; i < ndim; i++)
+        strides[i] =
+            PyArray_STRIDE(host, i) < 0 && PyArray_SIZE(host) > 0 ? contiguous[i] : PyArray_STRIDE(host, i);
+    DeviceArrayObject *device =
+        devicearray_allocate(st, type, ndim, PyArray_SHAPE(host), strides, order, PyArray_DESCR(host), stream);
     if (device != NULL && copy && host_into_device(st, device, host, stream_is_default(stream) ? NULL : stream) < 0)
         Py_CLEAR(device);
     Py_DECREF(host);

@@ -40,7 +40,9 @@ static int put_dtype(module_state *st, key_buffer *key, PyArray_Descr *dtype)
     if (numpy_require() < 0) /* loaded already where a dtype exists; the macros below read its version */
         return -1;
     if (dtype->type_num < NPY_NTYPES_LEGACY && dtype->type_num < 0xFF && !PyDataType_HASFIELDS(dtype) &&
-        PyArray_ISNBO(dtype->byteorder) && !PyTypeNum_ISDATETIME(dtype->type_num) && !PyDataType_HASSUBARRAY(dtype))
+        PyArray_ISNBO(dtype->byteorder) && !PyTypeNum_ISDATETIME(dtype->type_num) &&
+        !PyDataType_HASSUBARRAY(dtype) &&
+        !PyTypeNum_ISFLEXIBLE(dtype->type_num)) /* S12 and S2 are two types: their size is in the table's key */
         return put(key, (unsigned char)dtype->type_num);
     if (st->dtype_ids == NULL && (st->dtype_ids = PyDict_New()) == NULL)
         return -1;

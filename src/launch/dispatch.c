@@ -7,7 +7,10 @@
  * A miss, or an argument the key cannot describe (CUDA-array-interface objects, namedtuples,
  * cuda.In/Out hints), calls the dispatcher's Python `specialise(*args)`, which types the arguments,
  * compiles if it must and returns the LaunchConfig, remembered under the key (at most
- * DISPATCH_CONFIGS_MAX keys: a program that launches with ever new types starts the dict afresh). */
+ * DISPATCH_CONFIGS_MAX keys: a program that launches with ever new types starts the dict afresh).
+ * While numba's pre_launch_callbacks list holds any callback, every call asks `specialise` (which
+ * runs them): a configuration without callbacks pays one list-size read. What else numba's
+ * _LaunchConfiguration has (the launch's args, ...) is read from a Python object given at creation. */
 #include "launch/dispatch.h"
 
 #include "launch/argument_types.h"
@@ -24,6 +27,8 @@ typedef struct {
     PyObject *specialise; /* specialise(*args) -> LaunchConfig */
     PyObject *reduce;     /* reduce() -> what __reduce__ returns, or NULL: not picklable */
     PyObject *info;       /* (dispatcher, griddim, blockdim, stream, sharedmem): numba's attributes, or NULL */
+    PyObject *callbacks;  /* numba's pre_launch_callbacks (a list), or NULL */
+    PyObject *more;       /* the object whose attributes stand for those a Dispatch lacks, or NULL */
 } DispatchObject;
 
 static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
@@ -40,7 +45,8 @@ static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, 
     argument_kind kinds[LAUNCH_STACK_ARGS];
     if (argument_types_key(st, args, n, &key, n <= LAUNCH_STACK_ARGS ? kinds : NULL) < 0)
         return NULL;
-    PyObject *config = key != NULL ? PyDict_GetItemWithError(self->configs, key) : NULL;
+    int with_callbacks = self->callbacks != NULL && PyList_GET_SIZE(self->callbacks) > 0;
+    PyObject *config = key != NULL && !with_callbacks ? PyDict_GetItemWithError(self->configs, key) : NULL;
     if (config != NULL) {
         Py_DECREF(key);
         Py_INCREF(config); /* the launch runs Python code (copies, CAI): the dict may change meanwhile */
@@ -65,10 +71,15 @@ static PyObject *Dispatch_vectorcall(PyObject *callable, PyObject *const *args, 
 
 static PyObject *Dispatch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    PyObject *specialise, *reduce = Py_None, *info = Py_None;
-    static char *keywords[] = {"specialise", "reduce", "info", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OO:Dispatch", keywords, &specialise, &reduce, &info))
+    PyObject *specialise, *reduce = Py_None, *info = Py_None, *callbacks = Py_None, *more = Py_None;
+    static char *keywords[] = {"specialise", "reduce", "info", "callbacks", "more", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOOO:Dispatch", keywords, &specialise, &reduce, &info,
+                                     &callbacks, &more))
         return NULL;
+    if (callbacks != Py_None && !PyList_CheckExact(callbacks)) {
+        PyErr_SetString(PyExc_TypeError, "Dispatch: callbacks is a list");
+        return NULL;
+    }
     if (!PyCallable_Check(specialise) || (reduce != Py_None && !PyCallable_Check(reduce))) {
         PyErr_SetString(PyExc_TypeError, "Dispatch(specialise, reduce=None, info=None): both must be callable");
         return NULL;
@@ -84,6 +95,8 @@ static PyObject *Dispatch_new(PyTypeObject *type, PyObject *args, PyObject *kwar
     self->specialise = Py_NewRef(specialise);
     self->reduce = reduce == Py_None ? NULL : Py_NewRef(reduce);
     self->info = info == Py_None ? NULL : Py_NewRef(info);
+    self->callbacks = callbacks == Py_None ? NULL : Py_NewRef(callbacks);
+    self->more = more == Py_None ? NULL : Py_NewRef(more);
     if ((self->configs = PyDict_New()) == NULL) {
         Py_DECREF(self);
         return NULL;
@@ -99,6 +112,8 @@ static int Dispatch_traverse(PyObject *op, visitproc visit, void *arg)
     Py_VISIT(self->specialise);
     Py_VISIT(self->reduce);
     Py_VISIT(self->info);
+    Py_VISIT(self->callbacks);
+    Py_VISIT(self->more);
     return 0;
 }
 
@@ -109,6 +124,8 @@ static int Dispatch_clear(PyObject *op)
     Py_CLEAR(self->specialise);
     Py_CLEAR(self->reduce);
     Py_CLEAR(self->info);
+    Py_CLEAR(self->callbacks);
+    Py_CLEAR(self->more);
     return 0;
 }
 
@@ -135,6 +152,27 @@ static PyObject *Dispatch_info_item(PyObject *op, void *closure)
         return NULL;
     }
     return Py_NewRef(PyTuple_GET_ITEM(info, (Py_ssize_t)closure));
+}
+
+static PyObject *Dispatch_get_callbacks(PyObject *op, void *Py_UNUSED(closure))
+{
+    PyObject *callbacks = ((DispatchObject *)op)->callbacks;
+    if (callbacks == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "this Dispatch was made without pre_launch_callbacks");
+        return NULL;
+    }
+    return Py_NewRef(callbacks);
+}
+
+/* An attribute a Dispatch lacks is `more`'s (numba's _LaunchConfiguration attributes kept in Python). */
+static PyObject *Dispatch_getattro(PyObject *op, PyObject *name)
+{
+    PyObject *value = PyObject_GenericGetAttr(op, name);
+    PyObject *more = ((DispatchObject *)op)->more;
+    if (value != NULL || more == NULL || !PyErr_ExceptionMatches(PyExc_AttributeError))
+        return value;
+    PyErr_Clear();
+    return PyObject_GetAttr(more, name);
 }
 
 /* Pickled as its dispatcher says (the kernel, then kernel[key] on the other side); refused otherwise. */
@@ -165,12 +203,16 @@ static PyGetSetDef Dispatch_getset[] = {
     {"blockdim", Dispatch_info_item, NULL, "A block's dimensions, a 3-tuple.", (void *)2},
     {"stream", Dispatch_info_item, NULL, "The stream launches go to (0: the default stream).", (void *)3},
     {"sharedmem", Dispatch_info_item, NULL, "Dynamic shared memory bytes per block.", (void *)4},
+    {"pre_launch_callbacks", Dispatch_get_callbacks, NULL,
+     "numba's: callback(kernel, launch_config) run before each launch, in order.", NULL},
     {0},
 };
 
 static PyType_Slot Dispatch_slots[] = {
-    {Py_tp_doc, "Dispatch(specialise, reduce=None): calls the LaunchConfig for its arguments' types; "
-                "specialise(*args) finds it the first time; reduce() says how it pickles."},
+    {Py_tp_doc, "Dispatch(specialise, reduce=None, info=None, callbacks=None, more=None): calls the "
+                "LaunchConfig for its arguments' types; specialise(*args) finds it the first time (every time "
+                "while the list callbacks holds any); reduce() says how it pickles; more's attributes stand "
+                "for those it lacks."},
     {Py_tp_new, Dispatch_new},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_traverse, Dispatch_traverse},
@@ -179,6 +221,7 @@ static PyType_Slot Dispatch_slots[] = {
     {Py_tp_members, Dispatch_members},
     {Py_tp_methods, Dispatch_methods},
     {Py_tp_getset, Dispatch_getset},
+    {Py_tp_getattro, Dispatch_getattro},
     {0, NULL},
 };
 

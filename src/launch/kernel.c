@@ -460,7 +460,7 @@ static PyMemberDef Kernel_members[] = {
 };
 
 static PyType_Slot Kernel_slots[] = {
-    {Py_tp_doc, "A kernel: launch it with kernel[griddim, blockdim, stream=0, sharedmem=0](*args)."},
+    {Py_tp_doc, "A kernel: launch it with ``kernel[griddim, blockdim, stream=0, sharedmem=0](*args)``."},
     {Py_tp_repr, Kernel_repr},
     {Py_tp_call, Kernel_call},
     {Py_mp_subscript, NULL}, /* kernel_type_init sets it: launch.c configures launches */

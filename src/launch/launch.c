@@ -56,10 +56,24 @@ int launch_parse_dims(PyObject *dims, const char *what, unsigned int out[3])
             return -1;
         }
         Py_ssize_t value = PyNumber_AsSsize_t(items[i], PyExc_OverflowError);
-        if (value == -1 && PyErr_Occurred())
-            return -1;
-        if (value <= 0 || (unsigned long long)value > 0xffffffffULL) {
+        if (value == -1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+                return -1;
+            PyErr_Clear(); /* Python's words name no argument: ours say which */
+            PyObject *zero = PyLong_FromLong(0);
+            int negative = zero != NULL ? PyObject_RichCompareBool(items[i], zero, Py_LT) : -1;
+            Py_XDECREF(zero);
+            if (negative < 0)
+                return -1;
+            value = negative ? -1 : PY_SSIZE_T_MAX;
+        }
+        if (value <= 0) {
             raise_dims_error(PyExc_ValueError, "%s must hold positive sizes, got %R", what, dims);
+            return -1;
+        }
+        if ((unsigned long long)value > 0xffffffffULL) { /* a launch's sizes are 32-bit */
+            raise_dims_error(PyExc_OverflowError, "%s is too large: each size must be at most 4294967295, got %R",
+                             what, dims);
             return -1;
         }
         out[i] = (unsigned int)value;

@@ -13,12 +13,17 @@ TESTING_SHIM = "cuda_testing"
 
 # numba.cuda submodules a user imports: they move to the target (`numba.cuda.cudadrv.driver` ->
 # `numba_cuda_c.cudadrv.driver`). Every other numba.cuda submodule is numba-cuda's compiler or test machinery.
-USER_SUBMODULES = frozenset(["cudadrv", "types", "random", "libdevice", "fp16", "bf16", "fp8", "cg", "kernels"])
+USER_SUBMODULES = frozenset(
+    ["cudadrv", "types", "random", "libdevice", "fp16", "bf16", "fp8", "cg", "kernels", "launchconfig"]
+)
+# Modules under numba.cuda._internal (numba-cuda's generated bindings) that programs import names from
+# (`from numba.cuda._internal.cuda_fp8 import fp8_e4m3`): they move to the target as the submodules above do.
+USER_INTERNAL_MODULES = frozenset(["_internal.cuda_fp8"])
 
 # Names of `from numba.cuda import X` that are numba-cuda's internals (its configuration, its compiler's
 # modules), kept as numba's. Every other name (kernels' API, types, host API) moves to the target.
 INTERNAL_CUDA_NAMES = frozenset(
-    """config HAS_NUMBA core np typing descriptor dispatcher compiler cudaimpl cudadecl launchconfig flags errors
+    """config HAS_NUMBA core np typing descriptor dispatcher compiler cudaimpl cudadecl flags errors
     extending utils simulator simulator_init tests typeconv misc datamodel api api_util args cext cgutils codegen
     cpython cuda_paths debuginfo decorators device_init deviceufunc initialize intrinsics itanium_mangler locks
     lowering mathimpl memory_management models nvvmutils serialize stubs target ufuncs vectorizers cloudpickle
@@ -117,7 +122,7 @@ def _rewrite_import(node, target):
                 out.append(_import_as(TESTING_SHIM, a.asname))
                 changed = True
                 continue
-            if parts[2] in USER_SUBMODULES:
+            if parts[2] in USER_SUBMODULES or ".".join(parts[2:]) in USER_INTERNAL_MODULES:
                 out.append(_import_as(".".join([target] + parts[2:]), a.asname))
                 changed = True
                 continue
@@ -205,8 +210,14 @@ def _rewrite_from(node, target, local_packages, keep_types=False, cuda_ufuncs=fr
         sub, rest = parts[2], ".".join(parts[2:])
         if sub == "testing" and len(parts) == 3:
             moved = [(TESTING_SHIM, a) for a in node.names]
-        elif sub in USER_SUBMODULES:
+        elif sub in USER_SUBMODULES or rest in USER_INTERNAL_MODULES:
             moved = [(target + "." + rest, a) for a in node.names]
+        elif any(rest + "." + a.name in USER_INTERNAL_MODULES for a in node.names):
+            for a in node.names:  # from numba.cuda._internal import cuda_fp8, cuda_bf16: the first moves
+                if rest + "." + a.name in USER_INTERNAL_MODULES:
+                    moved.append((target + "." + rest, a))
+                else:
+                    kept.append((module, a))
         elif sub == "tests" and len(parts) >= 4 and parts[3] in local_packages:
             # A sibling module of the rewritten files (a use-case module): its rewritten copy.
             moved = [(".".join(parts[3:]), a) for a in node.names]
@@ -282,6 +293,10 @@ def unredirected_imports(source, local_packages=()):
             for a in node.names:
                 parts = a.name.split(".")
                 if a.asname is None and parts[:2] == ["numba", "cuda"] and len(parts) >= 2:
-                    if len(parts) == 2 or parts[2] in USER_SUBMODULES:
+                    if (
+                        len(parts) == 2
+                        or parts[2] in USER_SUBMODULES
+                        or ".".join(parts[2:]) in USER_INTERNAL_MODULES
+                    ):
                         found.append((node.lineno, "import " + a.name))
     return found

@@ -90,6 +90,21 @@ def theirs(line, local=()):
             "from numba_cuda_c import compile_ptx",
             "from numba.cuda import compile_ptx",
         ),
+        (  # numba-cuda's FP8 bindings, which programs import from its _internal package
+            "from numba.cuda._internal.cuda_fp8 import fp8_e4m3, cvt_float_to_fp8",
+            "from numba_cuda_c._internal.cuda_fp8 import fp8_e4m3, cvt_float_to_fp8",
+            "from numba.cuda._internal.cuda_fp8 import fp8_e4m3, cvt_float_to_fp8",
+        ),
+        (
+            "import numba.cuda._internal.cuda_fp8 as fp8",
+            "import numba_cuda_c._internal.cuda_fp8 as fp8",
+            "import numba.cuda._internal.cuda_fp8 as fp8",
+        ),
+        (
+            "from numba.cuda._internal import cuda_fp8, cuda_bf16",
+            "from numba_cuda_c._internal import cuda_fp8; from numba.cuda._internal import cuda_bf16",
+            "from numba.cuda._internal import cuda_fp8; from numba.cuda._internal import cuda_bf16",
+        ),
         (
             "from numba.cuda.np import numpy_support",
             "from numba_cuda_c.np import numpy_support",
@@ -140,6 +155,7 @@ def test_numbas_vectorize_moves_only_where_a_file_uses_it_for_cuda_alone():
         "from numba.core.errors import TypingError",
         "from numba.cuda.tests.support import captured_stdout, override_config",
         "from numba.cuda.compiler import run_frontend",
+        "from numba.cuda._internal.cuda_bf16 import _type_unnamed1405307",
         "from numba import njit",
         "import numba",
         "import numba.cuda",

@@ -194,3 +194,22 @@ def test_pth_file_after_numba_cuda_c_was_imported(tmp_path):
 def test_pth_file_without_the_variable(tmp_path):
     out = run_with_pth(tmp_path, "print(%s, 'numba_cuda_c' in sys.modules)" % HOOKS)
     assert out == "[] False\n"
+
+
+def test_what_the_numba_stand_in_lacks_says_numba_is_not_installed():
+    if importlib.util.find_spec("numba") is not None:
+        pytest.skip("numba is installed: no stand-in")
+    done = subprocess.run(
+        [sys.executable, "-m", "numba_cuda_c", "-c", "from numba import njit"],
+        env=ENV, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    last = done.stderr.strip().splitlines()[-1]
+    assert last == (
+        "ImportError: cannot import name 'njit' from 'numba' (numba is not installed: numba_cuda_c stands in for "
+        "numba.cuda and numba's types only)"
+    ), done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "numba_cuda_c", "-c", "import numba; print(hasattr(numba, 'njit')); numba.njit"],
+        env=ENV, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.stdout == "False\n" and "numba has no attribute 'njit' here (numba is not installed" in done.stderr

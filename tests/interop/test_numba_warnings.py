@@ -51,7 +51,18 @@ def test_defaults_follow_the_settings(monkeypatch):
     assert cuda.jit(_kernel).options.get("opt") is False
 
 
+def test_no_occupancy_warning_where_there_is_no_driver(monkeypatch):
+    # the launch raises CudaSupportError: a performance warning before it would only mislead
+    monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 1)
+    monkeypatch.setattr(cuda._cuda, "_driver_error", lambda: "no driver")
+    assert _caught(lambda: errors.warn_low_occupancy((1, 1, 1), 2)) == []
+    monkeypatch.setattr(cuda._cuda, "_driver_error", lambda: None)
+    assert len(_caught(lambda: errors.warn_low_occupancy((1, 1, 1), 2))) == 1
+
+
 def test_numbas_loaded_config_and_warning_classes_win(monkeypatch):
+    monkeypatch.setattr(cuda._cuda, "_driver_error", lambda: None)  # as with a driver
+
     class NumbaPerformanceWarning(Warning):  # stands in for numba's own class
         pass
 

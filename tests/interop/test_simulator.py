@@ -139,6 +139,36 @@ def test_an_error_in_a_kernel_names_the_thread():
     ), done.stderr
 
 
+def test_launches_past_the_devices_limits_raise_as_on_the_gpu_instead_of_running_for_ever():
+    out = simulated("""
+        import numpy as np
+        import numba_cuda_c as cuda
+
+        @cuda.jit
+        def k(a):
+            a[0] += 1
+
+        a = np.zeros(1)
+        cases = [(2**70, 4, OverflowError, "griddim is too large"), (4, 2**70, OverflowError, "blockdim is too large"),
+                 (2**32, 1, OverflowError, "griddim is too large"), (0, 4, ValueError, "must hold positive sizes"),
+                 (2**31, 1, cuda.CudaAPIError, "more than a grid may have"),
+                 ((1, 65536), 1, cuda.CudaAPIError, "more than a grid may have"),
+                 ((1, 1, 65536), 1, cuda.CudaAPIError, "more than a grid may have")]
+        for griddim, blockdim, error, words in cases:
+            try:
+                k[griddim, blockdim](a)
+            except error as e:
+                assert words in str(e), e
+            else:
+                raise AssertionError((griddim, blockdim))
+        assert a[0] == 0  # nothing ran
+        k[(2, 1, 1), 2](a)
+        assert a[0] == 4
+        print("refused")
+    """)
+    assert "refused" in out
+
+
 def _selection():
     with open(os.path.join(TESTS, "simulator_selection.txt")) as listing:
         return [line.strip() for line in listing if line.strip() and not line.startswith("#")]

@@ -57,11 +57,16 @@ G = 4
 
 
 def computed_shapes(r):
-    s = cuda.shared.array(shape=[G, 2 * G], dtype=np.float32)  # a list, and a product of constants
-    lm = cuda.local.array([3], np.int32)
+    s = cuda.shared.array(shape=(G, 2 * G), dtype=np.float32)  # a product of constants
+    lm = cuda.local.array((3,), np.int32)
     s[0, 0] = 1
     lm[0] = 2
     r[0] = s[0, 0] + lm[0] + s.shape[1] + (G * G - 1) // 2
+
+
+def list_shape(r):
+    s = cuda.shared.array(shape=[G, 2], dtype=np.float32)  # numba refuses a list as a shape
+    r[0] = s[0, 0]
 
 
 def starred_arguments(r, z, x):

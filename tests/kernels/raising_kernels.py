@@ -43,3 +43,10 @@ def via_device_function(a, out):
     i = cuda.grid(1)
     if i < a.size:
         out[i] = check_positive(a[i])
+
+
+def asserts(x, out):
+    i = cuda.grid(1)
+    assert x > 0, "x must be positive"
+    assert x < 100
+    out[i] = x

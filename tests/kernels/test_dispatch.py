@@ -121,6 +121,37 @@ def test_errors_propagate_and_keyword_arguments_are_refused():
         _cuda.Dispatch(3)
 
 
+def test_callbacks_make_every_call_ask_python_and_more_lends_attributes():
+    """While the callbacks list (numba's pre_launch_callbacks) holds any, every call asks specialise (which runs
+    them); emptied, calls find their LaunchConfig in C again. `more` answers for attributes a Dispatch lacks."""
+
+    class More:
+        args = ("the", "arguments")
+
+    recorder = Recorder()
+    callbacks = []
+    dispatch = _cuda.Dispatch(recorder, None, None, callbacks=callbacks, more=More())
+    dispatch(1)
+    dispatch(2)
+    assert len(recorder.calls) == 1
+    callbacks.append(print)
+    dispatch(3)
+    dispatch(4)
+    assert len(recorder.calls) == 3 and dispatch.pre_launch_callbacks is callbacks
+    callbacks.clear()
+    dispatch(5)
+    assert len(recorder.calls) == 3
+    assert dispatch.args == ("the", "arguments") and dispatch.configs is not None
+    with pytest.raises(AttributeError, match="griddim"):
+        dispatch.griddim  # its own attribute, made without info: not More's
+    with pytest.raises(AttributeError):
+        dispatch.nothing
+    with pytest.raises(AttributeError, match="pre_launch_callbacks"):
+        _cuda.Dispatch(recorder).pre_launch_callbacks
+    with pytest.raises(TypeError, match="callbacks is a list"):
+        _cuda.Dispatch(recorder, callbacks=(print,))
+
+
 def test_no_reference_leaks():
     recorder = Recorder()
     dispatch = _cuda.Dispatch(recorder)

@@ -29,6 +29,28 @@ def test_cache_hints_reach_the_ptx(dtype):
         assert re.search(re.escape(op) + r"[bsuf]\d+", ptx), op
 
 
+CACHE_HINT_TYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]  # fmt: skip
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("dtype", CACHE_HINT_TYPES)
+def test_cache_hints_are_numbas_instructions_on_the_elements_bits(dtype):
+    # numba writes ld.global.cg.b8 ... st.global.wt.b64 (numba-cuda's test_cache_hints reads them in the PTX)
+    bits = np.dtype(dtype).itemsize * 8
+    loads, stores = ("ca", "cg", "cs", "lu", "cv"), ("cg", "cs", "wb", "wt")
+    ptx, _ = cuda.compile_ptx(ek.every_cache_hint, "void(%s[::1], %s[::1])" % (dtype, dtype), cc=(9, 0))
+    for instruction in ["ld.global.%s.b%d" % (h, bits) for h in loads] + [
+        "st.global.%s.b%d" % (h, bits) for h in stores
+    ]:
+        assert instruction in ptx
+    ptx, _ = cuda.compile_ptx(ek.every_cache_hint_2d, "void(%s[:, :], %s[:, :])" % (dtype, dtype), cc=(9, 0))
+    for instruction in ("ld.global.cv", "ld.global.lu", "st.global.cs", "st.global.wb"):
+        assert "%s.b%d" % (instruction, bits) in ptx
+    t = getattr(cuda.types, dtype)
+    ptx, _ = cuda.compile_ptx(ek.cache_hints_through_a_pointer, (cuda.types.CPointer(t), t[::1], cuda.types.int64))
+    assert "ld.global.cv.b%d" % bits in ptx and "st.global.cs.b%d" % bits in ptx
+
+
 def test_an_enum_argument_goes_as_its_value(mock_driver):
     out = run_mock(
         r"""
@@ -98,3 +120,22 @@ def test_cache_hints_refuse_what_numba_refuses_in_its_words():
         cuda.compile_ptx(_scalar_index_2d, "void(float32[:, ::1])")
     with pytest.raises(KernelTypeError, match="ldcs requires array of integer or float type"):
         cuda.compile_ptx(_complex_load, "void(complex64[::1], complex64[::1])")
+
+
+@requires_gpu
+@pytest.mark.parametrize("dtype", CACHE_HINT_TYPES)
+def test_every_cache_hint_moves_the_elements_bits_on_the_gpu(dtype):
+    x = (np.arange(12) * 37 - 100).astype(dtype)  # negative and wide values: all of each element's bits
+    r = np.zeros_like(x)
+    cuda.jit(ek.every_cache_hint)[1, 1](r, x)
+    np.testing.assert_array_equal(r[:9], x[:9])
+    x2, r2 = x.reshape(3, 4), np.zeros((3, 4), dtype)
+    cuda.jit(ek.every_cache_hint_2d)[1, 1](r2, x2)
+    np.testing.assert_array_equal(r2, x2)
+    values, out = x[:4].copy(), np.zeros(4, dtype)
+    d_out = cuda.to_device(out)
+    t = getattr(cuda.types, dtype)
+    signature = cuda.types.void(cuda.types.CPointer(t), t[::1], cuda.types.int64)
+    through_a_pointer = cuda.jit(signature)(ek.cache_hints_through_a_pointer)
+    through_a_pointer[1, 1](d_out.device_ctypes_pointer.value, values, 4)
+    np.testing.assert_array_equal(d_out.copy_to_host(), values)

@@ -58,6 +58,15 @@ def test_bad_options_are_refused_at_decoration(options, error, words):
         cuda.jit("void(int32[:])", **options)(add_one)
 
 
+@pytest.mark.parametrize("slip", [3, 2.5, {"device": True}, b"void()"])
+def test_what_is_neither_a_function_nor_a_signature_is_refused_at_decoration(slip):
+    from numba_cuda_c.simulator import kernel as simulated
+
+    for jit in (cuda.jit, simulated.jit):
+        with pytest.raises(TypeError, match="cuda.jit takes a function, a signature or a list of signatures, not "):
+            jit(slip)
+
+
 @needs_nvrtc
 def test_forceinline_and_lto_are_accepted():
     helper = cuda.jit(device=True, forceinline=True)(lambda x: x * 2)

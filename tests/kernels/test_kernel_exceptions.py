@@ -8,7 +8,7 @@ import pytest
 
 import numba_cuda_c as cuda
 import raising_kernels as rk
-from gpu import needs_nvrtc, requires_gpu
+from gpu import needs_nvrtc, numba_cuda_or_skip, rebind, requires_gpu
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 from numba_cuda_c.pyjit import KernelTypeError, exceptions
 from numba_cuda_c.pyjit.translate import translate_kernel
@@ -31,6 +31,30 @@ def test_the_translation_lists_its_exceptions():
     assert "ncc_checked_divisor" not in translate_kernel(rk.divide, [A, A, A], "k")
     index = translate_kernel(rk.tuple_index, [types.Array(types.int64, 1, "A")], "k", debug=True)
     assert exceptions.table_of(index)[1][:2] == (IndexError, ("tuple index out of range",))
+
+
+def test_an_assert_raises_assertion_error():
+    # numba compiles `assert test, message` as a raise of AssertionError(message) where the test fails
+    source = translate_kernel(rk.asserts, [types.int64, types.Array(types.int64, 1, "A")], "k", debug=True)
+    line = rk.asserts.__code__.co_firstlineno + 2
+    assert exceptions.table_of(source) == {
+        1: (AssertionError, ("x must be positive",), ("asserts", rk.__file__, line)),
+        2: (AssertionError, (), ("asserts", rk.__file__, line + 1)),
+    }
+    assert "ncc_raise(1u)" in source and "ncc_raise(2u)" in source
+    plain = translate_kernel(rk.asserts, [types.int64, types.Array(types.int64, 1, "A")], "k")
+    assert plain.count("{ ncc_exit(); }") == 2  # no debug: a failed assert ends the thread, unreported
+
+
+@needs_nvrtc
+def test_debug_without_optimisation_records_raises_and_asserts_in_the_ptx():
+    # debug=True, opt=False: the record the host reads after the launch, and the exit that ends the thread
+    for kernel, signature in (
+        (rk.asserts, "void(int64, int64[::1])"),
+        (rk.user_raise, "void(boolean, float64[::1])"),
+    ):
+        ptx, _ = cuda.compile_ptx(kernel, signature, debug=True, opt=False)
+        assert "ncc_exception" in ptx and "exit;" in ptx
 
 
 @needs_nvrtc
@@ -98,6 +122,26 @@ def test_user_exceptions_on_the_gpu():
     quiet = np.zeros(8)
     cuda.jit(rk.my_raise)[1, 8](1, quiet)  # no debug: thread 3 ended, nothing raised
     assert quiet[3] == 0 and quiet[4] == 4
+
+
+@requires_gpu
+def test_asserts_on_the_gpu_as_numba_cuda():
+    out = np.zeros(4, np.int64)
+    checked = cuda.jit(debug=True, opt=False)(rk.asserts)
+    checked[1, 4](5, out)
+    assert list(out) == [5] * 4
+    out[:] = 0
+    with pytest.raises(AssertionError, match="x must be positive"):
+        checked[1, 4](-1, out)
+    assert not out.any()  # each thread ended at the assert
+    with pytest.raises(AssertionError, match=r"tid=\[\d, 0, 0\] ctaid=\[0, 0, 0\]$"):
+        checked[1, 4](100, out)  # no message: numba's location alone
+    cuda.jit(rk.asserts)[1, 4](-1, out)  # no debug: the threads ended, nothing raised
+    assert not out.any()
+    numba_cuda = numba_cuda_or_skip()
+    theirs = numba_cuda.jit(debug=True, opt=False)(rebind(rk.asserts, cuda=numba_cuda))
+    with pytest.raises(AssertionError, match="x must be positive"):
+        theirs[1, 4](-1, np.zeros(4, np.int64))
 
 
 @requires_gpu

@@ -63,7 +63,7 @@ def test_record_arrays_in_shared_and_local_memory_on_the_gpu():
 
 
 @needs_nvrtc
-def test_array_shapes_from_lists_and_constant_arithmetic():
+def test_array_shapes_from_constant_arithmetic():
     from numba_cuda_c.pyjit.translate import translate_kernel
     from numba_cuda_c import types
 
@@ -72,8 +72,16 @@ def test_array_shapes_from_lists_and_constant_arithmetic():
     cuda.compile_ptx(mk.computed_shapes, "void(float64[::1])")
 
 
+@needs_nvrtc
+def test_a_list_shape_is_refused_as_numba_refuses_it():
+    with pytest.raises(KernelTypeError) as info:
+        cuda.compile_ptx(mk.list_shape, "void(float64[::1])")
+    assert "No implementation of function Function(<function shared.array>) found for signature" in str(info.value)
+    assert ">>> array(shape=list(int64)<iv=[4, 2]>, dtype=class(float32))" in str(info.value)
+
+
 @requires_gpu
-def test_array_shapes_from_lists_on_the_gpu():
+def test_array_shapes_from_constant_arithmetic_on_the_gpu():
     r = np.zeros(1)
     cuda.jit(mk.computed_shapes)[1, 1](r)
     assert r[0] == 1 + 2 + 8 + 7

@@ -39,7 +39,8 @@ def test_translation():
     source = translate_kernel(sine, [A1, A1], "k")
     assert "ncc_map(v_r, [=](float e0) { return sinf(e0); }, v_x);" in source
     source = translate_kernel(scalars, [types.Array(types.float64, 1, "A"), A1], "k")
-    assert "sqrtf(" in source and "atan2(" in source and "expf(" in source
+    # np.arctan2(float32, int64) takes numba's loop ff->f (integers convert to any float where the inputs mix)
+    assert "sqrtf(" in source and "atan2f(" in source and "expf(" in source
     with pytest.raises(KernelTypeError, match="needs an out array"):
         translate_kernel(no_out, [A1, A1], "k")
 
@@ -205,7 +206,7 @@ def test_more_ufuncs_translate(name):
     kernel = more_ufunc_kernel(name, name in MORE_BINARY)
     for t in ("float32", "float64"):
         cuda.compile_ptx(kernel, "void(float64[::1], %s[::1], %s[::1])" % (t, t))
-    with pytest.raises(KernelTypeError, match="takes real numbers"):
+    with pytest.raises(KernelTypeError, match=r"can't resolve ufunc degrees for types \(complex128\)"):
         cuda.compile_ptx(
             more_ufunc_kernel("degrees", False), "void(float64[::1], complex128[::1], complex128[::1])"
         )

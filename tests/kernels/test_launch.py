@@ -42,6 +42,22 @@ def test_jit_launch_dims_may_be_lists():
 
 
 @pytest.mark.parametrize(
+    "griddim, blockdim, error, words",
+    [
+        (2**70, 4, OverflowError, "griddim is too large"),  # past any C integer: named, never Python's bare words
+        (4, 2**33, OverflowError, "blockdim is too large"),  # past a launch's 32 bits
+        ((1, 2**32), 4, OverflowError, "griddim is too large"),
+        (-(2**70), 4, ValueError, "griddim must hold positive sizes"),
+        (4, (1, -1), ValueError, "blockdim must hold positive sizes"),
+        (0, 4, ValueError, "griddim must hold positive sizes"),
+    ],
+)
+def test_launch_dims_too_large_or_not_positive_say_so_and_name_the_argument(griddim, blockdim, error, words):
+    with pytest.raises(error, match=words):
+        put[griddim, blockdim]
+
+
+@pytest.mark.parametrize(
     "host",
     [
         np.arange(4, dtype=BIG_ENDIAN),

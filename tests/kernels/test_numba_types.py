@@ -1,11 +1,13 @@
 """numba's own type objects where ours are expected: `from numba import float32` in signatures
 (@cuda.jit((numba.float32[:], numba.int32)), cuda.jit(numba.void(...))), dtypes of shared and local
-arrays, conversions in kernels and cuda.declare_device signatures, matched by name and attributes.
+arrays, conversions in kernels and cuda.declare_device signatures, matched by name and attributes; the same
+reached through numba's modules (numba.types.int32: numba.types is a module of numba's own class).
 
 With numba installed (the GPU machine) these use numba's real objects; CI has no numba, so the same
 mapping is also checked on stand-ins that carry numba's class names, module and attributes."""
 
 import re
+import types as pytypes
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import let_numba_import, requires_gpu
 from numba_cuda_c import _cuda, types
+from numba_cuda_c.pyjit.translate import translate_kernel
 
 try:
     _cuda.nvrtc_version()
@@ -69,6 +72,12 @@ class UniTuple(_Type):
         self.types = (dtype,) * count
 
 
+class Tuple(_Type):
+    def __init__(self, items):
+        super().__init__("Tuple(%s)" % ", ".join(t.name for t in items))
+        self.types = tuple(items)
+
+
 class NPDatetime(_Type):
     pass
 
@@ -82,7 +91,7 @@ class Signature:
         self.return_type, self.args = return_type, tuple(args)
 
 
-for _cls in (Integer, Float, Boolean, NoneType, Array, UniTuple, NPDatetime, ListType):
+for _cls in (Integer, Float, Boolean, NoneType, Array, UniTuple, Tuple, NPDatetime, ListType):
     _cls.__module__ = "numba.core.types.standin"
 Signature.__module__ = "numba.core.typing.templates"
 
@@ -103,6 +112,21 @@ def test_standins_map_by_name_and_attributes():
     with pytest.raises(TypeError, match="no numba_cuda_c equivalent"):
         types.from_numba(ListType("ListType[int64]"))
     assert not types.is_numba_type(types.float32) and not types.is_numba_type(np.float32)
+
+
+def test_numbas_tuple_types_are_instances_of_ours():
+    # code written for numba.cuda tests numba's types against numba.cuda.types (ours, under the alias):
+    # numba-cuda's test_libdevice.py asks isinstance(sig.return_type, (types.Tuple, types.UniTuple)) of the
+    # Signature numba's libdevicefuncs makes
+    pair, mixed = UniTuple(fake_float32, 2), Tuple([fake_float32, fake_int32])
+    assert isinstance(pair, types.UniTuple) and isinstance(pair, types.Tuple)
+    assert isinstance(mixed, types.Tuple) and not isinstance(mixed, types.UniTuple)
+    assert not isinstance(pair, types.NamedTuple) and not isinstance(fake_float32, types.Tuple)
+    assert not isinstance(Array(fake_float32, 1, "C"), types.Tuple) and not isinstance((1, 2), types.Tuple)
+    assert types.Tuple([types.float32, types.float32]) == pair and types.Tuple([types.float32]) != pair
+    assert types.UniTuple(types.float32, 2) == pair
+    assert not isinstance(pair, types.Type)  # still numba's: parse_type converts it (isinstance(x, Type) first)
+    assert types.parse_type(mixed) == types.Tuple([types.float32, types.int32])
 
 
 def test_standin_signatures_in_jit_and_declare_device():
@@ -133,6 +157,17 @@ def test_numba_scalars_and_arrays():
     assert sig.args == (types.float32[:], types.int32)
     declared = cuda.declare_device("f1", numba.int32(numba.float32[:]))
     assert (declared.sig.return_type, declared.sig.args) == (types.int32, (types.float32[:],))
+
+
+def test_numbas_libdevice_signatures_tuple_types_are_instances_of_ours():
+    _numba()
+    pytest.importorskip("numba.cuda.libdevicefuncs", reason="numba-cuda is not installed")
+    from numba.cuda.libdevicefuncs import create_signature, functions
+
+    sincos, frexp = (create_signature(*functions[n]).return_type for n in ("__nv_sincos", "__nv_frexp"))
+    assert isinstance(sincos, types.UniTuple) and isinstance(sincos, (types.Tuple, types.UniTuple))
+    assert isinstance(frexp, types.Tuple) and not isinstance(frexp, types.UniTuple)
+    assert [types.parse_type(t[::1]) for t in frexp] == [types.float64[::1], types.int32[::1]]
 
 
 def test_numba_cudas_bfloat16_type_is_ours_by_name():
@@ -231,3 +266,75 @@ def test_like_arrays_take_numpy_s_strides_from_device_arrays_and_views():
     ):
         for like in (a, DeviceLike(a)):
             assert _like_strides(like) == np.empty_like(a).strides
+
+
+# -- numba's types reached through numba's modules (numba.types.int32, nb.types.int64, numba.core.types.uint8) -----
+class _RedirectSubpackage(pytypes.ModuleType):  # the class of numba.types, a module whose attributes are types
+    pass
+
+
+_RedirectSubpackage.__module__ = "numba.core.utils"
+
+
+def _standin_numba():
+    """numba, numba.types (a _RedirectSubpackage), numba.core and numba.core.types, holding the stand-in types."""
+    numba = pytypes.ModuleType("numba")
+    numba.core = pytypes.ModuleType("numba.core")
+    numba.core.types = pytypes.ModuleType("numba.core.types")
+    numba.types = _RedirectSubpackage("numba.types")
+    for t in (Integer("int32"), Integer("int64"), Integer("uint8"), Float("float32"), Float("float64"), fake_void):
+        for module in (numba, numba.types, numba.core.types):
+            setattr(module, t.name, t)
+    numba.void = numba.types.void = fake_void
+    return numba
+
+
+def dtypes_through_modules(out):
+    s = cuda.shared.array(4, numba.types.int32)
+    t = cuda.local.array(2, nb.types.int64)
+    u = cuda.shared.array(3, numba.core.types.uint8)
+    v = cuda.local.array(1, numba.int32)
+    w = cuda.local.array(1, dtype=numba.types.float32)
+    s[0] = numba.types.float32(1.5)
+    t[0] = nb.types.int64(out[0])
+    u[0] = numba.core.types.uint8(3)
+    v[0] = numba.int32(2.5)
+    w[0] = 1
+    out[0] = s[0] + t[0] + u[0] + v[0] + w[0]
+
+
+def _check_module_chain(module):
+    """numba's types through its modules: as dtypes of shared and local arrays, in conversions, in a signature."""
+    global numba, nb
+    numba = nb = module
+    try:
+        assert not types.is_numba_type(module.types)  # a module of types, not a type
+        assert types.parse_type(module.types.int32) is types.int32
+        signature = module.types.void(module.types.float64[::1])
+        ptx, resty = cuda.compile_ptx(dtypes_through_modules, signature)  # NVRTC compiles it
+        assert resty == types.void and ".entry" in ptx
+        source = translate_kernel(dtypes_through_modules, types.parse_signature(signature).args, "k")
+        for declared in (
+            r"__shared__ int storage_\d+\[4\]",
+            r"long long storage_\d+\[2\]",
+            r"__shared__ unsigned char storage_\d+\[3\]",
+            r"int storage_\d+\[1\]",
+            r"float storage_\d+\[1\]",
+        ):
+            assert re.search(declared, source), declared
+        assert "((int)(((float)(1.5))))" in source  # numba.types.float32(1.5), stored in an int32
+    finally:
+        del numba, nb
+
+
+@needs_nvrtc
+def test_numba_types_through_standin_modules():
+    _check_module_chain(_standin_numba())
+
+
+@needs_nvrtc
+def test_numba_types_through_numbas_own_modules():
+    numba = _numba()
+    import numba.core.types  # noqa: F401  (numba.core.types.uint8)
+
+    _check_module_chain(numba)

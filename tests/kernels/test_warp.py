@@ -1,6 +1,8 @@
 """Warp intrinsics (numba's cuda.shfl_*_sync, all/any/eq/ballot_sync, match_any/all_sync, activemask,
 lanemask_lt): numba's argument checks and result types in CI (NVRTC), results on the GPU."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -99,9 +101,28 @@ def test_selp():
         cuda.compile_ptx(mixed, (int32[:], int32[:], float32[:]))
 
 
+def selects_loaded_values(a, b, c):
+    i = cuda.grid(1)
+    inner = cuda.selp(b % 2 == 0, c[i], 13)
+    a[i] = cuda.selp(a[i] > 4, inner, 3)
+
+
+@needs_nvrtc
+def test_selp_computes_both_values_and_selects_without_a_branch():
+    # numba's selp computes both operands (c[i] loaded whatever the predicate) and selects: no branch in its PTX
+    # (numba-cuda's test_selp counts them); C's ?: would load c[i] only where chosen, behind a branch
+    ptx, _ = cuda.compile_ptx(selects_loaded_values, (int64[:], int64, int64[:]), cc=(9, 0))
+    assert not re.search(r"\s+bra\s+", ptx) and "selp.b64" in ptx
+
+
 @requires_gpu
 def test_selp_results():
     x = np.arange(6, dtype=np.int32)
     out = np.zeros(6, dtype=np.int32)
     cuda.jit(selects)[1, 6](out, x)
     np.testing.assert_array_equal(out, np.where(x > 2, x, 0))
+    c = np.full(32, 17, dtype=np.int64)
+    for b in (6, 7):
+        a = np.arange(32, dtype=np.int64)
+        cuda.jit(selects_loaded_values)[32, 1](a, b, c)
+        np.testing.assert_array_equal(a, np.where(np.arange(32) > 4, 17 if b % 2 == 0 else 13, 3))

@@ -44,3 +44,14 @@ def numba_cuda_or_skip():
     if not numba_cuda.is_available():
         pytest.skip("numba-cuda sees no GPU")
     return numba_cuda
+
+
+def rebind(function, **names):
+    """The same function with some of its globals replaced: `cuda` by numba's module for a run under numba-cuda (a
+    kernel written against our module would hand numba-cuda our device names), device functions by their Python."""
+    import types as pytypes
+
+    namespace = dict(function.__globals__, **names)
+    return pytypes.FunctionType(
+        function.__code__, namespace, function.__name__, function.__defaults__, function.__closure__
+    )

@@ -1,7 +1,7 @@
 """The device libraries numba ships, as a table: one entry per function, in one module per family
 (core.py: grid, barriers, fma, bit functions; atomics.py: cuda.atomic.* and the cache hints; pymath.py:
 math and cmath; pybuiltins.py: abs, min, len, ...; numbers.py: conversions, number methods, vector
-constructors; cg.py: cooperative groups; warp.py; fp16.py and bf16.py; random_numbers.py: xoroshiro128+;
+constructors; cg.py: cooperative groups; warp.py; fp16.py, bf16.py and fp8.py; random_numbers.py: xoroshiro128+;
 libdevice.py: the __nv_* functions), each with one typing rule and one C rule.
 
 An entry is found by its path under `cuda` (("cg", "this_grid")), by the object a kernel names
@@ -30,6 +30,13 @@ def lookup(path):
     return TABLE.get(tuple(path))
 
 
+def requirement(name):
+    """The Requirement of this name, loading the families first (bf16's header is its family's: a translation can
+    name the type, as a conversion, before anything looked an entry up)."""
+    _load()
+    return REQUIREMENTS[name]
+
+
 def module_functions(family, namespace, what):
     """__getattr__ and __dir__ for a user-facing module that names a family's functions (numba_cuda_c.libdevice,
     numba_cuda_c.bf16): each name found in the table on first use, then kept in the module's namespace."""
@@ -55,6 +62,7 @@ FAMILIES = (
     "cg",
     "core",
     "fp16",
+    "fp8",
     "libdevice",
     "numbers",
     "pybuiltins",

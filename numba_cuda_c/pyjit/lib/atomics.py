@@ -7,7 +7,7 @@ The index is an integer or a tuple of them, one per dimension, negative ones wra
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.indexing import element_ref, wrapped_index
-from numba_cuda_c.pyjit.lib.table import Intrinsic
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.values import cast
 
 # the C type CUDA's atomic functions take for each element type
@@ -22,6 +22,23 @@ FUNCTIONS = {
     "nanmin": "atomicMin", "exch": "atomicExch", "and_": "atomicAnd", "or_": "atomicOr", "xor": "atomicXor",
     "inc": "atomicInc", "dec": "atomicDec", "and": "atomicAnd", "or": "atomicOr",
 }  # fmt: skip
+
+
+# numba gives NVVM an array's data as a generic pointer, so its atomics on global memory are generic ones
+# (`atom.add.f64`), as numba's tests read in its PTX; NVRTC knows a kernel's pointer arguments are global and would
+# write `atom.global.add.f64`. The same operation on the same memory: a global address is passed on as a generic one
+# (a register move NVRTC cannot see through), and a shared or local one, which NVRTC names so from its provenance,
+# is kept (its `atom.shared` is numba's too). `__isGlobal` folds wherever the address's space is known.
+Requirement(
+    "atomics.address",
+    "template <typename T> __device__ __forceinline__ T *ncc_atomic_address(T *p) {\n"
+    "    if (!__isGlobal(p)) return p;\n"
+    "    T *generic;\n"
+    '    asm("mov.b64 %0, %1;" : "=l"(generic) : "l"(p));\n'
+    "    return generic;\n"
+    "}\n",
+)
+REQUIRES = ("atomics.address",)
 
 
 def _count(args, n):
@@ -63,7 +80,7 @@ def _operation(op):
 
     def emit(codes, args, t):
         array, index, value = args
-        ref, v, ctype = _element(array, index), cast(value, t), CTYPES[t.name]
+        ref, v, ctype = "*ncc_atomic_address(&%s)" % _element(array, index), cast(value, t), CTYPES[t.name]
         if t.kind == "f" and op in ("max", "min", "nanmax", "nanmin"):  # a CAS loop (prelude.py)
             return "ncc_atomic_%s%s(&%s, %s)" % (op, "_f32" if t.bits == 32 else "_f64", ref, v)
         function = FUNCTIONS[op]
@@ -81,7 +98,7 @@ def _operation(op):
             ctype = "long long"
         return "((%s)%s((%s *)&%s, (%s)(%s)))" % (t.ctype, function, ctype, ref, ctype, v)
 
-    Intrinsic(("atomic", op), typing_rule, emit)
+    Intrinsic(("atomic", op), typing_rule, emit, requires=REQUIRES)
 
 
 for _op in FUNCTIONS:
@@ -106,6 +123,7 @@ def _compare_and_swap(name):
     def emit(codes, args, t):
         array, old, value = args[0], args[-2], args[-1]
         ref = _element(array, args[1]) if name == "cas" else element_ref(array, ["0LL"] * array.type.ndim)
+        ref = "*ncc_atomic_address(&%s)" % ref
         ctype = CTYPES[t.name]
         return "((%s)atomicCAS((%s *)&%s, (%s)%s, (%s)%s))" % (
             t.ctype,
@@ -117,13 +135,73 @@ def _compare_and_swap(name):
             value.code,
         )
 
-    Intrinsic(("atomic", name), typing_rule, emit)
+    Intrinsic(("atomic", name), typing_rule, emit, requires=REQUIRES)
 
 
 _compare_and_swap("cas")
 _compare_and_swap("compare_and_swap")
 
 CACHE_HINTS = ("ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt")  # CUDA's __ldcg, ...
+
+# Each hint is inline PTX on the element's bits, `ld.global.cg.b8` ... `.b64`, as numba writes it (its tests read
+# those in the PTX; CUDA's __ldcg types them: ld.global.cg.u8); an 8-bit value travels in a 32-bit register, which
+# PTX allows for loads and stores. The asm statements' volatility and memory clobbers are those of CUDA's own
+# (sm_32_intrinsics.hpp): ld.ca/cg/cs volatile, ld.lu/cv and every store clobbering memory.
+_WIDTHS = ((1, "8", "r", "unsigned int"), (2, "16", "h", "unsigned short"), (4, "32", "r", "unsigned int"),
+           (8, "64", "l", "unsigned long long"))  # fmt: skip
+Requirement(
+    "cache_hints.bits",
+    "template <typename B, typename T> __device__ __forceinline__ B ncc_bits_of(T value) {\n"
+    "    B bits = 0;\n"
+    "    memcpy(&bits, &value, sizeof(T));\n"
+    "    return bits;\n"
+    "}\n"
+    "template <typename T, typename B> __device__ __forceinline__ T ncc_from_bits(B bits) {\n"
+    "    T value;\n"
+    "    memcpy(&value, &bits, sizeof(T));\n"
+    "    return value;\n"
+    "}\n",
+)
+
+
+def _cache_hint_code(name):
+    """The C template of one hint: ncc_ldcg<T>(const T *) -> T, ncc_stcg<T>(T *, T)."""
+    hint = name[2:]
+    branches = []
+    if name.startswith("ld"):
+        volatile, clobber = (" volatile", "") if hint in ("ca", "cg", "cs") else ("", ' : "memory"')
+        for size, bits, constraint, register in _WIDTHS:
+            branches.append(
+                'if constexpr (sizeof(T) == %d) {\n        %s b;\n        asm%s("ld.global.%s.b%s %%0, [%%1];" : '
+                '"=%s"(b) : "l"(p)%s);\n        return ncc_from_bits<T>((%s)b);\n    }'
+                % (
+                    size,
+                    register,
+                    volatile,
+                    hint,
+                    bits,
+                    constraint,
+                    clobber,
+                    register if size != 1 else "unsigned char",
+                )
+            )
+        signature = "T ncc_%s(const T *p)" % name
+    else:
+        for size, bits, constraint, register in _WIDTHS:
+            branches.append(
+                'if constexpr (sizeof(T) == %d) {\n        asm("st.global.%s.b%s [%%0], %%1;" :: "l"(p), '
+                '"%s"(ncc_bits_of<%s>(value)) : "memory");\n    }' % (size, hint, bits, constraint, register)
+            )
+        signature = "void ncc_%s(T *p, T value)" % name
+    branches[-1] = branches[-1].replace("if constexpr (sizeof(T) == 8) {", "{  // 8 bytes")  # (the types' sizes)
+    return "template <typename T> __device__ __forceinline__ %s {\n    %s\n}\n" % (
+        signature,
+        " else ".join(branches),
+    )
+
+
+for _name in CACHE_HINTS:
+    Requirement("cache_hints." + _name, _cache_hint_code(_name))
 
 
 def _cache_hint(name):
@@ -156,11 +234,12 @@ def _cache_hint(name):
             ref = "(%s)[%s]" % (base.code, cast(index, types.int64))
         else:
             ref = _element(base, index)
+        ctype = base.type.dtype.element_ctype
         if store:
-            return "__%s(&%s, %s)" % (name, ref, cast(args[2], base.type.dtype))
-        return "__%s(&%s)" % (name, ref)
+            return "ncc_%s<%s>(&%s, %s)" % (name, ctype, ref, cast(args[2], base.type.dtype))
+        return "ncc_%s<%s>(&%s)" % (name, ctype, ref)
 
-    Intrinsic((name,), typing_rule, emit)
+    Intrinsic((name,), typing_rule, emit, requires=("cache_hints.bits", "cache_hints." + name))
 
 
 for _name in CACHE_HINTS:

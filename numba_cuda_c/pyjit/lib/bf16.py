@@ -4,9 +4,8 @@ its arguments convert to the types it takes, its result is CUDA's. The header is
 translations that use bfloat16 (translate.py)."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing as rules
+from numba_cuda_c.pyjit.lib.numbers import conversion, converting_function
 from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
-from numba_cuda_c.pyjit.values import cast
 
 BF16 = types.bfloat16
 
@@ -24,22 +23,7 @@ __device__ __forceinline__ __nv_bfloat16 ncc_to_bf16(unsigned long long x) { ret
 
 def _function(name, c_name, argument_types, result):
     """cuda.bf16.<name>(...): its arguments converted to argument_types, then c_name's C call."""
-
-    def typing(args):
-        if len(args) != len(argument_types):
-            raise TypeError(
-                "cuda.bf16.%s takes %d argument%s" % (name, len(argument_types), "s"[len(argument_types) == 1 :])
-            )
-        for a in args:
-            if not rules.is_real(a.type):
-                raise TypeError("cuda.bf16.%s takes real numbers, not %s" % (name, a.type))
-        return result
-
-    def emit(codes, args, result_type):
-        return "%s(%s)" % (c_name, ", ".join(cast(a, t) for a, t in zip(args, argument_types)))
-
-    entry = Intrinsic(("bf16", name), typing, emit, requires=("bf16",), doc="CUDA's %s" % c_name)
-    entry.signature = (tuple(argument_types), result)  # for tools and tests: what it takes and gives
+    converting_function("bf16", name, c_name, argument_types, result, requires=("bf16",))
 
 
 # arithmetic, comparisons, math: bfloat16 in, CUDA's result out
@@ -55,8 +39,9 @@ for _name, _c_name, _count in [
     ("hexp10", "hexp10", 1), ("htanh", "htanh", 1), ("htanh_approx", "htanh_approx", 1),
 ]:  # fmt: skip
     _function(_name, _c_name, [BF16] * _count, BF16)
-for _name in ("heq", "hne", "hge", "hgt", "hle", "hlt"):
+for _name in ("heq", "hne", "hge", "hgt", "hle", "hlt"):  # ordered, and unordered (true where either is NaN)
     _function(_name, "__" + _name, [BF16, BF16], types.boolean)
+    _function(_name + "u", "__%su" % _name, [BF16, BF16], types.boolean)
 _function("hisnan", "__hisnan", [BF16], types.boolean)
 _function("hisinf", "__hisinf", [BF16], types.int32)  # -1, 0 or 1, as CUDA's
 
@@ -81,3 +66,9 @@ _function("float32_to_bfloat16", "__float2bfloat16", [types.float32], BF16)
 _function("float64_to_bfloat16", "__double2bfloat16", [types.float64], BF16)
 for _mode in ("rn", "rz", "rd", "ru"):
     _function("float32_to_bfloat16_%s" % _mode, "__float2bfloat16_%s" % _mode, [types.float32], BF16)
+# cuda.bf16.bfloat16(x): the type, called, converts (numba's nv_bfloat16 binding is the type itself)
+_to_bf16 = conversion(BF16)
+Intrinsic(("bf16", "bfloat16"), _to_bf16.typing, _to_bf16.emit, requires=("bf16",), doc="bfloat16(x)").signature = (
+    (types.float32,),
+    BF16,
+)

@@ -24,6 +24,29 @@ def conversion(t):
     return entry
 
 
+def converting_function(family, name, c_name, argument_types, result, requires=()):
+    """cuda.<family>.<name>(...) (cuda.fp16, cuda.bf16): real numbers converted to argument_types, then c_name's C
+    call, whose result has type `result`. The entry's `signature` says what it takes and gives (tools and tests)."""
+
+    def typing_rule(args):
+        if len(args) != len(argument_types):
+            raise TypeError(
+                "cuda.%s.%s takes %d argument%s"
+                % (family, name, len(argument_types), "s"[len(argument_types) == 1 :])
+            )
+        for a in args:
+            if not typing.is_real(a.type):
+                raise TypeError("cuda.%s.%s takes real numbers, not %s" % (family, name, a.type))
+        return result
+
+    def emit(codes, args, result_type):
+        return "%s(%s)" % (c_name, ", ".join(cast(a, t) for a, t in zip(args, argument_types)))
+
+    entry = Intrinsic((family, name), typing_rule, emit, requires=requires, doc="CUDA's %s" % c_name)
+    entry.signature = (tuple(argument_types), result)
+    return entry
+
+
 def _method(result):
     def typing_rule(args):  # args[0]: the number the method is of
         if len(args) != 1:

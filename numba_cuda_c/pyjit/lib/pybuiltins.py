@@ -63,6 +63,8 @@ def _complex_code(args):
 
 
 def _len(args):
+    if len(args) == 1 and isinstance(args[0].type, types.RangeType):  # len(r) of a range object
+        return types.int64
     if len(args) == 1 and args[0].items is not None:
         return literal(len(args[0].items), types.int64)
     if len(args) != 1 or not isinstance(args[0].type, types.Array):
@@ -85,7 +87,7 @@ def _extremes(name):
             t = typing.unify(t, a.type)
         if not typing.is_real(t):
             raise TypeError("%s() compares real numbers, not %s" % (name, t))
-        return t
+        return _folded(getattr(builtins, name), args, t)
 
     def emit(codes, args, t):
         args = operands(args)
@@ -105,6 +107,17 @@ def _extremes(name):
     Intrinsic(("builtins", name), typing_rule, emit)
 
 
+def _folded(function, args, t):
+    """function's value on integer constants, as a literal of the integer type t (so that an array's shape may be
+    max(N, 2) * 2); t itself where an argument is not such a constant or the value does not fit t."""
+    consts = [a.const for a in args]
+    if not typing.is_int(t) or not all(type(c) in (int, bool) for c in consts):
+        return t
+    value = int(function(*consts))
+    low, high = (-(1 << (t.bits - 1)), 1 << (t.bits - 1)) if t.kind == "i" else (0, 1 << t.bits)
+    return literal(value, t) if low <= value < high else t
+
+
 def _one_number(name, args):
     if len(args) != 1:
         raise TypeError("%s() takes one value here" % name)
@@ -116,7 +129,7 @@ def _one_number(name, args):
 def _abs(args):
     if len(args) == 1 and isinstance(args[0].type, types.Scalar) and args[0].type.kind == "m":  # of a timedelta64
         return args[0].type
-    return typing.absolute(_one_number("abs", args).type)
+    return _folded(abs, args, typing.absolute(_one_number("abs", args).type))
 
 
 def _abs_code(args, t):
@@ -167,12 +180,16 @@ def _float(args):
         except ValueError:
             raise TypeError("float() of %r" % args[0].obj) from None
     _one_number("float", args)
+    if args[0].type in (types.float16, types.float32, types.float64):
+        return args[0].type  # numba's float() keeps a float's width (its real_domain); other numbers give float64
     return types.float64
 
 
 def _int(args):
-    _one_number("int", args)
-    return types.int64
+    const = _one_number("int", args).const
+    if isinstance(const, float) and const == const and abs(const) < 2.0**63:  # int(4.0): a constant (shapes)
+        return literal(int(const), types.int64)
+    return _folded(int, args, types.int64)
 
 
 def _bool(args):
@@ -193,7 +210,19 @@ Intrinsic(
     statements=True,
 )
 Intrinsic(("builtins", "complex"), _complex, lambda codes, args, t: _complex_code(args))
-Intrinsic(("builtins", "len"), _len, lambda codes, args, t: "%s.shape[0]" % codes[0])
+
+
+def _len_code(args):
+    if isinstance(args[0].type, types.RangeType):  # the count of values from start to stop by step
+        start, stop, step = (cast(item, types.int64) for item in args[0].items)
+        return (
+            "((%(step)s) > 0 ? ((%(stop)s) > (%(start)s) ? ((%(stop)s) - (%(start)s) - 1) / (%(step)s) + 1 : 0LL)"
+            " : ((%(start)s) > (%(stop)s) ? ((%(start)s) - (%(stop)s) - 1) / -(%(step)s) + 1 : 0LL))"
+        ) % {"start": start, "stop": stop, "step": step}
+    return "%s.shape[0]" % args[0].code
+
+
+Intrinsic(("builtins", "len"), _len, lambda codes, args, t: _len_code(args))
 _extremes("min")
 _extremes("max")
 Intrinsic(("builtins", "abs"), _abs, lambda codes, args, t: _abs_code(args, t))

@@ -143,9 +143,19 @@ def _selp_typing(args):
     return args[1].type
 
 
+# a call, so that both values are computed whatever the predicate, as numba's selp computes its operands: C's `?:`
+# computes only the one chosen, and a load in the other is then behind a branch (numba-cuda's test_selp counts them)
+Requirement(
+    "selp",
+    "template <typename T> __device__ __forceinline__ T ncc_selp(bool predicate, T a, T b) {\n"
+    "    return predicate ? a : b;\n"
+    "}\n",
+)
 Intrinsic(
     ("selp",),
     _selp_typing,
-    lambda codes, args, result: "((%s) ? %s : %s)" % (cast(args[0], types.boolean), codes[1], codes[2]),
+    lambda codes, args, result: "ncc_selp<%s>(%s, %s, %s)"
+    % (result.ctype, cast(args[0], types.boolean), codes[1], codes[2]),
+    requires=("selp",),
     doc="numba's cuda.selp(predicate, a, b): a where the predicate holds, else b (PTX's selp).",
 )

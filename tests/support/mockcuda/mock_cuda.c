@@ -448,7 +448,7 @@ static long nlaunches;
 /* ---- graphs: what a capture recorded, launches only (copies and memsets on a capturing stream run at once) ----
  */
 
-#define MAX_GRAPH_NODES 16
+#define MAX_GRAPH_NODES 256 /* README.rst's graph example captures 100 launches */
 struct graph {
     int kind, alive; /* K_GRAPH, or K_GRAPH_EXEC for an instantiated copy */
     struct ctx *ctx;
