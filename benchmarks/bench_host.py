@@ -964,6 +964,7 @@ class Lib:
             # Not installed: an in-place build in this checkout will do; children get it too.
             sys.path.insert(0, REPO)
             import numba_cuda_c
+        _compile_as_installed(os.path.dirname(os.path.abspath(numba_cuda_c.__file__)))
         # Children import the very same package (their cwd is a neutral directory, see main()).
         root = os.path.dirname(os.path.dirname(os.path.abspath(numba_cuda_c.__file__)))
         self.env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
@@ -1151,6 +1152,27 @@ def render(results, skipped, meta):
     for text in notes:
         lines += textwrap.wrap(text, WIDTH, subsequent_indent="    ")
     return "\n".join(lines)
+
+
+def _compile_as_installed(root):
+    """Compiles the package's modules (under root) to .pyc where they have none or an older one: an installed
+    package has them (pip writes them), but a source tree with PYTHONDONTWRITEBYTECODE set (the GPU machines set
+    it) would have every fresh process of the import and first-launch rows compile them from source, which
+    numba-cuda's and CuPy's installs never do. Returns how many were compiled."""
+    import compileall
+    import importlib.util
+
+    missing = 0
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name.endswith(".py"):
+                cached = importlib.util.cache_from_source(os.path.join(folder, name))
+                missing += not os.path.exists(cached) or os.path.getmtime(cached) < os.path.getmtime(
+                    os.path.join(folder, name)
+                )
+    if missing:
+        compileall.compile_dir(root, quiet=1)
+    return missing
 
 
 def main(argv=None):
