@@ -1,13 +1,17 @@
 """Dask on GPUs, numba_cuda_c beside numba-cuda in one run (dask-cuda's LocalCUDACluster, one worker per GPU):
 
-    python3 benchmarks/bench_dask.py [--tasks 400] [--libs ours,numba]
+    python3 benchmarks/bench_dask.py [--tasks 400] [--libs ours,numba] [--rounds 200]
 
-  - small GPU tasks through client.map (benchmarks/dask_work.py: copy in, a kernel of about a millisecond, one
-    number back) on 1 and on 2 workers: tasks per second, and the scaling from 1 to 2 workers (goal >= 1.9x);
+  - small GPU tasks through client.map (benchmarks/dask_work.py: copy in, a kernel, one number back; --rounds
+    sets the kernel's work) on 1 and on 2 workers: tasks per second, and the scaling from 1 to 2 workers (goal
+    >= 1.9x);
   - a 256 MiB and an 8 MiB device array (bandwidth, latency) made on worker 0 and used by a task pinned to
-    worker 1: GB/s (what the consumer waits, divided into the size; median of 3, after one transfer not timed).
+    worker 1: GB/s (what the consumer waits, divided into the size; median of 7, after one transfer not timed).
     Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask_ipc.py); the line
-    under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path).
+    under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path);
+  - under the table, what Dask itself costs: the same transfer steps for an 8-byte NumPy array (the floor under
+    every transfer row: its messages between client, scheduler and workers), and the tasks/s of a task that does
+    nothing on 2 workers (the scheduler's ceiling, which the 2-worker row must stay under to measure scaling).
 The 2-worker rows need two GPUs; where the machine has one, the transfer row runs between two worker processes
 that share it (distributed's LocalCluster: the same serialization across processes, not across devices) and
 says so, and the 2-worker scaling row is left out, named. Ratio above 1: ours is faster.
@@ -21,6 +25,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+
+import dask_work  # noqa: E402  (beside this file)
 
 MIB = 1 << 20
 TRANSFERS = (256 * MIB, 8 * MIB)
@@ -43,36 +49,50 @@ def cluster(lib, workers, gpus):
     return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
 
 
-def tasks_per_second(client, tasks):
-    import dask_work
-
+def tasks_per_second(client, tasks, rounds):
     client.gather(
-        client.map(dask_work.small_gpu_task, range(8 * len(client.scheduler_info()["workers"])), pure=False)
+        client.map(
+            dask_work.small_gpu_task, range(8 * len(client.scheduler_info()["workers"])), pure=False, rounds=rounds
+        )
     )  # compiled and warm on every worker
     started = time.perf_counter()
-    client.gather(client.map(dask_work.small_gpu_task, range(tasks), pure=False))
+    client.gather(client.map(dask_work.small_gpu_task, range(tasks), pure=False, rounds=rounds))
     return tasks / (time.perf_counter() - started)
 
 
-def transfer_gbs(client, nbytes):
+def _moved_seconds(client, make, use, argument, attempts=8):
+    """Median seconds from submitting `use` on worker 1 of what `make(argument)` made on worker 0 to its result
+    (the first attempt, with the connection's first-use costs, not timed)."""
     import distributed
-
-    import dask_work
 
     first, second = sorted(client.scheduler_info()["workers"])
     times = []
-    for attempt in range(4):  # the first: connection and first-use costs, not timed
-        array = client.submit(dask_work.make_array, nbytes, workers=[first], allow_other_workers=False, pure=False)
-        distributed.wait(array)
+    for attempt in range(attempts):
+        made = client.submit(make, argument, workers=[first], allow_other_workers=False, pure=False)
+        distributed.wait(made)
         started = time.perf_counter()
-        used = client.submit(
-            dask_work.first_element, array, workers=[second], allow_other_workers=False, pure=False
-        )
-        assert used.result() == 1.0
+        used = client.submit(use, made, workers=[second], allow_other_workers=False, pure=False)
+        assert used.result() == 1.0 or use is dask_work.use_host
         if attempt:
             times.append(time.perf_counter() - started)
-        del array, used
-    return nbytes / statistics.median(times) / 1e9
+        del made, used
+    return statistics.median(times)
+
+
+def transfer_gbs(client, nbytes):
+    return nbytes / _moved_seconds(client, dask_work.make_array, dask_work.first_element, nbytes) / 1e9
+
+
+def dask_floor_ms(client):
+    """The same steps for an 8-byte NumPy array: what Dask's own messages take, whatever the array."""
+    return _moved_seconds(client, dask_work.host_scalar, dask_work.use_host, 0) * 1e3
+
+
+def empty_tasks_per_second(client, tasks):
+    client.gather(client.map(dask_work.nothing, range(tasks), pure=False))
+    started = time.perf_counter()
+    client.gather(client.map(dask_work.nothing, range(tasks), pure=False))
+    return tasks / (time.perf_counter() - started)
 
 
 def transfer_paths(client):
@@ -87,21 +107,22 @@ def transfer_paths(client):
     return {"CUDA IPC": sum(c[0] for c in counts), "host frames": sum(c[1] for c in counts)}
 
 
-def measure(lib, tasks, gpus):
+def measure(lib, tasks, gpus, rounds):
     import distributed
 
     found = {}
     with cluster(lib, 1, gpus) as one, distributed.Client(one) as client:
-        found["tasks/s, 1 worker"] = tasks_per_second(client, tasks)
+        found["tasks/s, 1 worker"] = tasks_per_second(client, tasks, rounds)
     with cluster(lib, 2, gpus) as two, distributed.Client(two) as client:
         client.wait_for_workers(2)
         if gpus >= 2:
-            found["tasks/s, 2 workers"] = tasks_per_second(client, tasks)
+            found["tasks/s, 2 workers"] = tasks_per_second(client, tasks, rounds)
             found["scaling, 1 -> 2 workers (x)"] = found["tasks/s, 2 workers"] / found["tasks/s, 1 worker"]
         for nbytes in TRANSFERS:
             found["%d MiB worker 0 -> worker 1 (GB/s)" % (nbytes // MIB)] = transfer_gbs(client, nbytes)
         if lib == "ours":
             found["paths"] = transfer_paths(client)
+            found["floor"] = dask_floor_ms(client), empty_tasks_per_second(client, tasks)
     return found
 
 
@@ -109,6 +130,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", type=int, default=400)
     parser.add_argument("--libs", default="ours,numba")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=dask_work.ROUNDS,
+        help="the task kernel's loop: 200 a few us, 20000 about 1.6 ms",
+    )
     options = parser.parse_args()
     try:
         import dask_cuda
@@ -122,13 +149,15 @@ def main():
         print("bench_dask: skipped, no GPU")
         return
     libs = options.libs.split(",")
-    results = {lib: measure(lib, options.tasks, gpus) for lib in libs}
+    results = {lib: measure(lib, options.tasks, gpus, options.rounds) for lib in libs}
     paths = results.get("ours", {}).pop("paths", None)
+    floor = results.get("ours", {}).pop("floor", None)
     rows = list(results[libs[0]])
     print(
-        "Dask, %d task(s) per map, %d GPU(s)%s"
+        "Dask, %d task(s) per map (kernel loop of %d rounds), %d GPU(s)%s"
         % (
             options.tasks,
+            options.rounds,
             gpus,
             ""
             if gpus >= 2
@@ -145,6 +174,11 @@ def main():
         print("| %-38s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
     if paths is not None:
         print("ours, arrays sent between the workers: %d by CUDA IPC, %d as host frames" % tuple(paths.values()))
+    if floor is not None:
+        print(
+            "Dask itself: %.1f ms for the same steps with an 8-byte NumPy array (a transfer's floor); %.0f tasks/s "
+            "of a task that does nothing, on 2 workers (the scheduler's ceiling)" % floor
+        )
 
 
 if __name__ == "__main__":

@@ -438,7 +438,12 @@ def _copy_from(ipc, sender):
             mapped = handle.open_direct(context)
             try:
                 memory = context.memalloc(size)
-                _cuda._memcpy(2, memory.device_pointer, mapped.device_pointer, size, 0)  # stream 0: waited for
+                # a copy between device addresses returns before it is done, whatever the stream: waited for
+                # on a stream of its own (not the whole context, which other tasks' work shares), before the
+                # mapping is closed and the sender told it may free the memory
+                stream = _cuda.stream()  # of the current context, `context`
+                _cuda._memcpy(2, memory.device_pointer, mapped.device_pointer, size, stream)
+                stream.synchronize()
             finally:
                 handle.close()
         else:  # mapped in the source device's context, copied through the host by the driver

@@ -98,9 +98,11 @@ class IpcHandle:
         mapped = self._map(source.primary_context)
         try:
             copy = context.memalloc(self.size)
-            _cuda._memcpy(
-                2, copy.device_pointer, mapped.device_pointer + self.offset, self.size, 0
-            )  # through the host where it must
+            # through the host where it must; a copy between device addresses returns before it is done, so it
+            # is waited for, on a stream of its own, before the mapping is closed
+            stream = _cuda.stream()
+            _cuda._memcpy(2, copy.device_pointer, mapped.device_pointer + self.offset, self.size, stream)
+            stream.synchronize()
         finally:
             mapped.free()
         self._opened = (None, context)

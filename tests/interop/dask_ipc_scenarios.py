@@ -112,3 +112,10 @@ def counters():
     from numba_cuda_c import dask_ipc
 
     return dict(dask_ipc.counters), len(dask_ipc.holds)
+
+
+def announced():
+    """The paths this process's transfers took, to whom, and why not IPC: [(path, peer, reason)]."""
+    from numba_cuda_c import dask_ipc
+
+    return sorted(dask_ipc._announced, key=repr)

@@ -73,6 +73,11 @@ README_MODES = {
         ),
     ),
     "Scaling out with Dask": ("covered", "tests/interop/test_dask.py::test_the_readme_example_runs", ""),
+    "Dask on several machines": (
+        "covered",
+        "tests/interop/test_dask_cli.py::test_a_cluster_started_from_the_command_line",
+        "",
+    ),
 }
 
 _MARK = re.compile(r"^\.\. example:\s*(\w+)\s*(?:,\s*needs\s+(.+?))?\s*$")
