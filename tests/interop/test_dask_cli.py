@@ -73,12 +73,17 @@ class CommandLineCluster:
                 tmp_path / ("worker-%d.log" % i),
             )
         self.logs = tmp_path
-        deadline = time.monotonic() + START_S
-        while not os.path.exists(scheduler_file) and time.monotonic() < deadline:
-            self._check_alive()
-            time.sleep(0.2)
-        self.client = distributed.Client(scheduler_file=scheduler_file, timeout=START_S)
-        self.client.wait_for_workers(2 * len(cuda.gpus), timeout=START_S)
+        self.client = None
+        try:
+            deadline = time.monotonic() + START_S
+            while not os.path.exists(scheduler_file) and time.monotonic() < deadline:
+                self._check_alive()
+                time.sleep(0.2)
+            self.client = distributed.Client(scheduler_file=scheduler_file, timeout=START_S)
+            self.client.wait_for_workers(2 * len(cuda.gpus), timeout=START_S)
+        except BaseException:
+            self.close()  # no process outlives a cluster that did not start
+            raise
         self.address = self.client.scheduler.address
 
     def _start(self, arguments, env, log):
@@ -116,7 +121,8 @@ class CommandLineCluster:
 
     def close(self):
         try:
-            self.client.close()
+            if self.client is not None:
+                self.client.close()
         finally:
             for process in self.processes[::-1]:
                 process.terminate()
