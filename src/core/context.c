@@ -499,11 +499,6 @@ static PyObject *Context_get_handle(PyObject *op, void *Py_UNUSED(closure))
     return PyLong_FromVoidPtr(((ContextObject *)op)->handle);
 }
 
-static PyObject *Context_get_device(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((ContextObject *)op)->device);
-}
-
 static PyObject *Context_repr(PyObject *op)
 {
     ContextObject *self = (ContextObject *)op;
@@ -529,10 +524,7 @@ static int Context_clear(PyObject *op)
 
 static void Context_dealloc(PyObject *op)
 {
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (((ContextObject *)op)->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
+    dealloc_begin(op, ((ContextObject *)op)->weakreflist);
     Context_clear(op);
     PyMem_Free(((ContextObject *)op)->deallocations.items); /* a dead context freed them itself */
     PyMem_Free(((ContextObject *)op)->deallocations.handles);
@@ -540,8 +532,7 @@ static void Context_dealloc(PyObject *op)
         staging_ring_abandon(((ContextObject *)op)->staging);
         PyMem_RawFree(((ContextObject *)op)->staging);
     }
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Context_methods[] = {
@@ -560,11 +551,11 @@ static PyMethodDef Context_methods[] = {
 
 static PyGetSetDef Context_getset[] = {
     {"handle", Context_get_handle, NULL, "The CUcontext, as an int (0 once reset).", NULL},
-    {"device", Context_get_device, NULL, "The Device this context belongs to.", NULL},
     {0},
 };
 
 static PyMemberDef Context_members[] = {
+    {"device", T_OBJECT, offsetof(ContextObject, device), READONLY, "The Device this context belongs to."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(ContextObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -609,8 +600,7 @@ static PyTypeObject *memory_info_type_new(void)
 
 int context_type_init(PyObject *module, module_state *st)
 {
-    st->ContextType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Context_spec, NULL);
-    if (st->ContextType == NULL || PyModule_AddType(module, st->ContextType) < 0 ||
+    if (type_create(module, &Context_spec, NULL, &st->ContextType, 1) < 0 ||
         type_add_methods(st->DeviceType, Device_context_methods) < 0 ||
         type_add_getset(st->DeviceType, Device_context_getset) < 0)
         return -1;

@@ -156,11 +156,6 @@ static PyObject *Event_get_handle(PyObject *op, void *Py_UNUSED(closure))
     return PyLong_FromVoidPtr(((EventObject *)op)->handle);
 }
 
-static PyObject *Event_get_context(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((EventObject *)op)->context);
-}
-
 static PyObject *Event_repr(PyObject *op)
 {
     EventObject *self = (EventObject *)op;
@@ -186,13 +181,10 @@ static int Event_release(module_state *st, void *arg)
 static void Event_dealloc(PyObject *op)
 {
     EventObject *self = (EventObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    dealloc_release(state_of_type(type), Event_release, op, "Event: destroying it");
+    dealloc_begin(op, self->weakreflist);
+    dealloc_release(state_of(op), Event_release, op, "Event: destroying it");
     Py_DECREF(self->context);
-    PyObject_Free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Event_methods[] = {
@@ -210,11 +202,11 @@ static PyMethodDef Event_methods[] = {
 
 static PyGetSetDef Event_getset[] = {
     {"handle", Event_get_handle, NULL, "The CUevent, as an int.", NULL},
-    {"context", Event_get_context, NULL, "The Context the event belongs to.", NULL},
     {0},
 };
 
 static PyMemberDef Event_members[] = {
+    {"context", T_OBJECT, offsetof(EventObject, context), READONLY, "The Context the event belongs to."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(EventObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -294,8 +286,5 @@ int event_type_init(PyObject *module, module_state *st)
 {
     if (type_add_methods(st->ContextType, Context_event_methods) < 0)
         return -1;
-    st->EventType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Event_spec, NULL);
-    if (st->EventType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->EventType);
+    return type_create(module, &Event_spec, NULL, &st->EventType, 1);
 }

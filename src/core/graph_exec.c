@@ -120,11 +120,6 @@ static PyObject *GraphExec_update(PyObject *op, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-static PyObject *GraphExec_get_graph(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((GraphExecObject *)op)->graph);
-}
-
 static PyObject *GraphExec_get_handle(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyLong_FromVoidPtr(((GraphExecObject *)op)->handle);
@@ -165,15 +160,11 @@ static int GraphExec_traverse(PyObject *op, visitproc visit, void *arg)
 static void GraphExec_dealloc(PyObject *op)
 {
     GraphExecObject *self = (GraphExecObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    dealloc_release(state_of_type(type), GraphExec_release, op, "GraphExec: destroying it");
+    dealloc_begin(op, self->weakreflist);
+    dealloc_release(state_of(op), GraphExec_release, op, "GraphExec: destroying it");
     Py_DECREF(self->graph); /* after: what its nodes point to outlives it */
     Py_DECREF(self->context);
-    PyObject_GC_Del(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef GraphExec_methods[] = {
@@ -188,12 +179,12 @@ static PyMethodDef GraphExec_methods[] = {
 };
 
 static PyGetSetDef GraphExec_getset[] = {
-    {"graph", GraphExec_get_graph, NULL, "The Graph whose parameters it runs with.", NULL},
     {"handle", GraphExec_get_handle, NULL, "The CUgraphExec, as an int.", NULL},
     {0},
 };
 
 static PyMemberDef GraphExec_members[] = {
+    {"graph", T_OBJECT, offsetof(GraphExecObject, graph), READONLY, "The Graph whose parameters it runs with."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(GraphExecObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -254,8 +245,5 @@ int graph_exec_type_init(PyObject *module, module_state *st)
 {
     if (type_add_methods(st->GraphType, Graph_exec_methods) < 0)
         return -1;
-    st->GraphExecType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &GraphExec_spec, NULL);
-    if (st->GraphExecType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->GraphExecType);
+    return type_create(module, &GraphExec_spec, NULL, &st->GraphExecType, 1);
 }

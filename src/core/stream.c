@@ -289,11 +289,6 @@ static PyObject *Stream_get_handle(PyObject *op, void *Py_UNUSED(closure))
     return PyLong_FromVoidPtr(((StreamObject *)op)->handle);
 }
 
-static PyObject *Stream_get_context(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((StreamObject *)op)->context);
-}
-
 static PyObject *Stream_get_external(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(((StreamObject *)op)->kind == STREAM_EXTERNAL);
@@ -366,13 +361,10 @@ static int Stream_release(module_state *st, void *arg)
 static void Stream_dealloc(PyObject *op)
 {
     StreamObject *self = (StreamObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    dealloc_release(state_of_type(type), Stream_release, op, "Stream: destroying it");
+    dealloc_begin(op, self->weakreflist);
+    dealloc_release(state_of(op), Stream_release, op, "Stream: destroying it");
     Py_DECREF(self->context);
-    PyObject_Free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 /* As the driver sees it (cuStreamIsCapturing): a capture begun elsewhere on this handle counts too. */
@@ -409,12 +401,12 @@ static PyMethodDef Stream_methods[] = {
 
 static PyGetSetDef Stream_getset[] = {
     {"handle", Stream_get_handle, NULL, "The CUstream, as an int (0 for the default stream).", NULL},
-    {"context", Stream_get_context, NULL, "The Context the stream belongs to.", NULL},
     {"external", Stream_get_external, NULL, "True for a stream made outside numba_cuda_c.", NULL},
     {0},
 };
 
 static PyMemberDef Stream_members[] = {
+    {"context", T_OBJECT, offsetof(StreamObject, context), READONLY, "The Context the stream belongs to."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(StreamObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -545,14 +537,11 @@ int stream_type_init(PyObject *module, module_state *st)
     if (env_size("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", 0, &per_thread) < 0)
         return -1;
     st->default_stream = per_thread != 0 ? CU_STREAM_PER_THREAD : NULL;
-    st->StreamType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Stream_spec, NULL);
-    if (st->StreamType == NULL)
+    if (type_create(module, &Stream_spec, NULL, &st->StreamType, 1) < 0)
         return -1;
     st->str_synchronize = PyUnicode_InternFromString("synchronize");
     if (st->str_synchronize == NULL)
         return -1;
     st->stream_synchronize = Py_XNewRef(_PyType_Lookup(st->StreamType, st->str_synchronize));
-    if (st->stream_synchronize == NULL)
-        return -1;
-    return PyModule_AddType(module, st->StreamType);
+    return st->stream_synchronize == NULL ? -1 : 0;
 }
