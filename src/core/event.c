@@ -35,39 +35,13 @@ static int event_check(module_state *st, PyObject *obj, const char *what)
     return context_check_alive(st, ((EventObject *)obj)->context);
 }
 
-/* One parser for the methods that take (stream=0). */
-static int parse_stream(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames, CUstream *handle)
-{
-    PyObject *stream = NULL;
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs + nkw > 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most one argument (stream)", method);
-        return -1;
-    }
-    if (nargs == 1)
-        stream = args[0];
-    else if (nkw == 1) {
-        if (!unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "stream")) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", method,
-                         PyTuple_GET_ITEM(kwnames, 0));
-            return -1;
-        }
-        stream = args[0];
-    }
-    if (stream == NULL) {
-        *handle = st->default_stream;
-        return 0;
-    }
-    return stream_handle_from_object(st, stream, handle);
-}
-
 static PyObject *Event_record(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     module_state *st = state_of(op);
     EventObject *self = (EventObject *)op;
     CUstream stream;
-    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "record", args, nargs, kwnames, &stream) < 0)
+    if (context_check_alive(st, self->context) < 0 ||
+        stream_parse_argument(st, "record", args, nargs, kwnames, &stream) < 0)
         return NULL;
     if (CU_CALL_IN(st, self->context, cuEventRecord, (self->handle, stream)) <
         0) /* the default stream is the current context's */
@@ -80,7 +54,8 @@ static PyObject *Event_wait(PyObject *op, PyObject *const *args, Py_ssize_t narg
     module_state *st = state_of(op);
     EventObject *self = (EventObject *)op;
     CUstream stream;
-    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "wait", args, nargs, kwnames, &stream) < 0 ||
+    if (context_check_alive(st, self->context) < 0 ||
+        stream_parse_argument(st, "wait", args, nargs, kwnames, &stream) < 0 ||
         CU_CALL(st, cuStreamWaitEvent, (stream, self->handle, 0)) < 0)
         return NULL;
     Py_RETURN_NONE;

@@ -30,29 +30,13 @@ PyObject *graph_exec_new(module_state *st, GraphObject *graph)
     return (PyObject *)self;
 }
 
-/* One parser for launch(stream=0) and upload(stream=0). */
-static int parse_stream(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames, CUstream *handle)
-{
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs + nkw > 1 || (nkw == 1 && !unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "stream"))) {
-        PyErr_Format(PyExc_TypeError, "%s() takes one optional argument, stream", method);
-        return -1;
-    }
-    if (nargs + nkw == 0) {
-        *handle = st->default_stream;
-        return 0;
-    }
-    return stream_handle_from_object(st, args[0], handle);
-}
-
 static PyObject *GraphExec_launch(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     module_state *st = state_of(op);
     GraphExecObject *self = (GraphExecObject *)op;
     CUstream stream;
     if (context_check_alive(st, self->context) < 0 ||
-        parse_stream(st, "launch", args, nargs, kwnames, &stream) < 0 ||
+        stream_parse_argument(st, "launch", args, nargs, kwnames, &stream) < 0 ||
         /* queues it; blocks only on a full queue */
         CU_CALL_IN(st, self->context, cuGraphLaunch, (self->handle, stream)) < 0)
         return NULL;
@@ -69,7 +53,7 @@ static PyObject *GraphExec_upload(PyObject *op, PyObject *const *args, Py_ssize_
         return NULL;
     }
     if (context_check_alive(st, self->context) < 0 ||
-        parse_stream(st, "upload", args, nargs, kwnames, &stream) < 0 ||
+        stream_parse_argument(st, "upload", args, nargs, kwnames, &stream) < 0 ||
         CU_CALL_IN(st, self->context, cuGraphUpload, (self->handle, stream)) < 0)
         return NULL;
     Py_RETURN_NONE;

@@ -59,6 +59,26 @@ int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle)
     return stream_handle_from_protocol(obj, handle);
 }
 
+int stream_parse_argument(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, CUstream *handle)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw > 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most one argument (stream)", method);
+        return -1;
+    }
+    if (nkw == 1 && !unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "stream")) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", method,
+                     PyTuple_GET_ITEM(kwnames, 0));
+        return -1;
+    }
+    if (nargs + nkw == 0) {
+        *handle = st->default_stream;
+        return 0;
+    }
+    return stream_handle_from_object(st, args[0], handle); /* by position or keyword, it is args[0] */
+}
+
 /* Anyone's stream (cuda.core, CuPy, PyTorch, numba's own): the __cuda_stream__ protocol,
  * obj.__cuda_stream__() -> (version, handle), version 0, handle an int or int-like (CUstream). */
 static int stream_handle_from_protocol(PyObject *obj, CUstream *handle)
