@@ -98,11 +98,19 @@ void context_mark_dead(module_state *st, ContextObject *context)
     }
 }
 
-/* cuCtxEnablePeerAccess from the current context to `peer`'s; enabled already is as good. */
-static int enable_peer_access(module_state *st, ContextObject *peer)
+/* In `context`, made current: whether its device can reach `peer`'s (cuDeviceCanAccessPeer, into *can),
+ * and where it can, access enabled (cuCtxEnablePeerAccess; enabled already is as good). 0, or -1 with the
+ * error of the call that failed. */
+static int enable_peer_access(module_state *st, ContextObject *context, ContextObject *peer, int *can)
 {
-    CUresult rc = CU_RESULT(cuCtxEnablePeerAccess, (peer->handle, 0));
-    return rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : cu_check(st, rc, "cuCtxEnablePeerAccess");
+    const char *call = "cuDeviceCanAccessPeer";
+    CUresult rc = CU_RESULT(cuDeviceCanAccessPeer, (can, context->device->handle, peer->device->handle));
+    if (rc == CUDA_SUCCESS && *can) {
+        call = "cuCtxEnablePeerAccess";
+        rc = CU_RESULT(cuCtxEnablePeerAccess, (peer->handle, 0));
+        rc = rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? CUDA_SUCCESS : rc;
+    }
+    return cu_check(st, rc, call);
 }
 
 int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer)
@@ -115,16 +123,13 @@ int context_enable_peer(module_state *st, ContextObject *context, ContextObject 
         return 0;
     int can = 0;
     if (context_check_alive(st, peer) < 0 ||
-        CU_CALL(st, cuDeviceCanAccessPeer, (&can, context->device->handle, peer->device->handle)) < 0)
+        IN_CONTEXT(st, context, enable_peer_access(st, context, peer, &can) < 0) < 0)
         return -1;
-    if (!can) {
+    if (can)
+        context->peers_enabled |= bit;
+    else
         context->peers_refused |= bit;
-        return 0;
-    }
-    if (IN_CONTEXT(st, context, enable_peer_access(st, peer) < 0) < 0)
-        return -1;
-    context->peers_enabled |= bit;
-    return 1;
+    return can != 0;
 }
 
 static void context_remember(module_state *st, ContextObject *context)
