@@ -74,8 +74,8 @@ static inline int argument_is_type(PyObject *arg)
 }
 
 /* NumPy's kinds, enum members, types and OTHER: the part of argument_kind_of that loads NumPy's API
- * and looks beyond an exact type. */
-static inline argument_kind argument_kind_beyond_python(module_state *st, PyObject *arg)
+ * and looks beyond an exact type; never inlined, so that a launch's loop holds the exact-type tests only. */
+static Py_NO_INLINE argument_kind argument_kind_beyond_python(module_state *st, PyObject *arg)
 {
     if (numpy_require() < 0)
         return ARGUMENT_ERROR;
