@@ -74,9 +74,9 @@ def warn_low_occupancy(griddim, stacklevel=3):
         )
 
 
-def warn_implicit_copy(_array=None):
-    """numba's warning for a NumPy array passed to a kernel (CUDA_WARN_ON_IMPLICIT_COPY): called from the launch
-    (src/launch/launch.c), so the caller's frame is the program's."""
+def warn_implicit_copy():
+    """numba's warning for a NumPy array passed to a kernel (CUDA_WARN_ON_IMPLICIT_COPY): called from the launch's
+    C (src/arrays/transfer.c, transfer_launch_argument), so the caller's frame is the program's."""
     if config.performance_warnings("CUDA_WARN_ON_IMPLICIT_COPY"):
         warn(NumbaPerformanceWarning, "Host array used in CUDA kernel will incur copy overhead to/from device.", 2)
 

@@ -3,8 +3,9 @@ a cuda.core Buffer (a 1-d uint8 array of its size), a cuda.core StridedMemoryVie
 objects with __dlpack__ on a CUDA device (cuda.from_dlpack).
 
 Each becomes a DeviceNDArray view made from an interface dict, so the pointer and extent checks of
-from_cuda_array_interface apply (src/core/foreign.c). The launch path (src/launch/launch.c) and the dispatcher's
-typeof call `as_device_array` only after every usual kind of argument has been ruled out."""
+from_cuda_array_interface apply (src/core/foreign.c). The launch path (src/arrays/transfer.c,
+transfer_launch_argument) and the dispatcher's typeof call `as_device_array` only after every usual kind of
+argument has been ruled out."""
 
 import numpy as np
 

@@ -35,6 +35,16 @@ DeviceArrayObject *devicearray_allocate(module_state *st, PyTypeObject *type, in
                                         const npy_intp *strides, char order, PyArray_Descr *dtype,
                                         PyObject *stream);
 
+/* A view of the memory a __cuda_array_interface__ dict `desc` describes, checked against its
+ * allocation, keeping `owner` (or NULL) alive; the exporter's stream is waited for when sync (numba's
+ * rule, NUMBA_CUDA_ARRAY_INTERFACE_SYNC) and becomes the view's default stream. New reference. */
+PyObject *devicearray_from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync);
+
+/* The data pointer alone of the memory `desc` describes, where no view is needed (a CUDA C kernel's
+ * 8-byte parameter): checked to lie in an allocation unless the array is empty, after the exporter's
+ * stream (as from_cai with sync). 0, or -1 with an error. */
+int devicearray_cai_pointer(module_state *st, PyObject *desc, CUdeviceptr *pointer);
+
 /* The pieces of layout_parse (layout.c): an int or a sequence of ints into shape[] (returns ndim,
  * or -1); 'C' or 'F' (None: 'C'); a dtype (None: float64, numba's default; a new reference);
  * contiguous strides in `order`. */

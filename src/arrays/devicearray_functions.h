@@ -10,14 +10,6 @@
  * object that keeps it alive (devicearray_functions.c). New reference. */
 PyObject *devicearray_from_object(module_state *st, PyObject *obj, int sync);
 
-/* A view of the memory a __cuda_array_interface__ dict `desc` describes, checked against its
- * allocation, keeping `owner` (or NULL) alive. New reference. */
-PyObject *devicearray_from_cai(module_state *st, PyObject *desc, PyObject *owner, int sync);
-
-/* A CAI consumer waits for the exporter's stream (desc["stream"]) before using the memory, when
- * sync and NUMBA_CUDA_ARRAY_INTERFACE_SYNC allow, as numba does. 0, or -1 with an error. */
-int cai_wait_stream(module_state *st, PyObject *desc, int sync);
-
 /* Whether obj has __cuda_array_interface__: 1 or 0, as Python's hasattr, which hides AttributeError only;
  * -1 with the exception the attribute raised otherwise (a tensor that requires grad raises RuntimeError
  * there, and its library expects the caller to see it). */

@@ -155,17 +155,13 @@ static int DeviceNDArray_clear(PyObject *op)
 static void DeviceNDArray_dealloc(PyObject *op)
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
+    dealloc_begin(op, self->weakreflist);
     DeviceNDArray_clear(op);
     Py_XDECREF(self->dtype);
     Py_XDECREF(self->context);
     if (self->shape != self->inline_dims)
         PyMem_Free(self->shape);
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 /* __array__(dtype=None, copy=None): numba's, a copy to the host through copy_to_host (so a
@@ -255,11 +251,6 @@ static PyObject *DeviceNDArray_get_strides(PyObject *op, void *Py_UNUSED(closure
 {
     DeviceArrayObject *self = (DeviceArrayObject *)op;
     return dims_tuple(self->strides, self->ndim);
-}
-
-static PyObject *DeviceNDArray_get_dtype(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((DeviceArrayObject *)op)->dtype);
 }
 
 static PyObject *DeviceNDArray_get_size(PyObject *op, void *Py_UNUSED(closure))
@@ -421,7 +412,6 @@ static PyGetSetDef DeviceNDArray_getset[] = {
     {"shape", DeviceNDArray_get_shape, NULL, "The array's dimensions, a tuple of ints (as NumPy's).", NULL},
     {"strides", DeviceNDArray_get_strides, NULL,
      "The bytes from one element to the next along each dimension, a tuple of ints.", NULL},
-    {"dtype", DeviceNDArray_get_dtype, NULL, "The NumPy dtype of the elements.", NULL},
     {"size", DeviceNDArray_get_size, NULL, "The number of elements.", NULL},
     {"ndim", DeviceNDArray_get_ndim, NULL, "The number of dimensions.", NULL},
     {"nbytes", DeviceNDArray_get_nbytes, NULL,
@@ -441,6 +431,7 @@ static PyGetSetDef DeviceNDArray_getset[] = {
 };
 
 static PyMemberDef DeviceNDArray_members[] = {
+    {"dtype", T_OBJECT, offsetof(DeviceArrayObject, dtype), READONLY, "The NumPy dtype of the elements."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(DeviceArrayObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -484,12 +475,7 @@ static PyType_Spec DeviceRecord_spec = {
 
 int devicearray_type_init(PyObject *module, module_state *st)
 {
-    st->DeviceNDArrayType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &DeviceNDArray_spec, NULL);
-    if (st->DeviceNDArrayType == NULL || PyModule_AddType(module, st->DeviceNDArrayType) < 0)
+    if (type_create(module, &DeviceNDArray_spec, NULL, &st->DeviceNDArrayType, 1) < 0)
         return -1;
-    st->DeviceRecordType =
-        (PyTypeObject *)PyType_FromModuleAndSpec(module, &DeviceRecord_spec, (PyObject *)st->DeviceNDArrayType);
-    if (st->DeviceRecordType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->DeviceRecordType);
+    return type_create(module, &DeviceRecord_spec, st->DeviceNDArrayType, &st->DeviceRecordType, 1);
 }

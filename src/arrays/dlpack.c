@@ -272,7 +272,6 @@ typedef struct {
 static void DLPackTensor_dealloc(PyObject *op)
 {
     DLPackTensorObject *self = (DLPackTensorObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
     if (self->managed != NULL) { /* the producer's deleter, exactly once */
         if (self->versioned) {
             DLManagedTensorVersioned *tensor = self->managed;
@@ -284,8 +283,7 @@ static void DLPackTensor_dealloc(PyObject *op)
                 tensor->deleter(tensor);
         }
     }
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyType_Slot DLPackTensor_slots[] = {
@@ -304,8 +302,7 @@ static PyType_Spec DLPackTensor_spec = {
 
 int dlpack_type_init(PyObject *module, module_state *st)
 {
-    st->DLPackTensorType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &DLPackTensor_spec, NULL);
-    return st->DLPackTensorType == NULL ? -1 : 0;
+    return type_create(module, &DLPackTensor_spec, NULL, &st->DLPackTensorType, 0);
 }
 
 /* The NumPy dtype of a DLPack type (new reference), or NULL with TypeError. */

@@ -531,40 +531,6 @@ finish:
     return status;
 }
 
-/* Module functions */
-
-/* to_device(obj, stream=0, copy=True, to=None), as numba's: a device array is returned as is, a
- * CAI object is wrapped, anything else becomes a NumPy array (made contiguous once if it is not)
- * and is copied to new device memory with its layout. */
-static PyObject *module_to_device(PyObject *module, PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"obj", "stream", "copy", "to", NULL};
-    module_state *st = state_of_module(module);
-    PyObject *obj, *stream = Py_None, *to = Py_None;
-    int copy = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpO:to_device", keywords, &obj, &stream, &copy, &to))
-        return NULL;
-    if (numpy_require() < 0)
-        return NULL;
-    if (to != Py_None) {
-        if (!devicearray_check(st, to)) {
-            PyErr_SetString(PyExc_TypeError, "to_device(to=...) must be a device array");
-            return NULL;
-        }
-        if (copy) {
-            PyObject *done = PyObject_CallMethod(to, "copy_to_device", "OO", obj, stream);
-            if (done == NULL)
-                return NULL;
-            Py_DECREF(done);
-        }
-        return Py_NewRef(to);
-    }
-    PyObject *device = transfer_to_device(st, obj, stream, copy);
-    if (device != NULL && graph_keep_copy(st, stream, obj, device) < 0)
-        Py_CLEAR(device);
-    return device;
-}
-
 /* Whether a non-empty array repeats its data along some dimension (a zero stride on a dimension
  * longer than one: np.broadcast_to, a scalar broadcast for a ufunc). */
 static int is_broadcast(PyArrayObject *host)
@@ -615,13 +581,10 @@ static PyObject *broadcast_to_device(module_state *st, PyArrayObject *host, PyOb
     return (PyObject *)device;
 }
 
-PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy)
+/* A host array or array-like, copied to new device memory with its layout (made contiguous once if it
+ * is not; a broadcast one as broadcast_to_device sends it). */
+static PyObject *host_to_device(module_state *st, PyObject *obj, PyObject *stream, int copy)
 {
-    if (numpy_require() < 0)
-        return NULL;
-    int device_source = is_device_source(st, obj);
-    if (device_source != 0)
-        return device_source < 0 ? NULL : devicearray_from_object(st, obj, 1);
     PyArrayObject *host;
     if (PyArray_CheckExact(obj) &&
         (PyArray_IS_C_CONTIGUOUS((PyArrayObject *)obj) || PyArray_IS_F_CONTIGUOUS((PyArrayObject *)obj)))
@@ -672,6 +635,110 @@ PyObject *transfer_to_device(module_state *st, PyObject *obj, PyObject *stream, 
         Py_CLEAR(device);
     Py_DECREF(host);
     return (PyObject *)device;
+}
+
+/* cuda.to_device(obj, stream, copy): obj as a new device array (a device array or CAI object as is). */
+static PyObject *to_device(module_state *st, PyObject *obj, PyObject *stream, int copy)
+{
+    if (numpy_require() < 0)
+        return NULL;
+    int device_source = is_device_source(st, obj);
+    if (device_source != 0)
+        return device_source < 0 ? NULL : devicearray_from_object(st, obj, 1);
+    return host_to_device(st, obj, stream, copy);
+}
+
+/* A NumPy array passed to a kernel, as numba sends it: numba's NumbaPerformanceWarning
+ * (CUDA_WARN_ON_IMPLICIT_COPY), then copied to the device on the launch's stream, and back after the
+ * launch unless it cannot be written (a broadcast, a read-only view). A graph cannot capture copies
+ * around a kernel. */
+static int host_argument(module_state *st, PyObject *host, PyObject *stream, Py_ssize_t index, PyObject *kernel,
+                         PyObject **device, PyObject **copy_back)
+{
+    if (graph_capturing(st, stream)) {
+        PyErr_Format(PyExc_ValueError,
+                     "argument %zd of %S is a NumPy array, which a launch copies to the device "
+                     "and back around the kernel: a graph cannot capture that; pass a device array "
+                     "(cuda.to_device) to a launch on a capturing stream",
+                     index, kernel);
+        return -1;
+    }
+    PyObject *warned = python_call1(st, HELPER_WARN_IMPLICIT_COPY, NULL);
+    if (warned == NULL)
+        return -1;
+    Py_DECREF(warned);
+    *device = host_to_device(st, host, stream, 1);
+    if (*device == NULL)
+        return -1;
+    *copy_back = PyArray_ISWRITEABLE((PyArrayObject *)host) ? Py_NewRef(host) : NULL;
+    return 1;
+}
+
+int transfer_launch_argument(module_state *st, PyObject *obj, PyObject *stream, Py_ssize_t index, PyObject *kernel,
+                             CUdeviceptr *pointer, PyObject **device, PyObject **copy_back)
+{
+    *device = *copy_back = NULL;
+    if (numpy_require() < 0)
+        return -1;
+    /* its interface first: a mapped or managed array is a NumPy array the device reaches (an exact
+     * ndarray has none) */
+    PyObject *desc = PyArray_CheckExact(obj) ? NULL : PyObject_GetAttrString(obj, "__cuda_array_interface__");
+    if (desc == NULL && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+            return -1;
+        PyErr_Clear();
+    }
+    if (desc != NULL) {
+        int status;
+        if (pointer != NULL)
+            status = devicearray_cai_pointer(st, desc, pointer);
+        else
+            status = (*device = devicearray_from_cai(st, desc, obj, 1)) != NULL ? 0 : -1;
+        Py_DECREF(desc);
+        return status < 0 ? -1 : 1;
+    }
+    if (PyArray_Check(obj))
+        return host_argument(st, obj, stream, index, kernel, device, copy_back);
+    /* device memory numba-cuda takes without the interface (numba_cuda_c/cudadrv/foreign_arguments.py) */
+    *device = python_call1(st, HELPER_AS_DEVICE_ARRAY, obj);
+    if (*device != Py_None)
+        return *device == NULL ? -1 : 1;
+    Py_CLEAR(*device);
+    return 0;
+}
+
+/* Module functions */
+
+/* to_device(obj, stream=0, copy=True, to=None), as numba's: a device array is returned as is, a
+ * CAI object is wrapped, anything else becomes a NumPy array (made contiguous once if it is not)
+ * and is copied to new device memory with its layout. */
+static PyObject *module_to_device(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"obj", "stream", "copy", "to", NULL};
+    module_state *st = state_of_module(module);
+    PyObject *obj, *stream = Py_None, *to = Py_None;
+    int copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpO:to_device", keywords, &obj, &stream, &copy, &to))
+        return NULL;
+    if (numpy_require() < 0)
+        return NULL;
+    if (to != Py_None) {
+        if (!devicearray_check(st, to)) {
+            PyErr_SetString(PyExc_TypeError, "to_device(to=...) must be a device array");
+            return NULL;
+        }
+        if (copy) {
+            PyObject *done = PyObject_CallMethod(to, "copy_to_device", "OO", obj, stream);
+            if (done == NULL)
+                return NULL;
+            Py_DECREF(done);
+        }
+        return Py_NewRef(to);
+    }
+    PyObject *device = to_device(st, obj, stream, copy);
+    if (device != NULL && graph_keep_copy(st, stream, obj, device) < 0)
+        Py_CLEAR(device);
+    return device;
 }
 
 PyMethodDef transfer_module_methods[] = {

@@ -98,11 +98,19 @@ void context_mark_dead(module_state *st, ContextObject *context)
     }
 }
 
-/* cuCtxEnablePeerAccess from the current context to `peer`'s; enabled already is as good. */
-static int enable_peer_access(module_state *st, ContextObject *peer)
+/* In `context`, made current: whether its device can reach `peer`'s (cuDeviceCanAccessPeer, into *can),
+ * and where it can, access enabled (cuCtxEnablePeerAccess; enabled already is as good). 0, or -1 with the
+ * error of the call that failed. */
+static int enable_peer_access(module_state *st, ContextObject *context, ContextObject *peer, int *can)
 {
-    CUresult rc = CU_RESULT(cuCtxEnablePeerAccess, (peer->handle, 0));
-    return rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? 0 : cu_check(st, rc, "cuCtxEnablePeerAccess");
+    const char *call = "cuDeviceCanAccessPeer";
+    CUresult rc = CU_RESULT(cuDeviceCanAccessPeer, (can, context->device->handle, peer->device->handle));
+    if (rc == CUDA_SUCCESS && *can) {
+        call = "cuCtxEnablePeerAccess";
+        rc = CU_RESULT(cuCtxEnablePeerAccess, (peer->handle, 0));
+        rc = rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED ? CUDA_SUCCESS : rc;
+    }
+    return cu_check(st, rc, call);
 }
 
 int context_enable_peer(module_state *st, ContextObject *context, ContextObject *peer)
@@ -115,16 +123,13 @@ int context_enable_peer(module_state *st, ContextObject *context, ContextObject 
         return 0;
     int can = 0;
     if (context_check_alive(st, peer) < 0 ||
-        CU_CALL(st, cuDeviceCanAccessPeer, (&can, context->device->handle, peer->device->handle)) < 0)
+        IN_CONTEXT(st, context, enable_peer_access(st, context, peer, &can) < 0) < 0)
         return -1;
-    if (!can) {
+    if (can)
+        context->peers_enabled |= bit;
+    else
         context->peers_refused |= bit;
-        return 0;
-    }
-    if (IN_CONTEXT(st, context, enable_peer_access(st, peer) < 0) < 0)
-        return -1;
-    context->peers_enabled |= bit;
-    return 1;
+    return can != 0;
 }
 
 static void context_remember(module_state *st, ContextObject *context)
@@ -499,11 +504,6 @@ static PyObject *Context_get_handle(PyObject *op, void *Py_UNUSED(closure))
     return PyLong_FromVoidPtr(((ContextObject *)op)->handle);
 }
 
-static PyObject *Context_get_device(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((ContextObject *)op)->device);
-}
-
 static PyObject *Context_repr(PyObject *op)
 {
     ContextObject *self = (ContextObject *)op;
@@ -529,10 +529,7 @@ static int Context_clear(PyObject *op)
 
 static void Context_dealloc(PyObject *op)
 {
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (((ContextObject *)op)->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
+    dealloc_begin(op, ((ContextObject *)op)->weakreflist);
     Context_clear(op);
     PyMem_Free(((ContextObject *)op)->deallocations.items); /* a dead context freed them itself */
     PyMem_Free(((ContextObject *)op)->deallocations.handles);
@@ -540,8 +537,7 @@ static void Context_dealloc(PyObject *op)
         staging_ring_abandon(((ContextObject *)op)->staging);
         PyMem_RawFree(((ContextObject *)op)->staging);
     }
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Context_methods[] = {
@@ -560,11 +556,11 @@ static PyMethodDef Context_methods[] = {
 
 static PyGetSetDef Context_getset[] = {
     {"handle", Context_get_handle, NULL, "The CUcontext, as an int (0 once reset).", NULL},
-    {"device", Context_get_device, NULL, "The Device this context belongs to.", NULL},
     {0},
 };
 
 static PyMemberDef Context_members[] = {
+    {"device", T_OBJECT, offsetof(ContextObject, device), READONLY, "The Device this context belongs to."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(ContextObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -609,8 +605,7 @@ static PyTypeObject *memory_info_type_new(void)
 
 int context_type_init(PyObject *module, module_state *st)
 {
-    st->ContextType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Context_spec, NULL);
-    if (st->ContextType == NULL || PyModule_AddType(module, st->ContextType) < 0 ||
+    if (type_create(module, &Context_spec, NULL, &st->ContextType, 1) < 0 ||
         type_add_methods(st->DeviceType, Device_context_methods) < 0 ||
         type_add_getset(st->DeviceType, Device_context_getset) < 0)
         return -1;

@@ -213,13 +213,11 @@ static int Device_clear(PyObject *op)
 static void Device_dealloc(PyObject *op)
 {
     DeviceObject *self = (DeviceObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
+    dealloc_begin(op, NULL);
     Device_clear(op);
     Py_CLEAR(self->name);
     Py_CLEAR(self->uuid);
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Device_methods[] = {
@@ -268,10 +266,7 @@ static PyType_Spec Device_spec = {
 
 int device_type_init(PyObject *module, module_state *st)
 {
-    st->DeviceType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Device_spec, NULL);
-    if (st->DeviceType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->DeviceType);
+    return type_create(module, &Device_spec, NULL, &st->DeviceType, 1);
 }
 
 /* Module functions */

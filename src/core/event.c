@@ -35,39 +35,13 @@ static int event_check(module_state *st, PyObject *obj, const char *what)
     return context_check_alive(st, ((EventObject *)obj)->context);
 }
 
-/* One parser for the methods that take (stream=0). */
-static int parse_stream(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames, CUstream *handle)
-{
-    PyObject *stream = NULL;
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs + nkw > 1) {
-        PyErr_Format(PyExc_TypeError, "%s() takes at most one argument (stream)", method);
-        return -1;
-    }
-    if (nargs == 1)
-        stream = args[0];
-    else if (nkw == 1) {
-        if (!unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "stream")) {
-            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", method,
-                         PyTuple_GET_ITEM(kwnames, 0));
-            return -1;
-        }
-        stream = args[0];
-    }
-    if (stream == NULL) {
-        *handle = st->default_stream;
-        return 0;
-    }
-    return stream_handle_from_object(st, stream, handle);
-}
-
 static PyObject *Event_record(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     module_state *st = state_of(op);
     EventObject *self = (EventObject *)op;
     CUstream stream;
-    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "record", args, nargs, kwnames, &stream) < 0)
+    if (context_check_alive(st, self->context) < 0 ||
+        stream_parse_argument(st, "record", args, nargs, kwnames, &stream) < 0)
         return NULL;
     if (CU_CALL_IN(st, self->context, cuEventRecord, (self->handle, stream)) <
         0) /* the default stream is the current context's */
@@ -80,7 +54,8 @@ static PyObject *Event_wait(PyObject *op, PyObject *const *args, Py_ssize_t narg
     module_state *st = state_of(op);
     EventObject *self = (EventObject *)op;
     CUstream stream;
-    if (context_check_alive(st, self->context) < 0 || parse_stream(st, "wait", args, nargs, kwnames, &stream) < 0 ||
+    if (context_check_alive(st, self->context) < 0 ||
+        stream_parse_argument(st, "wait", args, nargs, kwnames, &stream) < 0 ||
         CU_CALL(st, cuStreamWaitEvent, (stream, self->handle, 0)) < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -156,11 +131,6 @@ static PyObject *Event_get_handle(PyObject *op, void *Py_UNUSED(closure))
     return PyLong_FromVoidPtr(((EventObject *)op)->handle);
 }
 
-static PyObject *Event_get_context(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((EventObject *)op)->context);
-}
-
 static PyObject *Event_repr(PyObject *op)
 {
     EventObject *self = (EventObject *)op;
@@ -186,13 +156,10 @@ static int Event_release(module_state *st, void *arg)
 static void Event_dealloc(PyObject *op)
 {
     EventObject *self = (EventObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    dealloc_release(state_of_type(type), Event_release, op, "Event: destroying it");
+    dealloc_begin(op, self->weakreflist);
+    dealloc_release(state_of(op), Event_release, op, "Event: destroying it");
     Py_DECREF(self->context);
-    PyObject_Free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Event_methods[] = {
@@ -210,11 +177,11 @@ static PyMethodDef Event_methods[] = {
 
 static PyGetSetDef Event_getset[] = {
     {"handle", Event_get_handle, NULL, "The CUevent, as an int.", NULL},
-    {"context", Event_get_context, NULL, "The Context the event belongs to.", NULL},
     {0},
 };
 
 static PyMemberDef Event_members[] = {
+    {"context", T_OBJECT, offsetof(EventObject, context), READONLY, "The Context the event belongs to."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(EventObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -294,8 +261,5 @@ int event_type_init(PyObject *module, module_state *st)
 {
     if (type_add_methods(st->ContextType, Context_event_methods) < 0)
         return -1;
-    st->EventType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Event_spec, NULL);
-    if (st->EventType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->EventType);
+    return type_create(module, &Event_spec, NULL, &st->EventType, 1);
 }

@@ -213,11 +213,6 @@ static PyObject *Graph_get_handle(PyObject *op, void *Py_UNUSED(closure))
     return PyLong_FromVoidPtr(((GraphObject *)op)->handle);
 }
 
-static PyObject *Graph_get_stream(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((GraphObject *)op)->stream);
-}
-
 static PyObject *Graph_repr(PyObject *op)
 {
     GraphObject *self = (GraphObject *)op;
@@ -265,17 +260,13 @@ static int Graph_clear(PyObject *op)
 static void Graph_dealloc(PyObject *op)
 {
     GraphObject *self = (GraphObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
+    dealloc_begin(op, self->weakreflist);
     Py_CLEAR(self->executable); /* its executable first: it holds this graph's nodes' parameters */
-    dealloc_release(state_of_type(type), Graph_release, op, "Graph: destroying it");
+    dealloc_release(state_of(op), Graph_release, op, "Graph: destroying it");
     Py_CLEAR(self->keep_alive); /* after the graph: what it points to outlives it */
     Py_DECREF(self->stream);
     Py_DECREF(self->context);
-    PyObject_GC_Del(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Graph_methods[] = {
@@ -288,11 +279,11 @@ static PyMethodDef Graph_methods[] = {
 static PyGetSetDef Graph_getset[] = {
     {"node_count", Graph_get_node_count, NULL, "How many nodes (kernels, copies, memsets) the graph holds.", NULL},
     {"handle", Graph_get_handle, NULL, "The CUgraph, as an int (0 until captured).", NULL},
-    {"stream", Graph_get_stream, NULL, "The stream it was captured from.", NULL},
     {0},
 };
 
 static PyMemberDef Graph_members[] = {
+    {"stream", T_OBJECT, offsetof(GraphObject, stream), READONLY, "The stream it was captured from."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(GraphObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -367,8 +358,5 @@ int graph_type_init(PyObject *module, module_state *st)
 {
     if (type_add_methods(st->StreamType, Stream_capture_methods) < 0)
         return -1;
-    st->GraphType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Graph_spec, NULL);
-    if (st->GraphType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->GraphType);
+    return type_create(module, &Graph_spec, NULL, &st->GraphType, 1);
 }

@@ -30,29 +30,13 @@ PyObject *graph_exec_new(module_state *st, GraphObject *graph)
     return (PyObject *)self;
 }
 
-/* One parser for launch(stream=0) and upload(stream=0). */
-static int parse_stream(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
-                        PyObject *kwnames, CUstream *handle)
-{
-    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    if (nargs + nkw > 1 || (nkw == 1 && !unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "stream"))) {
-        PyErr_Format(PyExc_TypeError, "%s() takes one optional argument, stream", method);
-        return -1;
-    }
-    if (nargs + nkw == 0) {
-        *handle = st->default_stream;
-        return 0;
-    }
-    return stream_handle_from_object(st, args[0], handle);
-}
-
 static PyObject *GraphExec_launch(PyObject *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     module_state *st = state_of(op);
     GraphExecObject *self = (GraphExecObject *)op;
     CUstream stream;
     if (context_check_alive(st, self->context) < 0 ||
-        parse_stream(st, "launch", args, nargs, kwnames, &stream) < 0 ||
+        stream_parse_argument(st, "launch", args, nargs, kwnames, &stream) < 0 ||
         /* queues it; blocks only on a full queue */
         CU_CALL_IN(st, self->context, cuGraphLaunch, (self->handle, stream)) < 0)
         return NULL;
@@ -69,7 +53,7 @@ static PyObject *GraphExec_upload(PyObject *op, PyObject *const *args, Py_ssize_
         return NULL;
     }
     if (context_check_alive(st, self->context) < 0 ||
-        parse_stream(st, "upload", args, nargs, kwnames, &stream) < 0 ||
+        stream_parse_argument(st, "upload", args, nargs, kwnames, &stream) < 0 ||
         CU_CALL_IN(st, self->context, cuGraphUpload, (self->handle, stream)) < 0)
         return NULL;
     Py_RETURN_NONE;
@@ -120,11 +104,6 @@ static PyObject *GraphExec_update(PyObject *op, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-static PyObject *GraphExec_get_graph(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((GraphExecObject *)op)->graph);
-}
-
 static PyObject *GraphExec_get_handle(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyLong_FromVoidPtr(((GraphExecObject *)op)->handle);
@@ -165,15 +144,11 @@ static int GraphExec_traverse(PyObject *op, visitproc visit, void *arg)
 static void GraphExec_dealloc(PyObject *op)
 {
     GraphExecObject *self = (GraphExecObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    dealloc_release(state_of_type(type), GraphExec_release, op, "GraphExec: destroying it");
+    dealloc_begin(op, self->weakreflist);
+    dealloc_release(state_of(op), GraphExec_release, op, "GraphExec: destroying it");
     Py_DECREF(self->graph); /* after: what its nodes point to outlives it */
     Py_DECREF(self->context);
-    PyObject_GC_Del(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef GraphExec_methods[] = {
@@ -188,12 +163,12 @@ static PyMethodDef GraphExec_methods[] = {
 };
 
 static PyGetSetDef GraphExec_getset[] = {
-    {"graph", GraphExec_get_graph, NULL, "The Graph whose parameters it runs with.", NULL},
     {"handle", GraphExec_get_handle, NULL, "The CUgraphExec, as an int.", NULL},
     {0},
 };
 
 static PyMemberDef GraphExec_members[] = {
+    {"graph", T_OBJECT, offsetof(GraphExecObject, graph), READONLY, "The Graph whose parameters it runs with."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(GraphExecObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -254,8 +229,5 @@ int graph_exec_type_init(PyObject *module, module_state *st)
 {
     if (type_add_methods(st->GraphType, Graph_exec_methods) < 0)
         return -1;
-    st->GraphExecType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &GraphExec_spec, NULL);
-    if (st->GraphExecType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->GraphExecType);
+    return type_create(module, &GraphExec_spec, NULL, &st->GraphExecType, 1);
 }

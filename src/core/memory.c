@@ -134,14 +134,10 @@ static int MemoryPointer_clear(PyObject *op)
 static void MemoryPointer_dealloc(PyObject *op)
 {
     MemoryObject *self = (MemoryObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    dealloc_release(state_of_type(type), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
+    dealloc_begin(op, self->weakreflist);
+    dealloc_release(state_of(op), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
     Py_DECREF(self->context);
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 /* Methods and attributes, as numba's MemoryPointer / PinnedMemory / MappedMemory. */
@@ -187,11 +183,6 @@ static PyObject *MemoryPointer_get_device_pointer(PyObject *op, void *Py_UNUSED(
 static PyObject *MemoryPointer_get_host_pointer(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyLong_FromVoidPtr(((MemoryObject *)op)->host_pointer);
-}
-
-static PyObject *MemoryPointer_get_context(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((MemoryObject *)op)->context);
 }
 
 static PyObject *MemoryPointer_repr(PyObject *op)
@@ -270,7 +261,6 @@ static PyGetSetDef MemoryPointer_getset[] = {
     {"device_pointer", MemoryPointer_get_device_pointer, NULL, "The device address (0 if not mapped).", NULL},
     {"handle", MemoryPointer_get_device_pointer, NULL, "The device address, as numba's handle.", NULL},
     {"host_pointer", MemoryPointer_get_host_pointer, NULL, "The host address (0 for device memory).", NULL},
-    {"context", MemoryPointer_get_context, NULL, "The Context the memory belongs to.", NULL},
     {"owner", MemoryPointer_get_owner, NULL, "The allocation's owner: itself.", NULL},
     {"refct", MemoryPointer_get_refct, NULL, "1 + the number of live views and own() references.", NULL},
     {"device_ctypes_pointer", MemoryPointer_get_device_ctypes_pointer, NULL, "ctypes.c_size_t(device_pointer).",
@@ -281,6 +271,7 @@ static PyGetSetDef MemoryPointer_getset[] = {
 };
 
 static PyMemberDef MemoryPointer_members[] = {
+    {"context", T_OBJECT, offsetof(MemoryObject, context), READONLY, "The Context the memory belongs to."},
     {"size", T_PYSSIZET, offsetof(MemoryObject, size), READONLY, "The size in bytes."},
     {"_cuda_memsize_", T_PYSSIZET, offsetof(MemoryObject, size), READONLY, "The size in bytes (numba's name)."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(MemoryObject, weakreflist), READONLY, NULL},
@@ -328,8 +319,5 @@ int memory_type_init(PyObject *module, module_state *st)
         return -1;
     if (st->staging_threshold == 0)
         st->staging_threshold = (size_t)-1; /* 0: no staging ring */
-    st->MemoryPointerType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &MemoryPointer_spec, NULL);
-    if (st->MemoryPointerType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->MemoryPointerType);
+    return type_create(module, &MemoryPointer_spec, NULL, &st->MemoryPointerType, 1);
 }

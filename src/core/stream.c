@@ -59,6 +59,26 @@ int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle)
     return stream_handle_from_protocol(obj, handle);
 }
 
+int stream_parse_argument(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, CUstream *handle)
+{
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw > 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most one argument (stream)", method);
+        return -1;
+    }
+    if (nkw == 1 && !unicode_equals(PyTuple_GET_ITEM(kwnames, 0), "stream")) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R", method,
+                     PyTuple_GET_ITEM(kwnames, 0));
+        return -1;
+    }
+    if (nargs + nkw == 0) {
+        *handle = st->default_stream;
+        return 0;
+    }
+    return stream_handle_from_object(st, args[0], handle); /* by position or keyword, it is args[0] */
+}
+
 /* Anyone's stream (cuda.core, CuPy, PyTorch, numba's own): the __cuda_stream__ protocol,
  * obj.__cuda_stream__() -> (version, handle), version 0, handle an int or int-like (CUstream). */
 static int stream_handle_from_protocol(PyObject *obj, CUstream *handle)
@@ -289,11 +309,6 @@ static PyObject *Stream_get_handle(PyObject *op, void *Py_UNUSED(closure))
     return PyLong_FromVoidPtr(((StreamObject *)op)->handle);
 }
 
-static PyObject *Stream_get_context(PyObject *op, void *Py_UNUSED(closure))
-{
-    return Py_NewRef((PyObject *)((StreamObject *)op)->context);
-}
-
 static PyObject *Stream_get_external(PyObject *op, void *Py_UNUSED(closure))
 {
     return PyBool_FromLong(((StreamObject *)op)->kind == STREAM_EXTERNAL);
@@ -366,13 +381,10 @@ static int Stream_release(module_state *st, void *arg)
 static void Stream_dealloc(PyObject *op)
 {
     StreamObject *self = (StreamObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
-    dealloc_release(state_of_type(type), Stream_release, op, "Stream: destroying it");
+    dealloc_begin(op, self->weakreflist);
+    dealloc_release(state_of(op), Stream_release, op, "Stream: destroying it");
     Py_DECREF(self->context);
-    PyObject_Free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 /* As the driver sees it (cuStreamIsCapturing): a capture begun elsewhere on this handle counts too. */
@@ -409,12 +421,12 @@ static PyMethodDef Stream_methods[] = {
 
 static PyGetSetDef Stream_getset[] = {
     {"handle", Stream_get_handle, NULL, "The CUstream, as an int (0 for the default stream).", NULL},
-    {"context", Stream_get_context, NULL, "The Context the stream belongs to.", NULL},
     {"external", Stream_get_external, NULL, "True for a stream made outside numba_cuda_c.", NULL},
     {0},
 };
 
 static PyMemberDef Stream_members[] = {
+    {"context", T_OBJECT, offsetof(StreamObject, context), READONLY, "The Context the stream belongs to."},
     {"__weaklistoffset__", T_PYSSIZET, offsetof(StreamObject, weakreflist), READONLY, NULL},
     {0},
 };
@@ -545,14 +557,11 @@ int stream_type_init(PyObject *module, module_state *st)
     if (env_size("NUMBA_CUDA_PER_THREAD_DEFAULT_STREAM", 0, &per_thread) < 0)
         return -1;
     st->default_stream = per_thread != 0 ? CU_STREAM_PER_THREAD : NULL;
-    st->StreamType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Stream_spec, NULL);
-    if (st->StreamType == NULL)
+    if (type_create(module, &Stream_spec, NULL, &st->StreamType, 1) < 0)
         return -1;
     st->str_synchronize = PyUnicode_InternFromString("synchronize");
     if (st->str_synchronize == NULL)
         return -1;
     st->stream_synchronize = Py_XNewRef(_PyType_Lookup(st->StreamType, st->str_synchronize));
-    if (st->stream_synchronize == NULL)
-        return -1;
-    return PyModule_AddType(module, st->StreamType);
+    return st->stream_synchronize == NULL ? -1 : 0;
 }

@@ -51,6 +51,12 @@ static inline CUresult stream_wait_after(CUresult rc, CUstream stream, int wait)
  * Raises TypeError for anything else and CudaDriverError for a stream of a reset context. */
 int stream_handle_from_object(module_state *st, PyObject *obj, CUstream *handle);
 
+/* The CUstream of a method whose one argument is an optional stream (by position or as stream=; left out:
+ * the default stream): Event.record and wait, GraphExec.launch and upload (METH_FASTCALL | METH_KEYWORDS).
+ * `method` names it in TypeError's message. */
+int stream_parse_argument(module_state *st, const char *method, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames, CUstream *handle);
+
 /* Whether Stream.synchronize was replaced on the class (a monkeypatch). Cheap: one lookup. */
 int stream_synchronize_replaced(module_state *st);
 

@@ -5,76 +5,57 @@
 #include <errno.h>
 #include <stdint.h>
 
+/* Every object the module state owns, once: traverse visits and clear drops the same list. */
+#define STATE_OBJECTS(X)                                                                                           \
+    X(CudaSupportError)                                                                                            \
+    X(CudaDriverError)                                                                                             \
+    X(CudaAPIError)                                                                                                \
+    X(NvrtcError)                                                                                                  \
+    X(cuda_core_twins)                                                                                             \
+    X(driver_overrides)                                                                                            \
+    X(DeviceType)                                                                                                  \
+    X(ContextType)                                                                                                 \
+    X(StreamType)                                                                                                  \
+    X(EventType)                                                                                                   \
+    X(MemoryInfoType)                                                                                              \
+    X(MemoryPointerType)                                                                                           \
+    X(DeviceNDArrayType)                                                                                           \
+    X(DeviceRecordType)                                                                                            \
+    X(LaunchConfigType)                                                                                            \
+    X(DispatchType)                                                                                                \
+    X(DLPackTensorType)                                                                                            \
+    X(GraphType)                                                                                                   \
+    X(GraphExecType)                                                                                               \
+    X(KernelType)                                                                                                  \
+    X(ModuleType)                                                                                                  \
+    X(devices)                                                                                                     \
+    X(last_context)                                                                                                \
+    X(library_dirs)                                                                                                \
+    X(memory_plugin)                                                                                               \
+    X(dtype_ids)                                                                                                   \
+    X(enum_type)                                                                                                   \
+    X(stream_synchronize)                                                                                          \
+    X(str_synchronize)
+
 static int module_traverse(PyObject *module, visitproc visit, void *arg)
 {
     module_state *st = state_of_module(module);
-    Py_VISIT(st->CudaSupportError);
-    Py_VISIT(st->CudaDriverError);
-    Py_VISIT(st->CudaAPIError);
-    Py_VISIT(st->NvrtcError);
-    Py_VISIT(st->cuda_core_twins);
-    Py_VISIT(st->driver_overrides);
-    Py_VISIT(st->DeviceType);
-    Py_VISIT(st->ContextType);
-    Py_VISIT(st->StreamType);
-    Py_VISIT(st->EventType);
-    Py_VISIT(st->MemoryInfoType);
-    Py_VISIT(st->MemoryPointerType);
-    Py_VISIT(st->DeviceNDArrayType);
-    Py_VISIT(st->DeviceRecordType);
-    Py_VISIT(st->LaunchConfigType);
-    Py_VISIT(st->DispatchType);
-    Py_VISIT(st->DLPackTensorType);
-    Py_VISIT(st->GraphType);
-    Py_VISIT(st->GraphExecType);
-    Py_VISIT(st->KernelType);
-    Py_VISIT(st->ModuleType);
-    Py_VISIT(st->devices);
-    Py_VISIT(st->last_context);
-    Py_VISIT(st->library_dirs);
+#define STATE_VISIT(field) Py_VISIT(st->field);
+    STATE_OBJECTS(STATE_VISIT)
+#undef STATE_VISIT
     for (int i = 0; i < STATE_PYTHON_HELPERS; i++)
         Py_VISIT(st->python_modules[i]);
-    Py_VISIT(st->memory_plugin);
-    Py_VISIT(st->dtype_ids);
-    Py_VISIT(st->enum_type);
-    Py_VISIT(st->stream_synchronize);
     return 0;
 }
 
 static int module_clear(PyObject *module)
 {
     module_state *st = state_of_module(module);
-    Py_CLEAR(st->CudaSupportError);
-    Py_CLEAR(st->CudaDriverError);
-    Py_CLEAR(st->CudaAPIError);
-    Py_CLEAR(st->NvrtcError);
-    Py_CLEAR(st->cuda_core_twins);
-    Py_CLEAR(st->driver_overrides);
-    Py_CLEAR(st->DeviceType);
-    Py_CLEAR(st->ContextType);
-    Py_CLEAR(st->StreamType);
-    Py_CLEAR(st->EventType);
-    Py_CLEAR(st->MemoryInfoType);
-    Py_CLEAR(st->MemoryPointerType);
-    Py_CLEAR(st->DeviceNDArrayType);
-    Py_CLEAR(st->DeviceRecordType);
-    Py_CLEAR(st->LaunchConfigType);
-    Py_CLEAR(st->DispatchType);
-    Py_CLEAR(st->DLPackTensorType);
-    Py_CLEAR(st->GraphType);
-    Py_CLEAR(st->GraphExecType);
-    Py_CLEAR(st->KernelType);
-    Py_CLEAR(st->ModuleType);
-    Py_CLEAR(st->devices);
-    Py_CLEAR(st->last_context);
-    Py_CLEAR(st->library_dirs);
+#define STATE_CLEAR(field) Py_CLEAR(st->field);
+    STATE_OBJECTS(STATE_CLEAR)
+#undef STATE_CLEAR
     for (int i = 0; i < STATE_PYTHON_HELPERS; i++)
         Py_CLEAR(st->python_modules[i]);
-    Py_CLEAR(st->memory_plugin);
-    Py_CLEAR(st->dtype_ids);
-    Py_CLEAR(st->enum_type);
-    Py_CLEAR(st->stream_synchronize);
-    Py_CLEAR(st->str_synchronize);
     return 0;
 }
 
@@ -140,6 +121,14 @@ PyModuleDef numba_cuda_c_module = {
     .m_clear = module_clear,
     .m_free = module_free,
 };
+
+int type_create(PyObject *module, PyType_Spec *spec, PyTypeObject *base, PyTypeObject **type, int public)
+{
+    *type = (PyTypeObject *)PyType_FromModuleAndSpec(module, spec, (PyObject *)base);
+    if (*type == NULL)
+        return -1;
+    return public ? PyModule_AddType(module, *type) : 0;
+}
 
 int type_add_methods(PyTypeObject *type, PyMethodDef *methods)
 {

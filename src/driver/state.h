@@ -143,6 +143,28 @@ static inline int int_from_object(PyObject *obj, int *out, const char *what)
 int env_size(const char *name, size_t fallback, size_t *value);
 int env_double(const char *name, double fallback, double *value);
 
+/* A heap type made from its spec at module init, kept in the module state (*type, a new reference)
+ * and, where `public`, added to the module under its name. `base` NULL: object. 0, or -1 with an error. */
+int type_create(PyObject *module, PyType_Spec *spec, PyTypeObject *base, PyTypeObject **type, int public);
+
+/* A tp_dealloc's first step: the object leaves the garbage collector's sight (a GC type's) and loses
+ * its weak references (`weakreflist`: its list, NULL where none was made). */
+static inline void dealloc_begin(PyObject *op, PyObject *weakreflist)
+{
+    if (PyType_IS_GC(Py_TYPE(op)))
+        PyObject_GC_UnTrack(op);
+    if (weakreflist != NULL)
+        PyObject_ClearWeakRefs(op);
+}
+
+/* Its last: the memory freed, and the reference each instance of a heap type holds on it dropped. */
+static inline void dealloc_end(PyObject *op)
+{
+    PyTypeObject *type = Py_TYPE(op);
+    type->tp_free(op);
+    Py_DECREF(type);
+}
+
 /* Adds methods to a type made by a lower layer, from the layer that implements them (context_memory.c adds
  * Context.memalloc, for one), so that a lower file never calls a higher one. At module init only. */
 int type_add_methods(PyTypeObject *type, PyMethodDef *methods);

@@ -1,13 +1,18 @@
-/* argument_kinds.h: what a launch argument is, told once per argument and launch (argument_kinds.c).
+/* argument_kinds.h: what a launch argument is, told once per argument and launch, all here (the
+ * launch and the key include it; it has no .c).
  *
  * Both per-launch paths need it: a @cuda.jit launch keys its arguments' types (argument_types.c) and
  * then converts and packs them (launch_arguments.c); a CUDA C kernel's launch only converts. Dispatch
  * hands the kinds the key found to the launch, so each argument is looked at once. The usual kinds
- * are told by their exact type, inline; NumPy's are told out of line. */
+ * are told by their exact type, inline (argument_kind_of); the rest, which load NumPy's API and look
+ * beyond an exact type, by argument_kind_beyond_python, out of the hot path. */
 #ifndef NUMBA_CUDA_C_ARGUMENT_KINDS_H
 #define NUMBA_CUDA_C_ARGUMENT_KINDS_H
 
 #include "arrays/devicearray.h"
+#include "driver/numpy_api.h"
+
+#include <string.h>
 
 typedef enum {
     ARGUMENT_ERROR = -1,     /* telling failed (NumPy's API could not be loaded): an exception is set */
@@ -30,9 +35,59 @@ typedef enum {
                                 (cuda.core, DLPack) */
 } argument_kind;
 
+/* Its type's metaclass is enum's (EnumMeta), looked up once enum is imported: before that, no
+ * member can exist. */
+static inline int argument_is_enum_member(module_state *st, PyObject *arg)
+{
+    if (st->enum_type == NULL) {
+        PyObject *name = PyUnicode_FromString("enum");
+        PyObject *module = name ? PyImport_GetModule(name) : NULL;
+        Py_XDECREF(name);
+        if (module == NULL)
+            return PyErr_Occurred() ? -1 : 0;
+        st->enum_type = PyObject_GetAttrString(module, "EnumMeta");
+        Py_DECREF(module);
+        if (st->enum_type == NULL)
+            return -1;
+    }
+    return PyObject_TypeCheck((PyObject *)Py_TYPE(arg), (PyTypeObject *)st->enum_type);
+}
+
+/* Told by the type of the object, or by the module of its class (numba's and ours). */
+static inline int argument_is_type(PyObject *arg)
+{
+    if (PyType_Check(arg) || PyArray_DescrCheck(arg))
+        return 1;
+    PyObject *module = PyObject_GetAttrString((PyObject *)Py_TYPE(arg), "__module__");
+    if (module == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    const char *name = PyUnicode_Check(module) ? PyUnicode_AsUTF8(module) : NULL;
+    int found =
+        name != NULL && (strcmp(name, "numba_cuda_c.types") == 0 || strncmp(name, "numba.core.types", 16) == 0 ||
+                         strncmp(name, "numba.cuda.types", 16) == 0);
+    if (name == NULL)
+        PyErr_Clear();
+    Py_DECREF(module);
+    return found;
+}
+
 /* NumPy's kinds, enum members, types and OTHER: the part of argument_kind_of that loads NumPy's API
- * and looks beyond an exact type. */
-argument_kind argument_kind_beyond_python(module_state *st, PyObject *arg);
+ * and looks beyond an exact type; never inlined, so that a launch's loop holds the exact-type tests only. */
+static Py_NO_INLINE argument_kind argument_kind_beyond_python(module_state *st, PyObject *arg)
+{
+    if (numpy_require() < 0)
+        return ARGUMENT_ERROR;
+    if (PyArray_CheckExact(arg))
+        return ARGUMENT_NUMPY_ARRAY;
+    if (PyArray_IsScalar(arg, Generic))
+        return PyArray_IsScalar(arg, Void) ? ARGUMENT_NUMPY_RECORD : ARGUMENT_NUMPY_SCALAR;
+    int member = argument_is_enum_member(st, arg);
+    if (member != 0)
+        return member < 0 ? ARGUMENT_ERROR : ARGUMENT_ENUM_MEMBER;
+    return argument_is_type(arg) ? ARGUMENT_TYPE : ARGUMENT_OTHER;
+}
 
 static inline argument_kind argument_kind_of(module_state *st, PyObject *arg)
 {
@@ -51,10 +106,10 @@ static inline argument_kind argument_kind_of(module_state *st, PyObject *arg)
         return ARGUMENT_TUPLE;
     if (type == st->DeviceRecordType)
         return ARGUMENT_DEVICE_RECORD;
-    if (devicearray_check(st, arg))
-        return ARGUMENT_DEVICE_ARRAY;
     if (type == st->MemoryPointerType)
         return ARGUMENT_MEMORY_POINTER;
+    if (PyType_IsSubtype(type, st->DeviceNDArrayType)) /* a subclass: the type itself was told first */
+        return ARGUMENT_DEVICE_ARRAY;
     return argument_kind_beyond_python(st, arg);
 }
 

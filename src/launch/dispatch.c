@@ -131,11 +131,9 @@ static int Dispatch_clear(PyObject *op)
 
 static void Dispatch_dealloc(PyObject *op)
 {
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
+    dealloc_begin(op, NULL);
     Dispatch_clear(op);
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyObject *Dispatch_get_configs(PyObject *op, void *Py_UNUSED(closure))
@@ -234,8 +232,5 @@ static PyType_Spec Dispatch_spec = {
 
 int dispatch_type_init(PyObject *module, module_state *st)
 {
-    st->DispatchType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Dispatch_spec, NULL);
-    if (st->DispatchType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->DispatchType);
+    return type_create(module, &Dispatch_spec, NULL, &st->DispatchType, 1);
 }

@@ -273,10 +273,7 @@ static int Kernel_clear(PyObject *op)
 static void Kernel_dealloc(PyObject *op)
 {
     KernelObject *self = (KernelObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    if (self->weakreflist != NULL)
-        PyObject_ClearWeakRefs(op);
+    dealloc_begin(op, self->weakreflist);
     Kernel_clear(op);
     while (self->bindings != NULL) {
         context_entry *entry = self->bindings;
@@ -288,8 +285,7 @@ static void Kernel_dealloc(PyObject *op)
     Py_XDECREF(self->name);
     PyMem_Free(self->param_offsets);
     PyMem_Free(self->param_sizes);
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 #define ATTRIBUTE_METHOD(name, doc)                                                                                \
@@ -500,8 +496,7 @@ int kernel_type_init(PyObject *module, module_state *st, binaryfunc configure)
     for (PyType_Slot *slot = Kernel_slots; slot->slot != 0; slot++)
         if (slot->slot == Py_mp_subscript)
             slot->pfunc = (void *)configure;
-    st->KernelType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Kernel_spec, NULL);
-    if (st->KernelType == NULL || type_add_methods(st->ModuleType, Module_kernel_methods) < 0)
+    if (type_create(module, &Kernel_spec, NULL, &st->KernelType, 1) < 0)
         return -1;
-    return PyModule_AddType(module, st->KernelType);
+    return type_add_methods(st->ModuleType, Module_kernel_methods);
 }

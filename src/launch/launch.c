@@ -295,11 +295,9 @@ static int LaunchConfig_clear(PyObject *op)
 
 static void LaunchConfig_dealloc(PyObject *op)
 {
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
+    dealloc_begin(op, NULL);
     LaunchConfig_clear(op);
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyGetSetDef LaunchConfig_getset[] = {
@@ -425,8 +423,5 @@ int launch_type_init(PyObject *module, module_state *st)
 {
     if (type_add_methods(st->KernelType, Kernel_launch_methods) < 0)
         return -1;
-    st->LaunchConfigType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &LaunchConfig_spec, NULL);
-    if (st->LaunchConfigType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->LaunchConfigType);
+    return type_create(module, &LaunchConfig_spec, NULL, &st->LaunchConfigType, 1);
 }

@@ -1,19 +1,15 @@
 /* launch_arguments.c: a launch's arguments converted by kind and packed at the offsets
  * cuFuncGetParamInfo gave, each checked against its parameter's size (launch_arguments.h).
  *
- * No Python object is made on the device-array and scalar paths. NumPy arrays are copied to the
- * device before the launch and back after it, on the launch's stream, as numba does;
- * CUDA-array-interface objects pass their pointer, checked against their allocation. */
+ * No Python object is made on the device-array and scalar paths. The other arrays are arrays/transfer.c's
+ * (transfer_launch_argument): NumPy arrays are copied to the device before the launch and back after it,
+ * on the launch's stream, as numba does; CUDA-array-interface objects pass their pointer, checked against
+ * their allocation, or a view. */
 #include "launch/launch_arguments.h"
 
-#include "arrays/devicearray_functions.h"
 #include "arrays/transfer.h"
-#include "core/foreign.h"
 #include "core/memory.h"
-#include "core/stream.h"
-#include "driver/errors.h"
 #include "driver/numpy_api.h"
-#include "driver/python_helpers.h"
 
 static int wrong_size(KernelObject *kernel, Py_ssize_t index, PyObject *arg, size_t size, const char *what)
 {
@@ -171,104 +167,11 @@ static int pack_tuple(KernelObject *kernel, Py_ssize_t index, PyObject *arg, siz
     return 0;
 }
 
-/* The pointer of a __cuda_array_interface__ dict, after its stream, as a CAI consumer must. */
-static int cai_pointer(module_state *st, PyObject *desc, CUdeviceptr *pointer)
-{
-    PyObject *data = PyDict_Check(desc) ? PyDict_GetItemString(desc, "data") : NULL;
-    if (data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1) {
-        PyErr_SetString(PyExc_ValueError, "__cuda_array_interface__ lacks data=(pointer, readonly)");
-        return -1;
-    }
-    *pointer = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(data, 0));
-    if (*pointer == (CUdeviceptr)-1 && PyErr_Occurred())
-        return -1;
-    /* The kernel takes a bare pointer, whose extent it alone knows: the pointer of a non-empty
-     * array must at least lie in an allocation (foreign.c). */
-    PyObject *shape = PyDict_GetItemString(desc, "shape");
-    size_t elements = 1;
-    for (Py_ssize_t i = 0; shape != NULL && PyTuple_Check(shape) && i < PyTuple_GET_SIZE(shape); i++)
-        if (PyLong_Check(PyTuple_GET_ITEM(shape, i)) && PyLong_AsSsize_t(PyTuple_GET_ITEM(shape, i)) == 0)
-            elements = 0;
-    if (PyErr_Occurred() ||
-        foreign_check_extent(st, *pointer, 0, elements, "a __cuda_array_interface__ argument") < 0)
-        return -1;
-    return cai_wait_stream(st, desc, 1);
-}
-
-/* An object's __cuda_array_interface__ (new reference), or NULL: with the exception set where
- * reading it failed (a property that raised), without one where there is none. */
-static PyObject *cuda_array_interface(PyObject *arg)
-{
-    if (PyArray_CheckExact(arg))
-        return NULL;
-    PyObject *desc = PyObject_GetAttrString(arg, "__cuda_array_interface__");
-    if (desc == NULL && PyErr_ExceptionMatches(PyExc_AttributeError))
-        PyErr_Clear();
-    return desc;
-}
-
-/* `arg` as a DeviceNDArray where it is device memory of a kind numba-cuda also takes without a CUDA
- * array interface (numba_cuda_c/cudadrv/foreign_arguments.py), else None. New reference. */
-static PyObject *foreign_argument(module_state *st, PyObject *arg)
-{
-    return python_call1(st, HELPER_AS_DEVICE_ARRAY, arg);
-}
-
-/* Phase 1, the arguments that are not of the usual kinds: NumPy scalars, CUDA-array-interface
- * objects (their property runs Python code) and NumPy arrays (copied to the device, with the GIL
- * released). */
-static void own(launch_arg *record, PyObject *device)
-{
-    record->kind = ARG_ARRAY;
-    record->object = device;
-    record->owned = 1;
-}
-
-/* A CUDA-array-interface object: a pointer is all a CUDA C kernel's 8-byte parameter takes; a
- * @cuda.jit kernel's array parameter needs a view (a mapped or managed array too, a NumPy array the
- * device reaches), kept until the launch is queued. Its interface is read once, here. */
-static int convert_cai(module_state *st, PyObject *arg, PyObject *desc, size_t size, launch_arg *record)
-{
-    if (size == 8) {
-        record->kind = ARG_POINTER;
-        return cai_pointer(st, desc, &record->pointer);
-    }
-    PyObject *device = devicearray_from_cai(st, desc, arg, 1);
-    if (device == NULL)
-        return -1;
-    own(record, device);
-    return 0;
-}
-
-/* A NumPy array goes to the device, on the launch's stream, and comes back after the launch unless it
- * cannot be written (a broadcast, a read-only view). */
-static int convert_host_array(module_state *st, const launch_target *target, Py_ssize_t index, PyObject *arg,
-                              launch_arg *record)
-{
-    if (target->stream != NULL && ((StreamObject *)target->stream)->capture != NULL) {
-        PyErr_Format(PyExc_ValueError,
-                     "argument %zd of %S is a NumPy array, which a launch copies to the device "
-                     "and back around the kernel: a graph cannot capture that; pass a device array "
-                     "(cuda.to_device) to a launch on a capturing stream",
-                     index, target->kernel->name);
-        return -1;
-    }
-    /* numba's NumbaPerformanceWarning (CUDA_WARN_ON_IMPLICIT_COPY): Python, on this slow path */
-    PyObject *warned = python_call1(st, HELPER_WARN_IMPLICIT_COPY, arg);
-    if (warned == NULL)
-        return -1;
-    Py_DECREF(warned);
-    PyObject *device = transfer_to_device(st, arg, target->stream ? target->stream : Py_None, 1);
-    if (device == NULL)
-        return -1;
-    own(record, device);
-    record->host = PyArray_ISWRITEABLE((PyArrayObject *)arg) ? Py_NewRef(arg) : NULL;
-    return 0;
-}
-
-/* Phase 1 for the kinds that need more than their kind: int subclasses, CUDA-array-interface objects
- * (their property runs Python code), NumPy arrays (copied to the device, with the GIL released) and
- * foreign buffers. */
+/* Phase 1 for the kinds that need more than their kind: int subclasses, and what arrays/transfer.c takes as
+ * device memory (CUDA-array-interface objects, read once: their property runs Python code; NumPy arrays,
+ * copied to the device with the GIL released; foreign buffers). A CUDA C kernel's 8-byte parameter takes
+ * a CAI object's bare pointer; any other, a view (a @cuda.jit kernel's array struct), kept until the
+ * launch is queued. */
 static int convert_other_argument(module_state *st, const launch_target *target, Py_ssize_t index, PyObject *arg,
                                   size_t size, launch_arg *record)
 {
@@ -276,28 +179,21 @@ static int convert_other_argument(module_state *st, const launch_target *target,
         record->kind = ARG_INT;
         return 0;
     }
-    PyObject *desc = cuda_array_interface(arg);
-    if (desc != NULL) {
-        int status = convert_cai(st, arg, desc, size, record);
-        Py_DECREF(desc);
-        return status;
-    }
-    if (PyErr_Occurred())
-        return -1;
-    if (PyArray_Check(arg))
-        return convert_host_array(st, target, index, arg, record);
-    PyObject *foreign = foreign_argument(st, arg); /* cuda.core Buffer, StridedMemoryView, DLPack */
-    if (foreign == NULL)
-        return -1;
-    if (foreign != Py_None) {
-        own(record, foreign);
+    PyObject *device;
+    int found =
+        transfer_launch_argument(st, arg, target->stream ? target->stream : Py_None, index, target->kernel->name,
+                                 size == 8 ? &record->pointer : NULL, &device, &record->host);
+    if (found > 0) { /* a view or copy it owns, or a CAI object's bare pointer */
+        record->kind = device != NULL ? ARG_ARRAY : ARG_POINTER;
+        record->object = device != NULL ? device : arg;
+        record->owned = device != NULL;
         return 0;
     }
-    Py_DECREF(foreign);
-    PyErr_Format(PyExc_TypeError,
-                 "argument %zd of %S: cannot pass a %.100s to a kernel (device arrays, NumPy arrays, objects with "
-                 "__cuda_array_interface__, and int, float, complex or NumPy scalars can be passed)",
-                 index, target->kernel->name, Py_TYPE(arg)->tp_name);
+    if (found == 0)
+        PyErr_Format(PyExc_TypeError,
+                     "argument %zd of %S: cannot pass a %.100s to a kernel (device arrays, NumPy arrays, objects "
+                     "with __cuda_array_interface__, and int, float, complex or NumPy scalars can be passed)",
+                     index, target->kernel->name, Py_TYPE(arg)->tp_name);
     return -1;
 }
 

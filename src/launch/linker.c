@@ -278,16 +278,14 @@ static int Linker_traverse(PyObject *op, visitproc visit, void *arg)
 static void Linker_dealloc(PyObject *op)
 {
     LinkerObject *self = (LinkerObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
+    dealloc_begin(op, NULL);
     if (self->context != NULL)
-        linker_destroy(state_of_type(type), self);
+        linker_destroy(state_of(op), self);
     PyMem_Free(self->info_log);
     PyMem_Free(self->error_log);
     Py_XDECREF(self->inputs);
     Py_XDECREF(self->context);
-    type->tp_free(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Linker_methods[] = {
@@ -328,10 +326,8 @@ static PyType_Spec Linker_spec = {
 int linker_type_init(PyObject *module, module_state *st)
 {
     (void)st;
-    PyTypeObject *type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Linker_spec, NULL);
-    if (type == NULL)
-        return -1;
-    int rc = PyModule_AddType(module, type);
-    Py_DECREF(type);
-    return rc;
+    PyTypeObject *type;
+    int status = type_create(module, &Linker_spec, NULL, &type, 1);
+    Py_XDECREF(type);
+    return status;
 }

@@ -148,14 +148,12 @@ static int Module_clear(PyObject *op)
 static void Module_dealloc(PyObject *op)
 {
     ModuleObject *self = (ModuleObject *)op;
-    PyTypeObject *type = Py_TYPE(op);
-    PyObject_GC_UnTrack(op);
-    dealloc_release(state_of_type(type), Module_release, op, "Module: unloading it");
+    dealloc_begin(op, NULL);
+    dealloc_release(state_of(op), Module_release, op, "Module: unloading it");
     Module_clear(op);
     Py_XDECREF(self->image);
     Py_DECREF(self->context);
-    PyObject_GC_Del(op);
-    Py_DECREF(type);
+    dealloc_end(op);
 }
 
 static PyMethodDef Module_methods[] = {
@@ -187,10 +185,7 @@ static PyType_Spec Module_spec = {
 
 int module_type_init(PyObject *module, module_state *st)
 {
-    st->ModuleType = (PyTypeObject *)PyType_FromModuleAndSpec(module, &Module_spec, NULL);
-    if (st->ModuleType == NULL)
-        return -1;
-    return PyModule_AddType(module, st->ModuleType);
+    return type_create(module, &Module_spec, NULL, &st->ModuleType, 1);
 }
 
 /* _load_module_image(image: bytes, loader=None) -> Module, in the current context. PTX must end in

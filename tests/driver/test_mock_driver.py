@@ -559,3 +559,103 @@ def test_copy_functions_set_on_numbas_driver_object_are_what_copies_call():
         print("ok")
     """)
     assert "ok" in out
+
+
+LAUNCH_PTX = r"""
+ptx = b'''
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(
+    .param .u64 k_param_0,
+    .param .align 8 .b8 k_param_1[24]
+)
+{ ret; }
+'''
+k = cuda.load_module(ptx).get_function("k")
+"""
+
+
+def test_arguments_that_are_not_device_arrays_of_ours():
+    """A CUDA-array-interface object passes its bare pointer to an 8-byte parameter and a view (data, shape,
+    strides) to an array struct; a NumPy array is copied to the device and back after the launch unless it is
+    read-only, and is refused on a capturing stream; anything else is a TypeError naming the argument."""
+    out = run_mock(
+        [
+            LAUNCH_PTX,
+            r"""
+        import struct
+        d = cuda.device_array(5, np.float64)
+        pointer = d.__cuda_array_interface__["data"][0]
+
+        class Exported:
+            @property
+            def __cuda_array_interface__(self):
+                return d.__cuda_array_interface__
+
+        k[1, 1](Exported(), Exported())
+        assert mock.launch()["params"] == [struct.pack("<Q", pointer), struct.pack("<Qqq", pointer, 5, 8)]
+
+        def copies(host):
+            mock.reset()
+            k[1, 1](host, d)
+            return mock.calls("cuMemcpyHtoD"), mock.calls("cuMemcpyDtoH")
+
+        host = np.arange(5.0)
+        assert copies(host) == (1, 1)
+        host.flags.writeable = False
+        assert copies(host) == (1, 0)
+        for bad, words in (("text", "argument 0 of k: cannot pass a str"), (None, "cannot pass a NoneType")):
+            try:
+                k[1, 1](bad, d)
+            except TypeError as e:
+                assert words in str(e), e
+            else:
+                raise AssertionError(bad)
+        s = cuda.stream()
+        with s.capture():
+            try:
+                k[1, 1, s](np.arange(5.0), d)
+            except ValueError as e:
+                assert "argument 0 of k is a NumPy array" in str(e) and "to_device" in str(e), e
+            else:
+                raise AssertionError("a NumPy array in a captured launch")
+            k[1, 1, s](Exported(), d)
+        print("ok")
+    """,
+        ]
+    )
+    assert "ok" in out
+
+
+def test_peer_access_at_a_launch_is_enabled_once_and_its_failures_name_the_call():
+    out = run_mock(
+        [
+            LAUNCH_PTX,
+            r"""
+        with cuda.gpus[1]:
+            other = cuda.device_array(3, np.float64)
+        mine = cuda.device_array(3, np.float64)
+        mock.fail("cuDeviceCanAccessPeer", "CUDA_ERROR_INVALID_DEVICE")
+        mock.fail("cuCtxEnablePeerAccess", "CUDA_ERROR_TOO_MANY_PEERS")
+        for call in ("cuDeviceCanAccessPeer", "cuCtxEnablePeerAccess"):
+            try:
+                k[1, 1](other, mine)
+            except cuda.CudaAPIError as e:
+                assert "Call to %s results in" % call in str(e), e
+            else:
+                raise AssertionError(call)
+        mock.reset()
+        k[1, 1](other, mine)
+        k[1, 1](other, mine)
+        assert (mock.calls("cuDeviceCanAccessPeer"), mock.calls("cuCtxEnablePeerAccess"), mock.launch_count()) == (
+            1,
+            1,
+            2,
+        )
+        print("ok")
+    """,
+        ],
+        MOCK_CUDA_DEVICES="2",
+    )
+    assert "ok" in out
