@@ -99,15 +99,19 @@ def empty_tasks_per_second(client, tasks):
 
 
 def transfer_paths(client):
-    """How our arrays travelled between the workers: {"CUDA IPC": n, "host frames": n} (sent, all workers)."""
+    """How our arrays travelled between the workers: ({"CUDA IPC": n, "host frames": n} sent, all workers;
+    GB/s of the IPC transfers themselves: bytes received over the receivers' time from claim to release)."""
 
     def sent():
         from numba_cuda_c import dask_ipc
 
-        return dask_ipc.counters["ipc sent"], dask_ipc.counters["host sent"]
+        c = dask_ipc.counters
+        return c["ipc sent"], c["host sent"], c["ipc bytes received"], c["ipc receive seconds"]
 
-    counts = client.run(sent).values()
-    return {"CUDA IPC": sum(c[0] for c in counts), "host frames": sum(c[1] for c in counts)}
+    counts = list(client.run(sent).values())
+    seconds = sum(c[3] for c in counts)
+    own = sum(c[2] for c in counts) / seconds / 1e9 if seconds else None
+    return {"CUDA IPC": sum(c[0] for c in counts), "host frames": sum(c[1] for c in counts)}, own
 
 
 def measure(lib, tasks, gpus, rounds):
@@ -176,7 +180,12 @@ def main():
         ratio = "%.2fx" % (values[0] / values[1]) if len(values) > 1 and values[1] else "—"
         print("| %-38s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
     if paths is not None:
+        paths, own = paths
         print("ours, arrays sent between the workers: %d by CUDA IPC, %d as host frames" % tuple(paths.values()))
+        if own is not None:
+            print(
+                "ours, the IPC transfers themselves (claim, open, copy, close, release; all sizes): %.1f GB/s" % own
+            )
     if floor is not None:
         print(
             "Dask itself: %.1f ms for the same steps with an 8-byte NumPy array (a transfer's floor); %.0f tasks/s "
