@@ -141,29 +141,22 @@ def _totals(seen):
     }
 
 
-def test_a_cluster_started_from_the_command_line(tmp_path):
-    """README's example through `dask scheduler` + two `dask cuda worker`: the array goes device to device."""
-    cluster = CommandLineCluster(tmp_path)
+@pytest.mark.parametrize(
+    "ipc, path",
+    [
+        ("1", {"ipc sent": 1, "ipc received": 1, "host sent": 0, "host received": 0}),
+        ("0", {"ipc sent": 0, "ipc received": 0, "host sent": 1, "host received": 1}),
+    ],
+    ids=["ipc on", "NUMBA_CUDA_C_DASK_IPC=0"],
+)
+def test_a_cluster_started_from_the_command_line(tmp_path, ipc, path):
+    """README's example through `dask scheduler` + two `dask cuda worker`: one array went from the first worker to
+    the last, device to device (--pre-import numba_cuda_c: the first connection between the workers already offers
+    IPC), or as bytes where the workers have IPC off."""
+    cluster = CommandLineCluster(tmp_path, NUMBA_CUDA_C_DASK_IPC=ipc)
     try:
         seen = cluster.run_readme_example(tmp_path)
     finally:
         cluster.close()
-    # one array went from the first worker to the last; --pre-import numba_cuda_c: the first connection between
-    # the workers already offers IPC
-    assert _totals(seen) == {"ipc sent": 1, "ipc received": 1, "host sent": 0, "host received": 0}, (
-        seen,
-        cluster.paths,
-    )
+    assert _totals(seen) == path, (seen, cluster.paths)
     assert all(holds == 0 for _, holds in seen.values()), seen  # nothing held once copied
-
-
-def test_a_cluster_started_from_the_command_line_with_ipc_off(tmp_path):
-    cluster = CommandLineCluster(tmp_path, NUMBA_CUDA_C_DASK_IPC="0")
-    try:
-        seen = cluster.run_readme_example(tmp_path)
-    finally:
-        cluster.close()
-    assert _totals(seen) == {"ipc sent": 0, "ipc received": 0, "host sent": 1, "host received": 1}, (
-        seen,
-        cluster.paths,
-    )
