@@ -6,11 +6,14 @@
     sets the kernel's work) on 1 and on 2 workers: tasks per second (the median of 3 maps; on 1 worker, of 6 in
     two clusters, the libraries' in turn), and the scaling from 1 to 2 workers (goal >= 1.9x);
   - a 256 MiB and an 8 MiB device array (bandwidth, latency) made on worker 0 and used by a task pinned to
-    worker 1: GB/s (what the consumer waits, divided into the size; median of 7, after one transfer not timed).
+    worker 1, the size over two times (median of 7, after one transfer not timed): "transfer", the time
+    distributed's own transfer log gives it on worker 1 (from its request to worker 0 until it holds the array:
+    the messages, the serialization and deserialization, our IPC or the host frames); "task's wait", from
+    submitting the task to its result (the transfer and all of Dask's scheduling around it).
     Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask_ipc.py); the line
     under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path);
   - under the table, what Dask itself costs: the same transfer steps for an 8-byte NumPy array (the floor under
-    every transfer row: its messages between client, scheduler and workers), and the tasks/s of a task that does
+    every row: its messages between client, scheduler and workers; and of the transfer rows), and the tasks/s of a task that does
     nothing on 2 workers (the scheduler's ceiling, which the 2-worker row must stay under to measure scaling).
 The 2-worker rows need two GPUs; where the machine has one, the transfer row runs between two worker processes
 that share it (distributed's LocalCluster: the same serialization across processes, not across devices) and
@@ -63,13 +66,20 @@ def tasks_per_second(client, tasks, rounds):
     return rates
 
 
+def _incoming_transfers(dask_worker):
+    """{key: seconds} of the worker's fetches from other workers, as distributed's transfer log has them."""
+    return {key: log["duration"] for log in dask_worker.transfer_incoming_log for key in log["keys"]}
+
+
 def _moved_seconds(client, make, use, argument, attempts=8):
-    """Median seconds from submitting `use` on worker 1 of what `make(argument)` made on worker 0 to its result
-    (the first attempt, with the connection's first-use costs, not timed)."""
+    """What `make(argument)` made on worker 0 costs a task `use` pinned to worker 1, median seconds (the first
+    attempt, with the connection's first-use costs, not timed): (the wait, from submitting `use` to its result;
+    the transfer, as worker 1's transfer log has it: its request to worker 0 until it holds the array, the
+    serialization and deserialization included)."""
     import distributed
 
     first, second = sorted(client.scheduler_info()["workers"])
-    times = []
+    waits, keys = [], []
     for attempt in range(attempts):
         made = client.submit(make, argument, workers=[first], allow_other_workers=False, pure=False)
         distributed.wait(made)
@@ -77,18 +87,24 @@ def _moved_seconds(client, make, use, argument, attempts=8):
         used = client.submit(use, made, workers=[second], allow_other_workers=False, pure=False)
         assert used.result() == 1.0 or use is dask_work.use_host
         if attempt:
-            times.append(time.perf_counter() - started)
+            waits.append(time.perf_counter() - started)
+            keys.append(made.key)
         del made, used
-    return statistics.median(times)
+    logged = client.run(_incoming_transfers, workers=[second])[second]
+    return statistics.median(waits), statistics.median(logged[key] for key in keys)
 
 
-def transfer_gbs(client, nbytes):
-    return nbytes / _moved_seconds(client, dask_work.make_array, dask_work.first_element, nbytes) / 1e9
+def transfer_rows(client, nbytes):
+    wait, transfer = _moved_seconds(client, dask_work.make_array, dask_work.first_element, nbytes)
+    name = "%d MiB worker 0 -> worker 1" % (nbytes // MIB)
+    return {name + ", transfer (GB/s)": nbytes / transfer / 1e9, name + ", task's wait (GB/s)": nbytes / wait / 1e9}
 
 
 def dask_floor_ms(client):
-    """The same steps for an 8-byte NumPy array: what Dask's own messages take, whatever the array."""
-    return _moved_seconds(client, dask_work.host_scalar, dask_work.use_host, 0) * 1e3
+    """The same steps for an 8-byte NumPy array: what Dask's own messages take, whatever the array (the wait; the
+    transfer log's part of it)."""
+    wait, transfer = _moved_seconds(client, dask_work.host_scalar, dask_work.use_host, 0)
+    return wait * 1e3, transfer * 1e3
 
 
 def empty_tasks_per_second(client, tasks):
@@ -131,10 +147,10 @@ def measure(lib, tasks, gpus, rounds, one_worker):
             found["tasks/s, 2 workers"] = statistics.median(tasks_per_second(client, tasks, rounds))
             found["scaling, 1 -> 2 workers (x)"] = found["tasks/s, 2 workers"] / found["tasks/s, 1 worker"]
         for nbytes in TRANSFERS:
-            found["%d MiB worker 0 -> worker 1 (GB/s)" % (nbytes // MIB)] = transfer_gbs(client, nbytes)
+            found.update(transfer_rows(client, nbytes))
         if lib == "ours":
             found["paths"] = transfer_paths(client)
-            found["floor"] = dask_floor_ms(client), empty_tasks_per_second(client, tasks)
+            found["floor"] = dask_floor_ms(client) + (empty_tasks_per_second(client, tasks),)
     return found
 
 
@@ -185,13 +201,13 @@ def main():
         )
     )
     print(
-        "| %-38s | %s | ours / theirs (above 1: ours better) |" % ("row", " | ".join("%12s" % lib for lib in libs))
+        "| %-48s | %s | ours / theirs (above 1: ours better) |" % ("row", " | ".join("%12s" % lib for lib in libs))
     )
-    print("| %s | %s | --- |" % ("-" * 38, " | ".join("-" * 12 for _ in libs)))
+    print("| %s | %s | --- |" % ("-" * 48, " | ".join("-" * 12 for _ in libs)))
     for row in rows:
         values = [results[lib].get(row) for lib in libs]
         ratio = "%.2fx" % (values[0] / values[1]) if len(values) > 1 and values[1] else "—"
-        print("| %-38s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
+        print("| %-48s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
     if paths is not None:
         paths, own = paths
         print("ours, arrays sent between the workers: %d by CUDA IPC, %d as host frames" % tuple(paths.values()))
@@ -201,8 +217,9 @@ def main():
             )
     if floor is not None:
         print(
-            "Dask itself: %.1f ms for the same steps with an 8-byte NumPy array (a transfer's floor); %.0f tasks/s "
-            "of a task that does nothing, on 2 workers (the scheduler's ceiling)" % floor
+            "Dask itself: %.1f ms for the same steps with an 8-byte NumPy array (a task's wait, whatever the array), "
+            "of which %.1f ms its transfer; %.0f tasks/s of a task that does nothing, on 2 workers (the scheduler's "
+            "ceiling)" % floor
         )
 
 

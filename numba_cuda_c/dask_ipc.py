@@ -23,15 +23,20 @@ Lifetime. The memory must stay valid until the receiver has copied it, whatever 
 key. So the sender holds a reference to the array in a per-process table (_Holds) under a transfer id, and runs a
 small server, a thread on a Unix socket of the abstract namespace named in the header (_HoldServer). The receiver
   1. connects and claims the id: "held" (the hold is now bound to that connection), or "gone";
-  2. only then opens the handle, copies, waits for the copy, closes the handle;
-  3. says "done"; the sender drops the hold and answers "ok", which the receiver waits for.
-The sender drops a claimed hold only when its connection ends: "done" after the copy, or the receiver's death
-(the kernel closes its socket): never while a receiver may still read. A hold nobody claims (the receiver died
-before reading, the message was lost) is dropped after UNCLAIMED_HOLD_S seconds; a claim after that is "gone",
-before anything is opened. Hence the cases: the sender's worker releases the key mid-transfer: the hold keeps the
-memory, the transfer completes. The sender dies or restarts (new pid, new socket): the receiver's connect fails,
-or, if it dies during the copy, "ok" never comes and the copy is thrown away (a dead exporter's memory is not
-trusted, whatever the driver left mapped). Each raises IpcTransferError, a ConnectionError: distributed's worker
+  2. only then opens the handle, copies, waits for the copy;
+  3. checks that the sender's end of the connection is still open: a sender alive after the copy held the memory
+     all through it, so the copy is good and goes to the task;
+  4. then, off the task's path (a thread of its own), closes the handle and says "done"; the sender drops the
+     hold and answers "ok". The next transfer into this process opens its handle only after that (_mappings): two
+     keys can be views of one allocation, whose handle the driver maps once per context.
+The sender drops a claimed hold only when its connection ends: "done" after the handle is closed, or the
+receiver's death (the kernel closes its socket): never while a receiver may still read. A hold nobody claims
+(the receiver died before reading, the message was lost) is dropped after UNCLAIMED_HOLD_S seconds; a claim
+after that is "gone", before anything is opened. Hence the cases: the sender's worker releases the key
+mid-transfer: the hold keeps the memory, the transfer completes. The sender dies or restarts (new pid, new
+socket): the receiver's connect fails, or, if it dies before the copy is done, its end of the connection is
+closed at step 3 and the copy is thrown away (a dead exporter's memory is not trusted, whatever the driver left
+mapped). A sender that dies after step 3 costs nothing: the copy was complete. Each raises IpcTransferError, a ConnectionError: distributed's worker
 takes it as a failed transfer from that peer and fetches the key again (or the scheduler recomputes it). Where the
 handle cannot be opened here (the device, the driver), the error also turns IPC off for this process's later
 connections (send_recv closes the failed one), so that the retry takes the host path.
@@ -40,6 +45,7 @@ connections (send_recv closes the failed one), so that the retry takes the host 
 import logging
 import os
 import secrets
+import select
 import socket
 import threading
 import time
@@ -64,6 +70,7 @@ counters = {
 _lock = threading.Lock()
 _announced = set()  # (path, peer, reason) already logged at INFO
 _ipc_broken = []  # why opening a handle failed here, once it has: IPC is then off for later connections
+_mappings = threading.Lock()  # held from a transfer's open to its sender's "ok": one mapping open at a time
 
 
 class IpcTransferError(ConnectionError):
@@ -379,7 +386,8 @@ def _export(array, low, nbytes, peer):
 
 def receive(ipc):
     """A 1-d uint8 device array in this process's current context with the bytes the header `ipc` names, copied
-    from the sender's memory under its hold; IpcTransferError where it cannot be."""
+    from the sender's memory under its hold; IpcTransferError where it cannot be. The handle is closed and the
+    sender told after this returns (finish_transfers waits for that)."""
     sender = "process %s" % ipc.get("pid")
     started = time.perf_counter()
     if ipc.get("host") != host_identity():
@@ -390,7 +398,7 @@ def receive(ipc):
         )
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     conn.settimeout(CONNECT_TIMEOUT_S)
-    with conn:
+    try:
         try:
             conn.connect("\0" + ipc["socket"])
             conn.sendall(b"claim " + ipc["transfer"].encode("ascii"))
@@ -407,18 +415,24 @@ def receive(ipc):
                 "the device array's sender (%s) no longer holds it (not claimed within %.0f s, or claimed "
                 "already); nothing was read from its memory" % (sender, UNCLAIMED_HOLD_S)
             )
-        copy = _copy_from(ipc, sender)
-        try:
-            conn.sendall(b"done")
-            answer = conn.recv(64)
-        except OSError:
-            answer = b""
-        if answer != b"ok":
+        _mappings.acquire()
+    except BaseException:
+        conn.close()
+        raise
+    handle = None
+    try:
+        copy, handle = _copy_from(ipc, sender)
+        if select.select([conn], [], [], 0)[0]:  # the sender never speaks before "done": its end closed
             count("ipc failed")
             raise IpcTransferError(
-                "the device array's sender (%s) exited while it was being copied, or did not confirm its hold "
-                "within %.0f s: the copy is discarded" % (sender, CONNECT_TIMEOUT_S)
+                "the device array's sender (%s) exited while it was being copied: the copy is discarded" % sender
             )
+    except BaseException:
+        _finish(conn, sender, handle, told=False)
+        raise
+    threading.Thread(
+        target=_finish, args=(conn, sender, handle), name="numba_cuda_c dask IPC close", daemon=True
+    ).start()
     count("ipc received")
     count("ipc bytes received", ipc["size"])
     count("ipc receive seconds", time.perf_counter() - started)
@@ -426,8 +440,35 @@ def receive(ipc):
     return copy
 
 
+def _finish(conn, sender, handle=None, told=True):
+    """After a transfer, good or not: closes the mapping, tells the sender "done" (`told`) and waits for its
+    "ok", then lets the next transfer open. Never raises: what fails here cannot touch the copy any more."""
+    try:
+        if handle is not None:
+            handle.close()
+        if told:
+            conn.sendall(b"done")
+            if conn.recv(64) != b"ok":
+                logger.debug("the sender (%s) exited after its array was copied: nothing was lost", sender)
+    except Exception as exc:  # the copy was checked before: a failure here is logged, not raised
+        logger.debug("closing a CUDA IPC transfer from %s: %s", sender, exc)
+    finally:
+        conn.close()
+        _mappings.release()
+
+
+def finish_transfers(timeout=None):
+    """Waits until this process's received transfers have closed their handles and released their senders'
+    holds: True, or False after `timeout` seconds."""
+    if not _mappings.acquire(timeout=-1 if timeout is None else timeout):
+        return False
+    _mappings.release()
+    return True
+
+
 def _copy_from(ipc, sender):
-    """Opens the handle in this process, copies the bytes into new memory of the current context, closes it."""
+    """Opens the handle in this process and copies the bytes into new memory of the current context: (the copy's
+    array, the handle to close once the copy is accepted, None where nothing stays open)."""
     from numba_cuda_c import _cuda
     from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle
 
@@ -443,15 +484,18 @@ def _copy_from(ipc, sender):
                 memory = context.memalloc(size)
                 # a copy between device addresses returns before it is done, whatever the stream: waited for
                 # on a stream of its own (not the whole context, which other tasks' work shares), before the
-                # mapping is closed and the sender told it may free the memory
+                # copy is accepted and the mapping closed
                 stream = _cuda.stream()  # of the current context, `context`
                 _cuda._memcpy(2, memory.device_pointer, mapped.device_pointer, size, stream)
                 stream.synchronize()
-            finally:
+            except BaseException:
                 handle.close()
-        else:  # mapped in the source device's context, copied through the host by the driver
+                raise
+            opened = handle
+        else:  # mapped in the source device's context, copied through the host by the driver, closed
             memory = handle.open_staged(context)
             handle.close()
+            opened = None
     except Exception as exc:
         count("ipc failed")
         reason = "%s: %s" % (type(exc).__name__, exc)
@@ -463,4 +507,4 @@ def _copy_from(ipc, sender):
             "could not open the CUDA IPC handle of a device array from %s of this host (%s); this process now "
             "asks its peers for bytes (set NUMBA_CUDA_C_DASK_IPC=0 to do so from the start)" % (sender, reason)
         ) from exc
-    return _cuda.DeviceNDArray((size,), (1,), "u1", gpu_data=memory)
+    return _cuda.DeviceNDArray((size,), (1,), "u1", gpu_data=memory), opened

@@ -76,9 +76,14 @@ class Sender:
         assert self.process.wait(timeout=60) == 0
 
     def receive(self):
+        """The receiver's whole transfer: the copy, then its handle closed and the sender told (in the background)."""
         from distributed.protocol import deserialize
 
-        return deserialize(self.header, self.frames, deserializers=["dask"])
+        from numba_cuda_c import dask_ipc
+
+        received = deserialize(self.header, self.frames, deserializers=["dask"])
+        assert dask_ipc.finish_transfers(30)
+        return received
 
 
 # What the Dask workers run
@@ -109,8 +114,17 @@ def device_of(d):
 
 
 def counters():
+    """This worker's transfer counters and holds, once its received transfers have told their senders "done" (the
+    holds a sender releases then: within a few seconds)."""
+    import time
+
     from numba_cuda_c import dask_ipc
 
+    assert dask_ipc.finish_transfers(30)
+    for _ in range(100):
+        if not len(dask_ipc.holds):
+            break
+        time.sleep(0.05)
     return dict(dask_ipc.counters), len(dask_ipc.holds)
 
 

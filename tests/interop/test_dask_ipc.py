@@ -161,7 +161,7 @@ for name, d in cases.items():
     assert frames == [] and "ipc" in header["sub-header"], name  # no array bytes
     assert len(dask_ipc.holds) == 1, name
     e = deserialize(header, frames, deserializers=["dask"])
-    assert len(dask_ipc.holds) == 0, name  # the receiver's "done" ended it
+    assert dask_ipc.finish_transfers(10) and len(dask_ipc.holds) == 0, name  # the receiver's "done" ended it
     assert type(e) is type(d) and (e.shape, e.strides, e.dtype) == (d.shape, d.strides, d.dtype), name
     assert e.device_ctypes_pointer.value != d.device_ctypes_pointer.value, name  # a copy of the receiver's own
     np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host())
@@ -288,27 +288,62 @@ assert holds_after_a_while() == 0
     )
 
 
-def test_a_sender_that_dies_during_the_copy_makes_the_copy_void(mock_driver):
-    same_host(
-        r"""
+# A sender of its own on this process's socket: it answers the claim "held", then does `then(conn)`; the copy of
+# `dask_ipc._copy_from` returns only once `ended` is set (the sender's end of the story, whatever it is)
+SCRIPTED_SENDER = r"""
 import threading
 d, header, frames, ipc = sent()
-# a sender that answers the claim and exits before confirming the receiver's "done"
 server = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-server.bind("\0dying-sender-%d" % os.getpid())
+server.bind("\0scripted-sender-%d" % os.getpid())
 server.listen(1)
+ipc["socket"] = "scripted-sender-%d" % os.getpid()
+ended = threading.Event()
 
-def dying():
-    conn, _ = server.accept()
-    conn.recv(64)
-    conn.sendall(b"held")
-    conn.recv(64)
-    conn.close()
+def scripted(then):
+    def answer():
+        conn, _ = server.accept()
+        conn.recv(64)
+        conn.sendall(b"held")
+        then(conn)
+        ended.set()
+    threading.Thread(target=answer, daemon=True).start()
 
-threading.Thread(target=dying, daemon=True).start()
-ipc["socket"] = "dying-sender-%d" % os.getpid()
+copy_from = dask_ipc._copy_from
+def copy_until_ended(ipc, sender):
+    copied = copy_from(ipc, sender)
+    assert ended.wait(10)
+    return copied
+"""
+
+
+def test_a_sender_that_dies_during_the_copy_makes_the_copy_void(mock_driver):
+    same_host(
+        SCRIPTED_SENDER
+        + r"""
+scripted(lambda conn: conn.close())  # exits while the receiver copies: its end of the connection closes
+dask_ipc._copy_from = copy_until_ended
 refused(lambda: deserialize(header, frames, deserializers=["dask"]), "exited while it was being copied", "discarded")
+assert dask_ipc.finish_transfers(10)
 assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 0
+"""
+    )
+
+
+def test_a_sender_that_dies_after_the_copy_loses_nothing(mock_driver):
+    same_host(
+        SCRIPTED_SENDER
+        + r"""
+def exits_after_done(conn):
+    ended.set()  # the copy is over: the receiver now closes its handle and says "done"
+    assert conn.recv(64) == b"done"
+    conn.close()  # no "ok": the sender died
+
+scripted(exits_after_done)
+dask_ipc._copy_from = copy_until_ended
+e = deserialize(header, frames, deserializers=["dask"])
+assert dask_ipc.finish_transfers(10)
+np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host())
+assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 1 and dask_ipc.counters["ipc failed"] == 0
 """
     )
 
