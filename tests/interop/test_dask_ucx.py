@@ -1,7 +1,8 @@
 """Dask over UCX (`ucx://`): our arrays travel in distributed's `cuda` serializer family, their device memory the
 frame (numba_cuda_c/distributed_serializers.py: serialize_on_device), neither through the host nor through our CUDA
 IPC path, which serves the `dask` family over TCP. Runs where UCX for distributed is importable (distributed-ucxx,
-or ucx-py for older distributed) with a GPU and dask-cuda; skipped with the reason otherwise."""
+or ucx-py for older distributed, and RMM) with a GPU and dask-cuda; skipped with the reason otherwise. Passed on two
+H100s with distributed-ucxx 0.52."""
 
 import importlib.util
 
@@ -17,6 +18,11 @@ dask_cuda = pytest.importorskip("dask_cuda", reason="dask-cuda is not installed 
 if not any(importlib.util.find_spec(name) is not None for name in ("distributed_ucxx", "ucp")):
     pytest.skip(
         "UCX for distributed is not installed (distributed-ucxx, or ucx-py): ucx:// cannot be tested here",
+        allow_module_level=True,
+    )
+if importlib.util.find_spec("rmm") is None:
+    pytest.skip(
+        "rmm is not installed: distributed-ucxx receives device frames into RMM buffers, and fails without it",
         allow_module_level=True,
     )
 
