@@ -1,10 +1,13 @@
 """Dask on GPUs, numba_cuda_c beside numba-cuda in one run (dask-cuda's LocalCUDACluster, one worker per GPU):
 
-    python3 benchmarks/bench_dask.py [--tasks 400] [--libs ours,numba] [--rounds 200]
+    python3 benchmarks/bench_dask.py [--tasks 400] [--libs ours,numba] [--rounds 200] [--scaling-rounds 200000]
 
   - small GPU tasks through client.map (benchmarks/dask_work.py: copy in, a kernel, one number back; --rounds
     sets the kernel's work) on 1 and on 2 workers: tasks per second (the median of 3 maps; on 1 worker, of 6 in
-    two clusters, the libraries' in turn), and the scaling from 1 to 2 workers (goal >= 1.9x);
+    two clusters, the libraries' in turn), and the scaling from 1 to 2 workers (goal >= 1.9x). Tasks this light
+    run two workers near the scheduler's ceiling (the line under the table), which then bounds their scaling: the
+    scaling is also measured with tasks whose kernel runs about 11 ms (--scaling-rounds, --scaling-tasks 100),
+    far below it;
   - a 256 MiB and an 8 MiB device array (bandwidth, latency) made on worker 0 and used by a task pinned to
     worker 1, the size over two times (median of 7, after one transfer not timed): "transfer", the time
     distributed's own transfer log gives it on worker 1 (from its request to worker 0 until it holds the array:
@@ -13,8 +16,9 @@
     Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask_ipc.py); the line
     under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path);
   - under the table, what Dask itself costs: the same transfer steps for an 8-byte NumPy array (the floor under
-    every row: its messages between client, scheduler and workers; and of the transfer rows), and the tasks/s of a task that does
-    nothing on 2 workers (the scheduler's ceiling, which the 2-worker row must stay under to measure scaling).
+    every row: its messages between client, scheduler and workers; and of the transfer rows), and the tasks/s of
+    a task that does nothing on 2 workers (the scheduler's ceiling, which the 2-worker rows must stay under to
+    measure scaling).
 The 2-worker rows need two GPUs; where the machine has one, the transfer row runs between two worker processes
 that share it (distributed's LocalCluster: the same serialization across processes, not across devices) and
 says so, and the 2-worker scaling row is left out, named. Ratio above 1: ours is faster.
@@ -130,22 +134,27 @@ def transfer_paths(client):
     return {"CUDA IPC": sum(c[0] for c in counts), "host frames": sum(c[1] for c in counts)}, own
 
 
-def one_worker_rates(lib, tasks, gpus, rounds):
+def one_worker_rates(lib, gpus, weights):
+    """{rounds: [tasks/s of 3 maps]} on one worker, for each task weight ({rounds: tasks per map})."""
     import distributed
 
     with cluster(lib, 1, gpus) as one, distributed.Client(one) as client:
-        return tasks_per_second(client, tasks, rounds)
+        return {rounds: tasks_per_second(client, tasks, rounds) for rounds, tasks in weights.items()}
 
 
-def measure(lib, tasks, gpus, rounds, one_worker):
+def measure(lib, tasks, gpus, weights, one_worker):
     import distributed
 
-    found = {"tasks/s, 1 worker": one_worker}
+    light, heavy = list(weights)
+    found = {"tasks/s, 1 worker": one_worker[light]}
     with cluster(lib, 2, gpus) as two, distributed.Client(two) as client:
         client.wait_for_workers(2)
         if gpus >= 2:
-            found["tasks/s, 2 workers"] = statistics.median(tasks_per_second(client, tasks, rounds))
-            found["scaling, 1 -> 2 workers (x)"] = found["tasks/s, 2 workers"] / found["tasks/s, 1 worker"]
+            rate = {rounds: statistics.median(tasks_per_second(client, n, rounds)) for rounds, n in weights.items()}
+            found["tasks/s, 2 workers"] = rate[light]
+            found["scaling, 1 -> 2 workers (x)"] = rate[light] / one_worker[light]
+            found["tasks/s, 1 worker, %d-round kernels" % heavy] = one_worker[heavy]
+            found["scaling 1 -> 2, %d-round kernels (x)" % heavy] = rate[heavy] / one_worker[heavy]
         for nbytes in TRANSFERS:
             found.update(transfer_rows(client, nbytes))
         if lib == "ours":
@@ -164,6 +173,13 @@ def main():
         default=dask_work.ROUNDS,
         help="the task kernel's loop: 200 a few us, 20000 about 1.6 ms",
     )
+    parser.add_argument(
+        "--scaling-rounds",
+        type=int,
+        default=200000,
+        help="the heavier tasks' loop (about 11 ms on an H100), for the scaling the scheduler's ceiling does not bound",
+    )
+    parser.add_argument("--scaling-tasks", type=int, default=100, help="the heavier tasks per map")
     options = parser.parse_args()
     try:
         import dask_cuda
@@ -177,14 +193,17 @@ def main():
         print("bench_dask: skipped, no GPU")
         return
     libs = options.libs.split(",")
-    rates = {lib: [] for lib in libs}
+    weights = {options.rounds: options.tasks, options.scaling_rounds: options.scaling_tasks}
+    rates = {lib: {rounds: [] for rounds in weights} for lib in libs}
     for _ in range(
         2
     ):  # the libraries' one-worker clusters in turn: a cluster's rate moves by 10-15% from one start
         for lib in libs:  # to the next, whichever library it runs
-            rates[lib] += one_worker_rates(lib, options.tasks, gpus, options.rounds)
+            for rounds, found in one_worker_rates(lib, gpus, weights).items():
+                rates[lib][rounds] += found
     results = {
-        lib: measure(lib, options.tasks, gpus, options.rounds, statistics.median(rates[lib])) for lib in libs
+        lib: measure(lib, options.tasks, gpus, weights, {w: statistics.median(r) for w, r in rates[lib].items()})
+        for lib in libs
     }
     paths = results.get("ours", {}).pop("paths", None)
     floor = results.get("ours", {}).pop("floor", None)
