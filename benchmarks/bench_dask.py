@@ -6,7 +6,7 @@
     sets the kernel's work) on 1 and on 2 workers: tasks per second (the median of 3 maps; on 1 worker, of 6 in
     two clusters, the libraries' in turn), and the scaling from 1 to 2 workers (goal >= 1.9x). Tasks this light
     run two workers near the scheduler's ceiling (the line under the table), which then bounds their scaling: the
-    scaling is also measured with tasks whose kernel runs about 11 ms (--scaling-rounds, --scaling-tasks 100),
+    scaling is also measured with tasks whose kernel runs about 16 ms (--scaling-rounds, --scaling-tasks 100),
     far below it;
   - a 256 MiB and an 8 MiB device array (bandwidth, latency) made on worker 0 and used by a task pinned to
     worker 1, the size over two times (median of 7, after one transfer not timed): "transfer", the time
@@ -177,7 +177,8 @@ def main():
         "--scaling-rounds",
         type=int,
         default=200000,
-        help="the heavier tasks' loop (about 11 ms on an H100), for the scaling the scheduler's ceiling does not bound",
+        help="the heavier tasks' loop (its kernel about 16 ms on an H100), for a scaling that the scheduler's "
+        "ceiling does not bound",
     )
     parser.add_argument("--scaling-tasks", type=int, default=100, help="the heavier tasks per map")
     options = parser.parse_args()
