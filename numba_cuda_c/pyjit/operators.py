@@ -92,22 +92,26 @@ class Operators:
             self.check_condition(operand, node)
             return typed(types.boolean)
         if isinstance(node.op, ast.UAdd):
-            return operand
+            if not typing.is_number(operand.type) or typing.unary("+", operand.type) == operand.type:
+                return operand
+            return typed(typing.unary("+", operand.type), how="widened")  # +int8 is int64, as numba's
         op = "-" if isinstance(node.op, ast.USub) else "~"
         if datetimes.involved(operand.type):
             try:
                 return typed(datetimes.unary(self, op, operand).type, how="datetime")
             except KernelTypeError as exc:
                 self.fail(node, str(exc))
+        width = typing.unary_width(operand.type)  # an integer's - and ~ wrap at its own width first
         if operand.const is not None and op == "-" and typing.is_number(operand.type):
-            t = typing.unary(op, operand.type) if operand.type != types.boolean else types.int64
-            if typing.is_int(t) and -(2**63) <= -operand.const < 2**63:
+            t, value = typing.unary(op, operand.type), -operand.const
+            if isinstance(node.operand, ast.Constant) and typing.is_int(t) and -(2**63) <= value < 2**63:
                 t = types.int64  # a negative literal (-9223372036854775808 too), as numba folds it
-            return typed(t, const=-operand.const, how="literal")
+            elif typing.is_int(t) and type(value) is int:  # a constant of a declared type: wraps as computed
+                value = _wrapped(_wrapped(value, width or t), t)
+            return typed(t, const=value, how="literal")
         t = typing.unary(op, operand.type)
         if op == "~" and type(operand.const) is int and typing.is_int(t):  # ~N stays a constant (shapes)
-            value = ~operand.const if t.kind == "i" else ~operand.const & ((1 << t.bits) - 1)
-            return typed(t, const=value, how="literal")
+            return typed(t, const=_wrapped(_wrapped(~operand.const, width or t), t), how="literal")
         return typed(t)
 
     @c_rule(ast.UnaryOp)
@@ -118,12 +122,17 @@ class Operators:
             return Value("(!(%s))" % self.truth(self.expr(node.operand), node.operand), types.boolean)
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.UAdd):
-            return operand
+            return operand if annotation.how != "widened" else Value(cast(operand, annotation.type), annotation.type)
         op, t = "-" if isinstance(node.op, ast.USub) else "~", annotation.type
         if annotation.how == "datetime":
             return datetimes.unary(self, op, operand)
         if op == "~" and t == types.boolean:  # numba: ~True is False
             return Value("(!(%s))" % operand.code, t)
+        width = typing.unary_width(operand.type)
+        if width is not None:  # computed at the operand's width (unsigned: C's wrapping), then widened
+            unsigned = types.from_dtype(np_unsigned(width))
+            code = "((%s)(%s%s))" % (unsigned.ctype, op, cast(operand, unsigned))
+            return Value(cast(Value(cast(Value(code, unsigned), width), width), t), t)
         return Value("(%s%s)" % (op, cast(operand, t)), t)
 
     @typing_rule(ast.BoolOp)
@@ -322,7 +331,8 @@ class Operators:
             if typing.is_int(t):
                 return "ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b)
             if typing.is_float(t) and typing.is_int(typing.as_arith(right.type)):  # numba's int_power: squaring
-                return "ncc_fpowi<%s>(%s, (long long)(%s))" % (t.ctype, a, right.code)
+                exponent = typing.as_arith(right.type)
+                return "ncc_fpowi<%s, %s>(%s, %s)" % (t.ctype, exponent.ctype, a, cast(right, exponent))
             return "%s(%s, %s)" % ("powf" if t == types.float32 else "pow", a, b)
         if typing.is_int(t) and t.kind == "i" and wraps:  # signed overflow wraps, as in numba
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
@@ -338,6 +348,19 @@ _COMPARE_VALUES = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
 }
+
+
+def np_unsigned(t):
+    """The NumPy dtype of the unsigned integer of t's width."""
+    import numpy as np
+
+    return np.dtype("uint%d" % t.bits)
+
+
+def _wrapped(value, t):
+    """An integer value as integer type t holds it (modulo its width)."""
+    value &= (1 << t.bits) - 1
+    return value - (1 << t.bits) if t.kind == "i" and value >= 1 << (t.bits - 1) else value
 
 
 def _is_number(value):

@@ -135,17 +135,17 @@ __device__ __forceinline__ float ncc_fmodf(float a, float b) {
 NCC_FFLOORDIV(ncc_ffloordiv, double, fmod, floor, copysign)
 NCC_FFLOORDIV(ncc_ffloordiv_f32, float, fmodf, floorf, copysignf)
 // float ** int as numba: by repeated squaring (pow past 65536), the inverse for a negative exponent
-template <typename T> __device__ T ncc_fpowi(T a, long long b) {
-    bool invert = b < 0;
+template <typename T, typename E> __device__ T ncc_fpowi(T a, E b) {
+    bool invert = b < 0;  // never for an unsigned exponent
     unsigned long long e = invert ? 0ull - (unsigned long long)b : (unsigned long long)b;
-    if (e > 0x10000) return pow(a, (T)b);
+    if (e > 0x10000) return (T)pow((double)a, (double)b);  // numba's math.pow(a, float(b)): in double
     T r = 1;
     while (e) {
         if (e & 1) r *= a;
         e >>= 1;
         a *= a;
     }
-    return invert ? (T)1 / r : r;
+    return invert ? (T)(1.0 / (double)r) : r;  // numba's 1.0 / r: a float64 division
 }
 // round(x, ndigits) as numba (CPython's fallback double_round): in double precision whatever x's type,
 // scale by a power of ten (split in two past 1e22, so that neither overflows), round half to even, scale
@@ -154,12 +154,12 @@ template <typename T> __device__ T ncc_round_digits(T value, long long digits) {
     double x = (double)value, pow1, pow2 = 1.0, y;
     if (!isfinite(x)) return value;
     if (digits >= 0) {
-        pow1 = ncc_fpowi(10.0, digits > 22 ? digits - 22 : digits);
+        pow1 = ncc_fpowi(10.0, (long long)(digits > 22 ? digits - 22 : digits));
         if (digits > 22) pow2 = 1e22;
         y = (x * pow1) * pow2;
         if (isinf(y)) return value;
     } else {
-        pow1 = ncc_fpowi(10.0, -digits);
+        pow1 = ncc_fpowi(10.0, (long long)-digits);
         if (isinf(pow1)) return (T)(0.0 * x);
         y = x / pow1;
     }
@@ -167,19 +167,33 @@ template <typename T> __device__ T ncc_round_digits(T value, long long digits) {
     return (T)(digits >= 0 ? (z / pow2) / pow1 : z * pow1);
 }
 template <typename T> __device__ __forceinline__ T ncc_abs(T x) { return x < 0 ? (T)-x : x; }
+// int ** int as numba's int_power (its numpy error model, which kernels use): wrapping products by squaring; a
+// negative exponent gives 0, except for 1 and -1, and 0x8000... for 0; past 65536, pow() in double, converted
 template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {
-    if (exp < 0) return base == 1 ? 1 : (base == -1 ? ((exp & 1) ? -1 : 1) : 0);
-    T result = 1;
-    while (exp) {
-        if (exp & 1) result *= base;
-        exp >>= 1;
-        base *= base;
+    typedef unsigned long long U;
+    U e = (U)exp;
+    bool negative = exp < 0;  // never for an unsigned T
+    if (negative) {
+        e = 0ull - (U)exp;
+        if (base == 0) return (T)(1ull << (sizeof(T) * 8 - 1));
+        if (base != 1 && !(base < 0 && base == (T)-1)) return 0;
     }
-    return result;
+    if (e > 0x10000) return (T)pow((double)base, (double)exp);
+    U r = 1, a = (U)base;
+    while (e) {
+        if (e & 1) r *= a;
+        e >>= 1;
+        a *= a;
+    }
+    return (T)r;  // 1 / r for a negative exponent: r is 1 or -1 there
 }
+// x ** N for a constant N as numba unrolls it: squaring, the products in the order its loop makes them
 template <int N, typename T> __device__ __forceinline__ T ncc_powi(T x) {
-    T result = x;
-    for (int k = 1; k < N; ++k) result *= x;
+    T result = 1;
+    for (int e = N; e != 0; e >>= 1) {
+        if (e & 1) result *= x;
+        x *= x;
+    }
     return result;
 }
 template <typename T> __device__ __forceinline__ T ncc_wrapping_add(T a, T b) {

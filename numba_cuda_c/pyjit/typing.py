@@ -144,16 +144,25 @@ def floor_divide(a, b):
 
 
 def unary(op, t):
+    """- + ~ not: numba's UnaryOp and BitwiseInvert templates. An integer operand gives a 64-bit integer of its
+    signedness (choose_result_int), computed at the operand's own width before widening (unary_width)."""
     if op == "not" or (op == "~" and t == types.boolean):  # ~ on a bool is `not`, as in numba
         return types.boolean
-    t = as_arith(t)
+    if t == types.boolean:
+        if op == "~":
+            return types.boolean
+        return types.int64  # numba's signature(intp, boolean)
     if not is_number(t) or (op == "~" and not is_int(t)):
         raise KernelTypeError("no unary operator %s for %s" % (op, t))
     if is_int(t):
-        if op == "~" and t.bits == 64:
-            return t
-        return types.int64 if t.kind == "i" else types.uint64  # -uint32 is uint64, as in numba
+        return types.int64 if t.kind == "i" else types.uint64
     return t
+
+
+def unary_width(t):
+    """The type numba's - and ~ compute an integer in: the operand's own (-int8(-128) is -128, ~uint8(35) is 220,
+    -uint32(1) is 4294967295), widened after."""
+    return t if is_int(t) else None
 
 
 def bitwise(a, b):
@@ -275,6 +284,23 @@ def best_signatures(candidates, kinds_of):
         return []
     least = min(rating for rating, _ in rated)
     return [candidate for rating, candidate in rated if rating == least]
+
+
+def resolve_cases(cases, argtypes):
+    """numba's choice among a ConcreteTemplate's cases ((return type, parameter types), in numba's order) for these
+    argument types: the least costly conversions (fewest unsafe, then safe, then promoting), the first of equals;
+    (return type, parameter types), or None where no case takes them."""
+    best = None
+    for result, params in cases:
+        if len(params) != len(argtypes):
+            continue
+        kinds = [conversion(a, p) for a, p in zip(argtypes, params)]
+        if None in kinds:
+            continue
+        rating = (kinds.count(UNSAFE), kinds.count(SAFE), kinds.count(PROMOTE))
+        if best is None or rating < best[0]:
+            best = (rating, result, params)
+    return None if best is None else best[1:]
 
 
 def numba_text(t):

@@ -153,8 +153,9 @@ def d_laneid():
         (d_sqrt, "(float32,)", types.float32),
         (d_sqrt, "(float64,)", types.float64),
         (d_sqrt, "(int32,)", types.float64),
-        (d_floor, "(float32,)", types.int64),
-        (d_floor, "(float64,)", types.int64),
+        (d_floor, "(float32,)", types.float32),  # numba-cuda's math.floor: a float of the argument's width
+        (d_floor, "(float64,)", types.float64),
+        (d_floor, "(int32,)", types.float64),
         (d_compare, "(float32, int32)", types.boolean),
         (d_abs, "(int32,)", types.int32),
         (d_abs, "(float32,)", types.float32),

@@ -1,6 +1,7 @@
-"""Python's math and cmath functions in kernels, as numba types them: math takes real numbers (integers become
-float64; float16 and bfloat16 are computed in float32 and rounded back, as numba-cuda does), floor/ceil/trunc give
-int64, isnan/isinf/isfinite a bool, frexp and modf a tuple; cmath takes numbers and computes in complex.
+"""Python's math and cmath functions in kernels, as numba types them: math takes real numbers, typed by numba-cuda's
+signatures (MATH_CASES: int64 and uint64 compute in float64, a float keeps its width, float16 where numba-cuda has
+a half version, computed in float32 and rounded back), floor/ceil/trunc give a float (numba-cuda's, not CPython's
+int), isnan/isinf/isfinite a bool, frexp and modf a tuple; cmath takes numbers and computes in complex.
 
 Entries are found by the function a kernel calls (math.sin, or sin imported from math): `path_for`."""
 
@@ -70,12 +71,39 @@ CMATH_FUNCTIONS = {
         "atanh",
     )
 }
-MATH_TO_INT = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
+MATH_ROUNDING = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}  # a float of the argument's width, as numba-cuda's
 MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 
 
 OTHER_MATH = ("degrees", "radians", "frexp", "modf", "ldexp")
+
+# numba-cuda's signatures of math's functions (its cudamath.py templates), in its order: a call takes the case
+# whose conversions cost least (typing.resolve_cases). An int64 or uint64 argument computes in float64.
+_I64, _U64, _I32 = types.int64, types.uint64, types.int32
+_F16, _F32, _F64 = types.float16, types.float32, types.float64
+_UNARY = ((_F64, (_I64,)), (_F64, (_U64,)), (_F32, (_F32,)), (_F64, (_F64,)))
+_UNARY_FP16 = _UNARY + ((_F16, (_F16,)),)
+_BINARY_INT = ((_F64, (_I64, _I64)), (_F64, (_U64, _U64)), (_F32, (_F32, _F32)), (_F64, (_F64, _F64)))
+_BINARY = ((_F32, (_F32, _F32)), (_F64, (_F64, _F64)))
+MATH_CASES = {
+    **dict.fromkeys(
+        ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "degrees", "erf", "erfc", "expm1", "gamma",
+         "lgamma", "log1p", "radians", "sinh", "tanh", "tan"),
+        _UNARY,
+    ),
+    **dict.fromkeys(
+        ("sin", "cos", "ceil", "floor", "sqrt", "log", "log2", "log10", "exp", "fabs", "trunc", "exp2", "cbrt"),
+        _UNARY_FP16,
+    ),
+    **dict.fromkeys(("atan2", "hypot"), _BINARY_INT),
+    **dict.fromkeys(("copysign", "fmod", "nextafter", "remainder"), _BINARY),
+    "pow": _BINARY + ((_F32, (_F32, _I32)), (_F64, (_F64, _I32))),
+    "ldexp": ((_F32, (_F32, _I32)), (_F64, (_F64, _I32))),
+    "frexp": ((types.Tuple([_F32, _I32]), (_F32,)), (types.Tuple([_F64, _I32]), (_F64,))),
+    "modf": ((types.Tuple([_F64, _F64]), (_F64,)), (types.Tuple([_F32, _F32]), (_F32,))),
+    **dict.fromkeys(("isnan", "isinf", "isfinite"), tuple((types.boolean, p) for _r, p in _UNARY)),
+}  # fmt: skip
 
 
 def path_for(function):
@@ -97,54 +125,51 @@ def _count(args, counts):
 
 
 def math_types(name, args, label="math"):
-    """(result type, the type computed in) of math.name(*args); NumPy's ufuncs on numbers share it (label "np")."""
+    """(result type, the parameter types of numba-cuda's case for these arguments, the float type computed in) of
+    math.name(*args)."""
     for a in args:
         if not typing.is_real(a.type):
             raise TypeError(
                 "%s.%s takes real numbers%s"
                 % (label, name, "; cmath takes complex ones" if typing.is_number(a.type) else "")
             )
-    if name == "ldexp":  # ldexp(x, i): x's type, i as int32 (numba's signature)
-        if not typing.is_int(typing.as_arith(args[1].type)):
-            raise TypeError("math.ldexp(x, i) takes an integer exponent")
-        t = typing.math_result(args[0].type)
-        return t, types.float32 if t.to_float else t
-    t = typing.math_result(args[0].type if len(args) == 1 else typing.promote(args[0].type, args[1].type))
-    work = types.float32 if t.to_float else t  # a half: computed in float32
-    if name in ("frexp", "modf"):  # tuples: (mantissa, int32 exponent), (fraction, integral part)
-        return types.Tuple([work, types.int32 if name == "frexp" else work]), work
-    if name in MATH_TO_INT:
-        return types.int64, work
-    if name in MATH_PREDICATES:
-        return types.boolean, work
-    if name in MATH_FUNCTIONS or name in ("degrees", "radians"):
-        return t, work
-    raise TypeError("%s.%s is not supported in kernels" % (label, name))
+    if name not in MATH_CASES:
+        raise TypeError("%s.%s is not supported in kernels" % (label, name))
+    chosen = typing.resolve_cases(MATH_CASES[name], [a.type for a in args])
+    if chosen is None:
+        raise TypeError(
+            "%s.%s takes no arguments (%s)" % (label, name, ", ".join(str(typing.as_arith(a.type)) for a in args))
+        )
+    result, params = chosen
+    work = types.float32 if params[0] in (_F16, _F32) else types.float64  # a half: computed in float32
+    return result, params, work
 
 
-def math_code(name, args, result, work, translator):
+def math_code(name, args, result, params, work, translator):
     """The C of math.name(*args) (frexp and modf: the items' C, after statements)."""
     suffix = "f" if work == types.float32 else ""
     if name == "ldexp":
         code = "ldexp%s(%s, %s)" % (suffix, cast(args[0], work), cast(args[1], types.int32))
         return cast(Value(code, work), result)
-    codes = ", ".join(cast(a, work) for a in args)
+    if name == "pow" and params[1] == _I32:  # numba-cuda's libdevice powi
+        code = "__nv_powi%s(%s, %s)" % (suffix, cast(args[0], work), cast(args[1], types.int32))
+        return cast(Value(code, work), result)
+    # each argument as its parameter's type, then as the float computed in (int64 -> float64, as numba's sitofp)
+    codes = ", ".join(cast(Value(cast(a, p), p), work) for a, p in zip(args, params))
     if name in ("frexp", "modf"):
         out, first = translator.module.unique("m"), translator.module.unique("m")
         translator.emit("%s %s;" % (result.items[1].ctype, out))
         translator.emit("%s %s = %s%s(%s, &%s);" % (work.ctype, first, name, suffix, codes, out))
         return [first, out]
-    if name in MATH_TO_INT:
-        return "((long long)%s%s(%s))" % (MATH_TO_INT[name], suffix, codes)
     if name in MATH_PREDICATES:
-        if typing.is_int(args[0].type):
+        if typing.is_int(params[0]):
             return literal(name == "isfinite", types.boolean).code
         return "((bool)%s(%s))" % (MATH_PREDICATES[name], codes)
     if name in ("degrees", "radians"):
         factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
         code = "(%s * %r%s)" % (codes, factor, suffix)
     else:
-        code = "%s%s(%s)" % (MATH_FUNCTIONS[name], suffix, codes)
+        code = "%s%s(%s)" % (MATH_FUNCTIONS.get(name) or MATH_ROUNDING[name], suffix, codes)
     return cast(Value(code, work), result)
 
 
@@ -156,12 +181,14 @@ def _math(name):
         return math_types(name, args)[0]
 
     def emit(codes, args, result, translator):
-        return math_code(name, args, result, math_types(name, args)[1], translator)
+        _result, params, work = math_types(name, args)
+        return math_code(name, args, result, params, work, translator)
 
-    Intrinsic(("math", name), typing_rule, emit, statements=True)
+    requires = ("libdevice.powi", "libdevice.powif") if name == "pow" else ()
+    Intrinsic(("math", name), typing_rule, emit, requires=requires, statements=True)
 
 
-for _name in (*MATH_FUNCTIONS, *MATH_TO_INT, *MATH_PREDICATES, *OTHER_MATH):
+for _name in (*MATH_FUNCTIONS, *MATH_ROUNDING, *MATH_PREDICATES, *OTHER_MATH):
     _math(_name)
 
 
