@@ -7,6 +7,7 @@ import ast
 import copy
 
 from numba_cuda_c import types
+from numba_cuda_c.pyjit import ssa
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.rules import statement_rule
 
@@ -16,7 +17,10 @@ class Bindings:
         """A loop's body (or a branch) must leave each name bound to the variable it started with: its next
         iteration, or the code after it, reads one variable whatever path ran."""
         for name in sorted(set(before) | set(self.renames)):
-            if before.get(name, name) != self.renames.get(name, name):
+            was, now = before.get(name, name), self.renames.get(name, name)
+            if any(ssa.is_number_like(self.vars.get(v)) for v in (was, now)):
+                continue  # numbers meet in phis (ssa.py)
+            if was != now:
                 self.fail(
                     node,
                     "variable %r holds a %s here and a %s on another path: a variable that changes "
@@ -119,12 +123,16 @@ class Bindings:
             )
         return self.expr(captured.node)
 
-    def binding(self, name, value):
+    def binding(self, name, value, site=None):
         """The variable a store of `value` to the Python name goes to: the one the name is bound to now, unless the
         value cannot live there (an array of another type, an array where a number or a tuple was, a tuple of
         another length, or the reverse); then one of the name's variables it fits, or a new one (numba's SSA gives
         each binding its own type). Loads follow the name's latest binding; a loop or a branch must end with the
-        bindings it started with (checked in statement())."""
+        bindings it started with (checked in statement()). A number stored at `site` (the target's node) goes to
+        that store's own variable, as numba's SSA gives each assignment its own type (ssa.py)."""
+        if site is not None and value.items is None and ssa.is_number_like(value.type):
+            variable = self.renames[name] = ssa.def_variable(self, name, site)  # bound on this path, even to itself
+            return variable
         current = self.renames.get(name, name)
         if current not in self.vars or _fits(self.vars[current], value):
             return current

@@ -14,6 +14,7 @@ import ast
 import copy
 
 from numba_cuda_c import types
+from numba_cuda_c.pyjit import ssa
 from numba_cuda_c.pyjit.rules import statement_rule
 
 
@@ -205,12 +206,17 @@ class Loops:
         self.depth += 1
         self.emit("bool %s = false;" % flag)
         self.break_flags.append(flag)
+        phis = ssa.unrolled_begin(self, node, bodies)  # the numbers the bodies store: one phi each (ssa.py)
         self.loop_depth += 1
         for k, body in enumerate(bodies):
             self.emit("do {" if k == 0 else "if (!%s) do {" % flag)
             self.nested(body)
+            self.depth += 1
+            ssa.unrolled_body_end(self, phis, body, node)
+            self.depth -= 1
             self.emit("} while (0);")
         self.loop_depth -= 1
+        ssa.unrolled_end(self)
         self.break_flags.pop()
         if node.orelse:
             self.emit("if (!%s) {" % flag)

@@ -46,7 +46,7 @@ from numba_cuda_c.pyjit.typing import KernelTypeError
 # every pass. return_type, which statements set, is a property of its own (Pass.return_type).
 FUNCTION_STATE = (
     "pyfunc", "argtypes", "module", "device", "declared_return", "filename", "first_line", "source_lines", "node",
-    "globals", "constants", "params", "vars", "single_constants", "rebindings", "nested_functions",
+    "globals", "constants", "params", "vars", "single_constants", "rebindings", "ssa_names", "nested_functions",
     "local_functions", "loop_rewrites", "call_rewrites", "tree",
 )  # fmt: skip
 
@@ -80,6 +80,8 @@ class Pass(
         self.depth = 1  # the indentation of emitted lines
         self.renames = {}  # Python name -> the variable it is bound to now, where a store re-bound it (binding())
         self.break_flags = []  # per enclosing loop: the flag its breaks set when it has an else, or None
+        self.ssa_loops = []  # per enclosing loop: its phis (ssa.LoopPhis), which breaks and continues copy into
+        self.ssa_places = {}  # a store's place -> how many times this pass reached it (ssa.def_variable)
         self.while_names = []  # the names each enclosing while loop's condition reads
         self.loop_depth = 0
         self.assigned = set(function.params)  # the variables assigned so far (a read before is an error)

@@ -5,7 +5,7 @@ constructs' rules are in their modules (operators.py, indexing.py, calls.py, loo
 import ast
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing
+from numba_cuda_c.pyjit import ssa, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import BINOPS
@@ -86,7 +86,7 @@ class Statements:
             self.store_object(target.id, value, node)  # f = lambda x: ..., dt = np.float32 (syntax.py)
             return
         if isinstance(target, ast.Name):
-            name = self.binding(target.id, value)
+            name = self.binding(target.id, value, site=target)
             if self.emitting:
                 self.assigned.add(name)
             if isinstance(value.type, types.Array):  # the last array stored (branches may store other layouts)
@@ -189,45 +189,62 @@ class Statements:
             self.pruned_branch(node.body if value.const else node.orelse)
             return
         before = dict(self.renames)
+        phis = ssa.if_phis(self, node)  # the numbers either branch stores meet after it (ssa.py)
         self.emit("if (%s) {" % self.truth(value, node.test))
         self.nested(node.body)
         self.check_bindings(before, node)
-        if node.orelse:
+        branches = [ssa.end_branch(self, phis, node.body, node, before)]
+        if node.orelse or phis:
             self.emit("} else {")
             self.nested(node.orelse)
             self.check_bindings(before, node)
+            branches.append(ssa.end_branch(self, phis, node.orelse, node, before))
         self.emit("}")
+        ssa.join_if(self, phis, branches, node)
 
     def nested(self, body):
         self.depth += 1
         self.block(body)
         self.depth -= 1
 
-    def loop_else_begin(self, node):
-        """A loop's `else:` runs when no `break` left it: its breaks set a flag declared here."""
-        flag = self.module.unique("broke") if node.orelse else None
+    def loop_else_begin(self, node, target=()):
+        """Before a loop: the numbers its body (and its target) store copied into their phis at its head (ssa.py),
+        and where an `else:` or a break's values must be told from a normal end, a flag its breaks set."""
+        phis = ssa.loop_begin(self, node, target)
+        flag = self.module.unique("broke") if node.orelse or phis.exit else None
         if flag:
             self.emit("bool %s = false;" % flag)
         self.break_flags.append(flag)
+        return phis
 
-    def loop_else_end(self, node):
+    def loop_else_end(self, node, phis):
+        """After a loop: its `else:` where no break left it; the names as the loop leaves them."""
+        ssa.loop_end(self, phis)
         flag = self.break_flags.pop()
         if flag:
             self.emit("if (!%s) {" % flag)
             self.nested(node.orelse)
+            self.depth += 1
+            if ssa.reaches_end(node.orelse):
+                ssa.loop_exit(self, phis, node)
+            self.depth -= 1
             self.emit("}")
+            ssa.bind_exit(self, phis)
 
     @statement_rule(ast.While)
     def stmt_While(self, node):
-        self.loop_else_begin(node)
+        phis = self.loop_else_begin(node)
         self.emit("while (%s) {" % self.condition(node.test))
         self.loop_depth += 1
         self.while_names.append({n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)})
         self.nested(node.body)
+        self.depth += 1
+        ssa.loop_body_end(self, node.body, node)
+        self.depth -= 1
         self.while_names.pop()
         self.loop_depth -= 1
         self.emit("}")
-        self.loop_else_end(node)
+        self.loop_else_end(node, phis)
 
     def range_loop(self, node):
         call = node.iter
@@ -247,13 +264,13 @@ class Statements:
         kind = typing.promote(typing.promote(start.type, stop.type), step.type)
         if kind == types.float64:
             self.fail(node, "range() over a mix of int64 and uint64")
-        name = self.binding(node.target.id, Value("", kind))
-        self.settle_variable(name, kind)
         counter, limit, stride = (self.module.unique(s) for s in ("i", "stop", "step"))
         ctype = kind.ctype
-        self.loop_else_begin(node)
         self.emit("{")
         self.depth += 1
+        phis = self.loop_else_begin(node, [node.target])
+        name = self.binding(node.target.id, Value("", kind), site=node.target)
+        self.settle_variable(name, kind)
         self.emit("%s %s = %s;" % (ctype, limit, cast(stop, kind)))
         self.emit("%s %s = %s;" % (ctype, stride, cast(step, kind)))
         if step.const is not None:
@@ -269,21 +286,26 @@ class Statements:
             self.assigned.add(name)
         self.loop_depth += 1
         self.block(node.body)
+        ssa.loop_body_end(self, node.body, node)
         self.loop_depth -= 1
         self.depth -= 1
         self.emit("}")
+        self.loop_else_end(node, phis)
         self.depth -= 1
         self.emit("}")
-        self.loop_else_end(node)
 
     @statement_rule(ast.Break)
     def stmt_Break(self, node):
+        if self.ssa_loops:
+            ssa.loop_break(self, node)  # the values it leaves with, into the loop's exit phis
         if self.break_flags and self.break_flags[-1]:
             self.emit("%s = true;" % self.break_flags[-1])
         self.emit("break;")
 
     @statement_rule(ast.Continue)
     def stmt_Continue(self, node):
+        if self.ssa_loops:
+            ssa.loop_back(self, node)  # the next iteration's values, into the loop's head phis
         self.emit("continue;")
 
     @statement_rule(ast.Return)

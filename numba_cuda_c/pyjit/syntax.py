@@ -73,7 +73,7 @@ class Syntax:
         name = node.target.id
         if value.items is not None or not isinstance(value.type, (types.Scalar, types.Array)):
             self.fail(node, "(%s := ...) in a kernel takes a number or an array, not %s" % (name, value.type))
-        variable = self.binding(name, value)
+        variable = self.binding(name, value, site=node.target)
         if isinstance(value.type, types.Array):
             if not self.emitting:
                 self.vars[variable] = value.type

@@ -85,6 +85,7 @@ class FunctionTranslator:
         self.node.body = optional.prologue(self) + self.node.body + (optional.fall_through(self) if device else [])
         self.single_constants = _single_constants(self.node, self.params)
         self.rebindings = {}  # Python name -> its further variables, in the order made (the same in every pass)
+        self.ssa_names = {}  # the variables of numbers' stores and of their phis, by place (ssa.py)
         self.nested_functions = {}  # id(def node) -> the Python function of a function defined in this one
         self.local_functions = {}  # name -> DeviceFunction of a function defined in this one, once its def ran
         self.return_type = None

@@ -225,7 +225,7 @@ def test_array_alignment_on_the_gpu():
 @needs_nvrtc
 def test_a_name_re_bound_to_another_type_gets_a_variable_of_its_own():
     source = cuda.jit(mk.rebinding).inspect_source("void(float64[:, ::1], float64[:, ::1], float64[::1])")
-    assert "Array<double, 1> v_arr__1" in source and "double v_x__1" in source
+    assert "Array<double, 1> v_arr__1" in source and "double v_x__s1" in source
 
 
 @requires_gpu

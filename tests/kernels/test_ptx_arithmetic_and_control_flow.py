@@ -308,8 +308,10 @@ def test_device_functions_calling_device_functions():
 
 
 def test_variable_assigned_int_then_float_is_float64():
+    # numba's SSA: x is int64 where 1 is stored, float64 where 2.5 is, and float64 where the paths meet
     source = translated(k_unify, SIG)
-    assert re.search(r"\bdouble v_x = {};", source)
+    assert re.search(r"\blong long v_x = {};", source) and re.search(r"\bdouble v_x__s1 = {};", source)
+    assert re.search(r"\bdouble v_x__p1 = {};", source) and "((float)(v_x__p1))" in source
 
 
 def test_tuple_swap_goes_through_temporaries():
