@@ -122,7 +122,9 @@ class Operators:
             return Value("(!(%s))" % self.truth(self.expr(node.operand), node.operand), types.boolean)
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.UAdd):
-            return operand if annotation.how != "widened" else Value(cast(operand, annotation.type), annotation.type)
+            if annotation.how != "widened":
+                return operand
+            return Value(cast(operand, annotation.type), annotation.type)
         op, t = "-" if isinstance(node.op, ast.USub) else "~", annotation.type
         if annotation.how == "datetime":
             return datetimes.unary(self, op, operand)

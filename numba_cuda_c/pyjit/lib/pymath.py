@@ -71,7 +71,8 @@ CMATH_FUNCTIONS = {
         "atanh",
     )
 }
-MATH_ROUNDING = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}  # a float of the argument's width, as numba-cuda's
+# floor/ceil/trunc give a float of the argument's width, as numba-cuda's (CPython's numba gives an int)
+MATH_ROUNDING = {"floor": "floor", "ceil": "ceil", "trunc": "trunc"}
 MATH_PREDICATES = {"isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite"}
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 
