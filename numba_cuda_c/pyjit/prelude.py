@@ -97,14 +97,19 @@ template <typename T, typename U> __device__ __forceinline__ T ncc_atomic_dec(T 
     return ncc_atomic_step<T, U>(address, val, false);
 }
 __device__ __forceinline__ long long ncc_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
+// integer // and % as numba's int_divmod: 0 for a zero divisor (its numpy error model) and for the one quotient
+// that overflows (the type's minimum by -1)
+template <typename T> __device__ __forceinline__ bool ncc_divmod_overflows(T a, T b) {
+    return (T)-1 < 0 && b == (T)-1 && a == (T)(1ull << (sizeof(T) * 8 - 1));
+}
 template <typename T> __device__ __forceinline__ T ncc_floordiv(T a, T b) {
-    if (b == 0) return 0;
+    if (b == 0 || ncc_divmod_overflows(a, b)) return 0;
     T q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
     return q;
 }
 template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
-    if (b == 0) return 0;
+    if (b == 0 || ncc_divmod_overflows(a, b)) return 0;
     T r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;

@@ -1,4 +1,4 @@
-"""Python's builtins in kernels, as numba types them: abs, min, max, round, int, float, bool, complex, len,
+"""Python's builtins in kernels, as numba types them: abs, min, max, round, int, float, bool, complex, divmod, len,
 isinstance and tuple (print, which reads its string arguments from the source, is translator code: intrinsics.py).
 
 A typing rule returns a Value where the result is known when compiling (len of a tuple, isinstance, float("nan")):
@@ -11,7 +11,7 @@ from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib.table import Intrinsic
 from numba_cuda_c.pyjit.values import Value, cast, literal
 
-NAMES = ("abs", "min", "max", "round", "len", "int", "float", "bool", "complex", "tuple", "isinstance")
+NAMES = ("abs", "min", "max", "round", "len", "int", "float", "bool", "complex", "tuple", "isinstance", "divmod")
 _OBJECTS = {getattr(builtins, n): n for n in NAMES}
 
 
@@ -230,3 +230,32 @@ Intrinsic(("builtins", "round"), _round, lambda codes, args, t: _round_code(args
 Intrinsic(("builtins", "int"), _int, lambda codes, args, t: cast(args[0], types.int64))
 Intrinsic(("builtins", "float"), _float, lambda codes, args, t: cast(args[0], types.float64))
 Intrinsic(("builtins", "bool"), _bool, lambda codes, args, t: _bool_code(args, t))
+
+
+# divmod(a, b): numba's DivMod cases (the machine integers and the floats, each with itself), its quotient and
+# remainder as // and % compute them
+_DIVMOD_CASES = tuple(
+    (types.Tuple([t, t]), (t, t)) for t in (types.int64, types.uint64, types.float32, types.float64)
+)
+
+
+def _divmod(args):
+    if len(args) != 2 or not all(typing.is_real(a.type) for a in args):
+        raise TypeError("divmod() takes two real numbers")
+    chosen = typing.resolve_cases(_DIVMOD_CASES, [a.type for a in args])
+    if chosen is None:
+        raise TypeError("divmod() takes no arguments (%s, %s)" % (args[0].type, args[1].type))
+    return chosen[0]
+
+
+def _divmod_code(codes, args, result, translator):
+    t = result.items[0]
+    operands = []
+    for a in args:  # each evaluated once
+        temp = translator.module.unique("d")
+        translator.emit("%s %s = %s;" % (t.ctype, temp, cast(a, t)))
+        operands.append(Value(temp, t))
+    return [translator.binop_code(op, operands[0], operands[1], t) for op in ("//", "%")]
+
+
+Intrinsic(("builtins", "divmod"), _divmod, _divmod_code, statements=True)
