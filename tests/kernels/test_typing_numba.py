@@ -116,3 +116,62 @@ def test_unification_as_numba(context):
 )
 def test_functions_and_unary_operators_as_numba(context, function, rule):
     assert disagreements(context, function, rule, SINGLES) == []
+
+
+def _numba_text(t):
+    """Our type as numba writes it: a tuple of equal items is its UniTuple."""
+    if isinstance(t, T.Tuple):
+        items = [_numba_text(i) for i in t.items]
+        if len(set(items)) == 1:
+            return "UniTuple(%s x %d)" % (items[0], len(items))
+        return "Tuple(%s)" % ", ".join(items)
+    return str(t).replace("bool", "boolean")
+
+
+def _library_result(path, names):
+    """Our library entry's result type for these argument types (pyjit/lib), as numba writes it; None: refused."""
+    from numba_cuda_c.pyjit import lib
+    from numba_cuda_c.pyjit.values import typed
+
+    try:
+        result = lib.lookup(path).typing([typed(getattr(T, n)) for n in names])
+    except TypeError:  # KernelTypeError too: refused
+        return None
+    return _numba_text(getattr(result, "type", result))
+
+
+def _math_functions():
+    from numba_cuda_c.pyjit.lib import pymath
+
+    return sorted(name for name in pymath.MATH_CASES if hasattr(math, name) and name != "cbrt")
+
+
+@pytest.mark.parametrize("name", _math_functions())
+def test_math_functions_as_numba_cuda(context, name):
+    """Every math function numba-cuda types (its cudamath templates), over every real type (pairs for two
+    arguments): the result type of ours, through the same library entry a kernel calls, is numba-cuda's."""
+    from numba_cuda_c.pyjit.lib import pymath
+
+    arity = len(pymath.MATH_CASES[name][0][1])
+    reals = [n for n in NAMES if not n.startswith("complex")]
+    argument_lists = [(a,) for a in reals] if arity == 1 else [(a, b) for a in reals for b in reals]
+    wrong = []
+    for names in argument_lists:
+        mine = _library_result(("math", name), names)
+        theirs = numba_result(context, getattr(math, name), names)
+        if mine != theirs:
+            wrong.append((names, mine, theirs))
+    assert wrong == []
+
+
+def test_divmod_and_unary_plus_as_numba(context):
+    wrong = []
+    for a, b in PAIRS:
+        mine, theirs = _library_result(("builtins", "divmod"), (a, b)), numba_result(context, divmod, (a, b))
+        if "complex" not in a + b and mine != theirs:
+            wrong.append(("divmod", a, b, mine, theirs))
+    for (a,) in SINGLES:
+        mine, theirs = ours(lambda t: typing.unary("+", t), a), numba_result(context, operator.pos, (a,))
+        if mine != theirs:
+            wrong.append(("+", a, mine, theirs))
+    assert wrong == []
