@@ -41,6 +41,8 @@ COMPARES = {
 
 class Operators:
     def condition(self, node):
+        if isinstance(node, ast.BoolOp) and self.emitting and self.tree.get(node) is not None:  # a test: its truth
+            return self.condition_of_bool_op(node)
         return self.truth(self.test_value(node), node)
 
     def check_condition(self, value, node):
@@ -139,14 +141,44 @@ class Operators:
 
     @typing_rule(ast.BoolOp)
     def type_BoolOp(self, node):
-        for v in node.values:
-            self.check_condition(self.test_value(v), v)
-        return typed(types.boolean)
+        """a and b, a or b: as in Python (and numba, whose phi joins the operands), the operand that decided, so
+        the type holding all of them; bools give a bool."""
+        operands = [self.test_value(v) for v in node.values]
+        for value, v in zip(operands, node.values):
+            self.check_condition(value, v)
+        kinds = [value.type for value in operands]
+        if all(t == types.boolean for t in kinds) or not all(typing.is_number(t) for t in kinds):
+            return typed(types.boolean)
+        t = None
+        for kind in kinds:
+            t = typing.unify(t, kind)
+        return typed(t, how="operand")
 
     @c_rule(ast.BoolOp)
     def c_BoolOp(self, node, annotation):
+        if annotation.how != "operand":
+            op = " && " if isinstance(node.op, ast.And) else " || "
+            return Value("(" + op.join(self.condition(v) for v in node.values) + ")", types.boolean)
+        # each operand evaluated once, left to right, the next only where the one before did not decide
+        t = annotation.type
+        code = cast(self.expr(node.values[-1]), t)
+        for v in reversed(node.values[:-1]):
+            first = Value("ncc_decides", t)
+            taken = (code, first.code) if isinstance(node.op, ast.And) else (first.code, code)
+            code = "([&]() -> %s { %s ncc_decides = %s; return %s ? %s : %s; })()" % (
+                t.ctype,
+                t.ctype,
+                cast(self.expr(v), t),
+                self.truth(first, v),
+                taken[0],
+                taken[1],
+            )
+        return Value(code, t)
+
+    def condition_of_bool_op(self, node):
+        """`if a and b:`: the operands' truths, short-circuited, whatever value the expression would have."""
         op = " && " if isinstance(node.op, ast.And) else " || "
-        return Value("(" + op.join(self.condition(v) for v in node.values) + ")", types.boolean)
+        return "(" + op.join(self.condition(v) for v in node.values) + ")"
 
     @typing_rule(ast.Compare)
     def type_Compare(self, node):

@@ -178,7 +178,9 @@ class Statements:
 
     @statement_rule(ast.If)
     def stmt_If(self, node):
-        value = self.test_value(node.test)
+        short_circuit = isinstance(node.test, ast.BoolOp) and self.emitting and self.tree.get(node.test) is not None
+        # `if a and b:` tests the operands' truths, short-circuited (typed already: its C written once)
+        value = self.tree.get(node.test) if short_circuit else self.test_value(node.test)
         if value.type == types.none:  # `if None:`
             value = literal(False, types.boolean)
         if value.const is not None and value.items is None and not isinstance(value.const, complex):
@@ -190,7 +192,8 @@ class Statements:
             return
         before = dict(self.renames)
         phis = ssa.if_phis(self, node)  # the numbers either branch stores meet after it (ssa.py)
-        self.emit("if (%s) {" % self.truth(value, node.test))
+        test = self.condition_of_bool_op(node.test) if short_circuit else self.truth(value, node.test)
+        self.emit("if (%s) {" % test)
         self.nested(node.body)
         self.check_bindings(before, node)
         branches = [ssa.end_branch(self, phis, node.body, node, before)]
