@@ -1,5 +1,5 @@
-"""Python's builtins in kernels, as numba types them: abs, min, max, round, int, float, bool, complex, divmod, len,
-isinstance and tuple (print, which reads its string arguments from the source, is translator code: intrinsics.py).
+"""Python's builtins in kernels, as numba types them: abs, min, max, round, int, float, bool, complex, divmod, pow,
+len, isinstance and tuple (print, which reads its string arguments from the source, is translator code: intrinsics.py).
 
 A typing rule returns a Value where the result is known when compiling (len of a tuple, isinstance, float("nan")):
 the call is that literal."""
@@ -11,7 +11,21 @@ from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib.table import Intrinsic
 from numba_cuda_c.pyjit.values import Value, cast, literal
 
-NAMES = ("abs", "min", "max", "round", "len", "int", "float", "bool", "complex", "tuple", "isinstance", "divmod")
+NAMES = (
+    "abs",
+    "min",
+    "max",
+    "round",
+    "len",
+    "int",
+    "float",
+    "bool",
+    "complex",
+    "tuple",
+    "isinstance",
+    "divmod",
+    "pow",
+)
 _OBJECTS = {getattr(builtins, n): n for n in NAMES}
 
 
@@ -259,3 +273,18 @@ def _divmod_code(codes, args, result, translator):
 
 
 Intrinsic(("builtins", "divmod"), _divmod, _divmod_code, statements=True)
+
+
+def _pow(args):
+    """pow(a, b): numba types it as a ** b."""
+    if len(args) != 2 or not all(typing.is_number(a.type) for a in args):
+        raise TypeError("pow() in kernels takes two numbers")
+    return typing.power(args[0].type, args[1].type)
+
+
+Intrinsic(
+    ("builtins", "pow"),
+    _pow,
+    lambda codes, args, t, translator: translator.binop_code("**", args[0], args[1], t),
+    statements=True,
+)
