@@ -264,9 +264,9 @@ class Statements:
             start, stop, step = literal(0, types.int64), bounds[0], one
         else:
             start, stop, step = (bounds + [one])[:3]
-        kind = typing.promote(typing.promote(start.type, stop.type), step.type)
-        if kind == types.float64:
-            self.fail(node, "range() over a mix of int64 and uint64")
+        kind = typing.range_type(bounds)  # the bounds as written: range(n) and range(0, n) may differ, as in numba
+        if kind is None:
+            self.fail(node, "range() takes integers, not %s" % ", ".join(str(b.type) for b in bounds))
         counter, limit, stride = (self.module.unique(s) for s in ("i", "stop", "step"))
         ctype = kind.ctype
         self.emit("{")

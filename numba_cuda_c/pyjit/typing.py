@@ -286,10 +286,11 @@ def best_signatures(candidates, kinds_of):
     return [candidate for rating, candidate in rated if rating == least]
 
 
-def resolve_cases(cases, argtypes):
+def resolve_cases(cases, argtypes, literals=()):
     """numba's choice among a ConcreteTemplate's cases ((return type, parameter types), in numba's order) for these
     argument types: the least costly conversions (fewest unsafe, then safe, then promoting), the first of equals;
-    (return type, parameter types), or None where no case takes them."""
+    (return type, parameter types), or None where no case takes them. `literals`: the positions of integer
+    literals (numba's Literal[int], an int64 that converts at best by promotion)."""
     best = None
     for result, params in cases:
         if len(params) != len(argtypes):
@@ -297,10 +298,23 @@ def resolve_cases(cases, argtypes):
         kinds = [conversion(a, p) for a, p in zip(argtypes, params)]
         if None in kinds:
             continue
+        kinds = [max(kind, PROMOTE) if k in literals else kind for k, kind in enumerate(kinds)]
         rating = (kinds.count(UNSAFE), kinds.count(SAFE), kinds.count(PROMOTE))
         if best is None or rating < best[0]:
             best = (rating, result, params)
     return None if best is None else best[1:]
+
+
+# numba's range() cases: int32 bounds iterate as int32, int64 as int64, uint64 as uint64
+_RANGE_CASES = tuple((t, (t,) * n) for t in (types.int32, types.int64, types.uint64) for n in (1, 2, 3))
+
+
+def range_type(bounds):
+    """The type a range() over these bounds (Values) iterates as, numba's choice among its cases: range(n) of an
+    int32 n is int32, of a uint32 or uint64 one uint64, range(10) int64; None where no case takes them."""
+    literals = [k for k, b in enumerate(bounds) if type(b.const) is int and b.type == types.int64]
+    chosen = resolve_cases(_RANGE_CASES, [b.type for b in bounds], literals)
+    return None if chosen is None else chosen[0]
 
 
 def numba_text(t):
