@@ -149,6 +149,11 @@ def reaches_end(body):
     return True
 
 
+def never_ends(loop):
+    """Whether a loop's test never fails (`while True:`): control leaves it by a break, a return or a raise."""
+    return isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and bool(loop.test.value)
+
+
 def _has_break(body):
     """Whether a loop's body has a break of its own (not one of a loop inside it)."""
     for statement in body:
