@@ -163,26 +163,34 @@ def _abs_code(args, t):
     return "ncc_abs<%s>(%s)" % (t.ctype, cast(a, t))
 
 
+# round(): numba's Round cases, in its order (an integer rounds through float64, a bool through float32)
+_ROUND_CASES = (
+    (types.int64, (types.float32,)),
+    (types.int64, (types.float64,)),
+    (types.float32, (types.float32, types.int64)),
+    (types.float64, (types.float64, types.int64)),
+)
+
+
+def _round_case(args):
+    if not 1 <= len(args) <= 2 or not all(typing.is_real(a.type) for a in args):
+        raise TypeError("round() takes a real number%s" % (" and an integer" if len(args) == 2 else ""))
+    chosen = typing.resolve_cases(_ROUND_CASES, [a.type for a in args])
+    if chosen is None:
+        raise TypeError("round(x, ndigits) takes a real number and an integer")
+    return chosen
+
+
 def _round(args):
-    if len(args) == 2:  # round(x, ndigits): a float, as numba
-        x, digits = args
-        if not typing.is_int(typing.as_arith(digits.type)) or not typing.is_real(x.type):
-            raise TypeError("round(x, ndigits) takes a real number and an integer")
-        return x.type if x.type in (types.float32, types.float64) else types.float64
-    a = _one_number("round", args)
-    if typing.is_complex(a.type):
-        raise TypeError("round() takes a real number")
-    return types.int64
+    return _round_case(args)[0]
 
 
 def _round_code(args, t):
-    if len(args) == 2:
-        return "ncc_round_digits(%s, %s)" % (cast(args[0], t), cast(args[1], types.int64))
-    (a,) = args
-    if typing.is_int(a.type):
-        return cast(a, types.int64)
-    single = a.type == types.float32 or bool(a.type.to_float)
-    return "((long long)%s(%s))" % ("rintf" if single else "rint", cast(a, types.float32) if single else a.code)
+    params = _round_case(args)[1]
+    if len(args) == 2:  # round(x, ndigits): in double precision, as numba (ncc_round_digits)
+        return "ncc_round_digits(%s, %s)" % (cast(args[0], params[0]), cast(args[1], types.int64))
+    single = params[0] == types.float32
+    return "((long long)%s(%s))" % ("rintf" if single else "rint", cast(args[0], params[0]))
 
 
 def _float(args):
