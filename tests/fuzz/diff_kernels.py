@@ -14,7 +14,6 @@ one numba runs and we refuse is a failure.
 import argparse
 import importlib.util
 import json
-import math
 import os
 import random
 import sys
