@@ -114,14 +114,23 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
+// float % float as CPython's float_divmod (and numba): the remainder has the divisor's sign, a zero one too
 __device__ __forceinline__ double ncc_fmod(double a, double b) {
     double r = fmod(a, b);
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    if (r != 0) {
+        if ((r < 0) != (b < 0)) r += b;
+    } else {
+        r = b < 0 ? -0.0 : 0.0;
+    }
     return r;
 }
 __device__ __forceinline__ float ncc_fmodf(float a, float b) {
     float r = fmodf(a, b);
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    if (r != 0) {
+        if ((r < 0) != (b < 0)) r += b;
+    } else {
+        r = b < 0 ? -0.0f : 0.0f;
+    }
     return r;
 }
 // float // float as CPython's float_divmod (and numba): the floor of the exact quotient, so that

@@ -218,6 +218,7 @@ class LoopPhis:
     def __init__(self, translator, node, names, kind):
         self.kind = kind  # "loop", or "unrolled": a body per item, no back edge
         self.names = names
+        self.after_test = {}  # a while loop's names its test stores: the variables they hold when it fails
         self.head = {name: _phi_variable(translator, name, node, kind) for name in names}
         self.exit = (
             {name: _phi_variable(translator, name, node, "exit") for name in names}
@@ -268,7 +269,9 @@ def loop_end(translator, phis):
     its test fails."""
     translator.ssa_loops.pop()
     for name, phi in phis.head.items():
-        if phi in translator.vars:
+        if name in phis.after_test:
+            _bind(translator, name, phis.after_test[name])
+        elif phi in translator.vars:
             _bind(translator, name, phi)
 
 

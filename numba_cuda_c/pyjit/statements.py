@@ -238,8 +238,9 @@ class Statements:
 
     @statement_rule(ast.While)
     def stmt_While(self, node):
-        phis = self.loop_else_begin(node)
+        phis = self.loop_else_begin(node, [node.test])  # a walrus in the test stores at each iteration's start
         self.emit("while (%s) {" % self.condition(node.test))
+        phis.after_test = {n: self.renames[n] for n in ssa.stored_names([node.test]) if n in self.renames}
         self.loop_depth += 1
         self.while_names.append({n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)})
         self.nested(node.body)

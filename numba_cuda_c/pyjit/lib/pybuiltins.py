@@ -208,10 +208,13 @@ def _float(args):
 
 
 def _int(args):
-    const = _one_number("int", args).const
-    if isinstance(const, float) and const == const and abs(const) < 2.0**63:  # int(4.0): a constant (shapes)
-        return literal(int(const), types.int64)
-    return _folded(int, args, types.int64)
+    a = _one_number("int", args)
+    if (
+        isinstance(a.const, float) and a.const == a.const and abs(a.const) < 2.0**63
+    ):  # int(4.0): a constant (shapes)
+        return literal(int(a.const), types.int64)
+    # numba's Int: an integer keeps its type (int(uint8) is uint8); a float or a bool gives int64
+    return _folded(int, args, a.type if typing.is_int(a.type) else types.int64)
 
 
 def _bool(args):
@@ -249,8 +252,8 @@ _extremes("min")
 _extremes("max")
 Intrinsic(("builtins", "abs"), _abs, lambda codes, args, t: _abs_code(args, t))
 Intrinsic(("builtins", "round"), _round, lambda codes, args, t: _round_code(args, t))
-Intrinsic(("builtins", "int"), _int, lambda codes, args, t: cast(args[0], types.int64))
-Intrinsic(("builtins", "float"), _float, lambda codes, args, t: cast(args[0], types.float64))
+Intrinsic(("builtins", "int"), _int, lambda codes, args, t: cast(args[0], t))
+Intrinsic(("builtins", "float"), _float, lambda codes, args, t: cast(args[0], t))
 Intrinsic(("builtins", "bool"), _bool, lambda codes, args, t: _bool_code(args, t))
 
 
