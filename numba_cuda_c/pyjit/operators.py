@@ -5,6 +5,8 @@ for shapes and ranges)."""
 
 import ast
 import enum
+import operator
+import warnings
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, typing
@@ -89,6 +91,9 @@ class Operators:
 
     @typing_rule(ast.UnaryOp)
     def type_UnaryOp(self, node):
+        folded = python_folded(node)
+        if folded is not NOT_FOLDED:  # CPython's compiler folds it: numba types the constant (-5, ~7, not 0)
+            return self.constant_value(folded, node).annotated("literal")
         operand = self.expr(node.operand)
         if isinstance(node.op, ast.Not):
             self.check_condition(operand, node)
@@ -293,6 +298,9 @@ class Operators:
         op = BINOPS.get(type(node.op))
         if op is None:
             self.fail(node, "unsupported operator")
+        folded = python_folded(node)
+        if folded is not NOT_FOLDED:  # CPython's compiler folds it: numba types the constant (9 ** -2 is a float)
+            return self.constant_value(folded, node).annotated("literal")
         left, right = self.expr(node.left), self.expr(node.right)
         if op == "+" and left.items is not None and right.items is not None:  # t + (x,) (sequences.py)
             return self.tuple_concat_type(left, right, node)
@@ -382,6 +390,64 @@ _COMPARE_VALUES = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
 }
+
+
+NOT_FOLDED = object()
+_FOLDED_BITS = 128  # CPython's ast optimizer folds no integer wider (MAX_INT_SIZE)
+_PYTHON_UNARY = {
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Invert: operator.invert,
+    ast.Not: operator.not_,
+}
+_PYTHON_BINARY = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+}  # fmt: skip
+
+
+def python_folded(node):
+    """The number CPython's compiler folds an expression of number constants to (its AST optimizer: unary and
+    binary operators, within its limits on integer size; a division by zero is left to run), else NOT_FOLDED.
+    numba reads the bytecode, so it types that constant: `9 ** -2` is the float 0.0123..., `2 ** 63` a uint64."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) in (bool, int, float, complex) else NOT_FOLDED
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _PYTHON_UNARY:
+        value = python_folded(node.operand)
+        if value is NOT_FOLDED:
+            return NOT_FOLDED
+        try:
+            with warnings.catch_warnings():  # ~True: deprecated, still folded
+                warnings.simplefilter("ignore")
+                return _PYTHON_UNARY[type(node.op)](value)
+        except (TypeError, ValueError, ArithmeticError):
+            return NOT_FOLDED
+    if isinstance(node, ast.BinOp) and type(node.op) in _PYTHON_BINARY:
+        a, b = python_folded(node.left), python_folded(node.right)
+        if a is NOT_FOLDED or b is NOT_FOLDED:
+            return NOT_FOLDED
+        if type(a) in (int, bool) and type(b) in (int, bool) and _too_wide(type(node.op), int(a), int(b)):
+            return NOT_FOLDED
+        try:
+            value = _PYTHON_BINARY[type(node.op)](a, b)
+        except (TypeError, ValueError, ArithmeticError):
+            return NOT_FOLDED
+        if type(value) is int and value.bit_length() > _FOLDED_BITS:
+            return NOT_FOLDED
+        return value
+    return NOT_FOLDED
+
+
+def _too_wide(op, a, b):
+    """CPython's checks before folding integers (safe_multiply, safe_power, safe_lshift)."""
+    if op is ast.Mult:
+        return a != 0 and b != 0 and a.bit_length() + b.bit_length() > _FOLDED_BITS
+    if op is ast.Pow:
+        return a != 0 and b > 0 and a.bit_length() * b > _FOLDED_BITS
+    if op is ast.LShift:
+        return a != 0 and (b < 0 or b > _FOLDED_BITS or a.bit_length() > _FOLDED_BITS - b)
+    return False
 
 
 def np_unsigned(t):

@@ -25,7 +25,7 @@ with no C parameter; the launch leaves them out (dispatcher.py)."""
 import ast
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import lib
+from numba_cuda_c.pyjit import lib, ssa
 from numba_cuda_c.pyjit.rules import statement_rule
 from numba_cuda_c.pyjit.values import Value, cast, literal, typed
 
@@ -77,15 +77,18 @@ class OptionalValues:
     block_ended = False  # the statement just translated was an `if` known when compiling that always returns
 
     def ends_block(self, statement):
-        """Whether control never goes on after this statement (a return, a raise, or an `if` whose test was known
-        and whose branch taken returns): the rest of its block is dead, as numba prunes it (`if y is None:
-        return x` then `return x + y`, y None)."""
+        """Whether control never goes on after this statement (a return, a raise, a break, a continue, an `if` none
+        of whose branches goes on, or one whose test was known and whose branch taken does not): the rest of its
+        block is dead, as numba prunes it (`if y is None: return x` then `return x + y`, y None), and its
+        assignments type nothing (ssa.py)."""
         ended, self.block_ended = self.block_ended, False
-        return ended or isinstance(statement, (ast.Return, ast.Raise))
+        if isinstance(statement, ast.If) and not ssa.reaches_end([statement]):
+            return True
+        return ended or isinstance(statement, (ast.Return, ast.Raise, ast.Break, ast.Continue))
 
     def pruned_branch(self, body):
-        """An `if` known when compiling translated only this branch: the block ends here if it always returns."""
-        self.block_ended = not _can_fall_through(body)
+        """An `if` known when compiling translated only this branch: the block ends here if it never goes on."""
+        self.block_ended = not ssa.reaches_end(body)
 
     def unwrapped(self, value):
         """A value as its number where a number is needed: an Optional's number, checked (numba's TypeError where

@@ -388,12 +388,16 @@ class Statements:
     # -- names, constants and tuples ----------------------------------------------------------------------
     @typing_rule(ast.Constant)
     def type_Constant(self, node):
-        value = node.value
+        return self.constant_value(node.value, node)
+
+    def constant_value(self, value, node):
+        """A constant's annotation: a literal (int64, or uint64 past it, a bool, a float64, a complex128) or a
+        compile-time object."""
         if isinstance(value, bool):
             return typed(types.boolean, const=value)
         if isinstance(value, int):
-            if not -(2**63) <= value < 2**64:
-                self.fail(node, "integer constant out of range")
+            if not -(2**63) <= value < 2**64:  # numba's typeof refuses it (a constant CPython folded too)
+                self.fail(node, "Int value is too large: %d" % value)
             return typed(types.int64 if value < 2**63 else types.uint64, const=value)
         if isinstance(value, float):
             return typed(types.float64, const=value)
