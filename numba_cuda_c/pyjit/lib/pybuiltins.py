@@ -67,13 +67,15 @@ def _complex(args):
         raise TypeError("complex() takes one or two numbers here")
     if len(args) == 2 and not all(typing.is_real(a.type) for a in args):
         raise TypeError("complex(real, imag) takes real numbers here")
+    if all(a.type == types.float32 for a in args):  # numba's Complex: of float32s, a complex64
+        return types.complex64
     return types.complex128
 
 
-def _complex_code(args):
+def _complex_code(args, t):
     if len(args) == 1:
-        return cast(args[0], types.complex128)
-    return "ncc_complex_of(%s, %s)" % tuple(cast(a, types.float64) for a in args)
+        return cast(args[0], t)
+    return "ncc_complex_of(%s, %s)" % tuple(cast(a, t.underlying_float) for a in args)
 
 
 def _len(args):
@@ -234,7 +236,7 @@ Intrinsic(
     lambda codes, args, t, translator: [i.code for i in args[0].items],
     statements=True,
 )
-Intrinsic(("builtins", "complex"), _complex, lambda codes, args, t: _complex_code(args))
+Intrinsic(("builtins", "complex"), _complex, lambda codes, args, t: _complex_code(args, t))
 
 
 def _len_code(args):

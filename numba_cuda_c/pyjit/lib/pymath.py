@@ -193,6 +193,10 @@ for _name in (*MATH_FUNCTIONS, *MATH_ROUNDING, *MATH_PREDICATES, *OTHER_MATH):
     _math(_name)
 
 
+# numba-cuda implements these in Python (its @overloads) with float64 constants: a complex64 argument gives complex128
+_CMATH_IN_DOUBLE = ("tanh", "acosh", "log10")
+
+
 def _cmath_types(name, args):
     """(result type, the complex type computed in) of cmath.name(*args)."""
     _count(args, (1, 2) if name in ("log", "rect") else (1,))
@@ -207,6 +211,8 @@ def _cmath_types(name, args):
         t = types.complex64 if part == types.float32 else types.complex128
         return t, part
     t = typing.cmath_result(args[0].type)
+    if name in _CMATH_IN_DOUBLE:
+        t = types.complex128
     if name == "log" and len(args) == 2:  # log(z, base)
         return typing.promote(t, args[1].type), t
     if name in CMATH_FUNCTIONS:
