@@ -184,12 +184,23 @@ def _store_counts(function):
     return counts
 
 
+def _own_statements(body):
+    """The statements of a body and of the blocks in it (branches, loops), not of functions defined in it."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from _own_statements(getattr(statement, field, None) or [])
+
+
 def _single_constants(function, params):
-    """{name: value} of the locals assigned once, in the function's own body (not in a branch or loop), an int or
-    a bool: numba knows their value where a constant is needed (cuda.shared.array(N, ...) after N = 100)."""
+    """{name: value} of the locals assigned once in the function (in a branch or a loop too, not in a function defined
+    in it), an int or a bool: numba knows their value where a constant is needed (cuda.shared.array(N, ...) after
+    N = 100), and prunes the branches and loops they decide (`if n:`, `while n:`), as its literal typing does."""
     stores = _store_counts(function)
     found = {}
-    for statement in function.body:
+    for statement in _own_statements(function.body):
         if (
             isinstance(statement, ast.Assign)
             and all(isinstance(target, ast.Name) for target in statement.targets)  # a = b = 0 too

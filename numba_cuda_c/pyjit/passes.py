@@ -46,7 +46,8 @@ from numba_cuda_c.pyjit.typing import KernelTypeError
 # every pass. return_type, which statements set, is a property of its own (Pass.return_type).
 FUNCTION_STATE = (
     "pyfunc", "argtypes", "module", "device", "declared_return", "filename", "first_line", "source_lines", "node",
-    "globals", "constants", "params", "vars", "single_constants", "rebindings", "ssa_names", "nested_functions",
+    "globals", "constants", "params", "vars", "single_constants", "rebindings", "ssa_names", "ssa_pending",
+    "nested_functions",
     "local_functions", "loop_rewrites", "call_rewrites", "tree",
 )  # fmt: skip
 

@@ -19,7 +19,19 @@ A phi's type unifies over the typing passes, as numba's type variables do; a sto
 import ast
 
 from numba_cuda_c import types
+from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.values import Value, cast
+
+
+def apply_pending(function):
+    """Before a typing pass: the loops' back edges of the last pass widen their phis. Gives whether any changed."""
+    changed = False
+    for phi, t in function.ssa_pending.items():
+        widened = typing.unify(function.vars.get(phi), t)
+        if widened != function.vars.get(phi):
+            function.vars[phi], changed = widened, True
+    function.ssa_pending.clear()
+    return changed
 
 
 def is_number_like(t):
@@ -108,9 +120,12 @@ def _refuse_mix(translator, name, other, number, node):
     )
 
 
-def _copy(translator, phi, name, node):
+def _copy(translator, phi, name, node, back_edge=False):
     """phi = the value `name` holds now, converted to the phi's type (unified with it): one incoming edge. Gives the
-    (variable, type) copied from, None where the name holds no number here."""
+    (variable, type) copied from, None where the name holds no number here. A loop's back edge widens the phi's type
+    from the next typing pass on (function.ssa_pending), as numba's type inference sees it: its rounds type the
+    head's phi before the body whose values come back to it, so the code after the loop is first typed with the
+    phi as it entered the loop (and its types, unified over the rounds, keep that)."""
     bound = _bound(translator, name)
     if bound is None:
         return None
@@ -119,7 +134,12 @@ def _copy(translator, phi, name, node):
         if phi in translator.vars:
             _refuse_mix(translator, name, source, translator.vars[phi], node)
         return None
-    settled = translator.settle_variable(phi, source)
+    if back_edge and not translator.emitting and phi in translator.vars:
+        pending = translator.ssa_pending
+        pending[phi] = typing.unify(pending.get(phi), source)
+        settled = translator.vars[phi]
+    else:
+        settled = translator.settle_variable(phi, source)
     if settled is not types.none:
         value = translator.variable_value(variable, node) if source is not types.none else Value(type=types.none)
         translator.emit("v_%s = %s;" % (phi, cast(value, settled)))
@@ -248,7 +268,7 @@ def loop_back(translator, node):
     """The end of an iteration (the body's end, a continue): the values copied into the head phis."""
     phis = translator.ssa_loops[-1]
     for name, phi in phis.head.items():
-        _copy(translator, phi, name, node)
+        _copy(translator, phi, name, node, back_edge=phis.kind == "loop")
 
 
 def loop_break(translator, node):

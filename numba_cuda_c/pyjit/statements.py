@@ -238,6 +238,11 @@ class Statements:
 
     @statement_rule(ast.While)
     def stmt_While(self, node):
+        if isinstance(node.test, (ast.Constant, ast.Name)):  # `while 0:`, `while n:` after n = 0: never runs
+            test = self.test_value(node.test)
+            if test.const is not None and test.items is None and not test.const:
+                self.nested(node.orelse)  # numba prunes the loop: its else alone runs
+                return
         phis = self.loop_else_begin(node, [node.test])  # a walrus in the test stores at each iteration's start
         self.emit("while (%s) {" % self.condition(node.test))
         phis.after_test = {n: self.renames[n] for n in ssa.stored_names([node.test]) if n in self.renames}

@@ -17,7 +17,7 @@ each); module.py is the compilation unit (ModuleBuilder) that device functions a
 """
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import optional, typing
+from numba_cuda_c.pyjit import optional, ssa, typing
 from numba_cuda_c.pyjit.bindings import _single_constants
 from numba_cuda_c.pyjit.calls import parameter_names
 from numba_cuda_c.pyjit.module import ModuleBuilder
@@ -86,6 +86,7 @@ class FunctionTranslator:
         self.single_constants = _single_constants(self.node, self.params)
         self.rebindings = {}  # Python name -> its further variables, in the order made (the same in every pass)
         self.ssa_names = {}  # the variables of numbers' stores and of their phis, by place (ssa.py)
+        self.ssa_pending = {}  # loop phis' types from their back edges, for the next typing pass (ssa.py)
         self.nested_functions = {}  # id(def node) -> the Python function of a function defined in this one
         self.local_functions = {}  # name -> DeviceFunction of a function defined in this one, once its def ran
         self.return_type = None
@@ -122,9 +123,10 @@ class FunctionTranslator:
     def type(self):
         """Runs typing passes until the types stop changing."""
         for _ in range(TYPING_PASSES):
+            ssa.apply_pending(self)  # what loops' back edges brought in the last pass
             before = (dict(self.vars), self.return_type)
             last = self.typing_pass(self).run()
-            if (dict(self.vars), self.return_type) == before:
+            if (dict(self.vars), self.return_type) == before and not self.widens_phis():
                 break
         else:
             changing = sorted(n for n, t in self.vars.items() if before[0].get(n) != t)
@@ -134,6 +136,10 @@ class FunctionTranslator:
                 % (", ".join(changing) or "the return value", TYPING_PASSES),
             )
         self.untyped = last.untyped
+
+    def widens_phis(self):
+        """Whether the last pass's loop back edges would change a phi's type (another pass is needed)."""
+        return any(typing.unify(self.vars.get(p), t) != self.vars.get(p) for p, t in self.ssa_pending.items())
 
     def emit(self):
         """The C text of this function, written by its emitting pass (after type())."""

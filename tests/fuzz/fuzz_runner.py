@@ -87,10 +87,8 @@ def argtypes(case, module):
 def norm_type(t):
     """A type's name as both print it: numba's literals unliteral'd, 'boolean' as 'bool'."""
     text = str(t)
-    if text.startswith("Literal[int]"):
-        return "int64"
-    if text.startswith("Literal[bool]"):
-        return "bool"
+    if text.startswith("Literal["):  # its value's type: Literal[int](2**64 - 1) is uint64
+        text = str(getattr(t, "literal_type", "int64" if text.startswith("Literal[int]") else "bool"))
     return "bool" if text == "boolean" else text
 
 
