@@ -240,9 +240,13 @@ class LoopPhis:
         self.names = names
         self.after_test = {}  # a while loop's names its test stores: the variables they hold when it fails
         self.head = {name: _phi_variable(translator, name, node, kind) for name in names}
+        # a while loop tests before it starts and again at the end of each iteration (CPython's bytecode, which
+        # numba reads): where the test fails, the value before the loop or the iteration's meet, typed as they
+        # come (forward), not through the head's phi
+        self.tested = kind == "loop" and isinstance(node, ast.While) and not never_ends(node)
         self.exit = (
             {name: _phi_variable(translator, name, node, "exit") for name in names}
-            if kind == "loop" and _has_break(node.body) and names
+            if kind == "loop" and (_has_break(node.body) or self.tested) and names
             else {}
         )
 
@@ -259,15 +263,26 @@ def loop_begin(translator, node, extra=()):
 def _enter(translator, phis, node):
     """The names bound to the head phis, the values they hold before the loop copied in; the phis pushed."""
     for name, phi in phis.head.items():
+        if phis.tested:
+            _type_exit(translator, phis, name)
         if _copy(translator, phi, name, node) is not None or phi in translator.vars:
             _bind(translator, name, phi)
     translator.ssa_loops.append(phis)
+
+
+def _type_exit(translator, phis, name):
+    """A while loop's exit phi takes the type `name` holds here (where the test may fail next), no copy."""
+    bound = _bound(translator, name)
+    if bound is not None and is_number_like(bound[1]):
+        translator.settle_variable(phis.exit[name], bound[1])
 
 
 def loop_back(translator, node):
     """The end of an iteration (the body's end, a continue): the values copied into the head phis."""
     phis = translator.ssa_loops[-1]
     for name, phi in phis.head.items():
+        if phis.tested:
+            _type_exit(translator, phis, name)
         _copy(translator, phi, name, node, back_edge=phis.kind == "loop")
 
 

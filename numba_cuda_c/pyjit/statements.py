@@ -13,6 +13,11 @@ from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
 from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, literal, typed
 
 
+# what a test numba may know when compiling is made of (no call, no store: typing it twice writes nothing twice)
+_FOLDABLE = (ast.Constant, ast.Name, ast.Load, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.cmpop, ast.operator,
+             ast.unaryop, ast.boolop)  # fmt: skip
+
+
 class Statements:
     @statement_rule(ast.Pass)
     def stmt_Pass(self, node):
@@ -238,7 +243,7 @@ class Statements:
 
     @statement_rule(ast.While)
     def stmt_While(self, node):
-        if isinstance(node.test, (ast.Constant, ast.Name)):  # `while 0:`, `while n:` after n = 0: never runs
+        if all(isinstance(n, _FOLDABLE) for n in ast.walk(node.test)):  # `while 0:`, `while n < 0:` after n = 0
             test = self.test_value(node.test)
             if test.const is not None and test.items is None and not test.const:
                 self.nested(node.orelse)  # numba prunes the loop: its else alone runs
