@@ -244,7 +244,7 @@ class Statements:
     @statement_rule(ast.While)
     def stmt_While(self, node):
         if all(isinstance(n, _FOLDABLE) for n in ast.walk(node.test)):  # `while 0:`, `while n < 0:` after n = 0
-            test = self.test_value(node.test)
+            test = self.tree.get(node.test) if self.emitting else self.test_value(node.test)  # C written once
             if test.const is not None and test.items is None and not test.const:
                 self.nested(node.orelse)  # numba prunes the loop: its else alone runs
                 return
