@@ -70,7 +70,12 @@ class Operators:
     @typing_rule(ast.IfExp)
     def type_IfExp(self, node):
         """a if c else b: the type holding both (None with a number: an Optional); where c is known when compiling
-        (a literal, a test of None), the branch it picks alone, as numba prunes the other."""
+        (a literal, a test of None), the branch it picks alone, as numba prunes the other (a test CPython folds
+        is not even typed: its compiler keeps the branch alone)."""
+        folded = python_folded(node.test)
+        if folded is not NOT_FOLDED:
+            picked = node.body if folded else node.orelse
+            return self.optional_expr(picked).annotated(("picked", picked))
         test = self.test_value(node.test)
         self.check_condition(test, node)
         if test.const is not None and test.items is None and not isinstance(test.const, complex):

@@ -8,7 +8,7 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import ssa, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.module import _Unknown
-from numba_cuda_c.pyjit.operators import BINOPS
+from numba_cuda_c.pyjit.operators import BINOPS, NOT_FOLDED, python_folded
 from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
 from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, literal, typed
 
@@ -185,7 +185,11 @@ class Statements:
     def stmt_If(self, node):
         short_circuit = isinstance(node.test, ast.BoolOp) and self.emitting and self.tree.get(node.test) is not None
         # `if a and b:` tests the operands' truths, short-circuited (typed already: its C written once)
-        value = self.tree.get(node.test) if short_circuit else self.test_value(node.test)
+        folded = python_folded(node.test)  # `if 5:` is no test in CPython's bytecode, whatever the constant
+        if folded is not NOT_FOLDED:
+            value = literal(bool(folded), types.boolean)
+        else:
+            value = self.tree.get(node.test) if short_circuit else self.test_value(node.test)
         if value.type == types.none:  # `if None:`
             value = literal(False, types.boolean)
         if value.const is not None and value.items is None and not isinstance(value.const, complex):
