@@ -206,7 +206,8 @@ class Loops:
         self.depth += 1
         self.emit("bool %s = false;" % flag)
         self.break_flags.append(flag)
-        phis = ssa.unrolled_begin(self, node, bodies)  # the numbers the bodies store: one phi each (ssa.py)
+        # the numbers the bodies and the else clause store: one phi each (ssa.py)
+        phis = ssa.unrolled_begin(self, node, bodies + [node.orelse])
         self.loop_depth += 1
         for k, body in enumerate(bodies):
             self.emit("do {" if k == 0 else "if (!%s) do {" % flag)
@@ -221,6 +222,9 @@ class Loops:
         if node.orelse:
             self.emit("if (!%s) {" % flag)
             self.nested(node.orelse)
+            self.depth += 1
+            ssa.unrolled_else_end(self, phis, node)  # where no break skipped it: its values meet the breaks'
+            self.depth -= 1
             self.emit("}")
         self.depth -= 1
         self.emit("}")

@@ -244,9 +244,11 @@ class LoopPhis:
         # numba reads): where the test fails, the value before the loop or the iteration's meet, typed as they
         # come (forward), not through the head's phi
         self.tested = kind == "loop" and isinstance(node, ast.While) and not never_ends(node)
+        # where a break skips the loop's else clause, what the clause stores meets the break's values too
+        exit_names = names + [n for n in stored_names(getattr(node, "orelse", [])) if n not in names]
         self.exit = (
-            {name: _phi_variable(translator, name, node, "exit") for name in names}
-            if kind == "loop" and (_has_break(node.body) or self.tested) and names
+            {name: _phi_variable(translator, name, node, "exit") for name in exit_names}
+            if kind == "loop" and (_has_break(node.body) or self.tested) and exit_names
             else {}
         )
 
@@ -342,3 +344,13 @@ def unrolled_body_end(translator, phis, body, node):
 
 def unrolled_end(translator):
     translator.ssa_loops.pop()
+
+
+def unrolled_else_end(translator, phis, node):
+    """After an unrolled loop's else clause: its values copied into the phis, which the names are bound to."""
+    if node.orelse and reaches_end(node.orelse):
+        for name, phi in phis.head.items():
+            _copy(translator, phi, name, node)
+    for name, phi in phis.head.items():
+        if phi in translator.vars:
+            _bind(translator, name, phi)
