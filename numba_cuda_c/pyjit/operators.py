@@ -375,6 +375,8 @@ class Operators:
         if op == "**":
             if typing.is_float(t) and right.const in (1, 2, 3, 4) and not isinstance(right.const, bool):
                 return "ncc_powi<%d>(%s)" % (right.const, a)  # x**2 as x*x, as LLVM does for numba
+            if typing.is_int(t) and type(right.const) is int and right.const < 0:  # numba's unrolled inverse
+                return "ncc_ipow_inverse<%s>(%s, %dull)" % (t.ctype, a, -right.const)
             if typing.is_int(t):
                 return "ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b)
             if typing.is_float(t) and typing.is_int(typing.as_arith(right.type)):  # numba's int_power: squaring

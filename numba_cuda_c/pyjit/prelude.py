@@ -114,40 +114,47 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-// float % float as CPython's float_divmod (and numba): the remainder has the divisor's sign, a zero one too
-__device__ __forceinline__ double ncc_fmod(double a, double b) {
-    double r = fmod(a, b);
-    if (r != 0) {
-        if ((r < 0) != (b < 0)) r += b;
+// float // and % as numba-cuda computes them (its real_divmod, CPython's float_divmod written with LLVM's frem):
+// frem as NVPTX lowers it, a - b * trunc(a / b) contracted to one fma (so x % inf is NaN, as numba's), the
+// remainder given the divisor's sign (a zero one too), the quotient snapped to the nearest integer
+template <typename T> __device__ __forceinline__ T ncc_frem(T a, T b) { return fma(-trunc(a / b), b, a); }
+template <typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
+    T mod = ncc_frem(vx, wx);
+    T div = (vx - mod) / wx;
+    if (mod != 0) {  // unordered: NaN too
+        if ((wx < 0) != (mod < 0)) {
+            div = div - (T)1;
+            mod = mod + wx;
+        }
     } else {
-        r = b < 0 ? -0.0 : 0.0;
+        mod = wx < 0 ? (T)-0.0 : (T)0.0;
     }
-    return r;
-}
-__device__ __forceinline__ float ncc_fmodf(float a, float b) {
-    float r = fmodf(a, b);
-    if (r != 0) {
-        if ((r < 0) != (b < 0)) r += b;
+    T floordiv;
+    if (div != 0 && div == div) {  // ordered
+        floordiv = floor(div);
+        if (div - floordiv > (T)0.5) floordiv = floordiv + (T)1;
     } else {
-        r = b < 0 ? -0.0f : 0.0f;
+        div = div * div;  // a zero with the true quotient's sign
+        floordiv = div * vx / wx;
     }
-    return r;
+    *remainder = mod;
+    return floordiv;
 }
-// float // float as CPython's float_divmod (and numba): the floor of the exact quotient, so that
-// 1.0 // 0.1 is 9.0 where floor(1.0 / 0.1) would be 10.0
-#define NCC_FFLOORDIV(name, T, FMOD, FLOOR, COPYSIGN)                                                \
-    __device__ __forceinline__ T name(T vx, T wx) {                                                 \
-        if (wx == 0) return vx / wx;                                                                \
-        T mod = FMOD(vx, wx);                                                                       \
-        T div = (vx - mod) / wx;                                                                    \
-        if (mod != 0 && ((wx < 0) != (mod < 0))) div -= 1;                                          \
-        if (div == 0) return COPYSIGN((T)0, vx / wx);                                               \
-        T floordiv = FLOOR(div);                                                                    \
-        if (div - floordiv > (T)0.5) floordiv += 1;                                                 \
-        return floordiv;                                                                            \
-    }
-NCC_FFLOORDIV(ncc_ffloordiv, double, fmod, floor, copysign)
-NCC_FFLOORDIV(ncc_ffloordiv_f32, float, fmodf, floorf, copysignf)
+template <typename T> __device__ __forceinline__ T ncc_real_floordiv(T vx, T wx) {
+    if (wx == 0) return vx / wx;  // numba's numpy error model: inf or NaN
+    T mod;
+    return ncc_real_divmod(vx, wx, &mod);
+}
+template <typename T> __device__ __forceinline__ T ncc_real_mod(T vx, T wx) {
+    if (wx == 0) return ncc_frem(vx, wx);  // NaN
+    T mod;
+    ncc_real_divmod(vx, wx, &mod);
+    return mod;
+}
+__device__ __forceinline__ double ncc_ffloordiv(double a, double b) { return ncc_real_floordiv(a, b); }
+__device__ __forceinline__ float ncc_ffloordiv_f32(float a, float b) { return ncc_real_floordiv(a, b); }
+__device__ __forceinline__ double ncc_fmod(double a, double b) { return ncc_real_mod(a, b); }
+__device__ __forceinline__ float ncc_fmodf(float a, float b) { return ncc_real_mod(a, b); }
 // float ** int as numba: by repeated squaring (pow past 65536), the inverse for a negative exponent
 template <typename T, typename E> __device__ T ncc_fpowi(T a, E b) {
     bool invert = b < 0;  // never for an unsigned exponent
@@ -200,6 +207,19 @@ template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {
         a *= a;
     }
     return (T)r;  // 1 / r for a negative exponent: r is 1 or -1 there
+}
+// int ** -N for a constant N as numba unrolls it (static_power_impl): x ** N (wrapping), then 0x8000... where that
+// is 0, 0 unless it is 1 or -1
+template <typename T> __device__ __forceinline__ T ncc_ipow_inverse(T base, unsigned long long n) {
+    typedef unsigned long long U;
+    U r = 1, a = (U)base;
+    for (; n != 0; n >>= 1) {
+        if (n & 1) r *= a;
+        a *= a;
+    }
+    T result = (T)r;
+    if (result == 0) return (T)(1ull << (sizeof(T) * 8 - 1));
+    return (result == 1 || ((T)-1 < 0 && result == (T)-1)) ? result : 0;
 }
 // x ** N for a constant N as numba unrolls it: squaring, the products in the order its loop makes them
 template <int N, typename T> __device__ __forceinline__ T ncc_powi(T x) {
