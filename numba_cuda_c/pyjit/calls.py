@@ -345,7 +345,7 @@ class Calls:
             return lib.lookup(path) if path else None
         if (
             callable(target)
-            and getattr(target, "__module__", "").startswith("numpy")
+            and (getattr(target, "__module__", None) or "").startswith("numpy")  # None: a function exec'd
             and target in array_lib.OBJECTS
         ):
             return array_lib.OBJECTS[target]  # np.sum(a)

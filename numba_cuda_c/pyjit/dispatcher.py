@@ -6,7 +6,6 @@ import collections
 import functools
 import os
 import pickle
-import re
 import sys
 import threading
 import time
@@ -44,6 +43,7 @@ from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # l
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
 from numba_cuda_c.pyjit.options import CARVEOUTS, check_options, nvrtc_options
+from numba_cuda_c.pyjit.names import KERNEL_PREFIX, c_symbol
 from numba_cuda_c.pyjit.ptx import compile_ptx
 
 
@@ -172,7 +172,7 @@ class Dispatcher(LaunchConfigSensitivity):
             key = self._cache_key(argtypes)
             # the kernel's C name, the same in every process (the disk cache's source holds it); each
             # signature is a module of its own, so a short digest only tells them apart in profilers
-            name = "ncc_%s_%08x" % (re.sub(r"\W", "_", self.py_func.__name__), zlib.crc32(repr(argtypes).encode()))
+            name = "%s_%08x" % (c_symbol(self.py_func.__name__), zlib.crc32(repr(argtypes).encode()))
             externs = []  # the declared device functions it calls (cuda.declare_device)
             captured = []  # the global device arrays it reads by pointer
 
@@ -235,6 +235,7 @@ class Dispatcher(LaunchConfigSensitivity):
             (
                 "jit translation",
                 _version.__version__,
+                KERNEL_PREFIX,  # the kernel's C name is in the source: an entry of another naming is not read
                 code.co_filename,
                 stamp,
                 self.py_func.__qualname__,

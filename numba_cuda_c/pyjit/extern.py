@@ -11,6 +11,7 @@ linked with the files of every declaration it calls (cudadrv/linker.py).
 """
 
 from numba_cuda_c import types
+from numba_cuda_c.pyjit.names import check_c_symbol
 from numba_cuda_c.pyjit.typing import KernelTypeError
 from numba_cuda_c.pyjit.values import Value, c_array_type, cast
 
@@ -48,6 +49,7 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
         raise NotImplementedError(f"Unsupported ABI: {abi}")
     if not isinstance(name, str) or not name.isidentifier():
         raise TypeError("a declared device function's name is a C identifier, not %r" % (name,))
+    check_c_symbol(name, "a declared device function's name")  # written into C as it is: not max, new, ...
     if link is None:
         link = ()
     elif not isinstance(link, (list, tuple, set)):

@@ -10,6 +10,7 @@ from numba_cuda_c.pyjit import lib
 from numba_cuda_c.pyjit.calls import _constant_key
 from numba_cuda_c.pyjit.exceptions import raise_lines
 from numba_cuda_c.pyjit.extern import declare_in
+from numba_cuda_c.pyjit.names import DEVICE_PREFIX, c_symbol
 from numba_cuda_c.pyjit.prelude import COMPLEX, FP16_HEADER, PRELUDE
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
@@ -80,7 +81,7 @@ class ModuleBuilder:
         if key in self.translating:  # a call of a function being typed or written: recursion
             return self.functions[key][0], self.recursive_return_type(key, pyfunc)
         if key not in self.functions:
-            name = self.unique("ncc_dev_" + re.sub(r"\W", "_", pyfunc.__name__))  # <lambda> too
+            name = self.unique(c_symbol(pyfunc.__name__, DEVICE_PREFIX))  # <lambda>, max, ρ too
             self.functions[key] = (name, None)
             translator = self.function_translator(
                 pyfunc, argtypes, self, device=True, name=name, constants=constants

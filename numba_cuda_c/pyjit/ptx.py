@@ -7,6 +7,7 @@ import re
 from numba_cuda_c import _cuda, compiler, types
 from numba_cuda_c.pyjit.devicefn import normalise
 from numba_cuda_c.pyjit.extern import links_of
+from numba_cuda_c.pyjit.names import c_symbol, check_c_symbol
 from numba_cuda_c.pyjit.options import check_options, nvrtc_options
 
 
@@ -53,7 +54,7 @@ def compile_ptx(
     """
     _check_abi(abi, device)
     ptx, resty, _externs = _compile(
-        pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info
+        pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info, abi
     )
     return ptx, resty
 
@@ -67,7 +68,27 @@ def _check_abi(abi, device):
         raise NotImplementedError("The C ABI is not supported for kernels")
 
 
-def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info=None):
+def _symbol(pyfunc, device, abi, abi_info):
+    """(the C name of the function compiled, whether it is the user's own): abi_info's abi_name, or a C-ABI device
+    function's Python name, as they are (checked: a C++ keyword or a name of CUDA's headers cannot be one); else
+    names.c_symbol's, which no Python name makes collide (a kernel named max, new or threadIdx)."""
+    if abi_info and abi_info.get("abi_name"):
+        name = abi_info["abi_name"]
+        check_c_symbol(name, "abi_info's abi_name")
+        return name, True
+    if device and abi == "c":
+        name = pyfunc.__name__
+        if name == "<lambda>":
+            name = "_lambda_"
+        try:
+            check_c_symbol(name, "the C ABI's symbol, the device function's name,")
+        except ValueError as error:
+            raise ValueError("%s; choose another with abi_info={'abi_name': ...}" % error) from None
+        return name, True
+    return c_symbol(pyfunc.__name__), False
+
+
+def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bounds, abi_info=None, abi="numba"):
     """compile_ptx's work: (ptx, return type, the declared device functions it calls)."""
     checked = {"launch_bounds": launch_bounds} if launch_bounds is not None else {}
     check_options(checked)
@@ -77,9 +98,7 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     sig = types.parse_signature(args)
     argtypes = normalise(sig.args)
     externs = []  # declared device functions called: defined elsewhere, so the code is relocatable
-    name = re.sub(r"\W", "_", pyfunc.__name__)  # a C identifier: <lambda> too
-    if abi_info and abi_info.get("abi_name"):
-        name = abi_info["abi_name"]
+    name, exact = _symbol(pyfunc, device, abi, abi_info)
     if device:
         declared = sig.return_type if sig.return_type not in (None, types.void) else None
         source, resty = translate_device(
@@ -101,10 +120,41 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     options = nvrtc_options(debug=debug, lineinfo=lineinfo, fastmath=fastmath, opt=opt)
     if device or externs:
         options.append("-rdc=true")  # keep the device function, which nothing in the module calls
-    ptx = compiler.compile_image(
-        source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu", ptx=True
-    )
+
+    def compiled(source):
+        return compiler.compile_image(
+            source, options, arch=tuple(cc or _default_cc()), name=pyfunc.__name__ + ".cu", ptx=True
+        )
+
+    try:
+        ptx = compiled(source)
+    except _cuda.NvrtcError as error:
+        if exact and _collides(source, name, device, compiled):
+            raise ValueError(
+                "%r cannot be a C symbol: it collides with a name of CUDA's headers (NVRTC: %s); choose another "
+                "with abi_info={'abi_name': ...}" % (name, _first_error(str(error)))
+            ) from None
+        raise
     return ptx.decode(), resty, externs
+
+
+def _collides(source, name, device, compiled):
+    """Whether the user's symbol `name` is what NVRTC refused in `source`: the source compiles with the function
+    (the last one: its own piece ends the module) named as a Python name would be."""
+    start = source.rfind('extern "C" __device__' if device else 'extern "C" __global__')
+    renamed = source[:start] + re.sub(
+        r"\b%s\(" % re.escape(name), c_symbol("symbol") + "(", source[start:], count=1
+    )
+    try:
+        compiled(renamed)
+    except _cuda.NvrtcError:
+        return False
+    return True
+
+
+def _first_error(log):
+    """The first error line of an NVRTC log."""
+    return next((line.strip() for line in log.splitlines() if "error" in line and "(" in line), log.strip()[:200])
 
 
 def _check_output(output):
@@ -152,7 +202,7 @@ def compile_all(
 
     cc = tuple(cc or _default_cc())
     ptx, resty, externs = _compile(
-        pyfunc, sig, bool(debug), lineinfo, device, fastmath, cc, opt is not False, launch_bounds, abi_info
+        pyfunc, sig, bool(debug), lineinfo, device, fastmath, cc, opt is not False, launch_bounds, abi_info, abi
     )
     link = getattr(pyfunc, "options", {}).get("link") or ()
     link = [link] if isinstance(link, (str, os.PathLike)) else list(link)

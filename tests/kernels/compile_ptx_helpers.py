@@ -10,6 +10,7 @@ import pytest
 
 import numba_cuda_c as cuda
 from numba_cuda_c import types
+from numba_cuda_c.pyjit.names import c_symbol
 from numba_cuda_c.pyjit.prelude import PRELUDE
 
 SIG = "void(float32[:], int64)"
@@ -27,13 +28,13 @@ def _private_cache(tmp_path_factory):
 def ptx_of(func, sig=SIG, **options):
     ptx, resty = cuda.compile_ptx(func, sig, **options)
     assert resty == types.void
-    assert ".visible .entry %s(" % func.__name__ in ptx
+    assert ".visible .entry %s(" % c_symbol(func.__name__) in ptx  # ncc_py_<name>: no name collides
     return ptx
 
 
 def body_of(ptx, name):
-    """The PTX of one entry or function, from its name to the end."""
-    match = re.search(r"\.(entry|func)\s[^\n]*\b%s\(" % re.escape(name), ptx)
+    """The PTX of one entry or function (its Python name; compiled by compile_ptx), from its name to the end."""
+    match = re.search(r"\.(entry|func)\s[^\n]*\b%s\(" % re.escape(c_symbol(name)), ptx)
     assert match, ptx
     return ptx[match.start() :]
 

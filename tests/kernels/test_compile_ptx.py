@@ -76,8 +76,8 @@ def test_kernel_entry_and_parameters():
     ptx = ptx_of(k_vector_add)
     body = body_of(ptx, "k_vector_add")
     # an array travels as {data, shape[1], strides[1]}: 24 bytes; the int64 as a u64
-    assert re.search(r"\.param \.align 8 \.b8 k_vector_add_param_0\[24\]", body)
-    assert ".param .u64 k_vector_add_param_1" in body
+    assert re.search(r"\.param \.align 8 \.b8 ncc_py_k_vector_add_param_0\[24\]", body)
+    assert ".param .u64 ncc_py_k_vector_add_param_1" in body
     assert "%tid.x" in body and "%ctaid.x" in body and "%ntid.x" in body
     assert "ld.global.f32" in body and "st.global.f32" in body
     assert re.search(r"add(\.rn)?\.f(32|64)", body)  # a[i] + 1.0
@@ -90,10 +90,18 @@ def test_parameter_kinds():
         for text in expected:
             assert text in ptx, (sig, text, ptx)
 
-    check(k_c_layout, "void(float32[:, :], int32)", ["k_c_layout_param_0[40]", ".param .u32 k_c_layout_param_1"])
-    check(k_c_layout, "void(float32[:, ::1], int64)", ["k_c_layout_param_0[40]", ".param .u64 k_c_layout_param_1"])
-    check(k_3d, "void(float32[:, :, :], uint8)", ["k_3d_param_0[56]", ".param .u8 k_3d_param_1"])
-    check(k_3d, "void(float64[:, :, :], float32)", ["k_3d_param_0[56]", ".param .f32 k_3d_param_1"])
+    check(
+        k_c_layout,
+        "void(float32[:, :], int32)",
+        ["k_c_layout_param_0[40]", ".param .u32 ncc_py_k_c_layout_param_1"],
+    )
+    check(
+        k_c_layout,
+        "void(float32[:, ::1], int64)",
+        ["k_c_layout_param_0[40]", ".param .u64 ncc_py_k_c_layout_param_1"],
+    )
+    check(k_3d, "void(float32[:, :, :], uint8)", ["k_3d_param_0[56]", ".param .u8 ncc_py_k_3d_param_1"])
+    check(k_3d, "void(float64[:, :, :], float32)", ["k_3d_param_0[56]", ".param .f32 ncc_py_k_3d_param_1"])
 
 
 def test_debug_and_lineinfo():
@@ -150,7 +158,9 @@ def test_parse_tuple_of_types():
     assert sig.args == (types.Array(types.float32, 2, "C"), types.int32)
     assert sig.args[0].layout == "C" and sig.args[0].ndim == 2
     ptx, resty = cuda.compile_ptx(k_c_layout, (cuda.float32[:, ::1], cuda.int32))
-    assert resty == types.void and "k_c_layout_param_0[40]" in ptx and ".param .u32 k_c_layout_param_1" in ptx
+    assert (
+        resty == types.void and "k_c_layout_param_0[40]" in ptx and ".param .u32 ncc_py_k_c_layout_param_1" in ptx
+    )
 
 
 def test_parse_layouts_and_aliases():
@@ -209,7 +219,7 @@ def test_inspect_source_names_the_kernel_by_its_types():
     first = kernel.inspect_source("void(float32[:], int64)")
     second = kernel.inspect_source("void(float64[:], int64)")
     assert re.search(
-        r'extern "C" __global__ void ncc_k_vector_add_\w+\(Array<float, 1> v_a, long long v_n\)', first
+        r'extern "C" __global__ void ncc_py_k_vector_add_\w+\(Array<float, 1> v_a, long long v_n\)', first
     )
     assert "Array<double, 1> v_a" in second
 

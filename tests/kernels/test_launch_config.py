@@ -295,7 +295,7 @@ def test_overloads_are_numbas_compiled_kernels():
             assert compiled is next(iter(f.overloads.values()))  # one object per compiled signature
             assert compiled.argument_types == f.signatures[0] and not compiled.launch_config_sensitive
             assert compiled.get_regs_per_thread() == f.get_regs_per_thread(f.signatures[0])  # the Kernel's own
-            assert compiled.name.startswith("ncc_f_")
+            assert compiled.name.startswith("ncc_py_f_")  # names.c_symbol's
             annotation = compiled._type_annotation
             assert annotation.typemap["s"].dtype == cuda.int32 and annotation.typemap["s"].ndim == 1
             assert "s: int32[::1]" in str(annotation)

@@ -186,18 +186,18 @@ def d_laneid():
 def test_device_function_return_type(func, sig, expected):
     ptx, resty = cuda.compile_ptx(func, sig, device=True)
     assert resty == expected
-    assert re.search(r"\.visible \.func\s.*\b%s\(" % func.__name__, ptx)
+    assert re.search(r"\.visible \.func\s.*\bncc_py_%s\(" % func.__name__, ptx)  # names.c_symbol's
 
 
 def test_device_function_ptx_signature():
     ptx, resty = cuda.compile_ptx(d_add, "float32(float32, float32)", device=True)
     assert resty == types.float32
-    assert re.search(r"\.visible \.func\s+\(\.param \.b32 func_retval0\) d_add\(", ptx)
+    assert re.search(r"\.visible \.func\s+\(\.param \.b32 func_retval0\) ncc_py_d_add\(", ptx)
     assert "add.f32" in ptx
     ptx, resty = cuda.compile_ptx(d_add, "(float64, float64)", device=True)
-    assert re.search(r"\(\.param \.b64 func_retval0\) d_add\(", ptx) and "add.f64" in ptx
+    assert re.search(r"\(\.param \.b64 func_retval0\) ncc_py_d_add\(", ptx) and "add.f64" in ptx
     ptx, resty = cuda.compile_ptx(d_no_return, "(float32[:],)", device=True)
-    assert re.search(r"\.visible \.func\s+d_no_return\(", ptx)
+    assert re.search(r"\.visible \.func\s+ncc_py_d_no_return\(", ptx)
 
 
 def test_compile_returns_ptx_and_type():
@@ -228,7 +228,7 @@ def test_device_functions_return_tuples():
     assert cuda.compile_ptx(c_polar, "(complex64,)", device=True)[1] == types.Tuple([types.float32] * 2)
     ptx, resty = cuda.compile_ptx(divmod_like, "(int64, int32)", device=True)
     assert resty == types.Tuple([types.int64, types.int64])
-    assert ".func  (.param .align 8 .b8 func_retval0[16]) divmod_like(" in ptx
+    assert ".func  (.param .align 8 .b8 func_retval0[16]) ncc_py_divmod_like(" in ptx
 
 
 @cuda.jit("float32(float64)", device=True)

@@ -158,7 +158,7 @@ def test_read_before_assignment_is_an_error_but_loop_carried_values_are_not():
         cuda.compile_ptx(read_before_assignment, "void(float64[:])")
     assert "used before it is assigned" in str(info.value) and "a[0] = later" in str(info.value)
     ptx, _ = cuda.compile_ptx(loop_carried_value, "void(float64[:], int64)")
-    assert ".entry loop_carried_value" in ptx
+    assert ".entry ncc_py_loop_carried_value" in ptx
 
 
 def test_a_wrong_number_of_arguments_is_said_as_python_says_it():
