@@ -395,11 +395,6 @@ def test_nested_functions_lambdas_recursion_and_overloads_of_such_names(nested):
     assert cuda.compile_ptx(nested["delete"], "int64(int64)", device=True)[1] == types.int64
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=KernelTypeError,
-    reason="statements.py's Name rule finds the builtin max before the function itself",
-)
 def test_recursion_of_a_builtins_name_compiled_as_it_is_decorated(tmp_path):
     text = (
         "import numba_cuda_c as cuda\n\n\n"
