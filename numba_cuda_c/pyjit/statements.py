@@ -451,7 +451,9 @@ class Statements:
             return as_annotation(self.python_value(self.globals[name], node), ("global", self.globals[name]))
         import builtins
 
-        if name == self.pyfunc.__name__:  # itself, recursively, while its decorator compiles it (a signature given):
+        if (
+            name == self.pyfunc.__name__
+        ):  # itself, recursively, while its decorator compiles it (a signature given):
             return Value(obj=DeviceFunction(self.pyfunc))  # its global once bound, before a builtin of its name
         if hasattr(builtins, name):
             return Value(obj=getattr(builtins, name))
