@@ -451,10 +451,10 @@ class Statements:
             return as_annotation(self.python_value(self.globals[name], node), ("global", self.globals[name]))
         import builtins
 
-        if (
-            name == self.pyfunc.__name__
-        ):  # itself, recursively, while its decorator compiles it (a signature given):
-            return Value(obj=DeviceFunction(self.pyfunc))  # its global once bound, before a builtin of its name
+        # itself, recursively, while its decorator compiles it (a signature given): its global once bound, so before
+        # a builtin of its name
+        if name == self.pyfunc.__name__:
+            return Value(obj=DeviceFunction(self.pyfunc))
         if hasattr(builtins, name):
             return Value(obj=getattr(builtins, name))
         if self.retyping:  # the emitting pass: every name is known by now
