@@ -218,30 +218,13 @@ def _completes(statement):
             isinstance(statement, ast.While) and isinstance(statement.test, ast.Constant) and statement.test.value
         )
         if infinite:
-            return _breaks(statement.body)
+            return ssa.has_break(statement.body)
         if statement.orelse:  # the else runs unless a break left the loop
-            return _breaks(statement.body) or _can_fall_through(statement.orelse)
+            return ssa.has_break(statement.body) or _can_fall_through(statement.orelse)
         return True
     if isinstance(statement, ast.With):
         return _can_fall_through(statement.body)
     return True
-
-
-def _breaks(body):
-    """Whether a loop's body has a break of its own (not one of a loop inside it)."""
-    for statement in body:
-        if isinstance(statement, ast.Break):
-            return True
-        if isinstance(statement, (ast.For, ast.While)):
-            if _breaks(statement.orelse):
-                return True
-            continue
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            if _breaks(getattr(statement, field, None) or []):
-                return True
-    return False
 
 
 def known_literal(forms):

@@ -163,7 +163,7 @@ def reaches_end(body):
             isinstance(statement, ast.While)
             and isinstance(statement.test, ast.Constant)
             and statement.test.value
-            and not _has_break(statement.body)
+            and not has_break(statement.body)
         ):
             return False
     return True
@@ -174,19 +174,19 @@ def never_ends(loop):
     return isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and bool(loop.test.value)
 
 
-def _has_break(body):
+def has_break(body):
     """Whether a loop's body has a break of its own (not one of a loop inside it)."""
     for statement in body:
         if isinstance(statement, ast.Break):
             return True
         if isinstance(statement, (ast.For, ast.While)):
-            if _has_break(statement.orelse):
+            if has_break(statement.orelse):
                 return True
             continue
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
-        for field in ("body", "orelse"):
-            if _has_break(getattr(statement, field, None) or []):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            if has_break(getattr(statement, field, None) or []):
                 return True
     return False
 
@@ -248,7 +248,7 @@ class LoopPhis:
         exit_names = names + [n for n in stored_names(getattr(node, "orelse", [])) if n not in names]
         self.exit = (
             {name: _phi_variable(translator, name, node, "exit") for name in exit_names}
-            if kind == "loop" and (_has_break(node.body) or self.tested) and exit_names
+            if kind == "loop" and (has_break(node.body) or self.tested) and exit_names
             else {}
         )
 
