@@ -113,12 +113,11 @@ class Operators:
                 return typed(datetimes.unary(self, op, operand).type, how="datetime")
             except KernelTypeError as exc:
                 self.fail(node, str(exc))
-        width = typing.unary_width(operand.type)  # an integer's - and ~ wrap at its own width first
+        # a constant that is not a literal (a literal's negation is folded above): wraps at its width, as computed
+        width = operand.type if typing.is_int(operand.type) else None
         if operand.const is not None and op == "-" and typing.is_number(operand.type):
             t, value = typing.unary(op, operand.type), -operand.const
-            if isinstance(node.operand, ast.Constant) and typing.is_int(t) and -(2**63) <= value < 2**63:
-                t = types.int64  # a negative literal (-9223372036854775808 too), as numba folds it
-            elif typing.is_int(t) and type(value) is int:  # a constant of a declared type: wraps as computed
+            if typing.is_int(t) and type(value) is int:
                 value = _wrapped(_wrapped(value, width or t), t)
             return typed(t, const=value, how="literal")
         t = typing.unary(op, operand.type)
@@ -142,9 +141,9 @@ class Operators:
             return datetimes.unary(self, op, operand)
         if op == "~" and t == types.boolean:  # numba: ~True is False
             return Value("(!(%s))" % operand.code, t)
-        width = typing.unary_width(operand.type)
-        if width is not None:  # computed at the operand's width (unsigned: C's wrapping), then widened
-            unsigned = types.from_dtype(np_unsigned(width))
+        width = operand.type
+        if typing.is_int(width):  # numba computes at the operand's width (unsigned: C's wrapping), then widens
+            unsigned = getattr(types, "uint%d" % width.bits)
             code = "((%s)(%s%s))" % (unsigned.ctype, op, cast(operand, unsigned))
             return Value(cast(Value(cast(Value(code, unsigned), width), width), t), t)
         return Value("(%s%s)" % (op, cast(operand, t)), t)
@@ -455,13 +454,6 @@ def _too_wide(op, a, b):
     if op is ast.LShift:
         return a != 0 and (b < 0 or b > _FOLDED_BITS or a.bit_length() > _FOLDED_BITS - b)
     return False
-
-
-def np_unsigned(t):
-    """The NumPy dtype of the unsigned integer of t's width."""
-    import numpy as np
-
-    return np.dtype("uint%d" % t.bits)
 
 
 def _wrapped(value, t):

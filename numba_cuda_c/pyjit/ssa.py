@@ -10,7 +10,8 @@ the end of each path that reaches the merge:
 - at a loop's head: the names its body stores (the loop's target too), copied before the loop, at the end of its
   body and at each `continue` (`loop_begin`, `loop_back`); after it, where a `break` leaves it, one more phi for the
   exit (`loop_break`, `loop_end`);
-- an unrolled loop (literal_unroll, a tuple): one phi per name for its copies of the body (`loop_kind` "unrolled").
+- an unrolled loop (literal_unroll, a tuple): one phi per name for its copies of the body and its else clause
+  (`unrolled_begin`, LoopPhis of kind "unrolled").
 
 Arrays, tuples and records keep bindings.py's rule (a variable per kind of value, the same on every path).
 A phi's type unifies over the typing passes, as numba's type variables do; a store's variable is typed by its value.
@@ -24,14 +25,10 @@ from numba_cuda_c.pyjit.values import Value, cast
 
 
 def apply_pending(function):
-    """Before a typing pass: the loops' back edges of the last pass widen their phis. Gives whether any changed."""
-    changed = False
+    """Before a typing pass: the loops' back edges of the last pass widen their phis."""
     for phi, t in function.ssa_pending.items():
-        widened = typing.unify(function.vars.get(phi), t)
-        if widened != function.vars.get(phi):
-            function.vars[phi], changed = widened, True
+        function.vars[phi] = typing.unify(function.vars.get(phi), t)
     function.ssa_pending.clear()
-    return changed
 
 
 def is_number_like(t):
@@ -159,12 +156,7 @@ def reaches_end(body):
             return False
         if isinstance(statement, ast.If) and not (reaches_end(statement.body) or reaches_end(statement.orelse)):
             return False
-        if (
-            isinstance(statement, ast.While)
-            and isinstance(statement.test, ast.Constant)
-            and statement.test.value
-            and not has_break(statement.body)
-        ):
+        if never_ends(statement) and not has_break(statement.body):
             return False
     return True
 
@@ -237,7 +229,6 @@ class LoopPhis:
 
     def __init__(self, translator, node, names, kind):
         self.kind = kind  # "loop", or "unrolled": a body per item, no back edge
-        self.names = names
         self.after_test = {}  # a while loop's names its test stores: the variables they hold when it fails
         self.head = {name: _phi_variable(translator, name, node, kind) for name in names}
         # a while loop tests before it starts and again at the end of each iteration (CPython's bytecode, which
@@ -319,10 +310,15 @@ def loop_exit(translator, phis, node):
         _copy(translator, phi, name, node)
 
 
-def bind_exit(translator, phis):
-    for name, phi in phis.exit.items():
+def _bind_typed(translator, phis):
+    """The names bound to those of their phis ({name: phi}) that have a type (a value reached them)."""
+    for name, phi in phis.items():
         if phi in translator.vars:
             _bind(translator, name, phi)
+
+
+def bind_exit(translator, phis):
+    _bind_typed(translator, phis.exit)
 
 
 def unrolled_begin(translator, node, bodies):
@@ -337,9 +333,7 @@ def unrolled_begin(translator, node, bodies):
 def unrolled_body_end(translator, phis, body, node):
     if reaches_end(body):
         loop_back(translator, node)
-    for name, phi in phis.head.items():
-        if phi in translator.vars:
-            _bind(translator, name, phi)
+    _bind_typed(translator, phis.head)
 
 
 def unrolled_end(translator):
@@ -351,6 +345,4 @@ def unrolled_else_end(translator, phis, node):
     if node.orelse and reaches_end(node.orelse):
         for name, phi in phis.head.items():
             _copy(translator, phi, name, node)
-    for name, phi in phis.head.items():
-        if phi in translator.vars:
-            _bind(translator, name, phi)
+    _bind_typed(translator, phis.head)

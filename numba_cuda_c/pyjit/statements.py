@@ -237,9 +237,8 @@ class Statements:
             self.emit("if (!%s) {" % flag)
             self.nested(node.orelse)
             self.depth += 1
-            if ssa.reaches_end(node.orelse) and not ssa.never_ends(
-                node
-            ):  # `while True:` leaves by its breaks alone
+            # `while True:` leaves by its breaks alone
+            if ssa.reaches_end(node.orelse) and not ssa.never_ends(node):
                 ssa.loop_exit(self, phis, node)
             self.depth -= 1
             self.emit("}")

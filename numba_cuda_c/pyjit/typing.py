@@ -145,24 +145,16 @@ def floor_divide(a, b):
 
 def unary(op, t):
     """- + ~ not: numba's UnaryOp and BitwiseInvert templates. An integer operand gives a 64-bit integer of its
-    signedness (choose_result_int), computed at the operand's own width before widening (unary_width)."""
+    signedness (choose_result_int), computed at the operand's own width before widening (operators.c_UnaryOp)."""
     if op == "not" or (op == "~" and t == types.boolean):  # ~ on a bool is `not`, as in numba
         return types.boolean
     if t == types.boolean:
-        if op == "~":
-            return types.boolean
         return types.int64  # numba's signature(intp, boolean)
     if not is_number(t) or (op == "~" and not is_int(t)):
         raise KernelTypeError("no unary operator %s for %s" % (op, t))
     if is_int(t):
         return types.int64 if t.kind == "i" else types.uint64
     return t
-
-
-def unary_width(t):
-    """The type numba's - and ~ compute an integer in: the operand's own (-int8(-128) is -128, ~uint8(35) is 220,
-    -uint32(1) is 4294967295), widened after."""
-    return t if is_int(t) else None
 
 
 def bitwise(a, b):
@@ -291,18 +283,16 @@ def resolve_cases(cases, argtypes, literals=()):
     argument types: the least costly conversions (fewest unsafe, then safe, then promoting), the first of equals;
     (return type, parameter types), or None where no case takes them. `literals`: the positions of integer
     literals (numba's Literal[int], an int64 that converts at best by promotion)."""
-    best = None
-    for result, params in cases:
+
+    def kinds_of(case):
+        params = case[1]
         if len(params) != len(argtypes):
-            continue
+            return None
         kinds = [conversion(a, p) for a, p in zip(argtypes, params)]
-        if None in kinds:
-            continue
-        kinds = [max(kind, PROMOTE) if k in literals else kind for k, kind in enumerate(kinds)]
-        rating = (kinds.count(UNSAFE), kinds.count(SAFE), kinds.count(PROMOTE))
-        if best is None or rating < best[0]:
-            best = (rating, result, params)
-    return None if best is None else best[1:]
+        return [max(kind, PROMOTE) if k in literals and kind is not None else kind for k, kind in enumerate(kinds)]
+
+    best = best_signatures(cases, kinds_of)
+    return best[0] if best else None
 
 
 # numba's range() cases: int32 bounds iterate as int32, int64 as int64, uint64 as uint64

@@ -211,9 +211,7 @@ def _float(args):
 
 def _int(args):
     a = _one_number("int", args)
-    if (
-        isinstance(a.const, float) and a.const == a.const and abs(a.const) < 2.0**63
-    ):  # int(4.0): a constant (shapes)
+    if isinstance(a.const, float) and a.const == a.const and abs(a.const) < 2.0**63:  # int(4.0): a constant
         return literal(int(a.const), types.int64)
     # numba's Int: an integer keeps its type (int(uint8) is uint8); a float or a bool gives int64
     return _folded(int, args, a.type if typing.is_int(a.type) else types.int64)
