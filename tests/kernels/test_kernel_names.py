@@ -250,23 +250,14 @@ def _compiles(named, name):
     assert resty == types.float64 and re.search(r"\.visible \.func\s.*\b%s\(" % re.escape(c_symbol(name)), ptx)
 
 
-@pytest.mark.parametrize("name", [n for n in CPP_NAMES if n in VALID])
-def test_cpp_keywords_name_kernels_and_device_functions(named, name):
-    _compiles(named, name)
+# C++ keywords, CUDA's names, our prelude's, and the others, each family under its own test ids
+FAMILIES = {"cpp": CPP_NAMES, "cuda": CUDA_NAMES, "prelude": PRELUDE_NAMES, "other": OTHER_NAMES}
 
 
-@pytest.mark.parametrize("name", [n for n in CUDA_NAMES if n in VALID])
-def test_cuda_names_name_kernels_and_device_functions(named, name):
-    _compiles(named, name)
-
-
-@pytest.mark.parametrize("name", [n for n in PRELUDE_NAMES if n in VALID])
-def test_prelude_names_name_kernels_and_device_functions(named, name):
-    _compiles(named, name)
-
-
-@pytest.mark.parametrize("name", [n for n in OTHER_NAMES if n in VALID])
-def test_other_names_name_kernels_and_device_functions(named, name):
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, id="%s-%s" % (f, n)) for f, names in FAMILIES.items() for n in names if n in VALID]
+)
+def test_reserved_names_name_kernels_and_device_functions(named, name):
     _compiles(named, name)
 
 
