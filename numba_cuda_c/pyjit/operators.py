@@ -348,7 +348,9 @@ class Operators:
                 return (typing.bitwise if op in "&|^" else typing.shift)(left.type, right.type)
             if op in ("//", "%"):
                 return typing.floor_divide(left.type, right.type)
-            return typing.promote(left.type, right.type) if op != "**" else typing.power(left.type, right.type)
+            if op == "**":
+                return typing.power(left.type, right.type, _int_literal(right))
+            return typing.promote(left.type, right.type)
         except KernelTypeError as exc:
             self.fail(node, str(exc))
 
@@ -372,20 +374,25 @@ class Operators:
                 return "ncc_mod<%s>(%s, %s)" % (t.ctype, a, b)
             return "%s(%s, %s)" % ("ncc_fmodf" if t == types.float32 else "ncc_fmod", a, b)
         if op == "**":
-            if typing.is_float(t) and right.const in (1, 2, 3, 4) and not isinstance(right.const, bool):
-                return "ncc_powi<%d>(%s)" % (right.const, a)  # x**2 as x*x, as LLVM does for numba
-            if typing.is_int(t) and type(right.const) is int and right.const < 0:  # numba's unrolled inverse
-                return "ncc_ipow_inverse<%s>(%s, %dull)" % (t.ctype, a, -right.const)
-            if typing.is_int(t):
-                return "ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b)
-            if typing.is_float(t) and typing.is_int(typing.as_arith(right.type)):  # numba's int_power: squaring
-                exponent = typing.as_arith(right.type)
-                return "ncc_fpowi<%s, %s>(%s, %s)" % (t.ctype, exponent.ctype, a, cast(right, exponent))
+            exponent = typing.power_case(left.type, right.type, _int_literal(right))[1][1]
+            if typing.is_float(t) and type(right.const) is int and 1 <= right.const <= 4:
+                return "ncc_powi<%d>(%s)" % (
+                    right.const,
+                    a,
+                )  # numba's int_power loop, unrolled (a float ** 2.0 is pow)
+            if typing.is_int(exponent):  # numba's int_power: squaring, the exponent in its own type
+                helper = "ncc_ipow" if typing.is_int(t) else "ncc_fpowi"
+                return "%s<%s, %s>(%s, %s)" % (helper, t.ctype, exponent.ctype, a, cast(right, exponent))
             return "%s(%s, %s)" % ("powf" if t == types.float32 else "pow", a, b)
         if typing.is_int(t) and t.kind == "i" and wraps:  # signed overflow wraps, as in numba
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
             return "%s<%s>(%s, %s)" % (helper, t.ctype, a, b)
         return "(%s %s %s)" % (a, op, b)
+
+
+def _int_literal(value):
+    """Whether numba types this operand as an integer literal (Literal[int]): an int constant."""
+    return type(value.const) is int and value.type == types.int64
 
 
 _COMPARE_VALUES = {

@@ -115,9 +115,11 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
     return r;
 }
 // float // and % as numba-cuda computes them (its real_divmod, CPython's float_divmod written with LLVM's frem):
-// frem as NVPTX lowers it, a - b * trunc(a / b) contracted to one fma (so x % inf is NaN, as numba's), the
-// remainder given the divisor's sign (a zero one too), the quotient snapped to the nearest integer
-template <typename T> __device__ __forceinline__ T ncc_frem(T a, T b) { return fma(-trunc(a / b), b, a); }
+// frem as NVVM lowers it, a - trunc(a / b) * b with the product rounded (not contracted into an fma; so
+// x % inf is NaN, as numba's), the remainder given the divisor's sign (a zero one too), the quotient snapped
+// to the nearest integer
+__device__ __forceinline__ double ncc_frem(double a, double b) { return __dsub_rn(a, __dmul_rn(trunc(a / b), b)); }
+__device__ __forceinline__ float ncc_frem(float a, float b) { return __fsub_rn(a, __fmul_rn(truncf(a / b), b)); }
 template <typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
     T mod = ncc_frem(vx, wx);
     T div = (vx - mod) / wx;
@@ -155,9 +157,14 @@ __device__ __forceinline__ double ncc_ffloordiv(double a, double b) { return ncc
 __device__ __forceinline__ float ncc_ffloordiv_f32(float a, float b) { return ncc_real_floordiv(a, b); }
 __device__ __forceinline__ double ncc_fmod(double a, double b) { return ncc_real_mod(a, b); }
 __device__ __forceinline__ float ncc_fmodf(float a, float b) { return ncc_real_mod(a, b); }
+// the most negative value of a signed integer type (false for unsigned ones)
+template <typename T> __device__ __forceinline__ bool ncc_is_min(T x) {
+    return (T)-1 < 0 && x == (T)(1ull << (sizeof(T) * 8 - 1));
+}
 // float ** int as numba: by repeated squaring (pow past 65536), the inverse for a negative exponent
 template <typename T, typename E> __device__ T ncc_fpowi(T a, E b) {
     bool invert = b < 0;  // never for an unsigned exponent
+    if (invert && ncc_is_min(b)) asm volatile("exit;");  // numba raises OverflowError (-b overflows): the thread ends
     unsigned long long e = invert ? 0ull - (unsigned long long)b : (unsigned long long)b;
     if (e > 0x10000) return (T)pow((double)a, (double)b);  // numba's math.pow(a, float(b)): in double
     T r = 1;
@@ -168,33 +175,34 @@ template <typename T, typename E> __device__ T ncc_fpowi(T a, E b) {
     }
     return invert ? (T)(1.0 / (double)r) : r;  // numba's 1.0 / r: a float64 division
 }
-// round(x, ndigits) as numba (CPython's fallback double_round): in double precision whatever x's type,
-// scale by a power of ten (split in two past 1e22, so that neither overflows), round half to even, scale
-// back; x itself where the scaled value overflows, a signed zero where the power of ten does
-template <typename T> __device__ T ncc_round_digits(T value, long long digits) {
-    double x = (double)value, pow1, pow2 = 1.0, y;
-    if (!isfinite(x)) return value;
-    if (digits >= 0) {
-        pow1 = ncc_fpowi(10.0, (long long)(digits > 22 ? digits - 22 : digits));
-        if (digits > 22) pow2 = 1e22;
-        y = (x * pow1) * pow2;
-        if (isinf(y)) return value;
+// round(x, ndigits) as numba-cuda (CPython's fallback double_round, its steps and types): scale by a power of ten
+// (computed by squaring, split in two past 1e22), round to an int64 (saturating, as llrint), half-way cases to
+// even, scale back in double; x itself where it is not finite or where the scaled value overflows
+template <typename T> __device__ T ncc_round_digits(T x, long long ndigits) {
+    if (isinf(x) || isnan(x)) return x;
+    double pow1, pow2 = 1.0, y;
+    if (ndigits >= 0) {
+        pow1 = ncc_fpowi(10.0, ndigits > 22 ? ndigits - 22 : ndigits);
+        if (ndigits > 22) pow2 = 1e22;
+        y = ((double)x * pow1) * pow2;
+        if (isinf(y)) return x;
     } else {
-        pow1 = ncc_fpowi(10.0, (long long)-digits);
-        if (isinf(pow1)) return (T)(0.0 * x);
-        y = x / pow1;
+        pow1 = ncc_fpowi(10.0, 0ll - ndigits);
+        y = (double)x / pow1;
     }
-    double z = rint(y);  // to nearest, ties to even
-    return (T)(digits >= 0 ? (z / pow2) / pow1 : z * pow1);
+    double z = (double)llrint(y);
+    if (fabs(y - z) == 0.5) z = 2.0 * (double)llrint(y / 2.0);
+    return (T)(ndigits >= 0 ? (z / pow2) / pow1 : z * pow1);
 }
 template <typename T> __device__ __forceinline__ T ncc_abs(T x) { return x < 0 ? (T)-x : x; }
 // int ** int as numba's int_power (its numpy error model, which kernels use): wrapping products by squaring; a
 // negative exponent gives 0, except for 1 and -1, and 0x8000... for 0; past 65536, pow() in double, converted
-template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {
+template <typename T, typename E> __device__ __forceinline__ T ncc_ipow(T base, E exp) {
     typedef unsigned long long U;
     U e = (U)exp;
-    bool negative = exp < 0;  // never for an unsigned T
+    bool negative = exp < 0;  // never for an unsigned E
     if (negative) {
+        if (ncc_is_min(exp)) asm volatile("exit;");  // numba raises OverflowError (-exp overflows): the thread ends
         e = 0ull - (U)exp;
         if (base == 0) return (T)(1ull << (sizeof(T) * 8 - 1));
         if (base != 1 && !(base < 0 && base == (T)-1)) return 0;
@@ -207,19 +215,6 @@ template <typename T> __device__ __forceinline__ T ncc_ipow(T base, T exp) {
         a *= a;
     }
     return (T)r;  // 1 / r for a negative exponent: r is 1 or -1 there
-}
-// int ** -N for a constant N as numba unrolls it (static_power_impl): x ** N (wrapping), then 0x8000... where that
-// is 0, 0 unless it is 1 or -1
-template <typename T> __device__ __forceinline__ T ncc_ipow_inverse(T base, unsigned long long n) {
-    typedef unsigned long long U;
-    U r = 1, a = (U)base;
-    for (; n != 0; n >>= 1) {
-        if (n & 1) r *= a;
-        a *= a;
-    }
-    T result = (T)r;
-    if (result == 0) return (T)(1ull << (sizeof(T) * 8 - 1));
-    return (result == 1 || ((T)-1 < 0 && result == (T)-1)) ? result : 0;
 }
 // x ** N for a constant N as numba unrolls it: squaring, the products in the order its loop makes them
 template <int N, typename T> __device__ __forceinline__ T ncc_powi(T x) {

@@ -122,17 +122,34 @@ def true_divide(a, b):
     return types.float64 if is_int(t) else t
 
 
-def power(a, b):
-    """As numba's BinOpPower: a float raised to an integer keeps the float's type (float32 ** int is
-    float32, computed without float64); otherwise as promote."""
-    if types.float16 in (a, b) or types.bfloat16 in (a, b):  # numba-cuda has no half power: float32
-        a, b = (types.float32 if t.name in _HALVES else t for t in (a, b))
-    if a == types.boolean and b == types.int32:
-        return types.float32  # numba's choice of its (float32, int32) signature for these
-    if is_float(a) and is_int(as_arith(b)):
-        return a
-    t = promote(a, b)
-    return t
+# numba-cuda's BinOpPower (and pow()) cases, in its order: the integer rules on its machine integers (int64 unless
+# both are uint64), a float raised to an int32, int64 or uint64 (float32 ** int stays float32), then a ** a for the
+# real and complex types
+_MACHINE_INTS = (types.int64, types.uint64)
+_POWER_CASES = (
+    tuple(
+        (types.uint64 if a == b == types.uint64 else types.int64, (a, b))
+        for a in _MACHINE_INTS
+        for b in _MACHINE_INTS
+    )
+    + tuple((f, (f, e)) for f in (types.float32, types.float64) for e in (types.int32, types.int64, types.uint64))
+    + tuple((t, (t, t)) for t in (types.float32, types.float64, types.complex64, types.complex128))
+)
+
+
+def power_case(a, b, literal_exponent=False):
+    """numba's case for a ** b: (result type, (base type, exponent type)), the types it computes in. Halves
+    compute as float32 (numba-cuda has no half power). `literal_exponent`: b is an integer literal."""
+    a, b = (types.float32 if t.name in _HALVES else t for t in (a, b))
+    chosen = resolve_cases(_POWER_CASES, [a, b], (1,) if literal_exponent else ())
+    if chosen is None:
+        raise KernelTypeError("no ** for %s and %s" % (a, b))
+    return chosen
+
+
+def power(a, b, literal_exponent=False):
+    """The type of a ** b (power_case's result)."""
+    return power_case(a, b, literal_exponent)[0]
 
 
 def floor_divide(a, b):

@@ -247,7 +247,7 @@ def test_power():
     source = translated(k_pow, SIG)
     assert "powf(" in source and "ncc_powi<2>" in source
     source = translated(k_ipow, "void(int64[:], int64)")
-    assert "ncc_ipow<long long>" in source
+    assert "ncc_ipow<long long, long long>" in source
     assert "mul.lo.s64" in body_of(ptx_of(k_ipow, "void(int64[:], int64)"), "k_ipow")
 
 

@@ -244,7 +244,7 @@ def _code(translator, name, xs, t, out, node):  # noqa: C901 (one case per ufunc
         if complex_:
             return "ncc_cpow(%s, %s)" % (a, b)
         if integer:
-            return "ncc_ipow<%s>(%s, %s)" % (t.ctype, a, b)
+            return "ncc_ipow<%s, %s>(%s, %s)" % (t.ctype, t.ctype, a, b)
         return "%s(%s, %s)" % (_f("pow", t), a, b)
     if name in ("logaddexp", "logaddexp2", "gcd", "lcm"):
         return "ncc_np_%s<%s>(%s, %s)" % (name, t.ctype, a, b)

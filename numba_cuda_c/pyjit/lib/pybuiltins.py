@@ -191,8 +191,7 @@ def _round_code(args, t):
     params = _round_case(args)[1]
     if len(args) == 2:  # round(x, ndigits): in double precision, as numba (ncc_round_digits)
         return "ncc_round_digits(%s, %s)" % (cast(args[0], params[0]), cast(args[1], types.int64))
-    single = params[0] == types.float32
-    return "((long long)%s(%s))" % ("rintf" if single else "rint", cast(args[0], params[0]))
+    return "llrint(%s)" % cast(args[0], types.float64)  # numba-cuda: libdevice's llrint of the double
 
 
 def _float(args):
