@@ -42,7 +42,7 @@ from numba_cuda_c.pyjit.pickling import (  # noqa: F401  (the payload functions:
 from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
-from numba_cuda_c.pyjit.options import CARVEOUTS, check_options, nvrtc_options
+from numba_cuda_c.pyjit.options import CARVEOUTS, SIGNED_OVERFLOW_FLAGS, check_options, nvrtc_options
 from numba_cuda_c.pyjit.names import KERNEL_PREFIX, c_symbol
 from numba_cuda_c.pyjit.ptx import compile_ptx
 
@@ -264,7 +264,8 @@ class Dispatcher(LaunchConfigSensitivity):
                 k: v
                 for k, v in self.options.items()
                 if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")
-            }
+            },
+            signed_overflow_flags=bool(self.options.get(SIGNED_OVERFLOW_FLAGS)),
         )
 
     def _load(self, specialisation):

@@ -2,10 +2,14 @@
 (nvrtc_options). The dispatcher and compile_ptx (ptx.py) both use them."""
 
 CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}  # numba's names for shared_memory_carveout
+# Not numba's: the differential fuzzer's build (tests/fuzz). Each thread that overflows a signed integer +, - or *
+# (and int ** int's products) sets its byte in the module global ncc_signed_overflow: numba marks these operations
+# nsw, so where they overflow its result is undefined (LLVM poison) and there is nothing to compare.
+SIGNED_OVERFLOW_FLAGS = "_signed_overflow_flags"
 JIT_OPTIONS = frozenset(
     "debug lineinfo fastmath opt max_registers cache inline forceinline link lto launch_bounds "
     "shared_memory_carveout extensions".split()
-)
+) | {SIGNED_OVERFLOW_FLAGS}
 
 
 def check_options(options):
@@ -37,8 +41,12 @@ def check_options(options):
         options["launch_bounds"] = bounds
 
 
-def nvrtc_options(debug=False, lineinfo=False, fastmath=False, max_registers=None, opt=True):
+def nvrtc_options(
+    debug=False, lineinfo=False, fastmath=False, max_registers=None, opt=True, signed_overflow_flags=False
+):
     options = ["-std=c++17"]
+    if signed_overflow_flags:
+        options.append("-DNCC_SIGNED_OVERFLOW_FLAGS")
     if debug or opt is False:  # opt=False: NVRTC has no -O0; -G is how it leaves device code unoptimised
         options.append("-G")
     if lineinfo:

@@ -157,6 +157,32 @@ __device__ __forceinline__ double ncc_ffloordiv(double a, double b) { return ncc
 __device__ __forceinline__ float ncc_ffloordiv_f32(float a, float b) { return ncc_real_floordiv(a, b); }
 __device__ __forceinline__ double ncc_fmod(double a, double b) { return ncc_real_mod(a, b); }
 __device__ __forceinline__ float ncc_fmodf(float a, float b) { return ncc_real_mod(a, b); }
+#ifdef NCC_SIGNED_OVERFLOW_FLAGS
+// the fuzzer's build (options.SIGNED_OVERFLOW_FLAGS): a byte per thread, set where a signed operation that numba
+// marks nsw overflowed (its result is undefined there)
+extern "C" __device__ unsigned char ncc_signed_overflow[1 << 16];
+__device__ unsigned char ncc_signed_overflow[1 << 16];
+__device__ __noinline__ void ncc_note_overflow() {
+    unsigned int thread = blockIdx.x * blockDim.x + threadIdx.x;
+    if (thread < (1u << 16)) ncc_signed_overflow[thread] = 1;
+}
+#define NCC_OVERFLOWED(condition) \
+    do {                          \
+        if (condition) ncc_note_overflow(); \
+    } while (0)
+#else
+#define NCC_OVERFLOWED(condition) ((void)0)
+#endif
+// signed + - * wrap (numba's nsw operations, computed as the hardware does); whether they overflowed
+template <typename T> __device__ __forceinline__ bool ncc_mul_overflows(T a, T b) {
+    if ((T)-1 > 0) return false;
+    if (sizeof(T) < 8) {
+        long long wide = (long long)a * (long long)b;
+        return wide != (long long)(T)wide;
+    }
+    long long low = (long long)((unsigned long long)a * (unsigned long long)b);
+    return __mul64hi((long long)a, (long long)b) != (low >> 63);
+}
 // the most negative value of a signed integer type (false for unsigned ones)
 template <typename T> __device__ __forceinline__ bool ncc_is_min(T x) {
     return (T)-1 < 0 && x == (T)(1ull << (sizeof(T) * 8 - 1));
@@ -210,8 +236,12 @@ template <typename T, typename E> __device__ __forceinline__ T ncc_ipow(T base, 
     if (e > 0x10000) return (T)pow((double)base, (double)exp);
     U r = 1, a = (U)base;
     while (e) {
-        if (e & 1) r *= a;
+        if (e & 1) {
+            NCC_OVERFLOWED(ncc_mul_overflows((T)r, (T)a));
+            r *= a;
+        }
         e >>= 1;
+        NCC_OVERFLOWED(e != 0 && ncc_mul_overflows((T)a, (T)a));  // the last square is never used
         a *= a;
     }
     return (T)r;  // 1 / r for a negative exponent: r is 1 or -1 there
@@ -226,12 +256,17 @@ template <int N, typename T> __device__ __forceinline__ T ncc_powi(T x) {
     return result;
 }
 template <typename T> __device__ __forceinline__ T ncc_wrapping_add(T a, T b) {
-    return (T)((unsigned long long)a + (unsigned long long)b);
+    T r = (T)((unsigned long long)a + (unsigned long long)b);
+    NCC_OVERFLOWED((T)-1 < 0 && ((a ^ r) & (b ^ r)) < 0);
+    return r;
 }
 template <typename T> __device__ __forceinline__ T ncc_wrapping_sub(T a, T b) {
-    return (T)((unsigned long long)a - (unsigned long long)b);
+    T r = (T)((unsigned long long)a - (unsigned long long)b);
+    NCC_OVERFLOWED((T)-1 < 0 && ((a ^ b) & (a ^ r)) < 0);
+    return r;
 }
 template <typename T> __device__ __forceinline__ T ncc_wrapping_mul(T a, T b) {
+    NCC_OVERFLOWED(ncc_mul_overflows(a, b));
     return (T)((unsigned long long)a * (unsigned long long)b);
 }
 __device__ __forceinline__ unsigned long long ncc_double_bits(double x) {

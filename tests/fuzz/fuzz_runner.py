@@ -4,7 +4,8 @@ A case's module is written to a real file (both compilers read the kernel's sour
 once; its function `k` is bound to numba-cuda's `cuda` for the oracle and to numba_cuda_c for ours (the same code
 object, different globals), so the two compile the same text at the same line numbers.
 
-Verdicts: "same"; "different" (a result's type in numba's typemap is not ours, or the column holding numba's type
+Verdicts: "same"; "undefined" (the same, apart from elements whose thread overflowed a signed +, - or * or an
+int ** int product: numba marks these nsw, its result there is undefined); "different" (a result's type in numba's typemap is not ours, or the column holding numba's type
 differs bit for bit); "nan-bits" (only NaN payloads or signs differ: counted, a failure with --strict-nan); "refused"
 (numba compiled it, we raised); "numba-refused" (skipped); "error" (a launch failed: the CUDA context is suspect
 afterwards, and the worker stops).
@@ -144,12 +145,20 @@ class Runner:
         return self.launch(self.ncuda, kernel, case), typemap
 
     def mine(self, function, case):
-        kernel = self.ours.jit(bind(function, self.ours))
+        """(outputs, a bool per element: whether that thread overflowed a signed operation numba marks nsw)."""
+        from numba_cuda_c.pyjit.options import SIGNED_OVERFLOW_FLAGS
+
+        kernel = self.ours.jit(bind(function, self.ours), **{SIGNED_OVERFLOW_FLAGS: True})
         try:
-            kernel.compile(argtypes(case, self.ours.types))
+            compiled = kernel.compile(argtypes(case, self.ours.types))
         except Exception as exc:  # noqa: BLE001 -- our refusal (or a crash of the translator, NVRTC's errors)
             raise Refusal(exc) from exc
-        return self.launch(self.ours, kernel, case)
+        outputs = self.launch(self.ours, kernel, case)
+        pointer, size = compiled._global("ncc_signed_overflow")
+        flags = self.ours.from_cuda_array_interface(
+            {"data": (pointer, False), "shape": (size,), "typestr": "|u1", "version": 3}, owner=compiled
+        ).copy_to_host()
+        return outputs, flags[: case.arrays["a0"].size] != 0
 
     def run(self, case, source=None):
         """A verdict record for the case (its source replaced by `source` where given: the reducer's)."""
@@ -164,7 +173,7 @@ class Runner:
             return record
         record["numba_types"] = result_types(typemap, case, ".")
         try:
-            mine = self.mine(function, case)
+            mine, overflowed = self.mine(function, case)
         except Refusal as r:
             record.update(status="refused", error=r.text(long=True))
             return record
@@ -172,9 +181,12 @@ class Runner:
             record["our_types"] = result_types(our_types(function, case), case, "__")
         except Exception as exc:  # noqa: BLE001
             record["our_types"] = {"error": "%s: %s" % (type(exc).__name__, exc)}
-        record["diffs"] = compare(case, theirs, mine, record["numba_types"], record["our_types"])
+        record["diffs"], record["undefined"] = compare(
+            case, theirs, mine, record["numba_types"], record["our_types"], overflowed
+        )
         strict = [d for d in record["diffs"] if d["what"] != "nan-bits" or self.strict_nan]
-        record["status"] = "different" if strict else "nan-bits" if record["diffs"] else "same"
+        status = "different" if strict else "nan-bits" if record["diffs"] else "same"
+        record["status"] = "undefined" if status == "same" and record["undefined"] else status
         return record
 
 
@@ -197,9 +209,10 @@ def case_with_source(case, source):
     return other
 
 
-def compare(case, theirs, mine, numba_types, our_types):
-    """The differences: each result's type, and the column holding numba's type, bit for bit."""
-    diffs = []
+def compare(case, theirs, mine, numba_types, our_types, overflowed=None):
+    """(The differences: each result's type, and the column holding numba's type, bit for bit; how many differing
+    elements were left out because their thread overflowed a signed operation, where numba's result is undefined)."""
+    diffs, undefined = [], 0
     for result, cols in case.results:
         t, u = numba_types.get(result), our_types.get(result)
         if t != u:
@@ -208,6 +221,9 @@ def compare(case, theirs, mine, numba_types, our_types):
         a, b = theirs[col], mine[col]
         differ = a.view(np.uint8).reshape(a.size, -1) != b.view(np.uint8).reshape(b.size, -1)
         rows = np.nonzero(differ.any(axis=1))[0]
+        if overflowed is not None:
+            undefined += int(overflowed[rows].sum())
+            rows = rows[~overflowed[rows]]
         if not len(rows):
             continue
         what = "value"
@@ -226,7 +242,7 @@ def compare(case, theirs, mine, numba_types, our_types):
                 "ours": repr(b[j].item()),
             }
         )
-    return diffs
+    return diffs, undefined
 
 
 def kind_of_name(t):

@@ -17,7 +17,8 @@ values happen to agree, so a kernel needs no per-type output arrays and compiles
 bitwise too, but where only NaN payloads or signs differ the case is counted apart ("nan-bits") and fails the run
 only with --strict-nan.
 
-Verdicts: same; different (types or bits); nan-bits; refused (numba compiled it, we raised: a failure); numba-refused
+Verdicts: same; undefined (the same apart from elements where a signed +, - or * overflowed: numba marks them
+nsw, so its result there is undefined; our build for the fuzzer flags those threads); different (types or bits); nan-bits; refused (numba compiled it, we raised: a failure); numba-refused
 (skipped, not counted); error (a launch failed or the fuzzer itself did). Exit status 1 on any different, refused or
 error case. Kernels avoid what is undefined in numba (LLVM poison): floats converted to integers come from "tame"
 inputs within [-100, 100], shift counts are in [0, 63] (the `shiftedge` family, opt-in, tries others), integer
@@ -43,7 +44,7 @@ if HERE not in sys.path:
 
 from fuzz_generator import EXTRA_FAMILIES, FAMILIES, generate  # noqa: E402
 
-STATUSES = ["same", "different", "nan-bits", "refused", "numba-refused", "error", "compiled"]
+STATUSES = ["same", "undefined", "different", "nan-bits", "refused", "numba-refused", "error", "compiled"]
 FAILING = ("different", "refused", "error")
 
 

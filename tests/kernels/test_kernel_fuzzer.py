@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pytest
 
+import numba_cuda_c as cuda
 from gpu import needs_nvrtc, requires_gpu
 
 FUZZ = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fuzz")
@@ -119,14 +120,54 @@ def test_the_comparison_reads_the_column_of_numbas_type():
     big = np.array([2**62 + 1, 5], np.int64)
     theirs = {"f0": big.astype(np.float64), "n0": big}
     mine = {"f0": big.astype(np.float64), "n0": big + np.array([1, 0])}  # the float64 column cannot tell them apart
-    diffs = fuzz_runner.compare(case, theirs, mine, {"r0": "int64"}, {"r0": "int64"})
+    diffs, undefined = fuzz_runner.compare(case, theirs, mine, {"r0": "int64"}, {"r0": "int64"})
     assert [(d["what"], d["column"], d["count"], d["element"]) for d in diffs] == [("value", "n0 (int64)", 1, 0)]
-    assert fuzz_runner.compare(case, theirs, mine, {"r0": "float64"}, {"r0": "float64"}) == []
-    diffs = fuzz_runner.compare(case, theirs, theirs, {"r0": "uint64"}, {"r0": "int64"})
+    assert undefined == 0
+    assert fuzz_runner.compare(case, theirs, mine, {"r0": "float64"}, {"r0": "float64"}) == ([], 0)
+    diffs, _ = fuzz_runner.compare(case, theirs, theirs, {"r0": "uint64"}, {"r0": "int64"})
     assert [d["what"] for d in diffs] == ["type"]
     nan, other_nan = np.array([np.nan, 1.0]), np.array([-np.nan, 1.0])
-    diffs = fuzz_runner.compare(case, {"f0": nan}, {"f0": other_nan}, {"r0": "float64"}, {"r0": "float64"})
+    diffs, _ = fuzz_runner.compare(case, {"f0": nan}, {"f0": other_nan}, {"r0": "float64"}, {"r0": "float64"})
     assert [d["what"] for d in diffs] == ["nan-bits"]
+
+
+def test_elements_whose_thread_overflowed_are_left_out():
+    """numba's signed + - * are nsw: where one overflowed, its result is undefined and not compared (counted)."""
+    case = fuzz_generator.generate(SEED, 0)
+    case.results = [("r0", {"f": "f0", "n": "n0"})]
+    theirs = {"n0": np.array([7, 8, 9], np.int64)}
+    mine = {"n0": np.array([7, 1, 2], np.int64)}
+    overflowed = np.array([False, True, False])
+    diffs, undefined = fuzz_runner.compare(case, theirs, mine, {"r0": "int64"}, {"r0": "int64"}, overflowed)
+    assert undefined == 1 and [(d["count"], d["element"]) for d in diffs] == [(1, 2)]
+    overflowed[2] = True
+    assert fuzz_runner.compare(case, theirs, mine, {"r0": "int64"}, {"r0": "int64"}, overflowed) == ([], 2)
+
+
+@needs_nvrtc
+def test_the_fuzzers_build_flags_signed_overflow():
+    """The option the fuzzer compiles with: each signed + - * and int ** product checks for overflow and sets its
+    thread's byte; without it, no trace of the check."""
+    from numba_cuda_c.pyjit import ptx as ptx_module
+    from numba_cuda_c.pyjit.options import nvrtc_options
+
+    def k(a, out):
+        i = cuda.grid(1)
+        out[i] = a[i] * a[i] + a[i] ** 3 - a[i]
+
+    sig = (cuda.types.int64[::1], cuda.types.int64[::1])
+    assert "-DNCC_SIGNED_OVERFLOW_FLAGS" in nvrtc_options(signed_overflow_flags=True)
+    plain, _ = cuda.compile_ptx(k, sig)
+    original = ptx_module.nvrtc_options
+    ptx_module.nvrtc_options = lambda **kw: original(signed_overflow_flags=True, **kw)
+    try:
+        flagged, _ = cuda.compile_ptx(k, sig)
+    finally:
+        ptx_module.nvrtc_options = original
+    assert "ncc_signed_overflow" not in plain and "mul.hi.s64" not in plain
+    assert "ncc_signed_overflow" in flagged and "mul.hi.s64" in flagged
+    jitted = cuda.jit(k, _signed_overflow_flags=True)
+    assert "-DNCC_SIGNED_OVERFLOW_FLAGS" in jitted._nvrtc_options()
 
 
 def _numba_cuda_installed():
