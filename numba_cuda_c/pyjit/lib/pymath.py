@@ -170,8 +170,22 @@ def math_code(name, args, result, params, work, translator):
         factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
         code = "(%s * %r%s)" % (codes, factor, suffix)
     else:
-        code = "%s%s(%s)" % (MATH_FUNCTIONS.get(name) or MATH_ROUNDING[name], suffix, codes)
+        code = "%s(%s)" % (_libdevice_call(name, suffix, translator), codes)
     return cast(Value(code, work), result)
+
+
+# numba-cuda's fastmath=True calls these libdevice functions for float32 (its unarys_fastmath, binarys_fastmath)
+_FAST_FLOAT32 = ("cos", "sin", "tan", "exp", "log2", "log10", "log", "pow")
+
+
+def _libdevice_call(name, suffix, translator):
+    """The libdevice function numba-cuda calls for math.name: called by its __nv_ name, not CUDA's wrapper, so that
+    NVRTC cannot fold a constant argument with the host's libm (numba's NVVM folds libdevice's own code)."""
+    base = (MATH_FUNCTIONS.get(name) or MATH_ROUNDING[name]) + suffix
+    if suffix and name in _FAST_FLOAT32 and translator.module.fastmath:
+        base = "fast_" + base
+    translator.module.require("libdevice." + base)
+    return "__nv_" + base
 
 
 def _math(name):
