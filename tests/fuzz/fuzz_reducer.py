@@ -138,9 +138,30 @@ def drop_other_results(tree, keep_results, all_results):
     return new
 
 
+def _loop_heads(tree):
+    """Each loop's head as text: a while loop's test and first statement (its counter's increment), a for loop's
+    iterable."""
+    heads = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.While):
+            heads.append((ast.unparse(node.test), ast.unparse(node.body[0]) if node.body else ""))
+        elif isinstance(node, ast.For):
+            heads.append((ast.unparse(node.iter), None))
+    return heads
+
+
+def _loops_kept(candidate, original):
+    """Whether every loop of the candidate has a head of the original's: a reduction must not make a loop that
+    never ends (`while j < 3` reduced to `while 3`, the increment dropped, `range(x & 7)` to `range(x)`), which
+    would hang the GPU."""
+    heads = _loop_heads(original)
+    return all(head in heads for head in _loop_heads(candidate))
+
+
 def reduce_source(source, still_fails, keep_results, all_results, budget=60):
     """The smallest source found for which still_fails(source) holds, and the tries it took."""
     tree = ast.parse(source)
+    original = tree
     tries = 0
     candidate = drop_other_results(tree, keep_results, all_results)
     if ast.unparse(candidate) != ast.unparse(tree):
@@ -154,6 +175,8 @@ def reduce_source(source, still_fails, keep_results, all_results, budget=60):
             for new in variants:
                 if tries >= budget:
                     break
+                if not _loops_kept(new, original):
+                    continue
                 text = ast.unparse(new) + "\n"
                 tries += 1
                 if still_fails(text):

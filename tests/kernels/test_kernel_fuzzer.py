@@ -195,3 +195,24 @@ def test_random_kernels_give_numba_cudas_results(tmp_path):
     assert totals["same"] + totals["nan-bits"] >= 80, totals  # most kernels run: numba refuses few
     failed = {s: totals[s] for s in ("different", "refused", "error") if totals[s]}
     assert not failed and done.returncode == 0, "%s\n%s" % (failed, done.stdout[-12000:])
+
+
+def test_the_reducer_never_makes_a_loop_that_does_not_end():
+    """A reduced kernel runs on the GPU: `while j < 3` must not become `while 3`, lose its `j += 1`, nor a
+    `range(x & 7)` become `range(x)` (each would hang the device)."""
+    source = (
+        "def k(f0, a0):\n    i = cuda.grid(1)\n    if i < a0.size:\n        acc = a0[i]\n        j = 0\n"
+        "        while j < 3:\n            j += 1\n            acc = acc * 2\n"
+        "        for m in range(a0[i] & 7):\n            acc = acc + m\n        r0 = acc\n        f0[i] = r0\n"
+    )
+    tried = []
+
+    def still_fails(text):
+        tried.append(text)
+        return "acc * 2" in text and "acc + m" in text  # the loops' bodies stay: their heads get reduced
+
+    fuzz_reducer.reduce_source(source, still_fails, ["r0"], ["r0"], budget=300)
+    assert len(tried) > 5
+    for text in tried:
+        assert "while 3" not in text and "while j:" not in text and "range(a0[i])" not in text
+        assert "while j < 3" not in text or "while j < 3:\n            j += 1" in text
