@@ -114,12 +114,26 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
 }
-// float // and % as numba-cuda computes them (its real_divmod, CPython's float_divmod written with LLVM's frem):
-// frem as NVVM lowers it, a - trunc(a / b) * b with the product rounded (not contracted into an fma; so
-// x % inf is NaN, as numba's), the remainder given the divisor's sign (a zero one too), the quotient snapped
-// to the nearest integer
-__device__ __forceinline__ double ncc_frem(double a, double b) { return __dsub_rn(a, __dmul_rn(trunc(a / b), b)); }
-__device__ __forceinline__ float ncc_frem(float a, float b) { return __fsub_rn(a, __fmul_rn(truncf(a / b), b)); }
+// float // and % as numba-cuda computes them (its real_divmod, CPython's float_divmod written with LLVM's frem).
+// frem is NVVM's PTX, written out here instruction for instruction: |a| - floor(|a| / |b|) * |b| with the product
+// a plain mul (which ptxas may fuse with the sub, as it may numba's), given a's sign. So x % inf is NaN, as
+// numba's. The remainder then takes the divisor's sign (a zero one too), the quotient is snapped to an integer.
+__device__ __forceinline__ double ncc_frem(double a, double b) {
+    double r;
+    asm("{\n\t.reg .f64 aa, ab, q, p;\n\tabs.f64 aa, %1;\n\tabs.f64 ab, %2;\n\tdiv.rn.f64 q, aa, ab;\n\t"
+        "cvt.rmi.f64.f64 q, q;\n\tmul.f64 p, q, ab;\n\tsub.f64 %0, aa, p;\n\t}"
+        : "=d"(r)
+        : "d"(a), "d"(b));
+    return a < 0 ? -r : r;
+}
+__device__ __forceinline__ float ncc_frem(float a, float b) {
+    float r;
+    asm("{\n\t.reg .f32 aa, ab, q, p;\n\tabs.f32 aa, %1;\n\tabs.f32 ab, %2;\n\tdiv.rn.f32 q, aa, ab;\n\t"
+        "cvt.rmi.f32.f32 q, q;\n\tmul.f32 p, q, ab;\n\tsub.f32 %0, aa, p;\n\t}"
+        : "=f"(r)
+        : "f"(a), "f"(b));
+    return a < 0 ? -r : r;
+}
 template <typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
     T mod = ncc_frem(vx, wx);
     T div = (vx - mod) / wx;
