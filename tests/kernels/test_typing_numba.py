@@ -91,6 +91,30 @@ def test_binary_operators_as_numba(context, op):
     assert disagreements(context, function, rule, PAIRS) == []
 
 
+def test_power_computes_in_numbas_case(context):
+    """a ** b: the case numba picks (typing.power_case) gives the types it computes in, the exponent's too (int ** int
+    is numba's int_power with the exponent in its own type); literal exponents included."""
+    wrong = []
+    literal_pairs = [(a, value) for a in NAMES for value in (3, -3)]
+    for a, b in PAIRS + literal_pairs:
+        numba_b = numba_types.literal(b) if isinstance(b, int) else getattr(numba_types, b)
+        try:
+            sig = context.resolve_function_type(operator.pow, (getattr(numba_types, a), numba_b), {})
+        except Exception:  # noqa: BLE001 -- numba's typing errors: no such operation
+            sig = None
+        theirs = None if sig is None else str(tuple(str(t) for t in sig.args) + (str(sig.return_type),))
+        try:
+            result, params = typing.power_case(
+                getattr(T, a), T.int64 if isinstance(b, int) else getattr(T, b), isinstance(b, int)
+            )
+            mine = str(tuple(str(t) for t in params) + (str(result),))
+        except KernelTypeError:
+            mine = None
+        if mine != theirs:
+            wrong.append((a, b, mine, theirs))
+    assert wrong == []
+
+
 def test_unification_as_numba(context):
     wrong = []
     for a, b in PAIRS:
