@@ -9,6 +9,7 @@ import copy
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import ssa
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.folding import python_folded
 from numba_cuda_c.pyjit.rules import statement_rule
 
 
@@ -204,10 +205,9 @@ def _single_constants(function, params):
         if (
             isinstance(statement, ast.Assign)
             and all(isinstance(target, ast.Name) for target in statement.targets)  # a = b = 0 too
-            and isinstance(statement.value, ast.Constant)
-            and type(statement.value.value) in (int, bool)
+            and type(python_folded(statement.value)) in (int, bool)  # `n = 1 ** 2` too: CPython folds it
         ):
             for target in statement.targets:
                 if stores.get(target.id) == 1 and target.id not in params:
-                    found[target.id] = statement.value.value
+                    found[target.id] = python_folded(statement.value)
     return found

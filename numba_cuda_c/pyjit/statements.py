@@ -8,7 +8,8 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import ssa, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.module import _Unknown
-from numba_cuda_c.pyjit.operators import BINOPS, NOT_FOLDED, python_folded
+from numba_cuda_c.pyjit.folding import NOT_FOLDED, python_folded
+from numba_cuda_c.pyjit.operators import BINOPS
 from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
 from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, literal, typed
 

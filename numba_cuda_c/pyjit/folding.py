@@ -1,0 +1,64 @@
+"""CPython's constant folding, as numba sees it: numba reads the bytecode, where CPython's compiler has already
+folded expressions of number constants (its AST optimizer), so `9 ** -2` reaches numba as the float 0.0123...,
+`2 ** 63` as an int that types as uint64, and `if 1 + 1:` as no test at all."""
+
+import ast
+import operator
+import warnings
+
+NOT_FOLDED = object()
+_FOLDED_BITS = 128  # CPython's ast optimizer folds no integer wider (MAX_INT_SIZE)
+_PYTHON_UNARY = {
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Invert: operator.invert,
+    ast.Not: operator.not_,
+}
+_PYTHON_BINARY = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+}  # fmt: skip
+
+
+def python_folded(node):
+    """The number CPython's compiler folds an expression of number constants to (its AST optimizer: unary and
+    binary operators, within its limits on integer size; a division by zero is left to run), else NOT_FOLDED.
+    numba reads the bytecode, so it types that constant: `9 ** -2` is the float 0.0123..., `2 ** 63` a uint64."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) in (bool, int, float, complex) else NOT_FOLDED
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _PYTHON_UNARY:
+        value = python_folded(node.operand)
+        if value is NOT_FOLDED:
+            return NOT_FOLDED
+        try:
+            with warnings.catch_warnings():  # ~True: deprecated, still folded
+                warnings.simplefilter("ignore")
+                return _PYTHON_UNARY[type(node.op)](value)
+        except (TypeError, ValueError, ArithmeticError):
+            return NOT_FOLDED
+    if isinstance(node, ast.BinOp) and type(node.op) in _PYTHON_BINARY:
+        a, b = python_folded(node.left), python_folded(node.right)
+        if a is NOT_FOLDED or b is NOT_FOLDED:
+            return NOT_FOLDED
+        if type(a) in (int, bool) and type(b) in (int, bool) and _too_wide(type(node.op), int(a), int(b)):
+            return NOT_FOLDED
+        try:
+            value = _PYTHON_BINARY[type(node.op)](a, b)
+        except (TypeError, ValueError, ArithmeticError):
+            return NOT_FOLDED
+        if type(value) is int and value.bit_length() > _FOLDED_BITS:
+            return NOT_FOLDED
+        return value
+    return NOT_FOLDED
+
+
+def _too_wide(op, a, b):
+    """CPython's checks before folding integers (safe_multiply, safe_power, safe_lshift)."""
+    if op is ast.Mult:
+        return a != 0 and b != 0 and a.bit_length() + b.bit_length() > _FOLDED_BITS
+    if op is ast.Pow:
+        return a != 0 and b > 0 and a.bit_length() * b > _FOLDED_BITS
+    if op is ast.LShift:
+        return a != 0 and (b < 0 or b > _FOLDED_BITS or a.bit_length() > _FOLDED_BITS - b)
+    return False
