@@ -14,7 +14,7 @@ _PYTHON_UNARY = {
     ast.Invert: operator.invert,
     ast.Not: operator.not_,
 }
-_PYTHON_BINARY = {
+PYTHON_BINARY = {
     ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
     ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
     ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
@@ -37,14 +37,14 @@ def python_folded(node):
                 return _PYTHON_UNARY[type(node.op)](value)
         except (TypeError, ValueError, ArithmeticError):
             return NOT_FOLDED
-    if isinstance(node, ast.BinOp) and type(node.op) in _PYTHON_BINARY:
+    if isinstance(node, ast.BinOp) and type(node.op) in PYTHON_BINARY:
         a, b = python_folded(node.left), python_folded(node.right)
         if a is NOT_FOLDED or b is NOT_FOLDED:
             return NOT_FOLDED
         if type(a) in (int, bool) and type(b) in (int, bool) and _too_wide(type(node.op), int(a), int(b)):
             return NOT_FOLDED
         try:
-            value = _PYTHON_BINARY[type(node.op)](a, b)
+            value = PYTHON_BINARY[type(node.op)](a, b)
         except (TypeError, ValueError, ArithmeticError):
             return NOT_FOLDED
         if type(value) is int and value.bit_length() > _FOLDED_BITS:

@@ -3,12 +3,13 @@ tuples: a class of the rules that the passes (passes.py) inherit, `self` being t
 constructs' rules are in their modules (operators.py, indexing.py, calls.py, loops.py, ...)."""
 
 import ast
+import operator
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import ssa, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.module import _Unknown
-from numba_cuda_c.pyjit.folding import NOT_FOLDED, python_folded
+from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_BINARY, python_folded
 from numba_cuda_c.pyjit.operators import BINOPS
 from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
 from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, literal, typed
@@ -17,6 +18,11 @@ from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, 
 # what a test numba may know when compiling is made of (no call, no store: typing it twice writes nothing twice)
 _FOLDABLE = (ast.Constant, ast.Name, ast.Load, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.cmpop, ast.operator,
              ast.unaryop, ast.boolop)  # fmt: skip
+# the comparisons numba's dead-branch pruning evaluates (its binop conditions)
+_COMPARISONS = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}  # fmt: skip
 
 
 class Statements:
@@ -47,6 +53,14 @@ class Statements:
             self.assign_chained(node)  # a = b = value (syntax.py)
             return
         self.assign(node.targets[0], node.value, node)
+        target = node.targets[0]
+        if isinstance(target, ast.Name):  # numba's SSA knows the constant a store holds (stmt_While prunes on it)
+            folded = python_folded(node.value)
+            variable = self.renames.get(target.id, target.id)
+            if type(folded) in (int, bool, float):
+                self.def_constants[variable] = folded
+            else:
+                self.def_constants.pop(variable, None)
 
     def assign(self, target, value_node, node):
         if isinstance(target, ast.Tuple):
@@ -187,8 +201,9 @@ class Statements:
         short_circuit = isinstance(node.test, ast.BoolOp) and self.emitting and self.tree.get(node.test) is not None
         # `if a and b:` tests the operands' truths, short-circuited (typed already: its C written once)
         folded = python_folded(node.test)  # `if 5:` is no test in CPython's bytecode, whatever the constant
-        if folded is not NOT_FOLDED:
-            value = literal(bool(folded), types.boolean)
+        known = self.known_test(node.test) if folded is NOT_FOLDED else bool(folded)
+        if known is not None:
+            value = literal(known, types.boolean)
         else:
             value = self.tree.get(node.test) if short_circuit else self.test_value(node.test)
         if value.type == types.none:  # `if None:`
@@ -249,7 +264,9 @@ class Statements:
     def stmt_While(self, node):
         if all(isinstance(n, _FOLDABLE) for n in ast.walk(node.test)):  # `while 0:`, `while n < 0:` after n = 0
             test = self.tree.get(node.test) if self.emitting else self.test_value(node.test)  # C written once
-            if test.const is not None and test.items is None and not test.const:
+            if (test.const is not None and test.items is None and not test.const) or self.known_test(
+                node.test
+            ) is False:
                 self.nested(node.orelse)  # numba prunes the loop: its else alone runs
                 return
         phis = self.loop_else_begin(node, [node.test])  # a walrus in the test stores at each iteration's start
@@ -265,6 +282,34 @@ class Statements:
         self.loop_depth -= 1
         self.emit("}")
         self.loop_else_end(node, phis)
+
+    def known_test(self, test):
+        """numba's dead-branch pruning, which runs after its SSA: True or False where the test is a name, or one
+        comparison or binary operation of two operands, each a constant or a name whose reaching store holds one
+        (`j = 0` before `while j < 3:`, whatever the loop's body stores later); else None."""
+
+        def operand(node):
+            folded = python_folded(node)
+            if folded is NOT_FOLDED and isinstance(node, ast.Name):
+                return self.def_constants.get(self.renames.get(node.id, node.id), NOT_FOLDED)
+            return folded
+
+        if isinstance(test, ast.Name):
+            value = operand(test)
+            return None if value is NOT_FOLDED else bool(value)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARISONS:
+            function, pair = _COMPARISONS[type(test.ops[0])], (test.left, test.comparators[0])
+        elif isinstance(test, ast.BinOp) and type(test.op) in PYTHON_BINARY:
+            function, pair = PYTHON_BINARY[type(test.op)], (test.left, test.right)
+        else:
+            return None
+        a, b = (operand(node) for node in pair)
+        if a is NOT_FOLDED or b is NOT_FOLDED:
+            return None
+        try:
+            return bool(function(a, b))
+        except (ArithmeticError, TypeError, ValueError):
+            return None
 
     def range_loop(self, node):
         call = node.iter

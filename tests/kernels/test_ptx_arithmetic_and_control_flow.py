@@ -347,3 +347,34 @@ def test_grid_stride_while_loop_unrolls_as_numbas():
     body = body_of(ptx_of(grid_stride_sum), "grid_stride_sum")
     assert body.count("ld.global.f32") >= 4
     assert "ncc_wrapping_add" not in translated(grid_stride_sum).split("while")[1].split("}")[0]
+
+
+def k_pruned_by_reaching_constants(out, a, u):
+    i = cuda.grid(1)
+    acc = u[i]
+    j = 0
+    while j < 0:  # j's store before the loop holds 0: numba never enters it, acc stays uint64
+        j += 1
+        acc = a[i]
+    flag = 1**2  # CPython folds it: a constant store
+    if flag:
+        b = u[i]
+    else:
+        b = j  # pruned: b is uint64, not unified with int64
+    k = 0
+    while k < 2:  # entered: acc2 is the float64 of the loop's phi
+        k += 1
+        acc2 = a[i]
+    out[i] = acc + b + acc2
+
+
+def test_branches_pruned_where_the_reaching_store_is_a_constant():
+    """numba prunes dead branches after its SSA: a test of names whose reaching stores hold constants is known."""
+    from numba_cuda_c.pyjit.translate import variable_types
+
+    types_of, _ = variable_types(
+        k_pruned_by_reaching_constants, (cuda.types.float64[::1], cuda.types.float64[::1], cuda.types.uint64[::1])
+    )
+    assert types_of["acc"] == cuda.types.uint64 and types_of["b"] == cuda.types.uint64
+    assert not any(name.startswith("acc__") for name in types_of)  # the first loop's body is gone
+    assert any(name.startswith("k__p") for name in types_of)  # the second loop stays
