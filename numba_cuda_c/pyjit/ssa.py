@@ -229,6 +229,7 @@ class LoopPhis:
 
     def __init__(self, translator, node, names, kind):
         self.kind = kind  # "loop", or "unrolled": a body per item, no back edge
+        self.entered = False  # a while loop whose first test is known to pass (loop_begin)
         self.after_test = {}  # a while loop's names its test stores: the variables they hold when it fails
         self.head = {name: _phi_variable(translator, name, node, kind) for name in names}
         # a while loop tests before it starts and again at the end of each iteration (CPython's bytecode, which
@@ -244,11 +245,13 @@ class LoopPhis:
         )
 
 
-def loop_begin(translator, node, extra=()):
+def loop_begin(translator, node, extra=(), entered=False):
     """Before a loop (its range's bounds evaluated): each name its body stores copied into its head phi, the names
-    bound to the phis; the loop's phis pushed for its breaks and continues."""
+    bound to the phis; the loop's phis pushed for its breaks and continues. `entered`: a while loop whose first test
+    is known to pass (numba pruned its failing edge), so its exit does not meet the values before it."""
     names = stored_names(list(extra) + list(node.body))
     phis = LoopPhis(translator, node, names, "loop")
+    phis.entered = entered
     _enter(translator, phis, node)
     return phis
 
@@ -256,7 +259,7 @@ def loop_begin(translator, node, extra=()):
 def _enter(translator, phis, node):
     """The names bound to the head phis, the values they hold before the loop copied in; the phis pushed."""
     for name, phi in phis.head.items():
-        if phis.tested:
+        if phis.tested and not phis.entered:
             _type_exit(translator, phis, name)
         if _copy(translator, phi, name, node) is not None or phi in translator.vars:
             _bind(translator, name, phi)
@@ -274,7 +277,9 @@ def loop_back(translator, node):
     """The end of an iteration (the body's end, a continue): the values copied into the head phis."""
     phis = translator.ssa_loops[-1]
     for name, phi in phis.head.items():
-        if phis.tested:
+        if phis.tested and phis.entered:  # the loop leaves from this test alone: its values are the exit's
+            _copy(translator, phis.exit[name], name, node)
+        elif phis.tested:
             _type_exit(translator, phis, name)
         _copy(translator, phi, name, node, back_edge=phis.kind == "loop")
 
@@ -299,6 +304,8 @@ def loop_end(translator, phis):
     for name, phi in phis.head.items():
         if name in phis.after_test:
             _bind(translator, name, phis.after_test[name])
+        elif phis.entered and phis.exit.get(name) in translator.vars:  # copied where the test failed (loop_back)
+            _bind(translator, name, phis.exit[name])
         elif phi in translator.vars:
             _bind(translator, name, phi)
 

@@ -57,6 +57,7 @@ class Statements:
         if isinstance(target, ast.Name):  # numba's SSA knows the constant a store holds (stmt_While prunes on it)
             folded = python_folded(node.value)
             variable = self.renames.get(target.id, target.id)
+            self.masked_constants.discard(target.id)
             if type(folded) in (int, bool, float):
                 self.def_constants[variable] = folded
             else:
@@ -214,6 +215,8 @@ class Statements:
             self.nested(node.body if value.const else node.orelse)
             self.emit("}")
             self.pruned_branch(node.body if value.const else node.orelse)
+            if folded is NOT_FOLDED:  # pruned by numba after its SSA (CPython leaves no branch for a folded test)
+                self.mask_constants([node])
             return
         before = dict(self.renames)
         phis = ssa.if_phis(self, node)  # the numbers either branch stores meet after it (ssa.py)
@@ -235,10 +238,10 @@ class Statements:
         self.block(body)
         self.depth -= 1
 
-    def loop_else_begin(self, node, target=()):
+    def loop_else_begin(self, node, target=(), entered=False):
         """Before a loop: the numbers its body (and its target) store copied into their phis at its head (ssa.py),
         and where an `else:` or a break's values must be told from a normal end, a flag its breaks set."""
-        phis = ssa.loop_begin(self, node, target)
+        phis = ssa.loop_begin(self, node, target, entered)
         flag = self.module.unique("broke") if node.orelse or phis.exit else None
         if flag:
             self.emit("bool %s = false;" % flag)
@@ -264,12 +267,15 @@ class Statements:
     def stmt_While(self, node):
         if all(isinstance(n, _FOLDABLE) for n in ast.walk(node.test)):  # `while 0:`, `while n < 0:` after n = 0
             test = self.tree.get(node.test) if self.emitting else self.test_value(node.test)  # C written once
-            if (test.const is not None and test.items is None and not test.const) or self.known_test(
-                node.test
-            ) is False:
+            known = self.known_test(node.test)
+            if (test.const is not None and test.items is None and not test.const) or known is False:
                 self.nested(node.orelse)  # numba prunes the loop: its else alone runs
+                self.mask_constants([node])
                 return
-        phis = self.loop_else_begin(node, [node.test])  # a walrus in the test stores at each iteration's start
+        else:
+            known = None
+        # a walrus in the test stores at each iteration's start; a first test known to pass leaves no way around
+        phis = self.loop_else_begin(node, [node.test], entered=known is True)
         self.emit("while (%s) {" % self.condition(node.test))
         phis.after_test = {n: self.renames[n] for n in ssa.stored_names([node.test]) if n in self.renames}
         self.loop_depth += 1
@@ -290,7 +296,7 @@ class Statements:
 
         def operand(node):
             folded = python_folded(node)
-            if folded is NOT_FOLDED and isinstance(node, ast.Name):
+            if folded is NOT_FOLDED and isinstance(node, ast.Name) and node.id not in self.masked_constants:
                 return self.def_constants.get(self.renames.get(node.id, node.id), NOT_FOLDED)
             return folded
 
@@ -310,6 +316,11 @@ class Statements:
             return bool(function(a, b))
         except (ArithmeticError, TypeError, ValueError):
             return None
+
+    def mask_constants(self, statements):
+        """After a branch or a loop numba pruned: the names they store hold a phi in numba's SSA (made before its
+        pruning), which it cannot see through, so their constants are no longer known (until stored again)."""
+        self.masked_constants.update(ssa.stored_names(statements))
 
     def range_loop(self, node):
         call = node.iter
