@@ -41,6 +41,7 @@ from numba_cuda_c.pyjit.statements import Statements
 from numba_cuda_c.pyjit.strings import Strings
 from numba_cuda_c.pyjit.syntax import Syntax
 from numba_cuda_c.pyjit.typing import KernelTypeError
+from numba_cuda_c.pyjit.values import Value, cast, typed
 
 # The function's state that rules read through the pass (self.vars is self.function.vars): the same objects in
 # every pass. return_type, which statements set, is a property of its own (Pass.return_type).
@@ -181,7 +182,8 @@ class TypingPass(Pass):
         """The node's annotation: its typing rule's result, recorded in the typed tree."""
         annotation = self.typing_rule(node)(self, node)
         self.tree.annotate(node, annotation)
-        return annotation
+        wider = None if self.retyping else self.tree.widen(node, annotation)
+        return annotation if wider is None else typed(wider)  # what numba's type variable holds by now
 
     def untyped_statement(self, statement):
         self.untyped.append(statement)
@@ -223,7 +225,9 @@ class EmittingPass(Pass):
         if annotation is None:  # a node no typing pass reached (a name never assigned: its error)
             annotation = self.typing_only(rule, node)
             self.tree.annotate(node, annotation)
-        return rules.C[type(node)](self, node, annotation)
+        value = rules.C[type(node)](self, node, annotation)
+        wider = self.tree.widened_type(node)  # computed in its own type, stored in the wider (TypedTree.widen)
+        return value if wider is None else Value(cast(value, wider), wider)
 
     def typing_only(self, rule, node):
         """A typing rule's annotation of the node, typed now (in a RetypingPass: no C written)."""

@@ -378,3 +378,19 @@ def test_branches_pruned_where_the_reaching_store_is_a_constant():
     assert types_of["acc"] == cuda.types.uint64 and types_of["b"] == cuda.types.uint64
     assert not any(name.startswith("acc__") for name in types_of)  # the first loop's body is gone
     assert any(name.startswith("k__p") for name in types_of)  # the second loop stays
+
+
+def k_widened_over_rounds(out, small, wide):
+    i = cuda.grid(1)
+    acc = small[i]
+    for j in range(0):
+        acc = j  # the phi is uint8 in the first round, int64 in the next
+    out[i] = i % (acc + wide[i])
+
+
+def test_an_expression_keeps_the_types_of_every_typing_round():
+    """numba's type variables unify over its inference rounds: `acc + wide` is uint64 in the first (uint8 + uint16),
+    int64 in the next, so its variable is float64; the sum is computed in int64 and converted, as numba's."""
+    sig = "void(float64[::1], uint8[::1], uint16[::1])"
+    source = translated(k_widened_over_rounds, sig)
+    assert "ncc_fmod(((double)(v_i)), ((double)(ncc_wrapping_add<long long>(" in source
