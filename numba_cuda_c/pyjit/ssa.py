@@ -166,19 +166,19 @@ def never_ends(loop):
     return isinstance(loop, ast.While) and isinstance(loop.test, ast.Constant) and bool(loop.test.value)
 
 
-def has_break(body):
-    """Whether a loop's body has a break of its own (not one of a loop inside it)."""
+def has_break(body, kind=ast.Break):
+    """Whether a loop's body has a break (or a continue: `kind`) of its own (not one of a loop inside it)."""
     for statement in body:
-        if isinstance(statement, ast.Break):
+        if isinstance(statement, kind):
             return True
         if isinstance(statement, (ast.For, ast.While)):
-            if has_break(statement.orelse):
+            if has_break(statement.orelse, kind):
                 return True
             continue
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for field in ("body", "orelse", "finalbody", "handlers"):
-            if has_break(getattr(statement, field, None) or []):
+            if has_break(getattr(statement, field, None) or [], kind):
                 return True
     return False
 

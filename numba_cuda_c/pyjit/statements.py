@@ -267,7 +267,8 @@ class Statements:
     def stmt_While(self, node):
         if all(isinstance(n, _FOLDABLE) for n in ast.walk(node.test)):  # `while 0:`, `while n < 0:` after n = 0
             test = self.tree.get(node.test) if self.emitting else self.test_value(node.test)  # C written once
-            known = self.known_test(node.test)
+            # CPython tests before the loop apart from where iterations end, unless a continue jumps to that test
+            known = None if ssa.has_break(node.body, ast.Continue) else self.known_test(node.test)
             if (test.const is not None and test.items is None and not test.const) or known is False:
                 self.nested(node.orelse)  # numba prunes the loop: its else alone runs
                 self.mask_constants([node])
