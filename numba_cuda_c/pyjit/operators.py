@@ -441,6 +441,10 @@ def _fold_integers(op, left, right, t):
         return None  # raises at run time (debug), or is what the device computes
     if (op in ("<<", ">>") and not 0 <= b < t.bits) or (op == "**" and not 0 <= b < 256):
         return None  # a shift past the width or a negative power: computed at run time, as numba's LLVM does
+    if op != "**":  # numba converts both operands to the result type first (a uint64 2**63 is -2**63 in int64)
+        a, b = _wrapped(int(a), t), _wrapped(int(b), t)
+    elif type(a) is int:
+        a = _wrapped(a, t)  # int_power: the base in the result type, the exponent in its own
     value = _INTEGER_OPS[op](a, b)
     bits, signed = t.bits, t.kind == "i"
     low, high = (-(1 << (bits - 1)), 1 << (bits - 1)) if signed else (0, 1 << bits)

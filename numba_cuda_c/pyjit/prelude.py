@@ -234,7 +234,11 @@ template <typename T> __device__ T ncc_round_digits(T x, long long ndigits) {
     if (fabs(y - z) == 0.5) z = 2.0 * (double)llrint(y / 2.0);
     return (T)(ndigits >= 0 ? (z / pow2) / pow1 : z * pow1);
 }
-template <typename T> __device__ __forceinline__ T ncc_abs(T x) { return x < 0 ? (T)-x : x; }
+// abs of an integer as numba's (a select of x and its wrapping negation: abs of the minimum is the minimum; C's -x
+// would be undefined there, and NVRTC may assume the result is never negative)
+template <typename T> __device__ __forceinline__ T ncc_abs(T x) {
+    return x < 0 ? ((T)0.5 == (T)0 ? (T)(0ull - (unsigned long long)x) : -x) : x;
+}
 // int ** int as numba's int_power (its numpy error model, which kernels use): wrapping products by squaring; a
 // negative exponent gives 0, except for 1 and -1, and 0x8000... for 0; past 65536, pow() in double, converted
 template <typename T, typename E> __device__ __forceinline__ T ncc_ipow(T base, E exp) {

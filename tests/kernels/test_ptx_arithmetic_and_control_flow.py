@@ -394,3 +394,13 @@ def test_an_expression_keeps_the_types_of_every_typing_round():
     sig = "void(float64[::1], uint8[::1], uint16[::1])"
     source = translated(k_widened_over_rounds, sig)
     assert "ncc_fmod(((double)(v_i)), ((double)(ncc_wrapping_add<long long>(" in source
+
+
+def k_folded_in_the_result_type(out):
+    n = 2147483648
+    out[0] = 9223372036854775808 // n  # uint64 // int64 is int64: 2**63 converts to -2**63 first, as numba's
+
+
+def test_integer_constants_fold_in_numbas_result_type():
+    source = translated(k_folded_in_the_result_type, "void(int64[::1])")
+    assert "-4294967296LL" in source
