@@ -17,7 +17,7 @@ values happen to agree, so a kernel needs no per-type output arrays and compiles
 bitwise too, but where only NaN payloads or signs differ the case is counted apart ("nan-bits") and fails the run
 only with --strict-nan.
 
-Verdicts: same; undefined (the same apart from elements where a signed +, - or * overflowed: numba marks them
+Verdicts: same; known (a difference listed in known_differences.txt, with its reason); undefined (the same apart from elements where a signed +, - or * overflowed: numba marks them
 nsw, so its result there is undefined; our build for the fuzzer flags those threads); different (types or bits); nan-bits; refused (numba compiled it, we raised: a failure); numba-refused
 (skipped, not counted); error (a launch failed or the fuzzer itself did). Exit status 1 on any different, refused or
 error case. Kernels avoid what is undefined in numba (LLVM poison): floats converted to integers come from "tame"
@@ -44,8 +44,33 @@ if HERE not in sys.path:
 
 from fuzz_generator import EXTRA_FAMILIES, FAMILIES, generate  # noqa: E402
 
-STATUSES = ["same", "undefined", "different", "nan-bits", "refused", "numba-refused", "error", "compiled"]
+STATUSES = ["same", "undefined", "known", "different", "nan-bits", "refused", "numba-refused", "error", "compiled"]
 FAILING = ("different", "refused", "error")
+
+
+KNOWN = os.path.join(HERE, "known_differences.txt")
+
+
+def known_differences(path=KNOWN):
+    """{(seed, case): reason} of known_differences.txt: differences from numba-cuda we accept, each with its reason."""
+    found = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            where, _, reason = line.partition(" ")
+            seed, _, case = where.partition(":")
+            found[(int(seed), int(case))] = reason.strip()
+    return found
+
+
+def mark_known(seed, records, known):
+    """A listed case that differs (or that we refuse) is 'known', with its reason."""
+    for r in records:
+        reason = known.get((seed, r["case"]))
+        if reason and r["status"] in ("different", "refused"):
+            r["status"], r["known"] = "known", reason
 
 
 def make_runner(options, workdir):
@@ -154,6 +179,9 @@ def report(records, reduced, out=sys.stdout):
 
     by_case = {r["case"]: r for r in reduced}
     for r in records:
+        if r["status"] == "known":
+            print("case %d [%s] KNOWN: %s" % (r["case"], r["family"], r["known"]), file=out)
+            continue
         if r["status"] not in FAILING and r["status"] != "nan-bits":
             continue
         r = by_case.get(r["case"], r)
@@ -237,6 +265,7 @@ def main(argv=None):
         records = run_parallel(args.seed, indices, families, options, args.jobs)
         failing = [r["case"] for r in records if r["status"] in ("different", "refused")][: args.reduce]
         reduced = run_parallel(args.seed, failing, families, options, args.jobs, reduce=True) if failing else []
+    mark_known(args.seed, records, known_differences())
     report(records, reduced)
     table = summary(records)
     print(

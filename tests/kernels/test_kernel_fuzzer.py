@@ -216,3 +216,21 @@ def test_the_reducer_never_makes_a_loop_that_does_not_end():
     for text in tried:
         assert "while 3" not in text and "while j:" not in text and "range(a0[i])" not in text
         assert "while j < 3" not in text or "while j < 3:\n            j += 1" in text
+
+
+def test_listed_differences_are_known_with_their_reason(tmp_path):
+    import kernel_fuzzer
+
+    listing = tmp_path / "known.txt"
+    listing.write_text("# comment\n\n3:505 numba's constraint order\n")
+    known = kernel_fuzzer.known_differences(str(listing))
+    assert known == {(3, 505): "numba's constraint order"}
+    records = [
+        {"case": 505, "status": "different"},
+        {"case": 506, "status": "different"},
+        {"case": 7, "status": "same"},
+    ]
+    kernel_fuzzer.mark_known(3, records, known)
+    assert [r["status"] for r in records] == ["known", "different", "same"]
+    assert records[0]["known"] == "numba's constraint order"
+    assert all(isinstance(reason, str) and reason for reason in kernel_fuzzer.known_differences().values())
