@@ -83,7 +83,8 @@ setup(
             "numba_cuda_c._cuda",
             sources=sources,
             include_dirs=["src", numpy.get_include()],
-            extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],
+            # hidden visibility: the module exports its init alone (PyMODINIT_FUNC is marked default)
+            extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-fvisibility=hidden"],
             libraries=["dl", "pthread"],
         )
     ],
