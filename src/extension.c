@@ -1,5 +1,6 @@
 /* extension.c: numba_cuda_c._cuda, initialised in phases (PEP 489): the top of the house. Creates
- * every exception and type, layer by layer from the bottom, and gathers each file's module functions. Touches no
+ * every exception and type (most layer by layer from the bottom; DLPack's and the graphs' types last, as nothing
+ * below needs them at init), and gathers each file's module functions. Touches no
  * driver: the driver is loaded at first use, so the import works, fast, on a machine with no GPU. */
 #include "driver/state.h"
 #include "arrays/raw_copies.h"

@@ -81,9 +81,6 @@ static inline int cu_check(module_state *st, CUresult rc, const char *function)
 /* Loads the driver on first use (without the GIL); NULL when it is usable, else why not. */
 const char *cu_driver_problem(void);
 
-/* numba_cuda_c's Python glue: module.function(arg) (arg NULL: no argument), the module imported
- * when first asked for. New reference, or NULL with the error set. */
-
 /* `_repr_html_` of the package's objects, for notebooks: numba_cuda_c.notebook.html_of(self), that module
  * imported at the first display. */
 PyObject *repr_html(PyObject *self, PyObject *unused);

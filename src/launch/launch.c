@@ -1,6 +1,6 @@
 /* launch.c: LaunchConfig, kernel[griddim, blockdim, stream, sharedmem], and the launch.
  *
- * The hot path (DESIGN.md, "The hot paths", 3): calling a LaunchConfig is a vectorcall. Each
+ * The hot path (docs/ARCHITECTURE.md, "The launch path"): calling a LaunchConfig is a vectorcall. Each
  * argument's kind is told once (argument_kinds.h: exact types first; Dispatch hands in the kinds it
  * told while keying a @cuda.jit launch), then it is converted and packed (launch_arguments.c) into
  * this launch's own parameter storage (the C stack up to LAUNCH_STACK_ARGS arguments and
