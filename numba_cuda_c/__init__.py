@@ -365,65 +365,41 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     ipc_handle.close()
 
 
-_LINKABLE_CODE = ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")
-# numba.cuda's submodules that its package has as attributes once imported: ours are imported when first asked
-# for (cuda.random, cuda.bf16, ...), as `import numba_cuda_c` loads neither NumPy nor the translator
-_SUBMODULES = frozenset(["random", "bf16", "kernels", "launchconfig", "errors", "np"])
+# Names loaded when first asked for (`import numba_cuda_c` loads neither NumPy nor the translator): name ->
+# (module, attribute), attribute None for the module itself. __getattr__ reads this table alone.
+_LAZY = {
+    "__version__": ("numba_cuda_c._version", "__version__"),  # which the dispatcher's disk cache reads too
+    "driver": ("numba_cuda_c.cudadrv.driver", None),  # numba.cuda leaks it too; its helpers: ctypes, EMM glue
+    "KernelRuntimeError": ("numba_cuda_c.errors", "KernelRuntimeError"),  # a kernel that raised (the simulator's)
+    # the Python-kernel compiler, which imports NumPy
+    **{
+        name: ("numba_cuda_c.pyjit", name)
+        for name in ("jit", "compile_ptx", "compile_ptx_for_current_device", "compile", "compile_all",
+                     "compile_for_current_device", "declare_device")
+    },
+    "vectorize": ("numba_cuda_c.ufunc", "vectorize"),  # CUDA (generalized) ufuncs: functions compiled by @cuda.jit
+    "guvectorize": ("numba_cuda_c.gufunc", "guvectorize"),
+    "reduce": ("numba_cuda_c.reduction", "reduce"),  # cuda.reduce: a reduction kernel compiled by @cuda.jit
+    "Reduce": ("numba_cuda_c.reduction", "Reduce"),
+    # what cuda.jit(link=...) takes from memory
+    **{
+        name: ("numba_cuda_c.cudadrv.linkable_code", name)
+        for name in ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")
+    },
+    # numba.cuda's submodules that its package has as attributes once imported (cuda.random, cuda.bf16, ...)
+    **{name: ("numba_cuda_c." + name, None) for name in ("random", "bf16", "kernels", "launchconfig", "errors", "np")},
+}  # fmt: skip
 
 
 def __getattr__(name):
-    if name == "__version__":  # _version.py, which the dispatcher's disk cache reads too: loaded when asked for
-        from numba_cuda_c._version import __version__ as value
+    found = _LAZY.get(name)
+    if found is None:
+        raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
+    import importlib
 
-        globals()[name] = value
-        return value
-    if name == "driver":  # numba.cuda leaks it too; its helpers (ctypes, EMM glue) load when first asked for
-        import importlib
-
-        value = globals()[name] = importlib.import_module("numba_cuda_c.cudadrv.driver")
-        return value
-    # the Python-kernel compiler imports NumPy: load it at first use, not with the package
-    if name in (
-        "jit",
-        "compile_ptx",
-        "compile_ptx_for_current_device",
-        "compile",
-        "compile_all",
-        "compile_for_current_device",
-        "declare_device",
-    ):
-        import importlib
-
-        value = getattr(importlib.import_module("numba_cuda_c.pyjit"), name)
-        globals()[name] = value
-        return value
-    if name in ("vectorize", "guvectorize"):  # CUDA (generalized) ufuncs: functions compiled by @cuda.jit
-        from numba_cuda_c import gufunc, ufunc
-
-        value = globals()[name] = getattr(gufunc if name == "guvectorize" else ufunc, name)
-        return value
-    if name in ("reduce", "Reduce"):  # cuda.reduce: a reduction kernel compiled by @cuda.jit
-        from numba_cuda_c import reduction
-
-        value = globals()[name] = getattr(reduction, name)
-        return value
-    if name in _LINKABLE_CODE:  # what cuda.jit(link=...) takes from memory: loaded when first asked for
-        from numba_cuda_c.cudadrv import linkable_code
-
-        value = globals()[name] = getattr(linkable_code, name)
-        return value
-    if name in _SUBMODULES:
-        import importlib
-
-        value = globals()[name] = importlib.import_module("numba_cuda_c." + name)
-        return value
-    if name == "KernelRuntimeError":  # numba's exception of a kernel that raised (the simulator's too)
-        from numba_cuda_c.errors import KernelRuntimeError as value
-
-        globals()[name] = value
-        return value
-
-    raise AttributeError("module 'numba_cuda_c' has no attribute %r" % name)
+    module = importlib.import_module(found[0])
+    value = globals()[name] = module if found[1] is None else getattr(module, found[1])
+    return value
 
 
 if (

@@ -3,31 +3,17 @@ reference (an autodoc directive in api.rst) or has no docstring, so that the ref
 package.
 
 Public names: those of dir(numba_cuda_c) that do not start with "_", and the names the package's module
-__getattr__ loads on first use (jit, compile_ptx, vectorize, ...: read from its source, the string constants it
-compares `name` with). Left to other pages: modules, numba's type objects (float32, void, ...: the types
+__getattr__ loads on first use (jit, compile_ptx, vectorize, ...: its table of lazy names, `_LAZY`). Left to other pages: modules, numba's type objects (float32, void, ...: the types
 section lists them) and the device-side names (cuda.grid, cuda.atomic, ...: the kernel-language page)."""
 
-import ast
 import inspect
 import re
 import types as pytypes
 
 
 def lazy_names(package):
-    """The names the package's module __getattr__ answers for, from its source."""
-    tree = ast.parse(inspect.getsource(package.__getattr__))
-    found = set()
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "name"):
-            continue
-        for right in node.comparators:
-            if isinstance(right, ast.Constant) and isinstance(right.value, str):
-                found.add(right.value)
-            elif isinstance(right, ast.Tuple):
-                found.update(e.value for e in right.elts if isinstance(e, ast.Constant))
-            elif isinstance(right, ast.Name):  # a tuple of the module's, such as _LINKABLE_CODE
-                found.update(getattr(package, right.id))
-    return {n for n in found if not n.startswith("_")}
+    """The names the package's module __getattr__ answers for: its table of lazy names (numba_cuda_c._LAZY)."""
+    return {n for n in package._LAZY if not n.startswith("_")}
 
 
 def public_objects():
