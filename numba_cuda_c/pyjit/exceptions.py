@@ -34,6 +34,10 @@ template <typename T> __device__ __forceinline__ T ncc_checked_divisor(T d, unsi
     if (d == T(0)) ncc_raise(code);
     return d;
 }
+template <typename C> __device__ __forceinline__ C ncc_checked_cdivisor(C d, unsigned int code) {
+    if (d.re == 0 && d.im == 0) ncc_raise(code);
+    return d;
+}
 __device__ __forceinline__ long long ncc_checked_index(long long i, long long n, unsigned int code) {
     if (i < -n || i >= n) ncc_raise(code);
     return i < 0 ? i + n : i;
@@ -95,6 +99,11 @@ class Raising:
         fastmath, float division is left unchecked, as numba does."""
         if not self.module.debug or (self.module.fastmath and t.kind == "f"):
             return code
+        if t.kind == "c":  # numba's complex division raises its own message
+            return "ncc_checked_cdivisor(%s, %du)" % (
+                code,
+                self.exception_code(ZeroDivisionError, ("complex division by zero",)),
+            )
         return "ncc_checked_divisor<%s>(%s, %du)" % (
             t.ctype,
             code,

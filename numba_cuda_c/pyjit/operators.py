@@ -356,6 +356,8 @@ class Operators:
     def binop_code(self, op, left, right, t, wraps=True):
         """The C of left op right, computed in type t."""
         a, b = cast(left, t), cast(right, t)
+        if op == "/" and typing.is_complex(t):  # numba's complex division: by zero, ZeroDivisionError
+            return "ncc_cdiv(%s, %s)" % (a, self.checked_divisor(b, t))
         if op == "/":
             return "(%s / %s)" % (a, self.checked_divisor(b, t))
         if op in ("&", "|", "^", "<<", ">>"):

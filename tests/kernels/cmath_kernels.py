@@ -2,6 +2,8 @@
 
 import cmath
 
+import numba_cuda_c as cuda
+
 FUNCTIONS = (
     "exp",
     "log",
@@ -45,3 +47,13 @@ def every_function(out, z):
 def rect(out, r, phi):
     for i in range(r.size):
         out[i] = cmath.rect(r[i], phi[i])
+
+
+def arithmetic(out, a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = a[i] * b[i]
+        out[i, 1] = a[i] ** b[i]
+        out[i, 2] = cmath.rect(a[i].real, b[i].imag)
+        out[i, 3] = cmath.log(a[i], b[i])  # a base of 1: ZeroDivisionError, which ends the thread
+        out[i, 4] = a[i] / b[i]  # by zero: the same

@@ -138,7 +138,7 @@ def cmath_kernel(z, out, parts, flags):
         parts[i, 2] = cmath.phase(v)
         back = cmath.rect(r, phi)
         parts[i, 3] = abs(back - v)
-        flags[i, 0] = cmath.isnan(v / 0j)
+        flags[i, 0] = cmath.isnan(v + cmath.nan)  # (v / 0j raises ZeroDivisionError, ending the thread)
         flags[i, 1] = cmath.isinf(v * 1e308 * 1e308)
         flags[i, 2] = cmath.isfinite(v)
 

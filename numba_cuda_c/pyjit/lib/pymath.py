@@ -208,11 +208,12 @@ for _name in (*MATH_FUNCTIONS, *MATH_ROUNDING, *MATH_PREDICATES, *OTHER_MATH):
 
 
 # numba-cuda implements these in Python (its @overloads) with float64 constants: a complex64 argument gives complex128
+# (computed from the complex64, complex_prelude's ncc_c<name>_wide)
 _CMATH_IN_DOUBLE = ("tanh", "acosh", "log10")
 
 
 def _cmath_types(name, args):
-    """(result type, the complex type computed in) of cmath.name(*args)."""
+    """(result type, the complex type of the argument the function takes) of cmath.name(*args)."""
     _count(args, (1, 2) if name in ("log", "rect") else (1,))
     for a in args:
         if not typing.is_number(a.type):
@@ -225,10 +226,11 @@ def _cmath_types(name, args):
         t = types.complex64 if part == types.float32 else types.complex128
         return t, part
     t = typing.cmath_result(args[0].type)
+    if name == "log" and len(args) == 2:  # log(z, base): both converted to the common complex type first
+        both = typing.promote(t, args[1].type)
+        return both, both
     if name in _CMATH_IN_DOUBLE:
-        t = types.complex128
-    if name == "log" and len(args) == 2:  # log(z, base)
-        return typing.promote(t, args[1].type), t
+        return types.complex128, t
     if name in CMATH_FUNCTIONS:
         return t, t
     if name in ("isnan", "isinf", "isfinite"):
@@ -246,8 +248,13 @@ def _cmath(name):
 
     def emit(codes, args, result, translator):
         work = _cmath_types(name, args)[1]
-        if name == "rect":
-            return "ncc_rect(%s, %s)" % (cast(args[0], work), cast(args[1], work))
+        if name == "rect":  # cos and sin in phi's float type, the products in the wider one (numba's overload)
+            wide = result.underlying_float
+            r, phi = (cast(a, a.type if a.type in (types.float32, types.float64) else wide) for a in args)
+            return "ncc_rect<%s>(%s, %s)" % (wide.ctype, r, phi)
+        if name == "log" and len(args) == 2:  # Python's division: by a zero log(base), ZeroDivisionError
+            base = translator.checked_divisor("ncc_clog(%s)" % cast(args[1], work), work)
+            return "ncc_cdiv(ncc_clog(%s), %s)" % (cast(args[0], work), base)
         code = cast(args[0], work)
         if name in ("isnan", "isinf", "isfinite"):
             return "ncc_c%s(%s)" % (name, code)
@@ -257,10 +264,7 @@ def _cmath(name):
             temp = translator.module.unique("z")
             translator.emit("%s %s = %s;" % (work.ctype, temp, code))
             return ["ncc_cabs(%s)" % temp, "ncc_phase(%s)" % temp]
-        value = "%s(%s)" % (CMATH_FUNCTIONS[name], code)
-        if len(args) == 2:  # log(z, base)
-            value = "(%s / ncc_clog(%s))" % (cast(Value(value, work), result), cast(args[1], result))
-        return value
+        return "%s%s(%s)" % (CMATH_FUNCTIONS[name], "_wide" if name in _CMATH_IN_DOUBLE else "", code)
 
     Intrinsic(("cmath", name), typing_rule, emit, statements=True)
 
