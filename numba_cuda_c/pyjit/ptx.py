@@ -102,7 +102,13 @@ def _compile(pyfunc, args, debug, lineinfo, device, fastmath, cc, opt, launch_bo
     if device:
         declared = sig.return_type if sig.return_type not in (None, types.void) else None
         source, resty = translate_device(
-            pyfunc, argtypes, name, externs, declared_return=declared, lineinfo=bool(lineinfo or debug)
+            pyfunc,
+            argtypes,
+            name,
+            externs,
+            declared_return=declared,
+            lineinfo=bool(lineinfo or debug),
+            fastmath=bool(fastmath),
         )
     else:
         bounds = checked.get("launch_bounds")

@@ -285,10 +285,10 @@ def typed_listing(pyfunc, argtypes):
     return "\n".join(lines)
 
 
-def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None, lineinfo=False):
+def translate_device(pyfunc, argtypes, name, externs=None, declared_return=None, lineinfo=False, fastmath=False):
     """The CUDA C of a device function (extern "C" __device__ for compile_ptx), and its return type (the
     declared one, where given: values convert to it)."""
-    module = _module(lineinfo=lineinfo)
+    module = _module(lineinfo=lineinfo, fastmath=fastmath)
     translator = FunctionTranslator(pyfunc, argtypes, module, device=True, name=name)
     translator.declared_return = declared_return
     text = _function_text(translator, externs)

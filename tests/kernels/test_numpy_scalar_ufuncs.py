@@ -183,7 +183,20 @@ def expected_of(name, a, b):
     b = b.astype(loop_inputs[-1].dtype)
     with np.errstate(all="ignore"):
         result = ufunc(a, b) if ufunc.nin == 2 else ufunc(a)
+        if name in ("remainder", "floor_divide", "divmod") and a.dtype.kind == "f":
+            result = numba_real_divmod(name, a, b)
     return result if ufunc.nout == 2 else (result, result)
+
+
+def numba_real_divmod(name, a, b):
+    """numba-cuda's np.remainder, np.floor_divide and np.divmod of floats, where they are not NumPy's: the floor of
+    the quotient, and LLVM's frem (as NVVM computes it: |a| - floor(|a| / |b|) * |b|, a's sign; so NaN for an
+    infinite divisor) given the divisor's sign where it is not zero."""
+    quotient = np.floor(a / b)
+    magnitude = np.abs(a) - np.floor(np.abs(a) / np.abs(b)) * np.abs(b)
+    remainder = np.where(a < 0, -magnitude, magnitude)
+    remainder = remainder + np.where((remainder != 0) & ((b < 0) != (remainder < 0)), b, 0).astype(a.dtype)
+    return {"remainder": remainder, "floor_divide": quotient, "divmod": (quotient, remainder)}[name]
 
 
 def compare(name, t, got, want):

@@ -98,6 +98,14 @@ ALIASES = {"divide": "true_divide", "mod": "remainder", "abs": "absolute", "bitw
 Requirement(
     "npufuncs",
     r"""// --- NumPy's ufuncs on numbers (pyjit/lib/npufuncs.py) ---------------------------------------------------
+// np.remainder and np.floor_divide of floats as numba-cuda computes them (its np_real_mod_impl: LLVM's frem, then
+// the divisor added where the remainder's sign is not the divisor's, else 0.0; np_real_floor_div_impl: the floor
+// of the quotient). Not Python's % and //: np.remainder(x, inf) is NaN there, as NVVM's frem gives
+template <typename T> __device__ __forceinline__ T ncc_np_fremainder(T a, T b) {
+    T r = ncc_frem(a, b);
+    return r + ((r < 0 || r > 0) && ((b < 0) != (r < 0)) ? b : (T)0);
+}
+template <typename T> __device__ __forceinline__ T ncc_np_ffloordiv(T a, T b) { return floor(a / b); }
 template <typename T> __device__ __forceinline__ T ncc_np_gcd(T a, T b) {
     a = a < 0 ? (T)-a : a;
     b = b < 0 ? (T)-b : b;
@@ -233,11 +241,11 @@ def _code(translator, name, xs, t, out, node):  # noqa: C901 (one case per ufunc
     if name in ("floor_divide", "fd"):
         if integer:
             return "ncc_np_floordiv<%s>(%s, %s)" % (t.ctype, a, b)
-        return "%s(%s, %s)" % ("ncc_ffloordiv_f32" if t == types.float32 else "ncc_ffloordiv", a, b)
+        return "ncc_np_ffloordiv<%s>(%s, %s)" % (t.ctype, a, b)
     if name in ("remainder", "rm"):
         if integer:
             return "ncc_mod<%s>(%s, %s)" % (t.ctype, a, b)
-        return "%s(%s, %s)" % ("ncc_fmodf" if t == types.float32 else "ncc_fmod", a, b)
+        return "ncc_np_fremainder<%s>(%s, %s)" % (t.ctype, a, b)
     if name == "fmod":
         return "ncc_np_fmod<%s>(%s, %s)" % (t.ctype, a, b) if integer else "%s(%s, %s)" % (_f("fmod", t), a, b)
     if name in ("power", "float_power"):
