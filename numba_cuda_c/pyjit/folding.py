@@ -3,6 +3,7 @@ folded expressions of number constants (its AST optimizer), so `9 ** -2` reaches
 `2 ** 63` as an int that types as uint64, and `if 1 + 1:` as no test at all."""
 
 import ast
+import math
 import operator
 import warnings
 
@@ -62,3 +63,31 @@ def _too_wide(op, a, b):
     if op is ast.LShift:
         return a != 0 and (b < 0 or b > _FOLDED_BITS or a.bit_length() > _FOLDED_BITS - b)
     return False
+
+
+def real_divmod(vx, wx, single=False):
+    """numba's float divmod (its real_divmod, CPython's float_divmod over LLVM's frem) of two constants, as LLVM
+    folds it: frem is the exact IEEE remainder there (fmod: x % inf is x), the rest in the type's precision (float32
+    where `single`). (floor quotient, remainder). At run time NVVM's frem is not exact: only constants fold so."""
+    import numpy as np
+
+    f = np.float32 if single else np.float64
+    with np.errstate(all="ignore"):
+        vx, wx = f(vx), f(wx)
+        try:
+            mod = f(math.fmod(vx, wx))
+        except ValueError:  # an infinite dividend or a zero divisor: IEEE's NaN
+            mod = f(math.nan)
+        div = (vx - mod) / wx
+        if mod != 0:  # NaN too, as C's test
+            if (wx < 0) != (mod < 0):
+                mod, div = mod + wx, div - f(1)
+        else:
+            mod = f(math.copysign(0.0, wx))
+        if div != 0:
+            floordiv = f(math.floor(div)) if math.isfinite(div) else div
+            if div - floordiv > 0.5:
+                floordiv = floordiv + f(1)
+        else:
+            floordiv = f(math.copysign(0.0, vx / wx))
+    return float(floordiv), float(mod)

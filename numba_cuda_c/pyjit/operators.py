@@ -8,7 +8,7 @@ import enum
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, typing
-from numba_cuda_c.pyjit.folding import NOT_FOLDED, python_folded
+from numba_cuda_c.pyjit.folding import NOT_FOLDED, python_folded, real_divmod
 from numba_cuda_c.pyjit.typing import KernelTypeError
 from numba_cuda_c.pyjit.values import Value, cast, literal, typed
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
@@ -355,6 +355,10 @@ class Operators:
 
     def binop_code(self, op, left, right, t, wraps=True):
         """The C of left op right, computed in type t."""
+        if op in ("//", "%") and t in (types.float32, types.float64) and _real(left.const) and _real(right.const):
+            if right.const != 0:  # numba's LLVM folds constants' frem exactly (127 // inf is 0.0, not NaN)
+                quotient, remainder = real_divmod(left.const, right.const, single=t == types.float32)
+                return literal(quotient if op == "//" else remainder, t).code
         a, b = cast(left, t), cast(right, t)
         if op == "/" and typing.is_complex(t):  # numba's complex division: by zero, ZeroDivisionError
             return "ncc_cdiv(%s, %s)" % (a, self.checked_divisor(b, t))
@@ -389,6 +393,11 @@ class Operators:
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
             return "%s<%s>(%s, %s)" % (helper, t.ctype, a, b)
         return "(%s %s %s)" % (a, op, b)
+
+
+def _real(constant):
+    """A constant that is a real number (a bool, an int, a float): not None, not complex."""
+    return type(constant) in (bool, int, float)
 
 
 def _int_literal(value):

@@ -404,3 +404,13 @@ def k_folded_in_the_result_type(out):
 def test_integer_constants_fold_in_numbas_result_type():
     source = translated(k_folded_in_the_result_type, "void(int64[::1])")
     assert "-4294967296LL" in source
+
+
+def k_float_divmod_of_constants(out):
+    out[0] = 127 // math.inf  # numba's LLVM folds frem of constants exactly: 0.0 (NVVM's frem at run time: NaN)
+    out[1] = 1e16 % math.inf  # 1e16
+
+
+def test_float_floor_division_and_remainder_of_constants_fold_as_llvm_does():
+    source = translated(k_float_divmod_of_constants, "void(float64[::1])")
+    assert "= 0.0;" in source and "= 1e+16;" in source and "ncc_frem" not in source.split("ncc_py_")[-1]
