@@ -120,22 +120,19 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
 // frem is NVVM's PTX, written out here instruction for instruction: |a| - floor(|a| / |b|) * |b| with the product
 // a plain mul (which ptxas may fuse with the sub, as it may numba's), given a's sign. So x % inf is NaN, as
 // numba's. The remainder then takes the divisor's sign (a zero one too), the quotient is snapped to an integer.
-__device__ __forceinline__ double ncc_frem(double a, double b) {
-    double r;
-    asm("{\n\t.reg .f64 aa, ab, q, p;\n\tabs.f64 aa, %1;\n\tabs.f64 ab, %2;\n\tdiv.rn.f64 q, aa, ab;\n\t"
-        "cvt.rmi.f64.f64 q, q;\n\tmul.f64 p, q, ab;\n\tsub.f64 %0, aa, p;\n\t}"
-        : "=d"(r)
-        : "d"(a), "d"(b));
-    return a < 0 ? -r : r;
-}
-__device__ __forceinline__ float ncc_frem(float a, float b) {
-    float r;
-    asm("{\n\t.reg .f32 aa, ab, q, p;\n\tabs.f32 aa, %1;\n\tabs.f32 ab, %2;\n\tdiv.rn.f32 q, aa, ab;\n\t"
-        "cvt.rmi.f32.f32 q, q;\n\tmul.f32 p, q, ab;\n\tsub.f32 %0, aa, p;\n\t}"
-        : "=f"(r)
-        : "f"(a), "f"(b));
-    return a < 0 ? -r : r;
-}
+#define NCC_FREM(T, PTX, REG)                                                                                      \
+    __device__ __forceinline__ T ncc_frem(T a, T b) {                                                              \
+        T r;                                                                                                       \
+        asm("{\n\t.reg ." PTX " aa, ab, q, p;\n\tabs." PTX " aa, %1;\n\tabs." PTX " ab, %2;\n\t"                 \
+            "div.rn." PTX " q, aa, ab;\n\tcvt.rmi." PTX "." PTX " q, q;\n\tmul." PTX " p, q, ab;\n\t"              \
+            "sub." PTX " %0, aa, p;\n\t}"                                                                          \
+            : "=" REG(r)                                                                                           \
+            : REG(a), REG(b));                                                                                     \
+        return a < 0 ? -r : r;                                                                                     \
+    }
+NCC_FREM(double, "f64", "d")
+NCC_FREM(float, "f32", "f")
+#undef NCC_FREM
 template <typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
     T mod = ncc_frem(vx, wx);
     T div = (vx - mod) / wx;

@@ -120,3 +120,13 @@ def build(folder):
     subprocess.run([compiler, "-std=c++17", "-O1", "-ffp-contract=off", "-shared", "-fPIC", "-o", library, source],
                    check=True)  # fmt: skip
     return Host(library)
+
+
+def built_or_skip(tmp_path_factory):
+    """build() in a fresh folder, for a module's fixture: the test skips where there is no C++ compiler."""
+    import pytest
+
+    built = build(str(tmp_path_factory.mktemp("complex")))
+    if built is None:
+        pytest.skip("no C++ compiler to build the prelude's complex functions for the host")
+    return built

@@ -20,10 +20,7 @@ INF, NAN = math.inf, math.nan
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory):
-    built = complex_host.build(str(tmp_path_factory.mktemp("complex")))
-    if built is None:
-        pytest.skip("no C++ compiler to build the prelude's complex functions for the host")
-    return built
+    return complex_host.built_or_skip(tmp_path_factory)
 
 
 # (function, complex64?, argument, the libdevice functions it calls): a name ending in f is the float32 function
