@@ -137,7 +137,8 @@ def _copy(translator, phi, name, node, back_edge=False):
         settled = translator.vars[phi]
     else:
         settled = translator.settle_variable(phi, source)
-    if settled is not types.none:
+    if settled is not types.none and translator.emitting:  # a typing pass writes nothing (nor converts: a back
+        # edge's complex meets a phi still typed as it entered, widened only in the next pass)
         value = translator.variable_value(variable, node) if source is not types.none else Value(type=types.none)
         translator.emit("v_%s = %s;" % (phi, cast(value, settled)))
     if translator.emitting:

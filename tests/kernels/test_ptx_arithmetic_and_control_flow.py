@@ -414,3 +414,26 @@ def k_float_divmod_of_constants(out):
 def test_float_floor_division_and_remainder_of_constants_fold_as_llvm_does():
     source = translated(k_float_divmod_of_constants, "void(float64[::1])")
     assert "= 0.0;" in source and "= 1e+16;" in source and "ncc_frem" not in source.split("ncc_py_")[-1]
+
+
+def k_back_edge_widens_to_complex(out, n, z):
+    i = cuda.grid(1)
+    acc = 9223372036854775808  # uint64
+    j = 0
+    while j < n[i]:
+        j += 1
+        acc = z[i]  # complex128: the loop's phi widens to it from the next typing pass on
+    out[i] = acc
+
+
+def test_a_back_edge_may_bring_a_complex_to_a_phi_typed_as_an_integer():
+    """A typing pass converts nothing: a back edge's complex128 meets the phi still typed uint64 (numba unifies them
+    to complex128); only the emitting pass writes the conversion."""
+    from numba_cuda_c.pyjit.translate import variable_types
+
+    sig = (cuda.types.complex128[::1], cuda.types.int64[::1], cuda.types.complex128[::1])
+    types_of, _ = variable_types(k_back_edge_widens_to_complex, sig)
+    assert any(name.startswith("acc__p") and t == cuda.types.complex128 for name, t in types_of.items())
+    assert "ncc_to_complex" in translated(
+        k_back_edge_widens_to_complex, "void(complex128[::1], int64[::1], complex128[::1])"
+    )
