@@ -15,9 +15,8 @@ from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib import arrays as array_lib
 from numba_cuda_c.pyjit.lib.pymath import MATH_CONSTANTS
-from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, as_annotation, literal, typed
+from numba_cuda_c.pyjit.values import BoundMethod, FlatIter, Namespace, Value, as_annotation, literal, typed
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
-from numba_cuda_c.pyjit.sequences import FlatIter
 
 INDEX_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 

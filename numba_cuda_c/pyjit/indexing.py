@@ -8,8 +8,7 @@ import enum
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.sequences import FlatIter
-from numba_cuda_c.pyjit.values import Value, c_array_type, cast, typed
+from numba_cuda_c.pyjit.values import FlatIter, Value, c_array_type, cast, typed
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import lib, typing
 from numba_cuda_c.pyjit.rules import call_c_rule, call_typing_rule
-from numba_cuda_c.pyjit.values import Value, cast, literal, typed
+from numba_cuda_c.pyjit.values import FlatIter, Value, cast, literal, typed
 
 lib.Requirement(
     "flat_index",
@@ -27,13 +27,6 @@ template <typename T, int N> __device__ __forceinline__ T *ncc_flat(const Array<
 }
 """,
 )
-
-
-class FlatIter:
-    """a.flat in a kernel: its elements in C order, indexed (a.flat[k]) or iterated."""
-
-    def __init__(self, array):
-        self.array = array
 
 
 class Sequences:

@@ -168,3 +168,10 @@ def dtype_of(obj):
 
 def c_array_type(t):
     return "Array<%s, %d>" % (t.dtype.element_ctype, t.ndim)
+
+
+class FlatIter:
+    """a.flat in a kernel: its elements in C order, indexed (a.flat[k]) or iterated (sequences.py, indexing.py)."""
+
+    def __init__(self, array):
+        self.array = array
