@@ -3,6 +3,7 @@ tuples: a class of the rules that the passes (passes.py) inherit, `self` being t
 constructs' rules are in their modules (operators.py, indexing.py, calls.py, loops.py, ...)."""
 
 import ast
+import types as pytypes
 import operator
 
 from numba_cuda_c import types
@@ -209,7 +210,12 @@ class Statements:
             value = self.tree.get(node.test) if short_circuit else self.test_value(node.test)
         if value.type == types.none:  # `if None:`
             value = literal(False, types.boolean)
-        if value.const is not None and value.items is None and not isinstance(value.const, complex):
+        if (
+            value.const is not None
+            and value.items is None
+            and not isinstance(value.const, complex)
+            and not self.reads_module_constant(node.test)
+        ):
             # a literal, a global or a compile-time argument: numba prunes the other branch
             self.emit("{")
             self.nested(node.body if value.const else node.orelse)
@@ -317,6 +323,16 @@ class Statements:
             return bool(function(a, b))
         except (ArithmeticError, TypeError, ValueError):
             return None
+
+    def reads_module_constant(self, test):
+        """Whether a test reads a module's constant (`if math.nan:`): numba's IR gets it by getattr, which its
+        dead-branch pruning does not see through, so both branches stay (and are typed)."""
+        return any(
+            isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name)
+            and isinstance(self.globals.get(n.value.id), pytypes.ModuleType)
+            for n in ast.walk(test)
+        )
 
     def mask_constants(self, statements):
         """After a branch or a loop numba pruned: the names they store hold a phi in numba's SSA (made before its

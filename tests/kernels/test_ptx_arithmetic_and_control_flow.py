@@ -437,3 +437,21 @@ def test_a_back_edge_may_bring_a_complex_to_a_phi_typed_as_an_integer():
     assert "ncc_to_complex" in translated(
         k_back_edge_widens_to_complex, "void(complex128[::1], int64[::1], complex128[::1])"
     )
+
+
+def k_branch_on_a_module_constant(out, a, n):
+    i = cuda.grid(1)
+    acc = a[i]
+    for j in range(n[i]):
+        if math.nan:  # numba reads math.nan by getattr: not pruned, so the store below is typed (int64)
+            continue
+        acc = j
+    out[i] = acc
+
+
+def test_a_branch_on_a_module_constant_is_not_pruned():
+    from numba_cuda_c.pyjit.translate import variable_types
+
+    sig = (cuda.types.float64[::1], cuda.types.uint8[::1], cuda.types.int64[::1])
+    types_of, _ = variable_types(k_branch_on_a_module_constant, sig)
+    assert any(name.startswith("acc__p") and t == cuda.types.int64 for name, t in types_of.items())
