@@ -348,7 +348,7 @@ class Operators:
             if op in ("//", "%"):
                 return typing.floor_divide(left.type, right.type)
             if op == "**":
-                return typing.power(left.type, right.type, _int_literal(right))
+                return typing.power(left.type, right.type, typing.is_int_literal(right))
             return typing.promote(left.type, right.type)
         except KernelTypeError as exc:
             self.fail(node, str(exc))
@@ -379,12 +379,10 @@ class Operators:
                 return "ncc_mod<%s>(%s, %s)" % (t.ctype, a, b)
             return "%s(%s, %s)" % ("ncc_fmodf" if t == types.float32 else "ncc_fmod", a, b)
         if op == "**":
-            exponent = typing.power_case(left.type, right.type, _int_literal(right))[1][1]
+            exponent = typing.power_case(left.type, right.type, typing.is_int_literal(right))[1][1]
             if typing.is_float(t) and type(right.const) is int and 1 <= right.const <= 4:
-                return "ncc_powi<%d>(%s)" % (
-                    right.const,
-                    a,
-                )  # numba's int_power loop, unrolled (a float ** 2.0 is pow)
+                # numba's int_power loop, unrolled (a float ** 2.0 is pow)
+                return "ncc_powi<%d>(%s)" % (right.const, a)
             if typing.is_int(exponent):  # numba's int_power: squaring, the exponent in its own type
                 helper = "ncc_ipow" if typing.is_int(t) else "ncc_fpowi"
                 return "%s<%s, %s>(%s, %s)" % (helper, t.ctype, exponent.ctype, a, cast(right, exponent))
@@ -398,11 +396,6 @@ class Operators:
 def _real(constant):
     """A constant that is a real number (a bool, an int, a float): not None, not complex."""
     return type(constant) in (bool, int, float)
-
-
-def _int_literal(value):
-    """Whether numba types this operand as an integer literal (Literal[int]): an int constant."""
-    return type(value.const) is int and value.type == types.int64
 
 
 _COMPARE_VALUES = {

@@ -295,6 +295,11 @@ def best_signatures(candidates, kinds_of):
     return [candidate for rating, candidate in rated if rating == least]
 
 
+def is_int_literal(value):
+    """Whether numba types this Value as an integer literal (its Literal[int]): an int constant typed int64."""
+    return type(value.const) is int and value.type == types.int64
+
+
 def resolve_cases(cases, argtypes, literals=()):
     """numba's choice among a ConcreteTemplate's cases ((return type, parameter types), in numba's order) for these
     argument types: the least costly conversions (fewest unsafe, then safe, then promoting), the first of equals;
@@ -319,7 +324,7 @@ _RANGE_CASES = tuple((t, (t,) * n) for t in (types.int32, types.int64, types.uin
 def range_type(bounds):
     """The type a range() over these bounds (Values) iterates as, numba's choice among its cases: range(n) of an
     int32 n is int32, of a uint32 or uint64 one uint64, range(10) int64; None where no case takes them."""
-    literals = [k for k, b in enumerate(bounds) if type(b.const) is int and b.type == types.int64]
+    literals = [k for k, b in enumerate(bounds) if is_int_literal(b)]
     chosen = resolve_cases(_RANGE_CASES, [b.type for b in bounds], literals)
     return None if chosen is None else chosen[0]
 
