@@ -5,6 +5,7 @@ for shapes and ranges)."""
 
 import ast
 import enum
+import math
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, typing
@@ -69,15 +70,24 @@ class Operators:
     @typing_rule(ast.IfExp)
     def type_IfExp(self, node):
         """a if c else b: the type holding both (None with a number: an Optional); where c is known when compiling
-        (a literal, a test of None), the branch it picks alone, as numba prunes the other (a test CPython folds
-        is not even typed: its compiler keeps the branch alone)."""
+        (a literal, a test of None, names holding constants: Statements.known_test), the branch it picks alone, as
+        numba prunes the other (a test CPython folds is not even typed: its compiler keeps the branch alone); a
+        module's constant (math.pi) is not known to numba's pruning."""
         folded = python_folded(node.test)
+        if folded is NOT_FOLDED:  # numba's pruning after its SSA, as an `if` statement's (stmt_If)
+            known = self.known_test(node.test)
+            folded = NOT_FOLDED if known is None else known
         if folded is not NOT_FOLDED:
             picked = node.body if folded else node.orelse
             return self.optional_expr(picked).annotated(("picked", picked))
         test = self.test_value(node.test)
         self.check_condition(test, node)
-        if test.const is not None and test.items is None and not isinstance(test.const, complex):
+        if (
+            test.const is not None
+            and test.items is None
+            and not isinstance(test.const, complex)
+            and not self.reads_module_constant(node.test)  # `x if math.pi else y`: both typed, as numba's
+        ):
             picked = node.body if test.const else node.orelse
             return self.optional_expr(picked).annotated(("picked", picked))
         body, orelse = self.optional_expr(node.body), self.optional_expr(node.orelse)
@@ -324,7 +334,7 @@ class Operators:
             return self.tuple_of(list(left.items) + list(right.items))
         if annotation.how == "datetime":
             return self.binop(op, left, right, node)
-        return Value(self.binop_code(op, left, right, annotation.type), annotation.type)
+        return _signed(Value(self.binop_code(op, left, right, annotation.type), annotation.type), op, left, right)
 
     def binop(self, op, left, right, node, wraps=True):
         """left op right, typed and written in one (for the rules of statements and calls that compute)."""
@@ -336,7 +346,7 @@ class Operators:
             except KernelTypeError as exc:
                 self.fail(node, str(exc))
         t = self.binop_type(op, left, right, node)
-        return Value(self.binop_code(op, left, right, t, wraps), t)
+        return _signed(Value(self.binop_code(op, left, right, t, wraps), t), op, left, right)
 
     def binop_type(self, op, left, right, node):
         """The result type of left op right, by numba's rules."""
@@ -370,14 +380,15 @@ class Operators:
             b = self.checked_divisor(b, t)  # debug=True: ZeroDivisionError, as numba's Python error model
         if op == "**" and typing.is_complex(t):
             return "ncc_cpow(%s, %s)" % (a, b)
-        if op == "//":
-            if typing.is_int(t):
-                return "ncc_floordiv<%s>(%s, %s)" % (t.ctype, a, b)
-            return "%s(%s, %s)" % ("ncc_ffloordiv_f32" if t == types.float32 else "ncc_ffloordiv", a, b)
-        if op == "%":
-            if typing.is_int(t):
-                return "ncc_mod<%s>(%s, %s)" % (t.ctype, a, b)
-            return "%s(%s, %s)" % ("ncc_fmodf" if t == types.float32 else "ncc_fmod", a, b)
+        if op in ("//", "%") and typing.is_int(t):
+            return "ncc_%s<%s>(%s, %s)" % ("floordiv" if op == "//" else "mod", t.ctype, a, b)
+        if op in (
+            "//",
+            "%",
+        ):  # numba's LLVM knows the remainder has the dividend's sign: where that is clear, so is
+            # the remainder's (a negative one from frem's inexact expansion is not corrected)
+            helper = "ncc_real_floordiv" if op == "//" else "ncc_real_mod"
+            return "%s<%s>(%s, %s)" % (helper, "true" if sign_clear(left) else "false", a, b)
         if op == "**":
             exponent = typing.power_case(left.type, right.type, typing.is_int_literal(right))[1][1]
             if typing.is_float(t) and type(right.const) is int and 1 <= right.const <= 4:
@@ -391,6 +402,22 @@ class Operators:
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
             return "%s<%s>(%s, %s)" % (helper, t.ctype, a, b)
         return "(%s %s %s)" % (a, op, b)
+
+
+def sign_clear(value):
+    """Whether numba's LLVM knows a number's sign bit is clear (its computeKnownFPClass): an unsigned integer or a
+    bool (converted by uitofp), a constant that is not negative (nor -0.0), or a sum, product or quotient of two such
+    (_signed); a float variable or an array's element is not known."""
+    if value.nonnegative or (value.type is not None and getattr(value.type, "kind", None) in ("u", "b")):
+        return True
+    return _real(value.const) and math.copysign(1.0, value.const) > 0
+
+
+def _signed(value, op, left, right):
+    """value (left op right) marked sign_clear where LLVM knows it: +, * or / of two operands it knows."""
+    if op in ("+", "*", "/") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
+        value.nonnegative = True
+    return value
 
 
 def _real(constant):

@@ -133,11 +133,13 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
 NCC_FREM(double, "f64", "d")
 NCC_FREM(float, "f32", "f")
 #undef NCC_FREM
-template <typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
+// SignClear: numba's LLVM knows vx's sign bit is clear (operators.sign_clear), so `mod < 0` folds to false there,
+// as the remainder takes the dividend's sign, even where frem's expansion is inexact and gives a negative one
+template <bool SignClear, typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
     T mod = ncc_frem(vx, wx);
     T div = (vx - mod) / wx;
     if (mod != 0) {  // unordered: NaN too
-        if ((wx < 0) != (mod < 0)) {
+        if ((wx < 0) != (!SignClear && mod < 0)) {
             div = div - (T)1;
             mod = mod + wx;
         }
@@ -155,21 +157,17 @@ template <typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T
     *remainder = mod;
     return floordiv;
 }
-template <typename T> __device__ __forceinline__ T ncc_real_floordiv(T vx, T wx) {
+template <bool SignClear = false, typename T> __device__ __forceinline__ T ncc_real_floordiv(T vx, T wx) {
     if (wx == 0) return vx / wx;  // numba's numpy error model: inf or NaN
     T mod;
-    return ncc_real_divmod(vx, wx, &mod);
+    return ncc_real_divmod<SignClear>(vx, wx, &mod);
 }
-template <typename T> __device__ __forceinline__ T ncc_real_mod(T vx, T wx) {
+template <bool SignClear = false, typename T> __device__ __forceinline__ T ncc_real_mod(T vx, T wx) {
     if (wx == 0) return ncc_frem(vx, wx);  // NaN
     T mod;
-    ncc_real_divmod(vx, wx, &mod);
+    ncc_real_divmod<SignClear>(vx, wx, &mod);
     return mod;
 }
-__device__ __forceinline__ double ncc_ffloordiv(double a, double b) { return ncc_real_floordiv(a, b); }
-__device__ __forceinline__ float ncc_ffloordiv_f32(float a, float b) { return ncc_real_floordiv(a, b); }
-__device__ __forceinline__ double ncc_fmod(double a, double b) { return ncc_real_mod(a, b); }
-__device__ __forceinline__ float ncc_fmodf(float a, float b) { return ncc_real_mod(a, b); }
 #ifdef NCC_SIGNED_OVERFLOW_FLAGS
 // the fuzzer's build (options.SIGNED_OVERFLOW_FLAGS): a byte per thread, set where a signed operation that numba
 // marks nsw overflowed (its result is undefined there)

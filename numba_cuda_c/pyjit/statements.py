@@ -19,7 +19,24 @@ from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, 
 # what a test numba may know when compiling is made of (no call, no store: typing it twice writes nothing twice)
 _FOLDABLE = (ast.Constant, ast.Name, ast.Load, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.cmpop, ast.operator,
              ast.unaryop, ast.boolop)  # fmt: skip
+
+
 # the comparisons numba's dead-branch pruning evaluates (its binop conditions)
+def _test_links(test):
+    """The parts of a test CPython compiles to a jump each (`a and b`, `a < b == c` as `a < b` and `b == c`), or
+    None for another test; only where no part calls anything (pruning one skips the calls of the others)."""
+    if any(isinstance(n, (ast.Call, ast.NamedExpr)) for n in ast.walk(test)):
+        return None
+    if isinstance(test, ast.BoolOp):
+        return list(test.values)
+    if isinstance(test, ast.Compare) and len(test.ops) > 1:
+        lefts = [test.left] + test.comparators[:-1]
+        return [
+            ast.Compare(left=a, ops=[op], comparators=[b]) for a, op, b in zip(lefts, test.ops, test.comparators)
+        ]
+    return None
+
+
 _COMPARISONS = {
     ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
@@ -310,6 +327,16 @@ class Statements:
         if isinstance(test, ast.Name):
             value = operand(test)
             return None if value is NOT_FOLDED else bool(value)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):  # CPython jumps on the operand
+            inner = self.known_test(test.operand)
+            return None if inner is None else not inner
+        links = _test_links(test)
+        if links is not None:  # one conditional jump each in CPython's bytecode, each pruned on its own
+            decisive = isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)  # True decides an `or`
+            known = [self.known_test(link) for link in links]
+            if decisive in known:
+                return decisive
+            return None if None in known else not decisive
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARISONS:
             function, pair = _COMPARISONS[type(test.ops[0])], (test.left, test.comparators[0])
         elif isinstance(test, ast.BinOp) and type(test.op) in PYTHON_BINARY:

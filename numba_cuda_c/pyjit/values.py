@@ -17,6 +17,8 @@ class Value:
     (typedtree.py); `how` is what the expression's C rule needs from its typing rule (the resolved
     call target, the operator's form, the variable a name reads)."""
 
+    nonnegative = False  # known to numba's LLVM to have its sign bit clear (operators.sign_clear)
+
     def __init__(self, code=None, type=None, const=None, obj=None, items=None, how=None):
         self.code, self.type, self.const, self.obj, self.items = code, type, const, obj, items
         self.how = how

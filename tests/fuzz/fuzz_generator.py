@@ -250,7 +250,11 @@ class Gen:
             self.emit(pad, "if %s:" % c)
             self.emit(pad + 1, "%s = %s" % (name, e1))
             if rng.random() < 0.3:
+                before = dict(self.vars)
                 self.statement(pad + 1, nested + 1)
+                self.vars = (
+                    before  # unassigned on the other path: a read there is undefined in numba (LLVM's undef)
+                )
             self.emit(pad, "else:")
             self.emit(pad + 1, "%s = %s" % (name, e2))
         self.vars[name] = promote(t1, t2) if t1 != t2 else t1

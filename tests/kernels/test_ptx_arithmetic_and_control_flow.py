@@ -329,7 +329,7 @@ def test_conditional_expression_and_boolean_operators():
 def test_augmented_assignment_to_elements():
     ptx_of(k_aug_element)
     source = translated(k_aug_element, SIG)
-    assert "ncc_ffloordiv(" in source  # a[2] //= 2.0: float32 // float64 floor-divides as floats
+    assert "ncc_real_floordiv<false>(" in source  # a[2] //= 2.0: float32 // float64 floor-divides as floats
 
 
 def grid_stride_sum(a, n):
@@ -393,7 +393,7 @@ def test_an_expression_keeps_the_types_of_every_typing_round():
     int64 in the next, so its variable is float64; the sum is computed in int64 and converted, as numba's."""
     sig = "void(float64[::1], uint8[::1], uint16[::1])"
     source = translated(k_widened_over_rounds, sig)
-    assert "ncc_fmod(((double)(v_i)), ((double)(ncc_wrapping_add<long long>(" in source
+    assert "ncc_real_mod<false>(((double)(v_i)), ((double)(ncc_wrapping_add<long long>(" in source
 
 
 def k_folded_in_the_result_type(out):
@@ -455,3 +455,50 @@ def test_a_branch_on_a_module_constant_is_not_pruned():
     sig = (cuda.types.float64[::1], cuda.types.uint8[::1], cuda.types.int64[::1])
     types_of, _ = variable_types(k_branch_on_a_module_constant, sig)
     assert any(name.startswith("acc__p") and t == cuda.types.int64 for name, t in types_of.items())
+
+
+def k_ternary_on_a_module_constant(out, a):
+    i = cuda.grid(1)
+    v = a[i] if math.pi else i  # numba reads math.pi by getattr: both sides typed, int8 and int64 unified
+    out[i] = v
+
+
+def k_ternary_on_a_known_link(out, a, b):
+    i = cuda.grid(1)
+    n = 256
+    v = 18446744073709551615 if b[i] <= 1e16 == n else a[i]  # `1e16 == n` is a jump of its own, on constants
+    out[i] = v
+
+
+def test_a_ternary_prunes_as_numba_does():
+    from numba_cuda_c.pyjit.translate import variable_types
+
+    sig = (cuda.types.float64[::1], cuda.types.int8[::1])
+    assert variable_types(k_ternary_on_a_module_constant, sig)[0]["v"] == cuda.types.int64
+    sig = (cuda.types.float64[::1], cuda.types.float32[::1], cuda.types.uint64[::1])
+    assert variable_types(k_ternary_on_a_known_link, sig)[0]["v"] == cuda.types.float32  # the uint64 side is dead
+
+
+def k_remainders(out, u, s, f):
+    i = cuda.grid(1)
+    out[i] = u[i] // 65504.0  # an unsigned integer converted: its sign bit is clear
+    out[i] = s[i] % 2.5  # a signed one: not known
+    out[i] = (u[i] / 1) % f[i]  # a quotient of two clear-signed numbers
+    out[i] = 1e20 % f[i]
+    out[i] = -0.0 % f[i]
+    out[i] = f[i] % 3.0
+
+
+def test_a_remainder_of_a_clear_signed_dividend_is_not_corrected():
+    """numba's LLVM knows frem's result has the dividend's sign: where it knows that sign is clear, `mod < 0` is false,
+    even where frem's expansion is inexact (1e20 % 31.0 gives a negative remainder, kept as numba keeps it)."""
+    source = translated(k_remainders, "void(float64[::1], uint64[::1], int64[::1], float64[::1])")
+    calls = re.findall(r"ncc_real_(floordiv|mod)<(true|false)>", source)
+    assert calls == [
+        ("floordiv", "true"),
+        ("mod", "false"),
+        ("mod", "true"),
+        ("mod", "true"),
+        ("mod", "false"),
+        ("mod", "false"),
+    ]
