@@ -334,6 +334,10 @@ class Operators:
             return self.tuple_of(list(left.items) + list(right.items))
         if annotation.how == "datetime":
             return self.binop(op, left, right, node)
+        if op in ("//", "%") and typing.is_float(annotation.type):  # LLVM folds a remainder of constants it sees
+            left, right = (
+                _with_const(v, self.stored_number(n)) for v, n in ((left, node.left), (right, node.right))
+            )
         return _signed(Value(self.binop_code(op, left, right, annotation.type), annotation.type), op, left, right)
 
     def binop(self, op, left, right, node, wraps=True):
@@ -418,6 +422,13 @@ def _signed(value, op, left, right):
     if op in ("+", "*", "/") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
         value.nonnegative = True
     return value
+
+
+def _with_const(value, number):
+    """value, knowing its constant number where it had none."""
+    if value.const is not None or number is None:
+        return value
+    return Value(value.code, value.type, number, value.obj, value.items, value.how)
 
 
 def _real(constant):

@@ -86,6 +86,7 @@ class Pass(
         self.ssa_places = {}  # a store's place -> how many times this pass reached it (ssa.def_variable)
         self.def_constants = {}  # a store's variable -> the number constant stored there (`j = 0`: known_test)
         self.masked_constants = set()  # names whose constants a pruned branch hides (mask_constants)
+        self.stored_numbers = {}  # a store's variable -> a number LLVM sees there, a module's too (math.inf)
         self.while_names = []  # the names each enclosing while loop's condition reads
         self.loop_depth = 0
         self.assigned = set(function.params)  # the variables assigned so far (a read before is an error)

@@ -80,6 +80,11 @@ class Statements:
                 self.def_constants[variable] = folded
             else:
                 self.def_constants.pop(variable, None)
+            number = folded if folded is not NOT_FOLDED else self.module_constant(node.value)
+            if type(number) in (int, bool, float):
+                self.stored_numbers[variable] = number
+            else:
+                self.stored_numbers.pop(variable, None)
 
     def assign(self, target, value_node, node):
         if isinstance(target, ast.Tuple):
@@ -360,6 +365,24 @@ class Statements:
             and isinstance(self.globals.get(n.value.id), pytypes.ModuleType)
             for n in ast.walk(test)
         )
+
+    def module_constant(self, node):
+        """The value of a module's attribute (math.inf), else NOT_FOLDED."""
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and isinstance(self.globals.get(node.value.id), pytypes.ModuleType)
+            and node.value.id not in self.renames
+        ):
+            return getattr(self.globals[node.value.id], node.attr, NOT_FOLDED)
+        return NOT_FOLDED
+
+    def stored_number(self, node):
+        """The number a name reads where its reaching store holds a constant, as numba's LLVM sees it after its
+        SSA (a module's constant too: `v = math.inf`), else None."""
+        if isinstance(node, ast.Name) and node.id not in self.masked_constants:
+            return self.stored_numbers.get(self.renames.get(node.id, node.id))
+        return None
 
     def mask_constants(self, statements):
         """After a branch or a loop numba pruned: the names they store hold a phi in numba's SSA (made before its

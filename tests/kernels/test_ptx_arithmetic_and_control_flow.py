@@ -502,3 +502,17 @@ def test_a_remainder_of_a_clear_signed_dividend_is_not_corrected():
         ("mod", "false"),
         ("mod", "false"),
     ]
+
+
+def k_remainder_of_stored_constants(out, a):
+    i = cuda.grid(1)
+    big = math.inf
+    out[i] = 65535 % big  # LLVM folds the frem of two constants it sees: exactly, 65535.0 (frem's expansion: NaN)
+    x = 1e20
+    out[i] += x % a[i]  # a stored constant's sign is known too
+
+
+def test_a_remainder_of_stored_constants_is_folded():
+    source = translated(k_remainder_of_stored_constants, "void(float64[::1], float64[::1])")
+    assert "65535.0" in source and "ncc_real_mod<true>(v_x," in source
+    assert source.count("ncc_real_mod") == 1
