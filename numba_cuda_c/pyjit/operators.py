@@ -386,13 +386,12 @@ class Operators:
             return "ncc_cpow(%s, %s)" % (a, b)
         if op in ("//", "%") and typing.is_int(t):
             return "ncc_%s<%s>(%s, %s)" % ("floordiv" if op == "//" else "mod", t.ctype, a, b)
-        if op in (
-            "//",
-            "%",
-        ):  # numba's LLVM knows the remainder has the dividend's sign: where that is clear, so is
-            # the remainder's (a negative one from frem's inexact expansion is not corrected)
+        if op in ("//", "%"):
+            # where numba's LLVM knows both signs are clear, it knows the remainder's is too (a negative one from
+            # frem's inexact expansion is not corrected)
             helper = "ncc_real_floordiv" if op == "//" else "ncc_real_mod"
-            return "%s<%s>(%s, %s)" % (helper, "true" if sign_clear(left) else "false", a, b)
+            known = sign_clear(left) and sign_clear(right)
+            return "%s<%s>(%s, %s)" % (helper, "true" if known else "false", a, b)
         if op == "**":
             exponent = typing.power_case(left.type, right.type, typing.is_int_literal(right))[1][1]
             if typing.is_float(t) and type(right.const) is int and 1 <= right.const <= 4:

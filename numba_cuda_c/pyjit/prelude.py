@@ -133,8 +133,8 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
 NCC_FREM(double, "f64", "d")
 NCC_FREM(float, "f32", "f")
 #undef NCC_FREM
-// SignClear: numba's LLVM knows vx's sign bit is clear (operators.sign_clear), so `mod < 0` folds to false there,
-// as the remainder takes the dividend's sign, even where frem's expansion is inexact and gives a negative one
+// SignClear: numba's LLVM knows the signs of vx and wx are clear (operators.sign_clear), so `mod < 0` folds to false
+// there (frem's result takes the dividend's sign), even where frem's expansion is inexact and gives a negative one
 template <bool SignClear, typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
     T mod = ncc_frem(vx, wx);
     T div = (vx - mod) / wx;

@@ -21,7 +21,6 @@ _FOLDABLE = (ast.Constant, ast.Name, ast.Load, ast.Compare, ast.BoolOp, ast.Unar
              ast.unaryop, ast.boolop)  # fmt: skip
 
 
-# the comparisons numba's dead-branch pruning evaluates (its binop conditions)
 def _test_links(test):
     """The parts of a test CPython compiles to a jump each (`a and b`, `a < b == c` as `a < b` and `b == c`), or
     None for another test; only where no part calls anything (pruning one skips the calls of the others)."""
@@ -29,6 +28,8 @@ def _test_links(test):
         return None
     if isinstance(test, ast.BoolOp):
         return list(test.values)
+    if isinstance(test, ast.IfExp):
+        return []
     if isinstance(test, ast.Compare) and len(test.ops) > 1:
         lefts = [test.left] + test.comparators[:-1]
         return [
@@ -37,6 +38,7 @@ def _test_links(test):
     return None
 
 
+# the comparisons numba's dead-branch pruning evaluates (its binop conditions)
 _COMPARISONS = {
     ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
@@ -332,6 +334,14 @@ class Statements:
         if isinstance(test, ast.Name):
             value = operand(test)
             return None if value is NOT_FOLDED else bool(value)
+        if isinstance(test, ast.Constant):  # a jump CPython's compiler settles
+            return bool(test.value)
+        if isinstance(test, ast.IfExp) and _test_links(test) is not None:  # a jump to either side's own jump
+            chosen = self.known_test(test.test)
+            if chosen is not None:
+                return self.known_test(test.body if chosen else test.orelse)
+            sides = self.known_test(test.body), self.known_test(test.orelse)
+            return sides[0] if sides[0] == sides[1] else None
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):  # CPython jumps on the operand
             inner = self.known_test(test.operand)
             return None if inner is None else not inner
