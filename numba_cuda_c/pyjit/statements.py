@@ -334,8 +334,9 @@ class Statements:
         if isinstance(test, ast.Name):
             value = operand(test)
             return None if value is NOT_FOLDED else bool(value)
-        if isinstance(test, ast.Constant):  # a jump CPython's compiler settles
-            return bool(test.value)
+        folded = python_folded(test)
+        if folded is not NOT_FOLDED and type(folded) in (int, bool, float, complex, str):  # CPython settles the jump
+            return bool(folded)
         if isinstance(test, ast.IfExp) and _test_links(test) is not None:  # a jump to either side's own jump
             chosen = self.known_test(test.test)
             if chosen is not None:
