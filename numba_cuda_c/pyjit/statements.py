@@ -335,7 +335,13 @@ class Statements:
             value = operand(test)
             return None if value is NOT_FOLDED else bool(value)
         folded = python_folded(test)
-        if folded is not NOT_FOLDED and type(folded) in (int, bool, float, complex, str):  # CPython settles the jump
+        if folded is not NOT_FOLDED and type(folded) in (
+            int,
+            bool,
+            float,
+            complex,
+            str,
+        ):  # CPython settles the jump
             return bool(folded)
         if isinstance(test, ast.IfExp) and _test_links(test) is not None:  # a jump to either side's own jump
             chosen = self.known_test(test.test)
