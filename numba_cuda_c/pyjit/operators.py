@@ -101,7 +101,9 @@ class Operators:
         test, a, b = self.condition(node.test), self.optional_expr(node.body), self.optional_expr(node.orelse)
         if t is types.none:  # None either way
             return Value(type=types.none)
-        return Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
+        value = Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
+        value.nonnegative = sign_clear(a) and sign_clear(b)  # LLVM's select of two it knows
+        return value
 
     @typing_rule(ast.UnaryOp)
     def type_UnaryOp(self, node):
@@ -417,8 +419,11 @@ def sign_clear(value):
 
 
 def _signed(value, op, left, right):
-    """value (left op right) marked sign_clear where LLVM knows it: +, * or / of two operands it knows."""
+    """value (left op right) marked sign_clear where LLVM knows it: +, * or / of two operands it knows; a square
+    (x ** 2 and x ** 4 are products of a number by itself in numba's int_power)."""
     if op in ("+", "*", "/") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
+        value.nonnegative = True
+    if op == "**" and typing.is_float(value.type) and type(right.const) is int and right.const in (2, 4):
         value.nonnegative = True
     return value
 

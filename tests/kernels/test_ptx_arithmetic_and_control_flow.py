@@ -487,6 +487,8 @@ def k_remainders(out, u, s, f):
     out[i] = 1e20 % f[i]  # the divisor's sign is not known
     out[i] = -0.0 % u[i]
     out[i] = u[i] % 3.0
+    out[i] = 2 % (f[i] / s[i]) ** 2  # a square: LLVM knows x * x is not negative
+    out[i] = u[i] % (255 if u[i] else 0.1)  # a select of two it knows
 
 
 def test_a_remainder_of_a_clear_signed_dividend_is_not_corrected():
@@ -501,6 +503,8 @@ def test_a_remainder_of_a_clear_signed_dividend_is_not_corrected():
         ("mod", "true"),
         ("mod", "false"),
         ("mod", "false"),
+        ("mod", "true"),
+        ("mod", "true"),
         ("mod", "true"),
     ]
 
