@@ -34,13 +34,16 @@ def mismatches(name, got):
     ]
 
 
-# the GPU comparisons, while issue #38 is open
-OPEN_ISSUE_38 = pytest.mark.xfail(
-    reason="issue #38 is open: on the H200 some results differ from numba-cuda's in their last bit (acosh's real part, "
-    "where our FMA contractions are not NVVM's) and in special values where numba-cuda on the GPU is not numba's CPU "
-    "target (asin(-inf+nanj)); the fuzzer lists them",
-    strict=False,
-)
+def nan_sign_only(z, got, expected):
+    """A result that differs from numba's CPU-target value only in the signs of its parts, for an input with a NaN
+    part: the sign there comes from a NaN's sign bit, which x86's default NaN sets and the GPU's does not. numba-cuda
+    on the GPU gives our value (test_cmath_on_the_gpu_is_numba_cudas_bit_for_bit covers these inputs)."""
+    unsigned = [complex(abs(x.real), abs(x.imag)) for x in (got, expected)]
+    return (
+        (math.isnan(z.real) or math.isnan(z.imag))
+        and same(unsigned[0].real, unsigned[1].real)
+        and same(unsigned[0].imag, unsigned[1].imag)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -58,14 +61,13 @@ def test_the_prelude_gives_numbas_special_values(host, name):
 
 
 @requires_gpu
-@OPEN_ISSUE_38
 def test_cmath_special_values_on_the_gpu():
     # compared by position: -0.0 == 0.0, so a dict keyed by the inputs would merge the signed zeros
     z = np.array(GRID)
     out = np.zeros((len(ck.FUNCTIONS), len(z)), np.complex128)
     cuda.jit(ck.every_function)[1, 1](out, z)
     for k, name in enumerate(ck.FUNCTIONS):
-        assert mismatches(name, list(out[k])) == [], name
+        assert [m for m in mismatches(name, list(out[k])) if not nan_sign_only(*m)] == [], name
     rect = np.zeros(len(z), np.complex128)
     cuda.jit(ck.rect)[1, 1](rect, z.real.copy(), z.imag.copy())
     assert mismatches("rect", list(rect)) == []
@@ -93,7 +95,6 @@ def differing(got, want):
 
 
 @requires_gpu
-@OPEN_ISSUE_38
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
 def test_cmath_on_the_gpu_is_numba_cudas_bit_for_bit(dtype):
     numba_cuda = numba_cuda_or_skip()
