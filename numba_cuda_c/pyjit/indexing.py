@@ -8,7 +8,7 @@ import enum
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.values import FlatIter, Value, c_array_type, cast, typed
+from numba_cuda_c.pyjit.values import FlatIter, Value, c_array_type, cast, element_ref, typed, wrapped_index
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
 
@@ -320,21 +320,3 @@ class Indexing:
             )
         )
         return Value(temp, view_type)
-
-
-def element_ref(base, codes):
-    """An lvalue of an array's element at these (int64, wrapped) indices; for a record, a reference (its first
-    byte's address)."""
-    offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes)) or "0"
-    if isinstance(base.type.dtype, (types.Record, types.CharSeq)):
-        return "((unsigned char *)%s.data + %s)" % (base.code, offset)
-    return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
-
-
-def wrapped_index(index, base, axis):
-    """An integer index into an axis of array `base`, as an int64; a negative one counts from the end (numba's
-    wraparound), unless it is a constant known not to be negative."""
-    code = cast(index, types.int64)
-    if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
-        code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
-    return code

@@ -24,7 +24,7 @@ CAPTURES_DEVICE_MEMORY = lib.CAPTURES_DEVICE_MEMORY
 # holds only a few frames; the launch flag makes the dispatcher raise the kernel's contexts' stack.
 lib.Requirement("recursion", "", launch=("deep_stack",))
 lib.Requirement("fp16", FP16_HEADER)
-# CUDA's FP8 types and conversions (numba_cuda_c/fp8.py, lib/fp8.py)
+# CUDA's FP8 types and conversions (numba_cuda_c/fp8_types.py, lib/fp8.py)
 lib.Requirement("fp8", "#include <cuda_fp8.h>\n")
 # A translation whose text names one of these needs that library's header: a float16 or bfloat16 value can
 # enter anywhere (a parameter, an array's element, a cast, a constant), and its C type names it; so can an Optional.

@@ -96,7 +96,7 @@ def cast(value, to):
     if isinstance(source, types.Optional):  # its number, which must not be None (pyjit/optional.py)
         return cast(Value("ncc_optional_value(%s)" % value.code, source.type), to)
     own = getattr(source, "c_conversion", None) or getattr(to, "c_conversion", None)
-    if own is not None:  # a type that writes its conversions itself (numba_cuda_c/fp8.py's)
+    if own is not None:  # a type that writes its conversions itself (numba_cuda_c/fp8_types.py's)
         code = own(value.code, source, to)
         if code is None:
             raise KernelTypeError("cannot convert %s to %s" % (source, to))
@@ -177,3 +177,21 @@ class FlatIter:
 
     def __init__(self, array):
         self.array = array
+
+
+def element_ref(base, codes):
+    """An lvalue of an array's element at these (int64, wrapped) indices; for a record, a reference (its first
+    byte's address)."""
+    offset = " + ".join("(%s) * %s.strides[%d]" % (c, base.code, d) for d, c in enumerate(codes)) or "0"
+    if isinstance(base.type.dtype, (types.Record, types.CharSeq)):
+        return "((unsigned char *)%s.data + %s)" % (base.code, offset)
+    return "(*(%s *)((char *)%s.data + %s))" % (base.type.dtype.ctype, base.code, offset)
+
+
+def wrapped_index(index, base, axis):
+    """An integer index into an axis of array `base`, as an int64; a negative one counts from the end (numba's
+    wraparound), unless it is a constant known not to be negative."""
+    code = cast(index, types.int64)
+    if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
+        code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
+    return code

@@ -6,9 +6,8 @@ The index is an integer or a tuple of them, one per dimension, negative ones wra
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.indexing import element_ref, wrapped_index
 from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
-from numba_cuda_c.pyjit.values import cast
+from numba_cuda_c.pyjit.values import cast, element_ref, wrapped_index
 
 # the C type CUDA's atomic functions take for each element type
 CTYPES = {

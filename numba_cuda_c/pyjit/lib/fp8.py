@@ -7,7 +7,7 @@ Each function's arguments convert as numba-cuda's do (a number to the float it t
 enums' members, cuda.bindings' cudaRoundMode's, or integers, checked where known when compiling); the header (the
 requirement "fp8", module.py's) is included only in translations that use FP8."""
 
-from numba_cuda_c import fp8, types
+from numba_cuda_c import fp8_types as fp8, types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib import numbers
 from numba_cuda_c.pyjit.lib.table import Intrinsic
@@ -126,7 +126,9 @@ def ours(obj):
     if name in fp8.TYPES and name != "bfloat16_raw":
         return fp8.TYPES[name]
     if name in fp8.FUNCTIONS:
-        return getattr(fp8, name)
+        from numba_cuda_c.pyjit.lib import lookup  # this table's own entry (the package imported this module)
+
+        return lookup(("fp8", name))
     if name in ("saturation_t", "fp8_interpretation_t"):
         return getattr(fp8, name)
     return None
