@@ -234,3 +234,19 @@ def test_listed_differences_are_known_with_their_reason(tmp_path):
     assert [r["status"] for r in records] == ["known", "different", "same"]
     assert records[0]["known"] == "numba's constraint order"
     assert all(isinstance(reason, str) and reason for reason in kernel_fuzzer.known_differences().values())
+
+
+def test_translation_digests_tell_a_changed_translation(tmp_path, capsys):
+    import translation_digest
+
+    before = tmp_path / "before.json"
+    assert translation_digest.main(["--seeds", str(SEED), "--cases", "20", "--out", str(before)]) == 0
+    assert translation_digest.main(["--seeds", str(SEED), "--cases", "20", "--compare", str(before)]) == 0
+    assert "0 of 20 compared differ" in capsys.readouterr().out
+    digests = json.loads(before.read_text())
+    key = sorted(digests)[3]
+    digests[key] = ["0" * 64, "another translation"]
+    before.write_text(json.dumps(digests))
+    assert translation_digest.main(["--seeds", str(SEED), "--cases", "20", "--compare", str(before)]) == 1
+    out = capsys.readouterr().out
+    assert "1 of 20 compared differ" in out and "another translation" in out
