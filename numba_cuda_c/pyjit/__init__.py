@@ -11,7 +11,6 @@ from numba_cuda_c.pyjit.ptx import (
 )
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
-
 __all__ = [
     "Dispatcher",
     "compile_all",

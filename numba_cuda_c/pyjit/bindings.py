@@ -14,116 +14,6 @@ from numba_cuda_c.pyjit.rules import statement_rule
 
 
 class Bindings:
-    def check_bindings(self, before, node):
-        """A loop's body (or a branch) must leave each name bound to the variable it started with: its next
-        iteration, or the code after it, reads one variable whatever path ran."""
-        for name in sorted(set(before) | set(self.renames)):
-            was, now = before.get(name, name), self.renames.get(name, name)
-            if any(ssa.is_number_like(self.vars.get(v)) for v in (was, now)):
-                continue  # numbers meet in phis (ssa.py)
-            if was != now:
-                self.fail(
-                    node,
-                    "variable %r holds a %s here and a %s on another path: a variable that changes "
-                    "type must do so on every path"
-                    % (name, self.vars.get(self.renames.get(name, name)), self.vars.get(before.get(name, name))),
-                )
-
-    @statement_rule(ast.FunctionDef)
-    def stmt_FunctionDef(self, node):
-        """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
-        own, called or passed on as a value, closing over the enclosing function's constants."""
-        function = self.nested_functions.get(id(node))
-        if function is None:
-            function = self.nested_functions[id(node)] = self.nested_function(node)
-        self.local_functions[node.name] = DeviceFunction(function)
-
-    def nested_function(self, node):
-        """The Python function of a nested definition (a def, or a lambda), compiled from its lines in the file (so
-        that it is read as any other function), its free names bound to what they are in the enclosing function:
-        constants, compile-time arguments, functions. A variable of the enclosing function it reads becomes a
-        keyword-only parameter of its own, whose default (Captured) reads the variable where the function is called
-        in the function that defined it, as numba inlines a closure called there; called anywhere else (it escaped:
-        passed to another function), numba's error."""
-        if getattr(node, "decorator_list", None):
-            self.fail(node, "functions defined inside kernels take no decorators")
-        inner_names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
-        inner_names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        inner_names |= {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
-        free = {
-            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-        } - inner_names
-        namespace = dict(self.globals)
-        stores = _store_counts(self.node)
-        captured = {}
-        for name in sorted(free):
-            if name in self.local_functions:
-                namespace[name] = self.local_functions[name].py_func
-            elif name in self.constants:
-                value = self.constants[name]
-                namespace[name] = value.obj if value.code is None else value.const
-            elif name in self.single_constants:
-                namespace[name] = self.single_constants[name]
-            elif name in self.vars or stores.get(name):
-                location = ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
-                captured[name] = Captured(name, self.function, location, stores.get(name, 0) > 1)
-        if not self.source_lines:
-            self.fail(node, "a function defined inside a kernel needs the kernel's source (define it in a file)")
-        definition = copy.deepcopy(node)
-        if captured:  # def inner(val, *, z): z is read where inner is called (Captured)
-            definition.args.kwonlyargs += [ast.arg(arg=name) for name in captured]
-            definition.args.kw_defaults += [None] * len(captured)
-        ast.increment_lineno(definition, self.first_line - 1)  # the file's own lines: inspect finds it there
-        if isinstance(node, ast.Lambda):
-            function = eval(
-                compile(ast.fix_missing_locations(ast.Expression(body=definition)), self.filename, "eval"),
-                namespace,
-            )
-        else:
-            exec(
-                compile(
-                    ast.fix_missing_locations(ast.Module(body=[definition], type_ignores=[])), self.filename, "exec"
-                ),
-                namespace,
-            )
-            function = namespace[node.name]
-        if captured:
-            function.__kwdefaults__ = dict(function.__kwdefaults__ or {}, **captured)
-        # its definition as the translator reads it (source.py): the parameters it was compiled with, its lines
-        # counted from its first (as inspect's text of a function counts them)
-        shape = copy.deepcopy(definition)
-        ast.increment_lineno(shape, 1 - shape.lineno)
-        if isinstance(node, ast.Lambda):
-            body = [ast.Return(value=shape.body)]
-            shape = ast.FunctionDef(name="lambda_", args=shape.args, body=body, decorator_list=[], returns=None)
-            if hasattr(ast.FunctionDef, "type_params"):
-                shape.type_params = []
-            shape = ast.fix_missing_locations(ast.copy_location(shape, body[0].value))
-        function.__ncc_definition__ = (
-            self.filename,
-            self.first_line + node.lineno - 1,
-            self.source_lines[node.lineno - 1 :],
-            shape,
-        )
-        return function
-
-    def captured_value(self, captured, node):
-        """A variable a nested function reads (Captured): its value where the function is called, in the function
-        that defined it; numba's error where the function escaped to another."""
-        if captured.owner is not self.function:
-            if captured.multiple:
-                self.fail(
-                    node,
-                    "Cannot capture a constant value for variable %r as there are multiple definitions present."
-                    % captured.name,
-                )
-            self.fail(
-                node,
-                "Cannot capture the non-constant value associated with variable %r in a function that may escape."
-                % captured.name,
-            )
-        return self.expr(captured.node)
-
     def binding(self, name, value, site=None):
         """The variable a store of `value` to the Python name goes to: the one the name is bound to now, unless the
         value cannot live there (an array of another type, an array where a number or a tuple was, a tuple of
@@ -147,6 +37,118 @@ class Bindings:
         else:
             self.renames[name] = fitting
         return fitting
+
+
+def check_bindings(walk, before, node):
+    """A loop's body (or a branch) must leave each name bound to the variable it started with: its next
+    iteration, or the code after it, reads one variable whatever path ran."""
+    for name in sorted(set(before) | set(walk.renames)):
+        was, now = before.get(name, name), walk.renames.get(name, name)
+        if any(ssa.is_number_like(walk.vars.get(v)) for v in (was, now)):
+            continue  # numbers meet in phis (ssa.py)
+        if was != now:
+            walk.fail(
+                node,
+                "variable %r holds a %s here and a %s on another path: a variable that changes "
+                "type must do so on every path"
+                % (name, walk.vars.get(walk.renames.get(name, name)), walk.vars.get(before.get(name, name))),
+            )
+
+
+def nested_function(walk, node):
+    """The Python function of a nested definition (a def, or a lambda), compiled from its lines in the file (so
+    that it is read as any other function), its free names bound to what they are in the enclosing function:
+    constants, compile-time arguments, functions. A variable of the enclosing function it reads becomes a
+    keyword-only parameter of its own, whose default (Captured) reads the variable where the function is called
+    in the function that defined it, as numba inlines a closure called there; called anywhere else (it escaped:
+    passed to another function), numba's error."""
+    if getattr(node, "decorator_list", None):
+        walk.fail(node, "functions defined inside kernels take no decorators")
+    inner_names = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+    inner_names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    inner_names |= {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
+    free = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - inner_names
+    namespace = dict(walk.globals)
+    stores = _store_counts(walk.node)
+    captured = {}
+    for name in sorted(free):
+        if name in walk.local_functions:
+            namespace[name] = walk.local_functions[name].py_func
+        elif name in walk.constants:
+            value = walk.constants[name]
+            namespace[name] = value.obj if value.code is None else value.const
+        elif name in walk.single_constants:
+            namespace[name] = walk.single_constants[name]
+        elif name in walk.vars or stores.get(name):
+            location = ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
+            captured[name] = Captured(name, walk.function, location, stores.get(name, 0) > 1)
+    if not walk.source_lines:
+        walk.fail(node, "a function defined inside a kernel needs the kernel's source (define it in a file)")
+    definition = copy.deepcopy(node)
+    if captured:  # def inner(val, *, z): z is read where inner is called (Captured)
+        definition.args.kwonlyargs += [ast.arg(arg=name) for name in captured]
+        definition.args.kw_defaults += [None] * len(captured)
+    ast.increment_lineno(definition, walk.first_line - 1)  # the file's own lines: inspect finds it there
+    if isinstance(node, ast.Lambda):
+        function = eval(
+            compile(ast.fix_missing_locations(ast.Expression(body=definition)), walk.filename, "eval"),
+            namespace,
+        )
+    else:
+        exec(
+            compile(
+                ast.fix_missing_locations(ast.Module(body=[definition], type_ignores=[])), walk.filename, "exec"
+            ),
+            namespace,
+        )
+        function = namespace[node.name]
+    if captured:
+        function.__kwdefaults__ = dict(function.__kwdefaults__ or {}, **captured)
+    # its definition as the translator reads it (source.py): the parameters it was compiled with, its lines
+    # counted from its first (as inspect's text of a function counts them)
+    shape = copy.deepcopy(definition)
+    ast.increment_lineno(shape, 1 - shape.lineno)
+    if isinstance(node, ast.Lambda):
+        body = [ast.Return(value=shape.body)]
+        shape = ast.FunctionDef(name="lambda_", args=shape.args, body=body, decorator_list=[], returns=None)
+        if hasattr(ast.FunctionDef, "type_params"):
+            shape.type_params = []
+        shape = ast.fix_missing_locations(ast.copy_location(shape, body[0].value))
+    function.__ncc_definition__ = (
+        walk.filename,
+        walk.first_line + node.lineno - 1,
+        walk.source_lines[node.lineno - 1 :],
+        shape,
+    )
+    return function
+
+
+def captured_value(walk, captured, node):
+    """A variable a nested function reads (Captured): its value where the function is called, in the function
+    that defined it; numba's error where the function escaped to another."""
+    if captured.owner is not walk.function:
+        if captured.multiple:
+            walk.fail(
+                node,
+                "Cannot capture a constant value for variable %r as there are multiple definitions present."
+                % captured.name,
+            )
+        walk.fail(
+            node,
+            "Cannot capture the non-constant value associated with variable %r in a function that may escape."
+            % captured.name,
+        )
+    return walk.expr(captured.node)
+
+
+@statement_rule(ast.FunctionDef)
+def stmt_FunctionDef(walk, node):
+    """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
+    own, called or passed on as a value, closing over the enclosing function's constants."""
+    function = walk.nested_functions.get(id(node))
+    if function is None:
+        function = walk.nested_functions[id(node)] = nested_function(walk, node)
+    walk.local_functions[node.name] = DeviceFunction(function)
 
 
 class Captured:

@@ -11,184 +11,19 @@ import numpy as np
 
 from numba_cuda_c import types
 from numba_cuda_c.np import numpy_support
-from numba_cuda_c.pyjit import lib, overloads
+from numba_cuda_c.pyjit import lib, optional, overloads, rules
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
-from numba_cuda_c.pyjit.extern import ExternFunction, call as extern_call, call_type as extern_call_type
-from numba_cuda_c.pyjit.lib import arrays as array_lib, numbers, pybuiltins, pymath
-from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
-from numba_cuda_c.pyjit import rules
+from numba_cuda_c.pyjit.extern import ExternFunction
+from numba_cuda_c.pyjit.extern import call as extern_call
+from numba_cuda_c.pyjit.extern import call_type as extern_call_type
+from numba_cuda_c.pyjit.lib import arrays as array_lib
+from numba_cuda_c.pyjit.lib import numbers, pybuiltins, pymath
 from numba_cuda_c.pyjit.rules import c_rule, call_c_rule, call_typing_rule, typing_rule
 from numba_cuda_c.pyjit.typing import KernelTypeError
+from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
 
 
 class Calls:
-    def spread_starred(self, node):
-        """f(a, *t): the call with t's items as arguments, t evaluated once (into variables named after
-        the call's place, the same in every pass); the call node is made once (rewritten())."""
-        args = []
-        for position, arg in enumerate(node.args):
-            if not isinstance(arg, ast.Starred):
-                args.append(arg)
-                continue
-            value = self.expr(arg.value)
-            if value.items is None:
-                self.fail(node, "*args in a kernel takes a tuple")
-            for k, item in enumerate(value.items):
-                name = ast.Name(
-                    id="starred_%d_%d_%d_%d" % (node.lineno, node.col_offset, position, k), ctx=ast.Store()
-                )
-                if item.obj is not None and item.code is None:  # a function, a type: read as itself
-                    self.constants[name.id] = item
-                else:
-                    self.store(ast.copy_location(name, arg), item, node)
-                args.append(ast.copy_location(ast.Name(id=name.id, ctx=ast.Load()), arg))
-        return self.rewritten(node, lambda: ast.Call(func=node.func, args=args, keywords=node.keywords))
-
-    def overload_implementation(self, function, node):
-        """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
-        The arguments are typed (call_target runs in typing rules only: no C is written)."""
-        values = [self.expr(a) for a in node.args]
-        keyword_types = {k.arg: self.expr(k.value).type for k in node.keywords}
-        argtypes = tuple(v.type for v in values)
-        constants = tuple(v.const if v.items is None else None for v in values)
-        key = (function, argtypes, constants, tuple(sorted(keyword_types.items())))
-        if key not in self.module.overloads:
-            implementation = overloads.implementation(function, argtypes, keyword_types, constants)
-            self.module.overloads[key] = DeviceFunction(implementation) if implementation is not None else None
-        return self.module.overloads[key]
-
-    def bind_call(self, pyfunc, node):
-        """A device function call's arguments, one Value per parameter in parameter_names' order, as Python binds
-        them: positional, then keywords, then the function's defaults (constants of their own); a *args
-        parameter gets the extra positional arguments as a tuple."""
-        code = pyfunc.__code__
-        names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
-        positional = [self.optional_expr(a) for a in node.args]  # a value that may be None is passed as it is
-        values, extra = positional[: code.co_argcount], positional[code.co_argcount :]
-        varargs = bool(code.co_flags & inspect.CO_VARARGS)
-        if extra and not varargs:
-            self.fail(
-                node,
-                "%s() takes %d positional arguments but %d were given"
-                % (pyfunc.__name__, code.co_argcount, len(positional)),
-            )
-        bound = dict(zip(names, values))
-        for keyword in node.keywords:
-            if keyword.arg is None or keyword.arg not in names:
-                self.fail(node, "%s() got an unexpected keyword argument %r" % (pyfunc.__name__, keyword.arg))
-            if keyword.arg in bound:
-                self.fail(node, "%s() got multiple values for argument %r" % (pyfunc.__name__, keyword.arg))
-            bound[keyword.arg] = self.optional_expr(keyword.value)
-        defaults = dict(
-            zip(
-                names[code.co_argcount - len(pyfunc.__defaults__ or ()) : code.co_argcount],
-                pyfunc.__defaults__ or (),
-            )
-        )
-        defaults.update(pyfunc.__kwdefaults__ or {})
-        for name in names:
-            if name not in bound:
-                if name not in defaults:
-                    self.fail(node, "%s() missing required argument %r" % (pyfunc.__name__, name))
-                bound[name] = self.python_value(defaults[name], node)
-        result = [bound[name] for name in names]
-        if varargs:
-            result.append(
-                Value(
-                    type=types.Tuple([v.type for v in extra]),
-                    items=extra,
-                    const=tuple(v.const for v in extra) if all(v.const is not None for v in extra) else None,
-                )
-            )
-        return result
-
-    def device_argument(self, value, node):
-        """A value as a device function's argument: numbers, arrays and records as they are; a tuple of numbers
-        as the struct the callee takes (tuple_struct)."""
-        if value.items is not None and all(isinstance(i.type, types.Scalar) for i in value.items):
-            t = (
-                value.type
-                if isinstance(value.type, types.RangeType)
-                else types.Tuple([i.type for i in value.items])
-            )
-            return Value("%s{%s}" % (self.module.tuple_struct(t), ", ".join(i.code for i in value.items)), t)
-        if not isinstance(value.type, (types.Scalar, types.Array, types.Record, types.Optional)):
-            self.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
-        return value
-
-    @typing_rule(ast.Call)
-    def type_Call(self, node):
-        """A call's typing rule: its target resolved (call_target) and typed by that kind's rule (rules.CALL_TYPING);
-        `how` names the kind and what its C rule (rules.CALL_C) needs. f(*t) is the call f(t_0, t_1, ...) after
-        the stores of t's items (spread_starred)."""
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            spread = self.spread_starred(node)
-            value = self.expr(spread)
-            return value.annotated(("spread", spread))
-        func = self.expr(node.func)
-        if node.keywords and not self.keywords_allowed(node, func.obj):
-            self.fail(node, "keyword arguments are not supported here")
-        kind, what = self.call_target(func, node)
-        return rules.CALL_TYPING[kind](self, node, func, what)
-
-    @c_rule(ast.Call)
-    def c_Call(self, node, annotation):
-        return rules.CALL_C[annotation.how[0]](self, node, annotation)
-
-    @call_c_rule("spread")
-    def c_call_spread(self, node, annotation):
-        return self.expr(self.spread_starred(node))  # the items' stores, then the call made of them
-
-    def call_target(self, func, node):
-        """(kind, what) of a call's target: a library entry (pyjit/lib), a device function (a @cuda.jit function or
-        numba's @overload implementation), a declared extern, one of the calls the translator writes (local and
-        shared arrays, syncwarp, print, array views, ufuncs, carray), or a call rewritten as an operator."""
-        import builtins
-
-        target = func.obj
-        entry = self.library_entry(func, node)
-        if entry is not None:
-            return "library", entry
-        if isinstance(target, Namespace):
-            return self.cuda_target(target.path, node)
-        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # not entries: the views
-            return "array_view", target.name  # a.reshape(...), a.view(dtype), a.transpose(), a.fill(v)
-        if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
-            return "rewrite", self.rewritten(
-                node, lambda: ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1])
-            )
-        if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
-            rewritten = self.rewritten(
-                node, lambda: _operator_as_expression(target, node)
-            )  # operator.add(a, b): a + b
-            if rewritten is not None:
-                return "rewrite", rewritten
-        if (
-            target is builtins.range
-        ):  # r = range(n): a range object (sequences.py; range() loops are statements.py's)
-            return "range", None
-        if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
-            return "dtype", None
-        if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
-            return "pointer_array", "C" if target is numpy_support.carray else "F"
-        if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
-            return "ufunc", target
-        if getattr(target, "__module__", None) in ("math", "cmath") and callable(target):  # not a library entry
-            self.fail(node, "%s.%s is not supported in kernels" % (target.__module__, target.__name__))
-        if target is builtins.print:
-            return "print", None
-        if isinstance(target, ExternFunction):
-            return "extern", target
-        # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
-        device = _device_target(target)
-        if device is None and callable(target) and not isinstance(target, type):
-            device = self.overload_implementation(target, node)  # numba's @overload
-        if device is not None:
-            return "device", device
-        if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
-            self.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, target))
-        self.fail(node, "cannot call %r in a kernel" % (target,))
-
     def rewritten(self, node, make):
         """The expression a call is rewritten as (pow(a, b) as a ** b), made once for every pass, so that the typing
         passes' annotations of it are the ones the emitting pass reads."""
@@ -201,155 +36,329 @@ class Calls:
             )
         return found[1]
 
-    # -- the typing rule and the C rule of each kind of call target ------------------------------------
-    @call_typing_rule("library")
-    def type_call_library(self, node, func, entry):
-        receiver = (
-            [func.obj.value] if isinstance(func.obj, BoundMethod) else []
-        )  # a method: the value it is of first
-        args = receiver + [self.expr(a) for a in node.args]
-        try:
-            result = entry.typing(args)
-        except TypeError as exc:
-            self.fail(node, str(exc))
-        if isinstance(result, Value):  # known when compiling (len of a tuple, isinstance): that literal
-            return result.annotated(("known", entry))
-        if isinstance(result, types.Tuple) and entry.statements:
-            return Value(type=result, items=[typed(t) for t in result.items], how=("library", entry))
-        return typed(result, how=("library", entry))
 
-    @call_c_rule("library")
-    def c_call_library(self, node, annotation):
-        method = self.expr(node.func).obj
-        receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
-        return self.library_call_code(
-            annotation.how[1], [self.expr(a) for a in node.args], annotation.type, receiver
+def spread_starred(walk, node):
+    """f(a, *t): the call with t's items as arguments, t evaluated once (into variables named after
+    the call's place, the same in every pass); the call node is made once (rewritten())."""
+    args = []
+    for position, arg in enumerate(node.args):
+        if not isinstance(arg, ast.Starred):
+            args.append(arg)
+            continue
+        value = walk.expr(arg.value)
+        if value.items is None:
+            walk.fail(node, "*args in a kernel takes a tuple")
+        for k, item in enumerate(value.items):
+            name = ast.Name(id="starred_%d_%d_%d_%d" % (node.lineno, node.col_offset, position, k), ctx=ast.Store())
+            if item.obj is not None and item.code is None:  # a function, a type: read as itself
+                walk.constants[name.id] = item
+            else:
+                walk.store(ast.copy_location(name, arg), item, node)
+            args.append(ast.copy_location(ast.Name(id=name.id, ctx=ast.Load()), arg))
+    return walk.rewritten(node, lambda: ast.Call(func=node.func, args=args, keywords=node.keywords))
+
+
+def overload_implementation(walk, function, node):
+    """A DeviceFunction of the implementation numba's @overload gives for this call (overloads.py), or None.
+    The arguments are typed (call_target runs in typing rules only: no C is written)."""
+    values = [walk.expr(a) for a in node.args]
+    keyword_types = {k.arg: walk.expr(k.value).type for k in node.keywords}
+    argtypes = tuple(v.type for v in values)
+    constants = tuple(v.const if v.items is None else None for v in values)
+    key = (function, argtypes, constants, tuple(sorted(keyword_types.items())))
+    if key not in walk.module.overloads:
+        implementation = overloads.implementation(function, argtypes, keyword_types, constants)
+        walk.module.overloads[key] = DeviceFunction(implementation) if implementation is not None else None
+    return walk.module.overloads[key]
+
+
+def bind_call(walk, pyfunc, node):
+    """A device function call's arguments, one Value per parameter in parameter_names' order, as Python binds
+    them: positional, then keywords, then the function's defaults (constants of their own); a *args
+    parameter gets the extra positional arguments as a tuple."""
+    code = pyfunc.__code__
+    names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+    positional = [walk.optional_expr(a) for a in node.args]  # a value that may be None is passed as it is
+    values, extra = positional[: code.co_argcount], positional[code.co_argcount :]
+    varargs = bool(code.co_flags & inspect.CO_VARARGS)
+    if extra and not varargs:
+        walk.fail(
+            node,
+            "%s() takes %d positional arguments but %d were given"
+            % (pyfunc.__name__, code.co_argcount, len(positional)),
         )
-
-    @call_c_rule("known")
-    def c_call_known(self, node, annotation):  # a compile-time result: the annotation is the value
-        return annotation
-
-    @call_typing_rule("device")
-    def type_call_device(self, node, func, target):
-        return self.device_call_type(target, node)
-
-    @call_c_rule("device")
-    def c_call_device(self, node, annotation):
-        return self.device_call_code(node, annotation)
-
-    @call_typing_rule("rewrite")
-    def type_call_rewrite(self, node, func, rewritten):
-        value = self.expr(rewritten)
-        return value.annotated(("rewrite", rewritten))
-
-    @call_c_rule("rewrite")
-    def c_call_rewrite(self, node, annotation):
-        return self.expr(annotation.how[1])
-
-    @call_typing_rule("dtype")
-    def type_call_dtype(self, node, func, what):
-        args = [self.expr(a) for a in node.args]
-        constants = [a.obj if a.code is None else a.const for a in args]
-        if node.keywords or len(args) != 1 or constants[0] is None:
-            self.fail(node, "np.dtype() in a kernel takes one constant (a name or a type)")
-        return Value(obj=np.dtype(constants[0]), how=("known", None))
-
-    @call_typing_rule("extern")
-    def type_call_extern(self, node, func, extern):
-        return typed(extern_call_type(self, extern, node), how=("extern", extern))
-
-    @call_c_rule("extern")
-    def c_call_extern(self, node, annotation):
-        return extern_call(self, annotation.how[1], node)
-
-    def device_call_type(self, target, node):
-        """A device function call's typing rule: its arguments bound, the compile-time ones taken out, the others
-        converted to a declared signature's types; the callee translated for them (ModuleBuilder.device_function).
-        The annotation's `how` says what the C rule needs: the callee's C name, which arguments are compile-time,
-        the declared argument types."""
-        args = self.bind_call(target.py_func, node)
-        constants = compile_time_arguments(target, args, node, self)
-        args = [self.device_argument(a, node) for k, a in enumerate(args) if k not in constants]
-        declared = target.declared_signature([a.type for a in args]) if not constants else None
-        argtypes = list(declared.args) if declared is not None else [a.type for a in args]
-        try:
-            name, return_type = self.module.device_function(
-                target.py_func,
-                argtypes,
-                declared.return_type if declared else None,
-                constants,
-                forceinline=target.inline,
+    bound = dict(zip(names, values))
+    for keyword in node.keywords:
+        if keyword.arg is None or keyword.arg not in names:
+            walk.fail(node, "%s() got an unexpected keyword argument %r" % (pyfunc.__name__, keyword.arg))
+        if keyword.arg in bound:
+            walk.fail(node, "%s() got multiple values for argument %r" % (pyfunc.__name__, keyword.arg))
+        bound[keyword.arg] = walk.optional_expr(keyword.value)
+    defaults = dict(
+        zip(
+            names[code.co_argcount - len(pyfunc.__defaults__ or ()) : code.co_argcount],
+            pyfunc.__defaults__ or (),
+        )
+    )
+    defaults.update(pyfunc.__kwdefaults__ or {})
+    for name in names:
+        if name not in bound:
+            if name not in defaults:
+                walk.fail(node, "%s() missing required argument %r" % (pyfunc.__name__, name))
+            bound[name] = walk.python_value(defaults[name], node)
+    result = [bound[name] for name in names]
+    if varargs:
+        result.append(
+            Value(
+                type=types.Tuple([v.type for v in extra]),
+                items=extra,
+                const=tuple(v.const for v in extra) if all(v.const is not None for v in extra) else None,
             )
-        except KernelTypeError as exc:  # an error in the callee: numba's lines naming the callee and this call
-            self.function.add_call_context(exc, target.numba_type_text(), node)
-            raise
-        how = ("device", (target, name, frozenset(constants), argtypes))
-        if isinstance(return_type, types.Tuple):
-            return Value(type=return_type, items=[typed(t) for t in return_type.items], how=how)
-        return typed(None if return_type == types.void else return_type, how=how)
+        )
+    return result
 
-    def device_call_code(self, node, annotation):
-        """A device function call's C rule: the arguments (converted to the types the callee was translated for)
-        passed to the callee the typing rule resolved; a record or a tuple it returns held in a temporary."""
-        target, name, constants, argtypes = annotation.how[1]
-        args = [a for k, a in enumerate(self.bind_call(target.py_func, node)) if k not in constants]
-        codes = []
-        for a, t in zip(args, argtypes):
-            a = self.device_argument(a, node)
-            if isinstance(t, types.Scalar):  # a declared number: a value that may be None checked (optional.py)
-                a = self.unwrapped(a)
-            codes.append(cast(a, t) if a.type != t and isinstance(t, (types.Scalar, types.Optional)) else a.code)
-        self.called.append(name)
-        self.module.write(name)  # its C, the first time an emitting pass calls it (typed by device_call_type)
-        code = "%s(%s)" % (name, ", ".join(codes))
-        return_type = annotation.type
-        if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address
-            temp = self.module.unique("ret")
-            self.emit("%s %s = %s;" % (self.module.record_struct(return_type), temp, code))
-            return Value("%s.bytes" % temp, return_type)
-        if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
-            temp = self.module.unique("ret")
-            self.emit("%s %s = %s;" % (self.module.tuple_struct(return_type), temp, code))
-            items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
-            return Value(type=return_type, items=items)
-        return Value(code, return_type)
 
-    def library_entry(self, func, node):
-        """The library entry (pyjit/lib) a call's target is, or None: cuda.<path>, a method of an opaque device
-        type (g.sync()), an entry imported by name, a NumPy function on arrays (np.sum)."""
-        target = func.obj
-        if isinstance(target, Namespace):
-            return lib.lookup(target.path[1:])
-        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Opaque):
-            entry = lib.lookup((target.value.type.name, target.name))
-            if entry is None:
-                self.fail(node, "%s has no method %r in kernels" % (target.value.type.name, target.name))
-            return entry
-        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Scalar):  # z.conjugate()
-            return lib.lookup(("number", target.name))
-        if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # a.sum(); views: None
-            return array_lib.METHODS.get(target.name)
-        if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
-            return numbers.conversion(dtype_of(target))  # np.float32(x), types.int32(x)
-        if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
-            return target
-        if callable(target) and getattr(target, "__module__", None) in (
-            "math",
-            "cmath",
-        ):  # math.sin, from math import sin
-            path = pymath.path_for(target)
-            return lib.lookup(path) if path else None
-        if getattr(target, "__module__", None) == "builtins":  # abs, min, len, ... (print is not an entry)
-            path = pybuiltins.path_for(target)
-            return lib.lookup(path) if path else None
-        if (
-            callable(target)
-            and (getattr(target, "__module__", None) or "").startswith("numpy")  # None: a function exec'd
-            and target in array_lib.OBJECTS
-        ):
-            return array_lib.OBJECTS[target]  # np.sum(a)
-        return None
+def device_argument(walk, value, node):
+    """A value as a device function's argument: numbers, arrays and records as they are; a tuple of numbers
+    as the struct the callee takes (tuple_struct)."""
+    if value.items is not None and all(isinstance(i.type, types.Scalar) for i in value.items):
+        t = value.type if isinstance(value.type, types.RangeType) else types.Tuple([i.type for i in value.items])
+        return Value("%s{%s}" % (walk.module.tuple_struct(t), ", ".join(i.code for i in value.items)), t)
+    if not isinstance(value.type, (types.Scalar, types.Array, types.Record, types.Optional)):
+        walk.fail(node, "device functions take numbers, arrays, records and tuples of numbers")
+    return value
+
+
+@typing_rule(ast.Call)
+def type_Call(walk, node):
+    """A call's typing rule: its target resolved (call_target) and typed by that kind's rule (rules.CALL_TYPING);
+    `how` names the kind and what its C rule (rules.CALL_C) needs. f(*t) is the call f(t_0, t_1, ...) after
+    the stores of t's items (spread_starred)."""
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        spread = spread_starred(walk, node)
+        value = walk.expr(spread)
+        return value.annotated(("spread", spread))
+    func = walk.expr(node.func)
+    if node.keywords and not walk.keywords_allowed(node, func.obj):
+        walk.fail(node, "keyword arguments are not supported here")
+    kind, what = call_target(walk, func, node)
+    return rules.CALL_TYPING[kind](walk, node, func, what)
+
+
+@c_rule(ast.Call)
+def c_Call(walk, node, annotation):
+    return rules.CALL_C[annotation.how[0]](walk, node, annotation)
+
+
+@call_c_rule("spread")
+def c_call_spread(walk, node, annotation):
+    return walk.expr(spread_starred(walk, node))  # the items' stores, then the call made of them
+
+
+def call_target(walk, func, node):
+    """(kind, what) of a call's target: a library entry (pyjit/lib), a device function (a @cuda.jit function or
+    numba's @overload implementation), a declared extern, one of the calls the translator writes (local and
+    shared arrays, syncwarp, print, array views, ufuncs, carray), or a call rewritten as an operator."""
+    import builtins
+
+    target = func.obj
+    entry = library_entry(walk, func, node)
+    if entry is not None:
+        return "library", entry
+    if isinstance(target, Namespace):
+        return walk.cuda_target(target.path, node)
+    if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # not entries: the views
+        return "array_view", target.name  # a.reshape(...), a.view(dtype), a.transpose(), a.fill(v)
+    if target is builtins.pow and len(node.args) == 2 and not node.keywords:  # pow(a, b) is a ** b
+        return "rewrite", walk.rewritten(
+            node, lambda: ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1])
+        )
+    if getattr(target, "__module__", None) in ("_operator", "operator") and not node.keywords:
+        rewritten = walk.rewritten(node, lambda: _operator_as_expression(target, node))  # operator.add(a, b): a + b
+        if rewritten is not None:
+            return "rewrite", rewritten
+    if target is builtins.range:  # r = range(n): a range object (sequences.py; range() loops are statements.py's)
+        return "range", None
+    if target is np.dtype:  # np.dtype("int32"): a compile-time dtype, as numba types it
+        return "dtype", None
+    if target is numpy_support.carray or target is numpy_support.farray:  # an array over a pointer
+        return "pointer_array", "C" if target is numpy_support.carray else "F"
+    if isinstance(target, np.ufunc):  # np.sin(x), np.sin(x, out)
+        return "ufunc", target
+    if getattr(target, "__module__", None) in ("math", "cmath") and callable(target):  # not a library entry
+        walk.fail(node, "%s.%s is not supported in kernels" % (target.__module__, target.__name__))
+    if target is builtins.print:
+        return "print", None
+    if isinstance(target, ExternFunction):
+        return "extern", target
+    # a @cuda.jit function (device=False too: numba-cuda compiles a kernel called here as a device function)
+    device = _device_target(target)
+    if device is None and callable(target) and not isinstance(target, type):
+        device = overload_implementation(walk, target, node)  # numba's @overload
+    if device is not None:
+        return "device", device
+    if isinstance(node.func, ast.Name):  # numba's words for a global it cannot type
+        walk.fail(node, "Untyped global name %r: cannot call %r in a kernel" % (node.func.id, target))
+    walk.fail(node, "cannot call %r in a kernel" % (target,))
+
+
+# -- the typing rule and the C rule of each kind of call target ------------------------------------
+@call_typing_rule("library")
+def type_call_library(walk, node, func, entry):
+    receiver = [func.obj.value] if isinstance(func.obj, BoundMethod) else []  # a method: the value it is of first
+    args = receiver + [walk.expr(a) for a in node.args]
+    try:
+        result = entry.typing(args)
+    except TypeError as exc:
+        walk.fail(node, str(exc))
+    if isinstance(result, Value):  # known when compiling (len of a tuple, isinstance): that literal
+        return result.annotated(("known", entry))
+    if isinstance(result, types.Tuple) and entry.statements:
+        return Value(type=result, items=[typed(t) for t in result.items], how=("library", entry))
+    return typed(result, how=("library", entry))
+
+
+@call_c_rule("library")
+def c_call_library(walk, node, annotation):
+    method = walk.expr(node.func).obj
+    receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
+    return walk.library_call_code(annotation.how[1], [walk.expr(a) for a in node.args], annotation.type, receiver)
+
+
+@call_c_rule("known")
+def c_call_known(walk, node, annotation):  # a compile-time result: the annotation is the value
+    return annotation
+
+
+@call_typing_rule("device")
+def type_call_device(walk, node, func, target):
+    return device_call_type(walk, target, node)
+
+
+@call_c_rule("device")
+def c_call_device(walk, node, annotation):
+    return device_call_code(walk, node, annotation)
+
+
+@call_typing_rule("rewrite")
+def type_call_rewrite(walk, node, func, rewritten):
+    value = walk.expr(rewritten)
+    return value.annotated(("rewrite", rewritten))
+
+
+@call_c_rule("rewrite")
+def c_call_rewrite(walk, node, annotation):
+    return walk.expr(annotation.how[1])
+
+
+@call_typing_rule("dtype")
+def type_call_dtype(walk, node, func, what):
+    args = [walk.expr(a) for a in node.args]
+    constants = [a.obj if a.code is None else a.const for a in args]
+    if node.keywords or len(args) != 1 or constants[0] is None:
+        walk.fail(node, "np.dtype() in a kernel takes one constant (a name or a type)")
+    return Value(obj=np.dtype(constants[0]), how=("known", None))
+
+
+@call_typing_rule("extern")
+def type_call_extern(walk, node, func, extern):
+    return typed(extern_call_type(walk, extern, node), how=("extern", extern))
+
+
+@call_c_rule("extern")
+def c_call_extern(walk, node, annotation):
+    return extern_call(walk, annotation.how[1], node)
+
+
+def device_call_type(walk, target, node):
+    """A device function call's typing rule: its arguments bound, the compile-time ones taken out, the others
+    converted to a declared signature's types; the callee translated for them (ModuleBuilder.device_function).
+    The annotation's `how` says what the C rule needs: the callee's C name, which arguments are compile-time,
+    the declared argument types."""
+    args = bind_call(walk, target.py_func, node)
+    constants = compile_time_arguments(target, args, node, walk)
+    args = [device_argument(walk, a, node) for k, a in enumerate(args) if k not in constants]
+    declared = target.declared_signature([a.type for a in args]) if not constants else None
+    argtypes = list(declared.args) if declared is not None else [a.type for a in args]
+    try:
+        name, return_type = walk.module.device_function(
+            target.py_func,
+            argtypes,
+            declared.return_type if declared else None,
+            constants,
+            forceinline=target.inline,
+        )
+    except KernelTypeError as exc:  # an error in the callee: numba's lines naming the callee and this call
+        walk.function.add_call_context(exc, target.numba_type_text(), node)
+        raise
+    how = ("device", (target, name, frozenset(constants), argtypes))
+    if isinstance(return_type, types.Tuple):
+        return Value(type=return_type, items=[typed(t) for t in return_type.items], how=how)
+    return typed(None if return_type == types.void else return_type, how=how)
+
+
+def device_call_code(walk, node, annotation):
+    """A device function call's C rule: the arguments (converted to the types the callee was translated for)
+    passed to the callee the typing rule resolved; a record or a tuple it returns held in a temporary."""
+    target, name, constants, argtypes = annotation.how[1]
+    args = [a for k, a in enumerate(bind_call(walk, target.py_func, node)) if k not in constants]
+    codes = []
+    for a, t in zip(args, argtypes):
+        a = device_argument(walk, a, node)
+        if isinstance(t, types.Scalar):  # a declared number: a value that may be None checked (optional.py)
+            a = optional.unwrapped(walk, a)
+        codes.append(cast(a, t) if a.type != t and isinstance(t, (types.Scalar, types.Optional)) else a.code)
+    walk.called.append(name)
+    walk.module.write(name)  # its C, the first time an emitting pass calls it (typed by device_call_type)
+    code = "%s(%s)" % (name, ", ".join(codes))
+    return_type = annotation.type
+    if isinstance(return_type, types.Record):  # its bytes, held here; read and copied by address
+        temp = walk.module.unique("ret")
+        walk.emit("%s %s = %s;" % (walk.module.record_struct(return_type), temp, code))
+        return Value("%s.bytes" % temp, return_type)
+    if isinstance(return_type, types.Tuple):  # a struct, held once, read item by item
+        temp = walk.module.unique("ret")
+        walk.emit("%s %s = %s;" % (walk.module.tuple_struct(return_type), temp, code))
+        items = [Value("%s.f%d" % (temp, k), item) for k, item in enumerate(return_type.items)]
+        return Value(type=return_type, items=items)
+    return Value(code, return_type)
+
+
+def library_entry(walk, func, node):
+    """The library entry (pyjit/lib) a call's target is, or None: cuda.<path>, a method of an opaque device
+    type (g.sync()), an entry imported by name, a NumPy function on arrays (np.sum)."""
+    target = func.obj
+    if isinstance(target, Namespace):
+        return lib.lookup(target.path[1:])
+    if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Opaque):
+        entry = lib.lookup((target.value.type.name, target.name))
+        if entry is None:
+            walk.fail(node, "%s has no method %r in kernels" % (target.value.type.name, target.name))
+        return entry
+    if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Scalar):  # z.conjugate()
+        return lib.lookup(("number", target.name))
+    if isinstance(target, BoundMethod) and isinstance(target.value.type, types.Array):  # a.sum(); views: None
+        return array_lib.METHODS.get(target.name)
+    if isinstance(target, types.Scalar) or (isinstance(target, type) and issubclass(target, np.generic)):
+        return numbers.conversion(dtype_of(target))  # np.float32(x), types.int32(x)
+    if isinstance(target, lib.Intrinsic):  # from numba_cuda_c.random import xoroshiro128p_uniform_float32
+        return target
+    if callable(target) and getattr(target, "__module__", None) in (
+        "math",
+        "cmath",
+    ):  # math.sin, from math import sin
+        path = pymath.path_for(target)
+        return lib.lookup(path) if path else None
+    if getattr(target, "__module__", None) == "builtins":  # abs, min, len, ... (print is not an entry)
+        path = pybuiltins.path_for(target)
+        return lib.lookup(path) if path else None
+    if (
+        callable(target)
+        and (getattr(target, "__module__", None) or "").startswith("numpy")  # None: a function exec'd
+        and target in array_lib.OBJECTS
+    ):
+        return array_lib.OBJECTS[target]  # np.sum(a)
+    return None
 
 
 _OPERATOR_BINARY = {

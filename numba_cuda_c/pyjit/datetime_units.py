@@ -5,7 +5,6 @@ other: they have no fixed length in days. datetimes.py computes with them."""
 from numba_cuda_c import types
 from numba_cuda_c.pyjit.typing import KernelTypeError
 
-
 # each unit's length in the next finer unit's terms: factors to attoseconds, and months to years
 _ATTOSECONDS = {"as": 1}
 for _unit, _finer, _n in (

@@ -13,24 +13,32 @@ import weakref
 import zlib
 
 from numba_cuda_c import _cuda, _version, compiler, errors, launchconfig, types
+from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also imported from here)
     _caster,
     _flattening,
     _needs_conversion,
     _omitting,
-    _with_defaults,
     _with_conversions,
+    _with_defaults,
     _with_layouts,
     typeof,
 )
-from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK, links_of
+from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
+from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
+from numba_cuda_c.pyjit.extern import links_of
 from numba_cuda_c.pyjit.launching import (
     CompiledKernel,
     ExtendedLaunch,
     LaunchConfigSensitivity,
-    Overloads as _Overloads,
     launch_config_key,
 )
+from numba_cuda_c.pyjit.launching import (
+    Overloads as _Overloads,
+)
+from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
+from numba_cuda_c.pyjit.names import KERNEL_PREFIX, c_symbol
+from numba_cuda_c.pyjit.options import CARVEOUTS, SIGNED_OVERFLOW_FLAGS, check_options, nvrtc_options
 from numba_cuda_c.pyjit.pickling import (  # noqa: F401  (the payload functions: also imported from here)
     _closure_key,
     _function_of_payload,
@@ -39,11 +47,6 @@ from numba_cuda_c.pyjit.pickling import (  # noqa: F401  (the payload functions:
     _is_default_stream,
     _lookup,
 )
-from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
-from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
-from numba_cuda_c.pyjit.options import CARVEOUTS, SIGNED_OVERFLOW_FLAGS, check_options, nvrtc_options
-from numba_cuda_c.pyjit.names import KERNEL_PREFIX, c_symbol
 from numba_cuda_c.pyjit.ptx import compile_ptx
 
 

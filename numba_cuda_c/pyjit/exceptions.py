@@ -52,48 +52,6 @@ _LIVE = {}  # (module, qualname) -> class, for classes this process translated (
 class Raising:
     """The raise statement's rule and the debug-mode checks (a class the passes inherit, passes.py)."""
 
-    @statement_rule(ast.Raise)
-    def stmt_Raise(self, node):
-        if node.exc is None:
-            self.fail(node, "a bare raise (re-raise) is not supported in kernels")
-        exc, args = node.exc, ()
-        if isinstance(exc, ast.Call):
-            if exc.keywords:
-                self.fail(node, "exceptions in kernels take positional constants")
-            args = tuple(self.constant_argument(a, node) for a in exc.args)
-            exc = exc.func
-        cls = self.expr(exc).obj
-        if not (isinstance(cls, type) and issubclass(cls, BaseException)):
-            self.fail(node, "kernels raise exception classes (raise ValueError('why')), not %r" % (cls,))
-        self.emit(self.raise_code(cls, args) + ";")
-
-    def constant_argument(self, node, at):
-        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool)):
-            return node.value
-        value = self.expr(node)
-        if value.const is None or value.items is not None:
-            self.fail(at, "an exception's arguments in a kernel are constants")
-        return value.const
-
-    def raise_code(self, cls, args):
-        """The C statement that raises: recorded (debug) and the thread ends."""
-        if not self.module.debug:
-            self.module.require("thread_exit")
-            return "ncc_exit()"
-        return "ncc_raise(%du)" % self.exception_code(cls, args)
-
-    def exception_code(self, cls, args):
-        self.module.require("exceptions")
-        statement = self.current_statement
-        where = None
-        if statement is not None and hasattr(statement, "lineno"):  # numba names the function, file and line
-            where = (self.pyfunc.__name__, self.filename or "<kernel>", self.first_line + statement.lineno - 1)
-        entry = (cls, args, where)
-        if entry not in self.module.raises:
-            self.module.raises.append(entry)
-            _LIVE[(cls.__module__, cls.__qualname__)] = cls
-        return self.module.raises.index(entry) + 1
-
     def checked_divisor(self, code, t):
         """In debug mode, a divisor that raises ZeroDivisionError when zero (numba's Python error model); with
         fastmath, float division is left unchecked, as numba does."""
@@ -102,23 +60,70 @@ class Raising:
         if t.kind == "c":  # numba's complex division raises its own message
             return "ncc_checked_cdivisor(%s, %du)" % (
                 code,
-                self.exception_code(ZeroDivisionError, ("complex division by zero",)),
+                exception_code(self, ZeroDivisionError, ("complex division by zero",)),
             )
         return "ncc_checked_divisor<%s>(%s, %du)" % (
             t.ctype,
             code,
-            self.exception_code(ZeroDivisionError, ("division by zero",)),
+            exception_code(self, ZeroDivisionError, ("division by zero",)),
         )
 
-    def checked_tuple_index(self, code, n):
-        """In debug mode, a tuple index checked (IndexError); else wrapped as numba does without checks."""
-        if not self.module.debug:
-            return "ncc_wrap(%s, %dLL)" % (code, n)
-        return "ncc_checked_index(%s, %dLL, %du)" % (
-            code,
-            n,
-            self.exception_code(IndexError, ("tuple index out of range",)),
-        )
+
+def constant_argument(walk, node, at):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float, bool)):
+        return node.value
+    value = walk.expr(node)
+    if value.const is None or value.items is not None:
+        walk.fail(at, "an exception's arguments in a kernel are constants")
+    return value.const
+
+
+def raise_code(walk, cls, args):
+    """The C statement that raises: recorded (debug) and the thread ends."""
+    if not walk.module.debug:
+        walk.module.require("thread_exit")
+        return "ncc_exit()"
+    return "ncc_raise(%du)" % exception_code(walk, cls, args)
+
+
+def exception_code(walk, cls, args):
+    walk.module.require("exceptions")
+    statement = walk.current_statement
+    where = None
+    if statement is not None and hasattr(statement, "lineno"):  # numba names the function, file and line
+        where = (walk.pyfunc.__name__, walk.filename or "<kernel>", walk.first_line + statement.lineno - 1)
+    entry = (cls, args, where)
+    if entry not in walk.module.raises:
+        walk.module.raises.append(entry)
+        _LIVE[(cls.__module__, cls.__qualname__)] = cls
+    return walk.module.raises.index(entry) + 1
+
+
+def checked_tuple_index(walk, code, n):
+    """In debug mode, a tuple index checked (IndexError); else wrapped as numba does without checks."""
+    if not walk.module.debug:
+        return "ncc_wrap(%s, %dLL)" % (code, n)
+    return "ncc_checked_index(%s, %dLL, %du)" % (
+        code,
+        n,
+        exception_code(walk, IndexError, ("tuple index out of range",)),
+    )
+
+
+@statement_rule(ast.Raise)
+def stmt_Raise(walk, node):
+    if node.exc is None:
+        walk.fail(node, "a bare raise (re-raise) is not supported in kernels")
+    exc, args = node.exc, ()
+    if isinstance(exc, ast.Call):
+        if exc.keywords:
+            walk.fail(node, "exceptions in kernels take positional constants")
+        args = tuple(constant_argument(walk, a, node) for a in exc.args)
+        exc = exc.func
+    cls = walk.expr(exc).obj
+    if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+        walk.fail(node, "kernels raise exception classes (raise ValueError('why')), not %r" % (cls,))
+    walk.emit(raise_code(walk, cls, args) + ";")
 
 
 def raise_lines(raises):

@@ -7,102 +7,12 @@ import ast
 import enum
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.values import FlatIter, Value, c_array_type, cast, element_ref, typed, wrapped_index
+from numba_cuda_c.pyjit import attributes, exceptions, sequences, strings, typing
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
+from numba_cuda_c.pyjit.values import FlatIter, Value, c_array_type, cast, element_ref, typed, wrapped_index
 
 
 class Indexing:
-    @typing_rule(ast.Subscript)
-    def type_Subscript(self, node):
-        """What base[index] is (how: the case its C rule writes) and its type."""
-        base = self.expr(node.value)
-        if isinstance(base.obj, enum.EnumMeta) and isinstance(node.slice, ast.Constant):  # Color["red"]
-            try:
-                return self.global_annotation(base.obj[node.slice.value], node)
-            except KeyError:
-                self.fail(node, "%s has no member %r" % (base.obj.__name__, node.slice.value))
-        if isinstance(base.obj, FlatIter):  # a.flat[k] (sequences.py)
-            return self.flat_element_type(base, node)
-        if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i], t[1:])
-            self.refuse_range_as_tuple(base, node, "indexed")
-            if isinstance(node.slice, ast.Slice):
-                return self.tuple_slice_type(base, node)
-            return self.tuple_item_type(base, self.expr(node.slice), node)
-        if isinstance(base.type, types.Record):  # r["x"]
-            name = self.field_name(node, base.type)
-            return typed(self.field_type(base.type, name, node), how=("field", name))
-        if isinstance(base.type, types.CPointer):  # p[i]: raw, as numba's pointers
-            indices = self.indices(node)
-            if len(indices) != 1 or isinstance(indices[0], ast.Slice) or not typing.is_int(indices[0].type):
-                self.fail(node, "a pointer is indexed by one integer")
-            return typed(base.type.dtype, how=("element", None))
-        if not isinstance(base.type, types.Array):
-            self.fail(node, "only arrays and tuples can be indexed")
-        indices = self.indices(node)
-        ndim = base.type.ndim
-        if len(indices) > ndim:
-            self.fail(node, "too many indices")
-        for axis, index in enumerate(indices):
-            if isinstance(index, ast.Slice):
-                for part in (index.lower, index.upper, index.step):
-                    if part is not None and not isinstance(self.expr(part).type, types.Scalar):
-                        self.fail(node, "slices take integers")
-            else:
-                self.check_index(index, node)
-        if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < ndim:
-            kept = ndim - sum(1 for i in indices if not isinstance(i, ast.Slice))
-            return typed(types.Array(base.type.dtype, kept, "A"), how=("view", None))
-        return typed(base.type.dtype, how=("element", None))
-
-    @c_rule(ast.Subscript)
-    def c_Subscript(self, node, annotation):
-        kind, what = annotation.how or (None, None)
-        if kind is None:  # a compile-time result
-            return annotation
-        if kind == "global":
-            return self.python_value(what, node)
-        base = self.expr(node.value)
-        if kind == "item":
-            return base.items[what]
-        if kind == "tuple_slice":
-            return self.tuple_slice(base, what)
-        if kind == "select":
-            return self.tuple_item(base, self.expr(node.slice), node)
-        if kind == "field":
-            return self.field_value(base, what, node)
-        indices = self.indices(node)
-        if kind == "view":
-            return self.view(base, indices, node)
-        ref, dtype = self.element(node, base, indices)
-        return Value(ref, dtype)
-
-    def tuple_item_type(self, base, index, node):
-        """A constant index picks an item; a variable one selects at run time, from a tuple whose items share a
-        type (as numba's UniTuple)."""
-        n = len(base.items)
-        if isinstance(index.const, int) and not isinstance(index.const, bool):
-            if not -n <= index.const < n:
-                self.fail(node, "tuple index %d out of range for %d items" % (index.const, n))
-            item = base.items[index.const]
-            return item.annotated(("item", index.const))
-        if not typing.is_int(index.type):
-            self.fail(node, "tuples are indexed by integers")
-        item_type = base.items[0].type
-        if not all(item.type == item_type and isinstance(item_type, types.Scalar) for item in base.items):
-            self.fail(node, "a tuple of mixed types is indexed by constants only")
-        return typed(item_type, how=("select", None))
-
-    def tuple_item(self, base, index, node):
-        """t[i] of a variable i (tuple_item_type checked it): the item selected at run time."""
-        n = len(base.items)
-        k = self.module.unique("k")
-        self.emit("long long %s = %s;" % (k, self.checked_tuple_index(cast(index, types.int64), n)))
-        code = base.items[-1].code
-        for position in range(n - 2, -1, -1):
-            code = "(%s == %d ? %s : %s)" % (k, position, base.items[position].code, code)
-        return Value(code, base.items[0].type)
-
     def indices(self, node):
         """The subscript's entries: translated Values, or ast.Slice nodes."""
         if isinstance(node.slice, ast.Tuple):
@@ -116,24 +26,12 @@ class Indexing:
             return [value]
         return [e if isinstance(e, ast.Slice) else self.expr(e) for e in entries]
 
-    def check_index(self, index, node):
-        """An array index is an integer (a bool, a 0-d array of an integer)."""
-        t = index.type.dtype if isinstance(index.type, types.Array) and index.type.ndim == 0 else index.type
-        if not (typing.is_int(t) or t == types.boolean):
-            self.fail(node, "array indices must be integers, not %s" % t)
-
-    def index_code(self, base, axis, index, node):
-        self.check_index(index, node)
-        if isinstance(index.type, types.Array) and index.type.ndim == 0:  # a 0-d array of an integer: its value
-            index = Value("(*%s.data)" % index.code, index.type.dtype)
-        return wrapped_index(index, base, axis)
-
     def element(self, node, base=None, indices=None):
         """A reference (an lvalue) to one element, and its type."""
         if base is None:
             base = self.expr(node.value)
         if isinstance(base.obj, FlatIter):  # a.flat[k] = x, a.flat[k] (sequences.py)
-            return self.flat_ref(base, node)
+            return sequences.flat_ref(self, base, node)
         if isinstance(base.type, types.CPointer):
             indices = self.indices(node) if indices is None else indices
             index = indices[0] if len(indices) == 1 else None
@@ -150,14 +48,14 @@ class Indexing:
                 "%d-dimensional array: assign to one element, with %d integer indices"
                 % (base.type.ndim, base.type.ndim),
             )
-        codes = [self.index_code(base, axis, i, node) for axis, i in enumerate(indices)]
+        codes = [index_code(self, base, axis, i, node) for axis, i in enumerate(indices)]
         return element_ref(base, codes), base.type.dtype
 
     def assign_into_array(self, target, value, node):
         """target[...] = value: an array of the target's dimensions (size-1 dimensions broadcast) or a
         number, converted to the target's dtype element by element (numba's setitem of a view)."""
         dtype = target.type.dtype
-        self.check_assign_into_array(target.type, value, node)
+        check_assign_into_array(self, target.type, value, node)
         if isinstance(value.type, types.Array):
             source, element = value.code, value.type.dtype
         else:
@@ -165,37 +63,11 @@ class Indexing:
         body = "return %s;" % cast(Value("e0", element), dtype)
         self.emit("ncc_map(%s, [=](%s e0) { %s }, %s);" % (target.code, element.ctype, body, source))
 
-    def check_assign_into_array(self, t, value, node):
-        """An array of type t can be assigned this value as a whole: an array of its dimensions or a number."""
-        if not isinstance(t.dtype, types.Scalar):
-            self.fail(node, "only arrays of numbers can be assigned to as a whole")
-        if isinstance(value.type, types.Array):
-            if value.type.ndim != t.ndim:
-                self.fail(
-                    node, "cannot assign a %d-dimensional array to a %d-dimensional one" % (value.type.ndim, t.ndim)
-                )
-        elif not isinstance(value.type, types.Scalar):
-            self.fail(node, "an array is assigned an array or a number")
-
     def assign_record(self, address, record_type, value, node):
         """a[i] = r, r.inner = s: the record's bytes, as numba copies a record."""
         if value.type != record_type:
             self.fail(node, "a record of %s is assigned a %s" % (record_type, value.type))
         self.emit("memcpy(%s, %s, %d);" % (address, value.code, record_type.size))
-
-    # -- records --------------------------------------------------------------------------------
-    def field_name(self, node, record_type):
-        """The field r["x"] names; r[k], a constant integer, names the k-th field (numba's)."""
-        key = node.slice.value if isinstance(node.slice, ast.Constant) else self.expr(node.slice).const  # r[-1]
-        if (
-            isinstance(key, int)
-            and not isinstance(key, bool)
-            and -len(record_type.fields) <= key < len(record_type.fields)
-        ):
-            return list(record_type.fields)[key]
-        if not isinstance(key, str):
-            self.fail(node, "a record's fields are read as r.name, r['name'] or r[k] with a constant k")
-        return key
 
     def field(self, record, name, node):
         t = record.type
@@ -239,7 +111,7 @@ class Indexing:
             self.assign_record(address, field_type, value, node)
             return
         if isinstance(field_type, types.CharSeq):  # r["name"] = "ABC" (strings.py)
-            self.assign_string(address, field_type, value, node)
+            strings.assign_string(self, address, field_type, value, node)
             return
         if isinstance(field_type, types.NestedArray):  # r.j = b: element by element, broadcast as NumPy
             self.assign_into_array(self.field_value(record, name, node), value, node)
@@ -258,7 +130,7 @@ class Indexing:
             record = self.expr(target.value)
             if not isinstance(record.type, types.Record):
                 return None  # a[0] = x of an array
-            name = self.field_name(target, record.type)
+            name = field_name(self, target, record.type)
         else:
             return None
         if not isinstance(record.type, types.Record):
@@ -276,7 +148,7 @@ class Indexing:
             extent, stride = "%s.shape[%d]" % (base.code, axis), "%s.strides[%d]" % (base.code, axis)
             index = indices[axis] if axis < len(indices) else ast.Slice(None, None, None)
             if not isinstance(index, ast.Slice):
-                offset.append("(%s) * %s" % (self.index_code(base, axis, index, node), stride))
+                offset.append("(%s) * %s" % (index_code(self, base, axis, index, node), stride))
                 continue
             parts = [
                 None if p is None else cast(self.expr(p), types.int64)
@@ -320,3 +192,139 @@ class Indexing:
             )
         )
         return Value(temp, view_type)
+
+
+def check_assign_into_array(walk, t, value, node):
+    """An array of type t can be assigned this value as a whole: an array of its dimensions or a number."""
+    if not isinstance(t.dtype, types.Scalar):
+        walk.fail(node, "only arrays of numbers can be assigned to as a whole")
+    if isinstance(value.type, types.Array):
+        if value.type.ndim != t.ndim:
+            walk.fail(
+                node, "cannot assign a %d-dimensional array to a %d-dimensional one" % (value.type.ndim, t.ndim)
+            )
+    elif not isinstance(value.type, types.Scalar):
+        walk.fail(node, "an array is assigned an array or a number")
+
+
+@typing_rule(ast.Subscript)
+def type_Subscript(walk, node):
+    """What base[index] is (how: the case its C rule writes) and its type."""
+    base = walk.expr(node.value)
+    if isinstance(base.obj, enum.EnumMeta) and isinstance(node.slice, ast.Constant):  # Color["red"]
+        try:
+            return attributes.global_annotation(walk, base.obj[node.slice.value], node)
+        except KeyError:
+            walk.fail(node, "%s has no member %r" % (base.obj.__name__, node.slice.value))
+    if isinstance(base.obj, FlatIter):  # a.flat[k] (sequences.py)
+        return sequences.flat_element_type(walk, base, node)
+    if base.items is not None:  # a tuple (a.shape[0], cuda.grid(2)[1], t[i], t[1:])
+        walk.refuse_range_as_tuple(base, node, "indexed")
+        if isinstance(node.slice, ast.Slice):
+            return sequences.tuple_slice_type(walk, base, node)
+        return tuple_item_type(walk, base, walk.expr(node.slice), node)
+    if isinstance(base.type, types.Record):  # r["x"]
+        name = field_name(walk, node, base.type)
+        return typed(walk.field_type(base.type, name, node), how=("field", name))
+    if isinstance(base.type, types.CPointer):  # p[i]: raw, as numba's pointers
+        indices = walk.indices(node)
+        if len(indices) != 1 or isinstance(indices[0], ast.Slice) or not typing.is_int(indices[0].type):
+            walk.fail(node, "a pointer is indexed by one integer")
+        return typed(base.type.dtype, how=("element", None))
+    if not isinstance(base.type, types.Array):
+        walk.fail(node, "only arrays and tuples can be indexed")
+    indices = walk.indices(node)
+    ndim = base.type.ndim
+    if len(indices) > ndim:
+        walk.fail(node, "too many indices")
+    for axis, index in enumerate(indices):
+        if isinstance(index, ast.Slice):
+            for part in (index.lower, index.upper, index.step):
+                if part is not None and not isinstance(walk.expr(part).type, types.Scalar):
+                    walk.fail(node, "slices take integers")
+        else:
+            check_index(walk, index, node)
+    if any(isinstance(i, ast.Slice) for i in indices) or len(indices) < ndim:
+        kept = ndim - sum(1 for i in indices if not isinstance(i, ast.Slice))
+        return typed(types.Array(base.type.dtype, kept, "A"), how=("view", None))
+    return typed(base.type.dtype, how=("element", None))
+
+
+@c_rule(ast.Subscript)
+def c_Subscript(walk, node, annotation):
+    kind, what = annotation.how or (None, None)
+    if kind is None:  # a compile-time result
+        return annotation
+    if kind == "global":
+        return walk.python_value(what, node)
+    base = walk.expr(node.value)
+    if kind == "item":
+        return base.items[what]
+    if kind == "tuple_slice":
+        return sequences.tuple_slice(walk, base, what)
+    if kind == "select":
+        return tuple_item(walk, base, walk.expr(node.slice), node)
+    if kind == "field":
+        return walk.field_value(base, what, node)
+    indices = walk.indices(node)
+    if kind == "view":
+        return walk.view(base, indices, node)
+    ref, dtype = walk.element(node, base, indices)
+    return Value(ref, dtype)
+
+
+def tuple_item_type(walk, base, index, node):
+    """A constant index picks an item; a variable one selects at run time, from a tuple whose items share a
+    type (as numba's UniTuple)."""
+    n = len(base.items)
+    if isinstance(index.const, int) and not isinstance(index.const, bool):
+        if not -n <= index.const < n:
+            walk.fail(node, "tuple index %d out of range for %d items" % (index.const, n))
+        item = base.items[index.const]
+        return item.annotated(("item", index.const))
+    if not typing.is_int(index.type):
+        walk.fail(node, "tuples are indexed by integers")
+    item_type = base.items[0].type
+    if not all(item.type == item_type and isinstance(item_type, types.Scalar) for item in base.items):
+        walk.fail(node, "a tuple of mixed types is indexed by constants only")
+    return typed(item_type, how=("select", None))
+
+
+def tuple_item(walk, base, index, node):
+    """t[i] of a variable i (tuple_item_type checked it): the item selected at run time."""
+    n = len(base.items)
+    k = walk.module.unique("k")
+    walk.emit("long long %s = %s;" % (k, exceptions.checked_tuple_index(walk, cast(index, types.int64), n)))
+    code = base.items[-1].code
+    for position in range(n - 2, -1, -1):
+        code = "(%s == %d ? %s : %s)" % (k, position, base.items[position].code, code)
+    return Value(code, base.items[0].type)
+
+
+def check_index(walk, index, node):
+    """An array index is an integer (a bool, a 0-d array of an integer)."""
+    t = index.type.dtype if isinstance(index.type, types.Array) and index.type.ndim == 0 else index.type
+    if not (typing.is_int(t) or t == types.boolean):
+        walk.fail(node, "array indices must be integers, not %s" % t)
+
+
+def index_code(walk, base, axis, index, node):
+    check_index(walk, index, node)
+    if isinstance(index.type, types.Array) and index.type.ndim == 0:  # a 0-d array of an integer: its value
+        index = Value("(*%s.data)" % index.code, index.type.dtype)
+    return wrapped_index(index, base, axis)
+
+
+# -- records --------------------------------------------------------------------------------
+def field_name(walk, node, record_type):
+    """The field r["x"] names; r[k], a constant integer, names the k-th field (numba's)."""
+    key = node.slice.value if isinstance(node.slice, ast.Constant) else walk.expr(node.slice).const  # r[-1]
+    if (
+        isinstance(key, int)
+        and not isinstance(key, bool)
+        and -len(record_type.fields) <= key < len(record_type.fields)
+    ):
+        return list(record_type.fields)[key]
+    if not isinstance(key, str):
+        walk.fail(node, "a record's fields are read as r.name, r['name'] or r[k] with a constant k")
+    return key

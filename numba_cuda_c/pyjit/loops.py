@@ -14,7 +14,7 @@ import ast
 import copy
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import ssa
+from numba_cuda_c.pyjit import sequences, ssa
 from numba_cuda_c.pyjit.rules import statement_rule
 
 
@@ -62,169 +62,171 @@ def _located(node, at):
     return ast.fix_missing_locations(ast.copy_location(node, at))
 
 
-class Loops:
-    @statement_rule(ast.For)
-    def stmt_For(self, node):
-        rewrite = self.loop_rewrites.get(id(node))
-        if rewrite is None:
-            rewrite = self.loop_rewrites[id(node)] = self.rewrite_loop(node)
-        kind, payload = rewrite
-        if kind == "range":
-            self.range_loop(node)
-        elif kind == "indexed":
-            self.block(payload)
+@statement_rule(ast.For)
+def stmt_For(walk, node):
+    rewrite = walk.loop_rewrites.get(id(node))
+    if rewrite is None:
+        rewrite = walk.loop_rewrites[id(node)] = rewrite_loop(walk, node)
+    kind, payload = rewrite
+    if kind == "range":
+        walk.range_loop(node)
+    elif kind == "indexed":
+        walk.block(payload)
+    else:
+        unrolled_loop(walk, node, payload)
+
+
+# -- the rewrite ------------------------------------------------------------------------------
+def rewrite_loop(walk, node):
+    it = node.iter
+    over_range_object = sequences.range_loop_of(walk, node)  # for i in r, r = range(...) (sequences.py)
+    if over_range_object is not None:
+        return ("indexed", [_located(s, node) for s in over_range_object])
+    target = _call_of(it, walk)
+    if target is range and walk.globals.get("range", range) is range:
+        return ("range", None)
+    if is_literal_unroll(target):
+        if len(it.args) != 1 or it.keywords:
+            walk.fail(node, "literal_unroll() takes one tuple")
+        return ("unrolled", unrolled_bodies(walk, node, it.args[0]))
+    if (
+        target not in (enumerate, zip)
+        and not sequences.iterates_sequence(walk, it)
+        and iterable_value(walk, it, node).items is not None
+    ):
+        return ("unrolled", unrolled_bodies(walk, node, it))
+    prelude, held = [], {}
+    length = length_of(walk, it, node, prelude, held)
+    counter = walk.module.unique("k")
+    element = element_of(walk, it, ast.Name(id=counter, ctx=ast.Load()), node, held)
+    body = _bind(node.target, element, node) + list(node.body)
+    loop = ast.For(
+        target=ast.Name(id=counter, ctx=ast.Store()),
+        iter=ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[length], keywords=[]),
+        body=body,
+        orelse=node.orelse,
+        type_comment=None,
+    )
+    return ("indexed", [_located(s, node) for s in prelude + [loop]])
+
+
+def iterable_value(walk, expr, node):
+    value = walk.expr(expr)
+    if value.items is None and not isinstance(value.type, types.Array):
+        walk.fail(node, "for loops iterate over range(), arrays, tuples, enumerate(), zip() and literal_unroll()")
+    return value
+
+
+def length_of(walk, it, node, prelude, held):
+    """An expression for the number of items; an iterable that is an expression (not a name) is
+    evaluated once, into a variable assigned before the loop (`held`, by node, for element_of)."""
+    length = sequences.sequence_length(
+        walk, it, node, prelude, held
+    )  # np.ndindex, a.flat, range objects (sequences.py)
+    if length is not None:
+        return length
+    target = _call_of(it, walk)
+    if target is enumerate:
+        if not 1 <= len(it.args) <= 2:
+            walk.fail(node, "enumerate() takes an iterable and a start")
+        return length_of(walk, it.args[0], node, prelude, held)
+    if target is zip:
+        if not it.args:
+            walk.fail(node, "zip() needs an iterable")
+        lengths = [length_of(walk, a, node, prelude, held) for a in it.args]
+        return lengths[0] if len(lengths) == 1 else ast.Call(ast.Name(id="min", ctx=ast.Load()), lengths, [])
+    if target is range:
+        start, stop, step = range_parts(walk, it, node)
+        if step.value > 0:  # max(0, (stop - start + step - 1) // step)
+            span = ast.BinOp(ast.BinOp(stop, ast.Sub(), start), ast.Add(), ast.Constant(step.value - 1))
         else:
-            self.unrolled_loop(node, payload)
+            span = ast.BinOp(ast.BinOp(start, ast.Sub(), stop), ast.Add(), ast.Constant(-step.value - 1))
+        count = ast.BinOp(span, ast.FloorDiv(), ast.Constant(abs(step.value)))
+        return ast.Call(ast.Name(id="max", ctx=ast.Load()), [ast.Constant(0), count], [])
+    iterable_value(walk, it, node)  # an array or a tuple, else a clear error
+    held[id(it)] = name = sequences.iterable_name(walk, it, prelude, "iter")
+    return ast.Call(ast.Name(id="len", ctx=ast.Load()), [name], [])
 
-    # -- the rewrite ------------------------------------------------------------------------------
-    def rewrite_loop(self, node):
-        it = node.iter
-        over_range_object = self.range_loop_of(node)  # for i in r, r = range(...) (sequences.py)
-        if over_range_object is not None:
-            return ("indexed", [_located(s, node) for s in over_range_object])
-        target = _call_of(it, self)
-        if target is range and self.globals.get("range", range) is range:
-            return ("range", None)
-        if is_literal_unroll(target):
-            if len(it.args) != 1 or it.keywords:
-                self.fail(node, "literal_unroll() takes one tuple")
-            return ("unrolled", self.unrolled_bodies(node, it.args[0]))
-        if (
-            target not in (enumerate, zip)
-            and not self.iterates_sequence(it)
-            and self.iterable_value(it, node).items is not None
-        ):
-            return ("unrolled", self.unrolled_bodies(node, it))
-        prelude, held = [], {}
-        length = self.length_of(it, node, prelude, held)
-        counter = self.module.unique("k")
-        element = self.element_of(it, ast.Name(id=counter, ctx=ast.Load()), node, held)
-        body = _bind(node.target, element, node) + list(node.body)
-        loop = ast.For(
-            target=ast.Name(id=counter, ctx=ast.Store()),
-            iter=ast.Call(func=ast.Name(id="range", ctx=ast.Load()), args=[length], keywords=[]),
-            body=body,
-            orelse=node.orelse,
-            type_comment=None,
+
+def element_of(walk, it, k, node, held):
+    element = sequences.sequence_element(walk, it, k, node, held)
+    if element is not None:
+        return element
+    target = _call_of(it, walk)
+    if target is enumerate:
+        start = (
+            it.args[1]
+            if len(it.args) > 1
+            else next((kw.value for kw in it.keywords if kw.arg == "start"), ast.Constant(0))
         )
-        return ("indexed", [_located(s, node) for s in prelude + [loop]])
+        index = k if isinstance(start, ast.Constant) and start.value == 0 else ast.BinOp(k, ast.Add(), start)
+        return ast.Tuple([index, element_of(walk, it.args[0], k, node, held)], ast.Load())
+    if target is zip:
+        return ast.Tuple([element_of(walk, a, k, node, held) for a in it.args], ast.Load())
+    if target is range:
+        start, _, step = range_parts(walk, it, node)
+        return ast.BinOp(start, ast.Add(), ast.BinOp(k, ast.Mult(), ast.Constant(step.value)))
+    return ast.Subscript(value=held[id(it)], slice=k, ctx=ast.Load())
 
-    def iterable_value(self, expr, node):
-        value = self.expr(expr)
-        if value.items is None and not isinstance(value.type, types.Array):
-            self.fail(
-                node, "for loops iterate over range(), arrays, tuples, enumerate(), zip() and literal_unroll()"
-            )
-        return value
 
-    def length_of(self, it, node, prelude, held):
-        """An expression for the number of items; an iterable that is an expression (not a name) is
-        evaluated once, into a variable assigned before the loop (`held`, by node, for element_of)."""
-        length = self.sequence_length(it, node, prelude, held)  # np.ndindex, a.flat, range objects (sequences.py)
-        if length is not None:
-            return length
-        target = _call_of(it, self)
-        if target is enumerate:
-            if not 1 <= len(it.args) <= 2:
-                self.fail(node, "enumerate() takes an iterable and a start")
-            return self.length_of(it.args[0], node, prelude, held)
-        if target is zip:
-            if not it.args:
-                self.fail(node, "zip() needs an iterable")
-            lengths = [self.length_of(a, node, prelude, held) for a in it.args]
-            return lengths[0] if len(lengths) == 1 else ast.Call(ast.Name(id="min", ctx=ast.Load()), lengths, [])
-        if target is range:
-            start, stop, step = self.range_parts(it, node)
-            if step.value > 0:  # max(0, (stop - start + step - 1) // step)
-                span = ast.BinOp(ast.BinOp(stop, ast.Sub(), start), ast.Add(), ast.Constant(step.value - 1))
-            else:
-                span = ast.BinOp(ast.BinOp(start, ast.Sub(), stop), ast.Add(), ast.Constant(-step.value - 1))
-            count = ast.BinOp(span, ast.FloorDiv(), ast.Constant(abs(step.value)))
-            return ast.Call(ast.Name(id="max", ctx=ast.Load()), [ast.Constant(0), count], [])
-        self.iterable_value(it, node)  # an array or a tuple, else a clear error
-        held[id(it)] = name = self.iterable_name(it, prelude, "iter")
-        return ast.Call(ast.Name(id="len", ctx=ast.Load()), [name], [])
+def range_parts(walk, it, node):
+    args = list(it.args)
+    if not 1 <= len(args) <= 3 or it.keywords:
+        walk.fail(node, "range() takes one to three integers")
+    if len(args) == 1:
+        args = [ast.Constant(0)] + args
+    step = args[2] if len(args) == 3 else ast.Constant(1)
+    if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant):
+        step = ast.Constant(-step.operand.value)
+    if not (isinstance(step, ast.Constant) and isinstance(step.value, int) and step.value != 0):
+        walk.fail(node, "a range() inside enumerate() or zip() needs a literal step")
+    return args[0], args[1], step
 
-    def element_of(self, it, k, node, held):
-        element = self.sequence_element(it, k, node, held)
-        if element is not None:
-            return element
-        target = _call_of(it, self)
-        if target is enumerate:
-            start = (
-                it.args[1]
-                if len(it.args) > 1
-                else next((kw.value for kw in it.keywords if kw.arg == "start"), ast.Constant(0))
-            )
-            index = k if isinstance(start, ast.Constant) and start.value == 0 else ast.BinOp(k, ast.Add(), start)
-            return ast.Tuple([index, self.element_of(it.args[0], k, node, held)], ast.Load())
-        if target is zip:
-            return ast.Tuple([self.element_of(a, k, node, held) for a in it.args], ast.Load())
-        if target is range:
-            start, _, step = self.range_parts(it, node)
-            return ast.BinOp(start, ast.Add(), ast.BinOp(k, ast.Mult(), ast.Constant(step.value)))
-        return ast.Subscript(value=held[id(it)], slice=k, ctx=ast.Load())
 
-    def range_parts(self, it, node):
-        args = list(it.args)
-        if not 1 <= len(args) <= 3 or it.keywords:
-            self.fail(node, "range() takes one to three integers")
-        if len(args) == 1:
-            args = [ast.Constant(0)] + args
-        step = args[2] if len(args) == 3 else ast.Constant(1)
-        if (
-            isinstance(step, ast.UnaryOp)
-            and isinstance(step.op, ast.USub)
-            and isinstance(step.operand, ast.Constant)
-        ):
-            step = ast.Constant(-step.operand.value)
-        if not (isinstance(step, ast.Constant) and isinstance(step.value, int) and step.value != 0):
-            self.fail(node, "a range() inside enumerate() or zip() needs a literal step")
-        return args[0], args[1], step
+def unrolled_bodies(walk, node, tuple_expr):
+    """One body per item of the tuple, its target renamed: [(bindings + body)]."""
+    value = iterable_value(walk, tuple_expr, node)
+    if value.items is None:
+        walk.fail(node, "literal_unroll() takes a tuple")
+    names = _target_names(node.target)
+    bodies = []
+    for k in range(len(value.items)):
+        # named after the loop's place and the item: another loop may bind the same name to other types
+        renamed = {n: "%s_u%d_%d_%d" % (n, node.lineno, node.col_offset, k) for n in names}
+        item = ast.Subscript(value=copy.deepcopy(tuple_expr), slice=ast.Constant(k), ctx=ast.Load())
+        if isinstance(tuple_expr, ast.Tuple):
+            item = copy.deepcopy(tuple_expr.elts[k])
+        statements = _bind(copy.deepcopy(node.target), item, node) + copy.deepcopy(node.body)
+        bodies.append([_located(_Rename(renamed).visit(s), node) for s in statements])
+    return bodies
 
-    def unrolled_bodies(self, node, tuple_expr):
-        """One body per item of the tuple, its target renamed: [(bindings + body)]."""
-        value = self.iterable_value(tuple_expr, node)
-        if value.items is None:
-            self.fail(node, "literal_unroll() takes a tuple")
-        names = _target_names(node.target)
-        bodies = []
-        for k in range(len(value.items)):
-            # named after the loop's place and the item: another loop may bind the same name to other types
-            renamed = {n: "%s_u%d_%d_%d" % (n, node.lineno, node.col_offset, k) for n in names}
-            item = ast.Subscript(value=copy.deepcopy(tuple_expr), slice=ast.Constant(k), ctx=ast.Load())
-            if isinstance(tuple_expr, ast.Tuple):
-                item = copy.deepcopy(tuple_expr.elts[k])
-            statements = _bind(copy.deepcopy(node.target), item, node) + copy.deepcopy(node.body)
-            bodies.append([_located(_Rename(renamed).visit(s), node) for s in statements])
-        return bodies
 
-    # -- emitting -----------------------------------------------------------------------------------
-    def unrolled_loop(self, node, bodies):
-        flag = self.module.unique("broke")
-        self.emit("{")
-        self.depth += 1
-        self.emit("bool %s = false;" % flag)
-        self.break_flags.append(flag)
-        # the numbers the bodies and the else clause store: one phi each (ssa.py)
-        phis = ssa.unrolled_begin(self, node, bodies + [node.orelse])
-        self.loop_depth += 1
-        for k, body in enumerate(bodies):
-            self.emit("do {" if k == 0 else "if (!%s) do {" % flag)
-            self.nested(body)
-            self.depth += 1
-            ssa.unrolled_body_end(self, phis, body, node)
-            self.depth -= 1
-            self.emit("} while (0);")
-        self.loop_depth -= 1
-        ssa.unrolled_end(self)
-        self.break_flags.pop()
-        if node.orelse:
-            self.emit("if (!%s) {" % flag)
-            self.nested(node.orelse)
-            self.depth += 1
-            ssa.unrolled_else_end(self, phis, node)  # where no break skipped it: its values meet the breaks'
-            self.depth -= 1
-            self.emit("}")
-        self.depth -= 1
-        self.emit("}")
+# -- emitting -----------------------------------------------------------------------------------
+def unrolled_loop(walk, node, bodies):
+    flag = walk.module.unique("broke")
+    walk.emit("{")
+    walk.depth += 1
+    walk.emit("bool %s = false;" % flag)
+    walk.break_flags.append(flag)
+    # the numbers the bodies and the else clause store: one phi each (ssa.py)
+    phis = ssa.unrolled_begin(walk, node, bodies + [node.orelse])
+    walk.loop_depth += 1
+    for k, body in enumerate(bodies):
+        walk.emit("do {" if k == 0 else "if (!%s) do {" % flag)
+        walk.nested(body)
+        walk.depth += 1
+        ssa.unrolled_body_end(walk, phis, body, node)
+        walk.depth -= 1
+        walk.emit("} while (0);")
+    walk.loop_depth -= 1
+    ssa.unrolled_end(walk)
+    walk.break_flags.pop()
+    if node.orelse:
+        walk.emit("if (!%s) {" % flag)
+        walk.nested(node.orelse)
+        walk.depth += 1
+        ssa.unrolled_else_end(walk, phis, node)  # where no break skipped it: its values meet the breaks'
+        walk.depth -= 1
+        walk.emit("}")
+    walk.depth -= 1
+    walk.emit("}")

@@ -8,11 +8,11 @@ import enum
 import math
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import datetimes, typing
+from numba_cuda_c.pyjit import datetimes, optional, typing
 from numba_cuda_c.pyjit.folding import NOT_FOLDED, python_folded, real_divmod
+from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 from numba_cuda_c.pyjit.typing import KernelTypeError
 from numba_cuda_c.pyjit.values import Value, cast, literal, typed
-from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 
 BINOPS = {
     ast.Add: "+",
@@ -42,21 +42,9 @@ COMPARES = {
 
 
 class Operators:
-    def condition(self, node):
-        if isinstance(node, ast.BoolOp) and self.emitting and self.tree.get(node) is not None:  # a test: its truth
-            return self.condition_of_bool_op(node)
-        return self.truth(self.test_value(node), node)
-
-    def check_condition(self, value, node):
-        """A typing rule's check that a value can be a condition."""
-        if value.type not in (types.boolean, types.none) and not isinstance(value.type, types.Scalar):
-            self.fail(node, "a condition must be a number or a bool")
-        if getattr(value.type, "c_conversion", None):  # FP8: numba-cuda types bool() of one but cannot lower it
-            self.fail(node, "a %s value cannot be a condition: convert it to a number first" % value.type)
-
     def truth(self, value, node):
         """A translated value as a C condition."""
-        self.check_condition(value, node)
+        check_condition(self, value, node)
         if value.type == types.boolean:
             return value.code
         if value.type == types.none:
@@ -66,75 +54,6 @@ class Operators:
         if getattr(value.type, "to_float", None):  # a storage-only float (float16)
             return "(%s != 0.0f)" % (value.type.to_float % value.code)
         return "(%s) != 0" % value.code
-
-    @typing_rule(ast.IfExp)
-    def type_IfExp(self, node):
-        """a if c else b: the type holding both (None with a number: an Optional); where c is known when compiling
-        (a literal, a test of None, names holding constants: Statements.known_test), the branch it picks alone, as
-        numba prunes the other (a test CPython folds is not even typed: its compiler keeps the branch alone); a
-        module's constant (math.pi) is not known to numba's pruning."""
-        folded = python_folded(node.test)
-        if folded is NOT_FOLDED:  # numba's pruning after its SSA, as an `if` statement's (stmt_If)
-            known = self.known_test(node.test)
-            folded = NOT_FOLDED if known is None else known
-        if folded is not NOT_FOLDED:
-            picked = node.body if folded else node.orelse
-            return self.optional_expr(picked).annotated(("picked", picked))
-        test = self.test_value(node.test)
-        self.check_condition(test, node)
-        if (
-            test.const is not None
-            and test.items is None
-            and not isinstance(test.const, complex)
-            and not self.reads_module_constant(node.test)  # `x if math.pi else y`: both typed, as numba's
-        ):
-            picked = node.body if test.const else node.orelse
-            return self.optional_expr(picked).annotated(("picked", picked))
-        body, orelse = self.optional_expr(node.body), self.optional_expr(node.orelse)
-        return typed(typing.unify(body.type, orelse.type))
-
-    @c_rule(ast.IfExp)
-    def c_IfExp(self, node, annotation):
-        if annotation.how and annotation.how[0] == "picked":
-            return self.optional_expr(annotation.how[1])
-        t = annotation.type
-        test, a, b = self.condition(node.test), self.optional_expr(node.body), self.optional_expr(node.orelse)
-        if t is types.none:  # None either way
-            return Value(type=types.none)
-        value = Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
-        value.nonnegative = sign_clear(a) and sign_clear(b)  # LLVM's select of two it knows
-        return value
-
-    @typing_rule(ast.UnaryOp)
-    def type_UnaryOp(self, node):
-        folded = python_folded(node)
-        if folded is not NOT_FOLDED:  # CPython's compiler folds it: numba types the constant (-5, ~7, not 0)
-            return self.constant_value(folded, node).annotated("literal")
-        operand = self.expr(node.operand)
-        if isinstance(node.op, ast.Not):
-            self.check_condition(operand, node)
-            return typed(types.boolean)
-        if isinstance(node.op, ast.UAdd):
-            if not typing.is_number(operand.type) or typing.unary("+", operand.type) == operand.type:
-                return operand
-            return typed(typing.unary("+", operand.type), how="widened")  # +int8 is int64, as numba's
-        op = "-" if isinstance(node.op, ast.USub) else "~"
-        if datetimes.involved(operand.type):
-            try:
-                return typed(datetimes.unary(self, op, operand).type, how="datetime")
-            except KernelTypeError as exc:
-                self.fail(node, str(exc))
-        # a constant that is not a literal (a literal's negation is folded above): wraps at its width, as computed
-        width = operand.type if typing.is_int(operand.type) else None
-        if operand.const is not None and op == "-" and typing.is_number(operand.type):
-            t, value = typing.unary(op, operand.type), -operand.const
-            if typing.is_int(t) and type(value) is int:
-                value = _wrapped(_wrapped(value, width or t), t)
-            return typed(t, const=value, how="literal")
-        t = typing.unary(op, operand.type)
-        if op == "~" and type(operand.const) is int and typing.is_int(t):  # ~N stays a constant (shapes)
-            return typed(t, const=_wrapped(_wrapped(~operand.const, width or t), t), how="literal")
-        return typed(t)
 
     @c_rule(ast.UnaryOp)
     def c_UnaryOp(self, node, annotation):
@@ -159,189 +78,6 @@ class Operators:
             return Value(cast(Value(cast(Value(code, unsigned), width), width), t), t)
         return Value("(%s%s)" % (op, cast(operand, t)), t)
 
-    @typing_rule(ast.BoolOp)
-    def type_BoolOp(self, node):
-        """a and b, a or b: as in Python (and numba, whose phi joins the operands), the operand that decided, so
-        the type holding all of them; bools give a bool."""
-        operands = [self.test_value(v) for v in node.values]
-        for value, v in zip(operands, node.values):
-            self.check_condition(value, v)
-        kinds = [value.type for value in operands]
-        if all(t == types.boolean for t in kinds) or not all(typing.is_number(t) for t in kinds):
-            return typed(types.boolean)
-        t = None
-        for kind in kinds:
-            t = typing.unify(t, kind)
-        return typed(t, how="operand")
-
-    @c_rule(ast.BoolOp)
-    def c_BoolOp(self, node, annotation):
-        if annotation.how != "operand":
-            op = " && " if isinstance(node.op, ast.And) else " || "
-            return Value("(" + op.join(self.condition(v) for v in node.values) + ")", types.boolean)
-        # each operand evaluated once, left to right, the next only where the one before did not decide
-        t = annotation.type
-        code = cast(self.expr(node.values[-1]), t)
-        for v in reversed(node.values[:-1]):
-            first = Value("ncc_decides", t)
-            taken = (code, first.code) if isinstance(node.op, ast.And) else (first.code, code)
-            code = "([&]() -> %s { %s ncc_decides = %s; return %s ? %s : %s; })()" % (
-                t.ctype,
-                t.ctype,
-                cast(self.expr(v), t),
-                self.truth(first, v),
-                taken[0],
-                taken[1],
-            )
-        return Value(code, t)
-
-    def condition_of_bool_op(self, node):
-        """`if a and b:`: the operands' truths, short-circuited, whatever value the expression would have."""
-        op = " && " if isinstance(node.op, ast.And) else " || "
-        return "(" + op.join(self.condition(v) for v in node.values) + ")"
-
-    @typing_rule(ast.Compare)
-    def type_Compare(self, node):
-        """Each comparison's form (how): membership, a `None` test known now, datetimes, or numbers compared as
-        the type that holds both."""
-        forms, left = [], self.optional_expr(node.left)
-        for op_node, right_node in zip(node.ops, node.comparators):
-            if isinstance(op_node, (ast.In, ast.NotIn)):  # x in (1, 2): x == 1 || x == 2
-                forms.append(("in", self.membership_types(self.unwrapped(left), self.expr(right_node), node)))
-                left = None
-                continue
-            op = COMPARES.get(type(op_node))
-            if op is None:
-                self.fail(node, "unsupported comparison")
-            right = self.optional_expr(right_node)
-            if isinstance(left.obj, enum.Enum) and isinstance(right.obj, enum.Enum) and op in ("==", "!="):
-                # two enum members (globals): Python's answer, known when compiling (Color.red != Shape.circle
-                # though their values are equal; IntEnum members compare as their values)
-                same = left.obj is right.obj if isinstance(op_node, (ast.Is, ast.IsNot)) else left.obj == right.obj
-                forms.append(("known", same == (op == "==")))
-                left = right
-                continue
-            none_test = self.none_test(op_node, left, right)  # x is None: its flag, or known when compiling
-            if none_test is not None:
-                forms.append(none_test)
-                left = right
-                continue
-            if types.none in (left.type, right.type):
-                self.fail(node, "None is compared with is, is not, == and != only")
-            left, right = self.unwrapped(left), self.unwrapped(right)
-            if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
-                self.fail(node, "only numbers can be compared")
-            elif datetimes.involved(left.type, right.type):
-                try:
-                    datetimes.compare(self, op, left, right)
-                except KernelTypeError as exc:
-                    self.fail(node, str(exc))
-                forms.append(("datetime", op))
-            else:
-                t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
-                if getattr(t, "c_conversion", None):  # FP8 values: numba-cuda defines no comparison on them
-                    self.fail(node, "%s values cannot be compared: convert them to numbers first" % t)
-                if typing.is_complex(t) and op not in ("==", "!="):
-                    self.fail(node, "complex numbers are not ordered: only == and != compare them")
-                forms.append(("numbers", (op, t)))
-            left = right
-        return typed(types.boolean, how=forms, const=self.folded_comparison(node, forms))
-
-    def folded_comparison(self, node, forms):
-        """The value of a comparison of number constants (N > 2: known when compiling, as numba's branch pruning
-        knows it), or None."""
-        if all(form == "known" for form, _ in forms):  # enum members, `x is None`
-            return all(what for _, what in forms)
-        operands = [self.tree.get(n) for n in [node.left] + list(node.comparators)]
-        if any(form != "numbers" for form, _ in forms) or not all(
-            o is not None and o.items is None and _is_number(o.const) for o in operands
-        ):
-            return None
-        result = True
-        for (_, (op, _t)), a, b in zip(forms, operands, operands[1:]):
-            result = result and _COMPARE_VALUES[op](a.const, b.const)
-        return bool(result)
-
-    @c_rule(ast.Compare)
-    def c_Compare(self, node, annotation):
-        if annotation.const is not None:
-            return literal(annotation.const, types.boolean)
-        parts, left = [], self.optional_expr(node.left)
-        for (form, what), op_node, right_node in zip(annotation.how, node.ops, node.comparators):
-            right = self.optional_expr(right_node)
-            if form in ("in", "numbers", "datetime"):
-                left, right = self.unwrapped(left), self.unwrapped(right)
-            if form == "none_test":
-                parts.append(self.none_test_code(what, left, right))
-            elif form == "in":
-                found = (
-                    "("
-                    + (
-                        " || ".join(
-                            "(%s == %s)" % (cast(left, t), cast(item, t)) for item, t in zip(right.items, what)
-                        )
-                        or "false"
-                    )
-                    + ")"
-                )
-                parts.append("(!%s)" % found if isinstance(op_node, ast.NotIn) else found)
-            elif form == "known":
-                parts.append("true" if what else "false")
-            elif form == "datetime":
-                parts.append(datetimes.compare(self, what, left, right))
-            else:
-                op, t = what
-                parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
-            left = right
-        return Value("(" + " && ".join(parts) + ")", types.boolean)
-
-    def membership_types(self, left, right, node):
-        """`x in t` for a tuple t of numbers (numba's tuple containment): the type each item compares as."""
-        if right.items is None or left is None or not isinstance(left.type, types.Scalar):
-            self.fail(node, "`in` takes a number and a tuple of numbers in kernels")
-        compared = []
-        for item in right.items:
-            if not isinstance(item.type, types.Scalar):
-                self.fail(node, "`in` takes a tuple of numbers in kernels")
-            compared.append(typing.unify(left.type, item.type))
-            if getattr(compared[-1], "c_conversion", None):  # FP8 values: no comparison (numba-cuda's)
-                self.fail(node, "%s values cannot be compared: convert them to numbers first" % compared[-1])
-        return compared
-
-    @typing_rule(ast.BinOp)
-    def type_BinOp(self, node):
-        op = BINOPS.get(type(node.op))
-        if op is None:
-            self.fail(node, "unsupported operator")
-        folded = python_folded(node)
-        if folded is not NOT_FOLDED:  # CPython's compiler folds it: numba types the constant (9 ** -2 is a float)
-            return self.constant_value(folded, node).annotated("literal")
-        left, right = self.expr(node.left), self.expr(node.right)
-        if op == "+" and left.items is not None and right.items is not None:  # t + (x,) (sequences.py)
-            return self.tuple_concat_type(left, right, node)
-        if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
-            self.fail(node, "arithmetic works on numbers, not %s and %s" % (left.type, right.type))
-        if datetimes.involved(left.type, right.type):
-            return typed(self.binop(op, left, right, node).type, how="datetime")
-        t = self.binop_type(op, left, right, node)
-        folded = _fold_integers(op, left, right, t)  # 2 * N stays a constant (array shapes, ranges)
-        return typed(t, const=folded, how="literal" if folded is not None else None)
-
-    @c_rule(ast.BinOp)
-    def c_BinOp(self, node, annotation):
-        if annotation.how == "literal":
-            return literal(annotation.const, annotation.type)
-        op, left, right = BINOPS[type(node.op)], self.expr(node.left), self.expr(node.right)
-        if annotation.how == ("tuple_concat", None):
-            return self.tuple_of(list(left.items) + list(right.items))
-        if annotation.how == "datetime":
-            return self.binop(op, left, right, node)
-        if op in ("//", "%") and typing.is_float(annotation.type):  # LLVM folds a remainder of constants it sees
-            left, right = (
-                _with_const(v, self.stored_number(n)) for v, n in ((left, node.left), (right, node.right))
-            )
-        return _signed(Value(self.binop_code(op, left, right, annotation.type), annotation.type), op, left, right)
-
     def binop(self, op, left, right, node, wraps=True):
         """left op right, typed and written in one (for the rules of statements and calls that compute)."""
         if op == "+" and left.items is not None and right.items is not None:  # t += (x,)
@@ -351,23 +87,8 @@ class Operators:
                 return datetimes.binop(self, op, left, right)
             except KernelTypeError as exc:
                 self.fail(node, str(exc))
-        t = self.binop_type(op, left, right, node)
+        t = binop_type(self, op, left, right, node)
         return _signed(Value(self.binop_code(op, left, right, t, wraps), t), op, left, right)
-
-    def binop_type(self, op, left, right, node):
-        """The result type of left op right, by numba's rules."""
-        try:
-            if op == "/":
-                return typing.true_divide(left.type, right.type)
-            if op in ("&", "|", "^", "<<", ">>"):
-                return (typing.bitwise if op in "&|^" else typing.shift)(left.type, right.type)
-            if op in ("//", "%"):
-                return typing.floor_divide(left.type, right.type)
-            if op == "**":
-                return typing.power(left.type, right.type, typing.is_int_literal(right))
-            return typing.promote(left.type, right.type)
-        except KernelTypeError as exc:
-            self.fail(node, str(exc))
 
     def binop_code(self, op, left, right, t, wraps=True):
         """The C of left op right, computed in type t."""
@@ -407,6 +128,298 @@ class Operators:
             helper = {"+": "ncc_wrapping_add", "-": "ncc_wrapping_sub", "*": "ncc_wrapping_mul"}[op]
             return "%s<%s>(%s, %s)" % (helper, t.ctype, a, b)
         return "(%s %s %s)" % (a, op, b)
+
+
+def condition(walk, node):
+    if isinstance(node, ast.BoolOp) and walk.emitting and walk.tree.get(node) is not None:  # a test: its truth
+        return condition_of_bool_op(walk, node)
+    return walk.truth(optional.test_value(walk, node), node)
+
+
+def condition_of_bool_op(walk, node):
+    """`if a and b:`: the operands' truths, short-circuited, whatever value the expression would have."""
+    op = " && " if isinstance(node.op, ast.And) else " || "
+    return "(" + op.join(condition(walk, v) for v in node.values) + ")"
+
+
+def check_condition(walk, value, node):
+    """A typing rule's check that a value can be a condition."""
+    if value.type not in (types.boolean, types.none) and not isinstance(value.type, types.Scalar):
+        walk.fail(node, "a condition must be a number or a bool")
+    if getattr(value.type, "c_conversion", None):  # FP8: numba-cuda types bool() of one but cannot lower it
+        walk.fail(node, "a %s value cannot be a condition: convert it to a number first" % value.type)
+
+
+@typing_rule(ast.IfExp)
+def type_IfExp(walk, node):
+    """a if c else b: the type holding both (None with a number: an Optional); where c is known when compiling
+    (a literal, a test of None, names holding constants: Statements.known_test), the branch it picks alone, as
+    numba prunes the other (a test CPython folds is not even typed: its compiler keeps the branch alone); a
+    module's constant (math.pi) is not known to numba's pruning."""
+    folded = python_folded(node.test)
+    if folded is NOT_FOLDED:  # numba's pruning after its SSA, as an `if` statement's (stmt_If)
+        known = walk.known_test(node.test)
+        folded = NOT_FOLDED if known is None else known
+    if folded is not NOT_FOLDED:
+        picked = node.body if folded else node.orelse
+        return walk.optional_expr(picked).annotated(("picked", picked))
+    test = optional.test_value(walk, node.test)
+    check_condition(walk, test, node)
+    if (
+        test.const is not None
+        and test.items is None
+        and not isinstance(test.const, complex)
+        and not walk.reads_module_constant(node.test)  # `x if math.pi else y`: both typed, as numba's
+    ):
+        picked = node.body if test.const else node.orelse
+        return walk.optional_expr(picked).annotated(("picked", picked))
+    body, orelse = walk.optional_expr(node.body), walk.optional_expr(node.orelse)
+    return typed(typing.unify(body.type, orelse.type))
+
+
+@c_rule(ast.IfExp)
+def c_IfExp(walk, node, annotation):
+    if annotation.how and annotation.how[0] == "picked":
+        return walk.optional_expr(annotation.how[1])
+    t = annotation.type
+    test, a, b = condition(walk, node.test), walk.optional_expr(node.body), walk.optional_expr(node.orelse)
+    if t is types.none:  # None either way
+        return Value(type=types.none)
+    value = Value("(%s ? %s : %s)" % (test, cast(a, t), cast(b, t)), t)
+    value.nonnegative = sign_clear(a) and sign_clear(b)  # LLVM's select of two it knows
+    return value
+
+
+@typing_rule(ast.UnaryOp)
+def type_UnaryOp(walk, node):
+    folded = python_folded(node)
+    if folded is not NOT_FOLDED:  # CPython's compiler folds it: numba types the constant (-5, ~7, not 0)
+        return walk.constant_value(folded, node).annotated("literal")
+    operand = walk.expr(node.operand)
+    if isinstance(node.op, ast.Not):
+        check_condition(walk, operand, node)
+        return typed(types.boolean)
+    if isinstance(node.op, ast.UAdd):
+        if not typing.is_number(operand.type) or typing.unary("+", operand.type) == operand.type:
+            return operand
+        return typed(typing.unary("+", operand.type), how="widened")  # +int8 is int64, as numba's
+    op = "-" if isinstance(node.op, ast.USub) else "~"
+    if datetimes.involved(operand.type):
+        try:
+            return typed(datetimes.unary(walk, op, operand).type, how="datetime")
+        except KernelTypeError as exc:
+            walk.fail(node, str(exc))
+    # a constant that is not a literal (a literal's negation is folded above): wraps at its width, as computed
+    width = operand.type if typing.is_int(operand.type) else None
+    if operand.const is not None and op == "-" and typing.is_number(operand.type):
+        t, value = typing.unary(op, operand.type), -operand.const
+        if typing.is_int(t) and type(value) is int:
+            value = _wrapped(_wrapped(value, width or t), t)
+        return typed(t, const=value, how="literal")
+    t = typing.unary(op, operand.type)
+    if op == "~" and type(operand.const) is int and typing.is_int(t):  # ~N stays a constant (shapes)
+        return typed(t, const=_wrapped(_wrapped(~operand.const, width or t), t), how="literal")
+    return typed(t)
+
+
+@typing_rule(ast.BoolOp)
+def type_BoolOp(walk, node):
+    """a and b, a or b: as in Python (and numba, whose phi joins the operands), the operand that decided, so
+    the type holding all of them; bools give a bool."""
+    operands = [optional.test_value(walk, v) for v in node.values]
+    for value, v in zip(operands, node.values):
+        check_condition(walk, value, v)
+    kinds = [value.type for value in operands]
+    if all(t == types.boolean for t in kinds) or not all(typing.is_number(t) for t in kinds):
+        return typed(types.boolean)
+    t = None
+    for kind in kinds:
+        t = typing.unify(t, kind)
+    return typed(t, how="operand")
+
+
+@c_rule(ast.BoolOp)
+def c_BoolOp(walk, node, annotation):
+    if annotation.how != "operand":
+        op = " && " if isinstance(node.op, ast.And) else " || "
+        return Value("(" + op.join(condition(walk, v) for v in node.values) + ")", types.boolean)
+    # each operand evaluated once, left to right, the next only where the one before did not decide
+    t = annotation.type
+    code = cast(walk.expr(node.values[-1]), t)
+    for v in reversed(node.values[:-1]):
+        first = Value("ncc_decides", t)
+        taken = (code, first.code) if isinstance(node.op, ast.And) else (first.code, code)
+        code = "([&]() -> %s { %s ncc_decides = %s; return %s ? %s : %s; })()" % (
+            t.ctype,
+            t.ctype,
+            cast(walk.expr(v), t),
+            walk.truth(first, v),
+            taken[0],
+            taken[1],
+        )
+    return Value(code, t)
+
+
+@typing_rule(ast.Compare)
+def type_Compare(walk, node):
+    """Each comparison's form (how): membership, a `None` test known now, datetimes, or numbers compared as
+    the type that holds both."""
+    forms, left = [], walk.optional_expr(node.left)
+    for op_node, right_node in zip(node.ops, node.comparators):
+        if isinstance(op_node, (ast.In, ast.NotIn)):  # x in (1, 2): x == 1 || x == 2
+            forms.append(
+                ("in", membership_types(walk, optional.unwrapped(walk, left), walk.expr(right_node), node))
+            )
+            left = None
+            continue
+        op = COMPARES.get(type(op_node))
+        if op is None:
+            walk.fail(node, "unsupported comparison")
+        right = walk.optional_expr(right_node)
+        if isinstance(left.obj, enum.Enum) and isinstance(right.obj, enum.Enum) and op in ("==", "!="):
+            # two enum members (globals): Python's answer, known when compiling (Color.red != Shape.circle
+            # though their values are equal; IntEnum members compare as their values)
+            same = left.obj is right.obj if isinstance(op_node, (ast.Is, ast.IsNot)) else left.obj == right.obj
+            forms.append(("known", same == (op == "==")))
+            left = right
+            continue
+        none_test = optional.none_test(walk, op_node, left, right)  # x is None: its flag, or known when compiling
+        if none_test is not None:
+            forms.append(none_test)
+            left = right
+            continue
+        if types.none in (left.type, right.type):
+            walk.fail(node, "None is compared with is, is not, == and != only")
+        left, right = optional.unwrapped(walk, left), optional.unwrapped(walk, right)
+        if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
+            walk.fail(node, "only numbers can be compared")
+        elif datetimes.involved(left.type, right.type):
+            try:
+                datetimes.compare(walk, op, left, right)
+            except KernelTypeError as exc:
+                walk.fail(node, str(exc))
+            forms.append(("datetime", op))
+        else:
+            t = typing.unify(left.type, right.type)  # a type holding both: int64 < uint64 compares as floats
+            if getattr(t, "c_conversion", None):  # FP8 values: numba-cuda defines no comparison on them
+                walk.fail(node, "%s values cannot be compared: convert them to numbers first" % t)
+            if typing.is_complex(t) and op not in ("==", "!="):
+                walk.fail(node, "complex numbers are not ordered: only == and != compare them")
+            forms.append(("numbers", (op, t)))
+        left = right
+    return typed(types.boolean, how=forms, const=folded_comparison(walk, node, forms))
+
+
+def folded_comparison(walk, node, forms):
+    """The value of a comparison of number constants (N > 2: known when compiling, as numba's branch pruning
+    knows it), or None."""
+    if all(form == "known" for form, _ in forms):  # enum members, `x is None`
+        return all(what for _, what in forms)
+    operands = [walk.tree.get(n) for n in [node.left] + list(node.comparators)]
+    if any(form != "numbers" for form, _ in forms) or not all(
+        o is not None and o.items is None and _is_number(o.const) for o in operands
+    ):
+        return None
+    result = True
+    for (_, (op, _t)), a, b in zip(forms, operands, operands[1:]):
+        result = result and _COMPARE_VALUES[op](a.const, b.const)
+    return bool(result)
+
+
+@c_rule(ast.Compare)
+def c_Compare(walk, node, annotation):
+    if annotation.const is not None:
+        return literal(annotation.const, types.boolean)
+    parts, left = [], walk.optional_expr(node.left)
+    for (form, what), op_node, right_node in zip(annotation.how, node.ops, node.comparators):
+        right = walk.optional_expr(right_node)
+        if form in ("in", "numbers", "datetime"):
+            left, right = optional.unwrapped(walk, left), optional.unwrapped(walk, right)
+        if form == "none_test":
+            parts.append(optional.none_test_code(walk, what, left, right))
+        elif form == "in":
+            found = (
+                "("
+                + (
+                    " || ".join("(%s == %s)" % (cast(left, t), cast(item, t)) for item, t in zip(right.items, what))
+                    or "false"
+                )
+                + ")"
+            )
+            parts.append("(!%s)" % found if isinstance(op_node, ast.NotIn) else found)
+        elif form == "known":
+            parts.append("true" if what else "false")
+        elif form == "datetime":
+            parts.append(datetimes.compare(walk, what, left, right))
+        else:
+            op, t = what
+            parts.append("(%s %s %s)" % (cast(left, t), op, cast(right, t)))
+        left = right
+    return Value("(" + " && ".join(parts) + ")", types.boolean)
+
+
+def membership_types(walk, left, right, node):
+    """`x in t` for a tuple t of numbers (numba's tuple containment): the type each item compares as."""
+    if right.items is None or left is None or not isinstance(left.type, types.Scalar):
+        walk.fail(node, "`in` takes a number and a tuple of numbers in kernels")
+    compared = []
+    for item in right.items:
+        if not isinstance(item.type, types.Scalar):
+            walk.fail(node, "`in` takes a tuple of numbers in kernels")
+        compared.append(typing.unify(left.type, item.type))
+        if getattr(compared[-1], "c_conversion", None):  # FP8 values: no comparison (numba-cuda's)
+            walk.fail(node, "%s values cannot be compared: convert them to numbers first" % compared[-1])
+    return compared
+
+
+@typing_rule(ast.BinOp)
+def type_BinOp(walk, node):
+    op = BINOPS.get(type(node.op))
+    if op is None:
+        walk.fail(node, "unsupported operator")
+    folded = python_folded(node)
+    if folded is not NOT_FOLDED:  # CPython's compiler folds it: numba types the constant (9 ** -2 is a float)
+        return walk.constant_value(folded, node).annotated("literal")
+    left, right = walk.expr(node.left), walk.expr(node.right)
+    if op == "+" and left.items is not None and right.items is not None:  # t + (x,) (sequences.py)
+        return walk.tuple_concat_type(left, right, node)
+    if not (isinstance(left.type, types.Scalar) and isinstance(right.type, types.Scalar)):
+        walk.fail(node, "arithmetic works on numbers, not %s and %s" % (left.type, right.type))
+    if datetimes.involved(left.type, right.type):
+        return typed(walk.binop(op, left, right, node).type, how="datetime")
+    t = binop_type(walk, op, left, right, node)
+    folded = _fold_integers(op, left, right, t)  # 2 * N stays a constant (array shapes, ranges)
+    return typed(t, const=folded, how="literal" if folded is not None else None)
+
+
+@c_rule(ast.BinOp)
+def c_BinOp(walk, node, annotation):
+    if annotation.how == "literal":
+        return literal(annotation.const, annotation.type)
+    op, left, right = BINOPS[type(node.op)], walk.expr(node.left), walk.expr(node.right)
+    if annotation.how == ("tuple_concat", None):
+        return walk.tuple_of(list(left.items) + list(right.items))
+    if annotation.how == "datetime":
+        return walk.binop(op, left, right, node)
+    if op in ("//", "%") and typing.is_float(annotation.type):  # LLVM folds a remainder of constants it sees
+        left, right = (_with_const(v, walk.stored_number(n)) for v, n in ((left, node.left), (right, node.right)))
+    return _signed(Value(walk.binop_code(op, left, right, annotation.type), annotation.type), op, left, right)
+
+
+def binop_type(walk, op, left, right, node):
+    """The result type of left op right, by numba's rules."""
+    try:
+        if op == "/":
+            return typing.true_divide(left.type, right.type)
+        if op in ("&", "|", "^", "<<", ">>"):
+            return (typing.bitwise if op in "&|^" else typing.shift)(left.type, right.type)
+        if op in ("//", "%"):
+            return typing.floor_divide(left.type, right.type)
+        if op == "**":
+            return typing.power(left.type, right.type, typing.is_int_literal(right))
+        return typing.promote(left.type, right.type)
+    except KernelTypeError as exc:
+        walk.fail(node, str(exc))
 
 
 def sign_clear(value):

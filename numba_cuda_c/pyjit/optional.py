@@ -25,7 +25,7 @@ with no C parameter; the launch leaves them out (dispatcher.py)."""
 import ast
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import lib, ssa
+from numba_cuda_c.pyjit import exceptions, lib, ssa
 from numba_cuda_c.pyjit.rules import statement_rule
 from numba_cuda_c.pyjit.values import Value, cast, literal, typed
 
@@ -76,81 +76,89 @@ class OptionalValues:
 
     block_ended = False  # the statement just translated was an `if` known when compiling that always returns
 
-    def ends_block(self, statement):
-        """Whether control never goes on after this statement (a return, a raise, a break, a continue, an `if` none
-        of whose branches goes on, or one whose test was known and whose branch taken does not): the rest of its
-        block is dead, as numba prunes it (`if y is None: return x` then `return x + y`, y None), and its
-        assignments type nothing (ssa.py)."""
-        ended, self.block_ended = self.block_ended, False
-        if isinstance(statement, ast.If) and not ssa.reaches_end([statement]):
-            return True
-        return ended or isinstance(statement, (ast.Return, ast.Raise, ast.Break, ast.Continue))
 
-    def pruned_branch(self, body):
-        """An `if` known when compiling translated only this branch: the block ends here if it never goes on."""
-        self.block_ended = not ssa.reaches_end(body)
+def ends_block(walk, statement):
+    """Whether control never goes on after this statement (a return, a raise, a break, a continue, an `if` none
+    of whose branches goes on, or one whose test was known and whose branch taken does not): the rest of its
+    block is dead, as numba prunes it (`if y is None: return x` then `return x + y`, y None), and its
+    assignments type nothing (ssa.py)."""
+    ended, walk.block_ended = walk.block_ended, False
+    if isinstance(statement, ast.If) and not ssa.reaches_end([statement]):
+        return True
+    return ended or isinstance(statement, (ast.Return, ast.Raise, ast.Break, ast.Continue))
 
-    def unwrapped(self, value):
-        """A value as its number where a number is needed: an Optional's number, checked (numba's TypeError where
-        it is None); any other value as it is."""
-        t = value.type
-        if not isinstance(t, types.Optional):
-            return value
-        if not self.emitting:
-            return typed(t.type)
-        if self.module.debug:
-            code = self.exception_code(TypeError, ("expected %s, got None" % t.type,))
-            self.module.require("optional_raise")
-            return Value("ncc_optional_raise(%s, %du)" % (value.code, code), t.type)
-        return Value("ncc_optional_value(%s)" % value.code, t.type)
 
-    def test_value(self, node):
-        """The value of a condition (if, while, and/or, a conditional expression's test): numba gives no truth to
-        a value that may be None."""
-        value = self.optional_expr(node)
-        if isinstance(value.type, types.Optional):
-            self.fail(
-                node,
-                "No implementation of function Function(<class 'bool'>) found for signature: bool(%s): a value "
-                "that may be None has no truth in kernels; test `is not None` first" % value.type,
-            )
+def pruned_branch(walk, body):
+    """An `if` known when compiling translated only this branch: the block ends here if it never goes on."""
+    walk.block_ended = not ssa.reaches_end(body)
+
+
+def unwrapped(walk, value):
+    """A value as its number where a number is needed: an Optional's number, checked (numba's TypeError where
+    it is None); any other value as it is."""
+    t = value.type
+    if not isinstance(t, types.Optional):
         return value
+    if not walk.emitting:
+        return typed(t.type)
+    if walk.module.debug:
+        code = exceptions.exception_code(walk, TypeError, ("expected %s, got None" % t.type,))
+        walk.module.require("optional_raise")
+        return Value("ncc_optional_raise(%s, %du)" % (value.code, code), t.type)
+    return Value("ncc_optional_value(%s)" % value.code, t.type)
 
-    def none_test(self, op, left, right):
-        """`left is None` (is not, ==, !=) where one side is None: ("known", result) where neither side can change
-        (None against None, or a value that is never None); else ("none_test", (side, negated)) for the flag of the
-        Optional on that side. None where neither side is None."""
-        if types.none not in (left.type, right.type) or not isinstance(op, NONE_TESTS):
-            return None
-        negated = isinstance(op, (ast.IsNot, ast.NotEq))
-        for side, value in enumerate((left, right)):
-            if isinstance(value.type, types.Optional):
-                return "none_test", (side, negated)
-        return "known", (left.type == right.type) != negated
 
-    def none_test_code(self, what, left, right):
-        side, negated = what
-        return "(%s(%s).valid)" % ("" if negated else "!", (left, right)[side].code)
+def test_value(walk, node):
+    """The value of a condition (if, while, and/or, a conditional expression's test): numba gives no truth to
+    a value that may be None."""
+    value = walk.optional_expr(node)
+    if isinstance(value.type, types.Optional):
+        walk.fail(
+            node,
+            "No implementation of function Function(<class 'bool'>) found for signature: bool(%s): a value "
+            "that may be None has no truth in kernels; test `is not None` first" % value.type,
+        )
+    return value
 
-    @statement_rule(FallThrough)
-    def stmt_FallThrough(self, node):
-        """Control reaching the end of a device function that returns numbers: it returns None (an Optional)."""
-        t = self.return_type
-        if isinstance(t, (types.Scalar, types.Optional)) and self.declared_return in (None, types.void):
-            self.emit("return %s;" % cast(Value(type=types.none), self.settle_return(types.none)))
 
-    def return_none(self, node):
-        """`return`, `return None`, or the return of a value that is always None, in a device function."""
-        old = self.return_type
-        if self.declared_return not in (None, types.void) and not isinstance(self.declared_return, types.Optional):
-            self.fail(node, "a device function declared to return %s returns None" % self.declared_return)
-        if old is None or old is types.none:
-            self.return_type = types.void
-            self.emit("return;")
-            return
-        if not isinstance(old, (types.Scalar, types.Optional)):
-            self.fail(node, "a device function returns a value on some paths and nothing on others")
-        self.emit("return %s;" % cast(Value(type=types.none), self.settle_return(types.none)))
+def none_test(walk, op, left, right):
+    """`left is None` (is not, ==, !=) where one side is None: ("known", result) where neither side can change
+    (None against None, or a value that is never None); else ("none_test", (side, negated)) for the flag of the
+    Optional on that side. None where neither side is None."""
+    if types.none not in (left.type, right.type) or not isinstance(op, NONE_TESTS):
+        return None
+    negated = isinstance(op, (ast.IsNot, ast.NotEq))
+    for side, value in enumerate((left, right)):
+        if isinstance(value.type, types.Optional):
+            return "none_test", (side, negated)
+    return "known", (left.type == right.type) != negated
+
+
+def none_test_code(walk, what, left, right):
+    side, negated = what
+    return "(%s(%s).valid)" % ("" if negated else "!", (left, right)[side].code)
+
+
+def return_none(walk, node):
+    """`return`, `return None`, or the return of a value that is always None, in a device function."""
+    old = walk.return_type
+    if walk.declared_return not in (None, types.void) and not isinstance(walk.declared_return, types.Optional):
+        walk.fail(node, "a device function declared to return %s returns None" % walk.declared_return)
+    if old is None or old is types.none:
+        walk.return_type = types.void
+        walk.emit("return;")
+        return
+    if not isinstance(old, (types.Scalar, types.Optional)):
+        walk.fail(node, "a device function returns a value on some paths and nothing on others")
+    walk.emit("return %s;" % cast(Value(type=types.none), walk.settle_return(types.none)))
+
+
+@statement_rule(FallThrough)
+def stmt_FallThrough(walk, node):
+    """Control reaching the end of a device function that returns numbers: it returns None (an Optional)."""
+    t = walk.return_type
+    if isinstance(t, (types.Scalar, types.Optional)) and walk.declared_return in (None, types.void):
+        walk.emit("return %s;" % cast(Value(type=types.none), walk.settle_return(types.none)))
 
 
 def omitted_arguments(argtypes):

@@ -24,21 +24,26 @@ and datetimes.py are handed the pass as their `translator`.
 import ast
 from operator import attrgetter
 
-from numba_cuda_c.pyjit import rules, typing
-from numba_cuda_c.pyjit.attributes import Attributes
+from numba_cuda_c.pyjit import (
+    attributes,  # noqa: F401  (registers the attributes' rules)
+    bindings,
+    loops,  # noqa: F401  (registers the loops' rules)
+    optional,
+    rules,
+    strings,  # noqa: F401  (registers the strings' rules)
+    typing,
+)
 from numba_cuda_c.pyjit.bindings import Bindings
 from numba_cuda_c.pyjit.calls import Calls
 from numba_cuda_c.pyjit.exceptions import Raising
 from numba_cuda_c.pyjit.indexing import Indexing
 from numba_cuda_c.pyjit.intrinsics import Intrinsics
-from numba_cuda_c.pyjit.loops import Loops
 from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import Operators
 from numba_cuda_c.pyjit.optional import OptionalValues
 from numba_cuda_c.pyjit.pyvalues import PythonValues
 from numba_cuda_c.pyjit.sequences import Sequences
 from numba_cuda_c.pyjit.statements import Statements
-from numba_cuda_c.pyjit.strings import Strings
 from numba_cuda_c.pyjit.syntax import Syntax
 from numba_cuda_c.pyjit.typing import KernelTypeError
 from numba_cuda_c.pyjit.values import Value, cast, typed
@@ -57,14 +62,11 @@ class Pass(
     Statements,
     Syntax,
     Sequences,
-    Strings,
-    Attributes,
     Calls,
     Bindings,
     Operators,
     Intrinsics,
     Indexing,
-    Loops,
     Raising,
     PythonValues,
     OptionalValues,
@@ -107,7 +109,7 @@ class Pass(
     def expr(self, node):
         """The node's value (its annotation in a typing pass, its Value in the emitting pass), a value that may be
         None (numba's Optional) as its number (optional.py): where None is allowed, rules ask optional_expr()."""
-        return self.unwrapped(self.optional_expr(node))
+        return optional.unwrapped(self, self.optional_expr(node))
 
     def run(self):
         self.block(self.node.body)
@@ -131,7 +133,7 @@ class Pass(
                 self.fail(statement, str(exc))  # raised by typing.py or dtype_of: say where
             except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
                 self.fail(statement, "cannot translate this: %s" % exc)
-            if self.ends_block(statement):  # what follows a return is never reached: not translated
+            if optional.ends_block(self, statement):  # what follows a return is never reached: not translated
                 break
 
     def statement(self, node):
@@ -144,7 +146,7 @@ class Pass(
             return
         before = dict(self.renames)
         rule(self, node)
-        self.check_bindings(before, node)
+        bindings.check_bindings(self, before, node)
 
     def typing_rule(self, node):
         rule = rules.TYPING.get(type(node))

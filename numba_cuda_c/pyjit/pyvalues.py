@@ -9,10 +9,10 @@ import sys
 import numpy as np
 
 from numba_cuda_c import _cuda, types
-from numba_cuda_c.pyjit import lib
+from numba_cuda_c.pyjit import bindings, intrinsics, lib
 from numba_cuda_c.pyjit.bindings import Captured
-from numba_cuda_c.pyjit.lib import fp8
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
+from numba_cuda_c.pyjit.lib import fp8
 from numba_cuda_c.pyjit.values import Namespace, Value, literal
 from numba_cuda_c.stubs import DeviceName
 
@@ -21,7 +21,7 @@ class PythonValues:
     def python_value(self, obj, node):
         """A global: a number becomes a constant; modules, functions and types stay objects."""
         if isinstance(obj, Captured):  # a nested function's parameter standing for a variable it reads
-            return self.captured_value(obj, node)
+            return bindings.captured_value(self, obj, node)
         if isinstance(obj, enum.Enum) and isinstance(obj.value, (int, float)):  # Color.red: its value, as numba
             value = self.python_value(obj.value, node)  # the member kept: .value, and comparisons of members
             return Value(value.code, value.type, const=value.const, obj=obj)
@@ -56,9 +56,9 @@ class PythonValues:
             return Value(obj=Namespace(obj.path))
         if isinstance(obj, np.ndarray) and (obj.dtype.kind in "biufc" or obj.dtype.fields is not None):
             # numba captures its values now (records: their bytes)
-            return self.constant_array_of(obj, node, "global array")
+            return intrinsics.constant_array_of(self, obj, node, "global array")
         if isinstance(obj, _cuda.DeviceNDArray) or _has_cuda_array_interface(obj):
-            return self.captured_device_array(obj, node)
+            return intrinsics.captured_device_array(self, obj, node)
         if type(obj).__name__ == "CPUDispatcher" and callable(getattr(obj, "py_func", None)):
             # a @numba.jit function, which numba-cuda lets kernels call: its Python, as a device function
             return Value(obj=DeviceFunction(obj.py_func))

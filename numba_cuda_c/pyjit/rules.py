@@ -4,17 +4,18 @@ kind of call target (what calls.py's call_target resolves a call to: "library", 
 and a C rule.
 
     @typing_rule(ast.BinOp)
-    def type_BinOp(self, node): ...            # -> the node's annotation (a Value: its type, and how)
+    def type_BinOp(walk, node): ...            # -> the node's annotation (a Value: its type, and how)
 
     @c_rule(ast.BinOp)
-    def c_BinOp(self, node, annotation): ...   # -> the node's Value, its C written from the annotation
+    def c_BinOp(walk, node, annotation): ...   # -> the node's Value, its C written from the annotation
 
     @statement_rule(ast.If)
-    def stmt_If(self, node): ...
+    def stmt_If(walk, node): ...
 
-A rule is a function of the pass running it (passes.py: `self`, which gives expr(), emit(), fail() and the
-function's state) and the node; it is written as a method of the class of its construct (operators.py,
-indexing.py, ...), which the passes inherit, so that rules and the helpers they share call each other as methods.
+A rule is a function of the pass walking the function (passes.py: `walk`, which gives expr(), emit(), fail() and the
+function's state) and the node, written at module level in the module of its construct (operators.py, indexing.py,
+...); the helpers it shares with rules of other modules are module functions too, called by module
+(`indexing.view(walk, ...)`), where that makes no circle of imports, and otherwise methods of a mixin of the passes.
 The passes find a rule here by `type(node)`, never by its name: a kind with no rule is an unsupported construct."""
 
 TYPING = {}  # ast node class -> its typing rule (pass, node) -> annotation

@@ -3,18 +3,17 @@ tuples: a class of the rules that the passes (passes.py) inherit, `self` being t
 constructs' rules are in their modules (operators.py, indexing.py, calls.py, loops.py, ...)."""
 
 import ast
-import types as pytypes
 import operator
+import types as pytypes
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit import ssa, typing
+from numba_cuda_c.pyjit import bindings, exceptions, operators, optional, ssa, strings, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
-from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_BINARY, python_folded
+from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import BINOPS
 from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
 from numba_cuda_c.pyjit.values import Value, as_annotation, c_array_type, cast, literal, typed
-
 
 # what a test numba may know when compiling is made of (no call, no store: typing it twice writes nothing twice)
 _FOLDABLE = (ast.Constant, ast.Name, ast.Load, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.cmpop, ast.operator,
@@ -46,83 +45,6 @@ _COMPARISONS = {
 
 
 class Statements:
-    @statement_rule(ast.Pass)
-    def stmt_Pass(self, node):
-        pass
-
-    @statement_rule(ast.Assert)
-    def stmt_Assert(self, node):
-        """assert test[, message]: where the test fails, AssertionError(message) is raised, as numba compiles an
-        assert (a raise of its own): with debug=True it is recorded and raised on the host after the launch; without,
-        the thread ends there, as after any raise (exceptions.py)."""
-        message = () if node.msg is None else (self.constant_argument(node.msg, node),)
-        test = self.condition(node.test)
-        self.emit("if (!(%s)) { %s; }" % (test, self.raise_code(AssertionError, message)))
-
-    @statement_rule(ast.Expr)
-    def stmt_Expr(self, node):
-        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-            return  # a docstring
-        value = self.optional_expr(node.value)  # a result that may be None, dropped: not checked
-        if value.code:
-            self.emit(value.code + ";")
-
-    @statement_rule(ast.Assign)
-    def stmt_Assign(self, node):
-        if len(node.targets) != 1:
-            self.assign_chained(node)  # a = b = value (syntax.py)
-            return
-        self.assign(node.targets[0], node.value, node)
-        target = node.targets[0]
-        if isinstance(target, ast.Name):  # numba's SSA knows the constant a store holds (stmt_While prunes on it)
-            folded = python_folded(node.value)
-            variable = self.renames.get(target.id, target.id)
-            self.masked_constants.discard(target.id)
-            if type(folded) in (int, bool, float):
-                self.def_constants[variable] = folded
-            else:
-                self.def_constants.pop(variable, None)
-            number = folded if folded is not NOT_FOLDED else self.module_constant(node.value)
-            if type(number) in (int, bool, float):
-                self.stored_numbers[variable] = number
-            else:
-                self.stored_numbers.pop(variable, None)
-
-    def assign(self, target, value_node, node):
-        if isinstance(target, ast.Tuple):
-            self.unpack(target, self.expr(value_node), node)
-            return
-        try:  # a variable may hold None (numba's Optional): anything else takes the value's number
-            value = self.optional_expr(value_node) if isinstance(target, ast.Name) else self.expr(value_node)
-        except TypeError as exc:  # a dtype with no device type (np.dtype("O")): numba cannot type the variable
-            if not (isinstance(target, ast.Name) and "no device type for dtype" in str(exc)):
-                raise
-            self.fail(node, "Cannot infer the type of variable %r: %s" % (target.id, str(exc).split("\n")[0]))
-        self.store(target, value, node)
-
-    def unpack(self, target, value, node):
-        """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
-        tuples item by item."""
-        self.refuse_range_as_tuple(value, node, "unpacked")
-        if value.items is None or len(value.items) != len(target.elts):
-            self.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
-        temps = []
-        for item in value.items:
-            if item.items is not None:
-                temps.append(item)
-                continue
-            if not isinstance(item.type, (types.Scalar, types.Array)):
-                self.fail(node, "only numbers, arrays and tuples of them can be unpacked")
-            temp = self.module.unique("t")
-            ctype = c_array_type(item.type) if isinstance(item.type, types.Array) else item.type.ctype
-            self.emit("%s %s = %s;" % (ctype, temp, item.code))
-            temps.append(Value(temp, item.type))
-        for element, temp in zip(target.elts, temps):
-            if isinstance(element, ast.Tuple):
-                self.unpack(element, temp, node)
-            else:
-                self.store(element, temp, node)
-
     def store(self, target, value, node):
         field = self.field_target(target)
         if field is not None:  # r.x = value, a[i].x = value, r["x"] = value
@@ -143,12 +65,12 @@ class Statements:
                 self.emit("v_%s = %s;" % (name, value.code))  # declared at the top (declarations())
                 return
             if value.items is not None:
-                self.store_tuple(name, value, node)
+                store_tuple(self, name, value, node)
                 return
             if value.type is None:
                 self.fail(node, "only numbers, tuples and arrays can be stored in variables")
             if name in self.params and self.vars[name] != value.type:
-                value = self.unwrapped(value)  # a parameter keeps its type: a number, not None
+                value = optional.unwrapped(self, value)  # a parameter keeps its type: a number, not None
                 value = Value(cast(value, self.vars[name]), self.vars[name])
             settled = self.settle_variable(name, value.type)
             if settled is not types.none:  # a variable that only ever holds None has no C
@@ -166,159 +88,16 @@ class Statements:
                 self.assign_record(ref, dtype, value, node)
                 return
             if isinstance(dtype, types.CharSeq):  # a[i] = b"XYZ" (strings.py)
-                self.assign_string(ref, dtype, value, node)
+                strings.assign_string(self, ref, dtype, value, node)
                 return
             self.emit("%s = %s;" % (ref, cast(value, dtype)))
         else:
             self.fail(node, "cannot assign to this")
 
-    def store_tuple(self, name, value, node):
-        """t = (a, b): each item in its own C variable, typed by unification as a scalar would be."""
-        old = self.vars.get(name)
-        if name in self.params or (
-            old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items))
-        ):
-            self.fail(node, "a variable cannot hold both %s and %s" % (old, value.type))
-        if not all(isinstance(item.type, types.Scalar) for item in value.items):
-            self.fail(node, "tuples stored in variables hold numbers only")
-        olds = old.items if old is not None else [None] * len(value.items)
-        unified = [typing.unify(o, item.type) for o, item in zip(olds, value.items)]
-        t = self.settle_variable(
-            name,
-            value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified),
-            unify=False,
-        )
-        temps = []
-        for item, item_type in zip(value.items, t.items):  # through temporaries: t = t[1], t[0] swaps
-            temps.append(self.module.unique("t"))
-            self.emit("%s %s = %s;" % (item_type.ctype, temps[-1], cast(item, item_type)))
-        for k, temp in enumerate(temps):
-            self.emit("tv_%s_%d = %s;" % (name, k, temp))
-
-    @statement_rule(ast.AugAssign)
-    def stmt_AugAssign(self, node):
-        op = BINOPS.get(type(node.op))
-        if op is None:
-            self.fail(node, "unsupported operator")
-        field = self.field_target(node.target)
-        if field is not None:  # r.x += value: read, compute, write back
-            current = self.field_value(field[0], field[1], node)
-            self.store_field(field[0], field[1], self.binop(op, current, self.expr(node.value), node), node)
-            return
-        if isinstance(node.target, ast.Name):
-            current = self.expr(node.target)  # the value it holds before: typed by the typing passes, as any read
-            # `i += stride` where a while loop tests i: an induction variable, assumed not to overflow
-            # (as a range() counter), so that NVVM can count the loop's trips and unroll it, as LLVM
-            # does numba's; other integer arithmetic wraps
-            induction = op in ("+", "-") and any(node.target.id in names for names in self.while_names)
-            result = self.binop(op, current, self.expr(node.value), node, wraps=not induction)
-            self.store(node.target, result, node)
-        elif isinstance(node.target, ast.Subscript):
-            ref, dtype = self.element(node.target)
-            temp = self.module.unique("r")
-            self.emit("%s &%s = %s;" % (dtype.ctype, temp, ref))
-            result = self.binop(op, Value(temp, dtype), self.expr(node.value), node)
-            self.emit("%s = %s;" % (temp, cast(result, dtype)))
-        else:
-            self.fail(node, "cannot assign to this")
-
-    @statement_rule(ast.If)
-    def stmt_If(self, node):
-        short_circuit = isinstance(node.test, ast.BoolOp) and self.emitting and self.tree.get(node.test) is not None
-        # `if a and b:` tests the operands' truths, short-circuited (typed already: its C written once)
-        folded = python_folded(node.test)  # `if 5:` is no test in CPython's bytecode, whatever the constant
-        known = self.known_test(node.test) if folded is NOT_FOLDED else bool(folded)
-        if known is not None:
-            value = literal(known, types.boolean)
-        else:
-            value = self.tree.get(node.test) if short_circuit else self.test_value(node.test)
-        if value.type == types.none:  # `if None:`
-            value = literal(False, types.boolean)
-        if (
-            value.const is not None
-            and value.items is None
-            and not isinstance(value.const, complex)
-            and not self.reads_module_constant(node.test)
-        ):
-            # a literal, a global or a compile-time argument: numba prunes the other branch
-            self.emit("{")
-            self.nested(node.body if value.const else node.orelse)
-            self.emit("}")
-            self.pruned_branch(node.body if value.const else node.orelse)
-            if folded is NOT_FOLDED:  # pruned by numba after its SSA (CPython leaves no branch for a folded test)
-                self.mask_constants([node])
-            return
-        before = dict(self.renames)
-        phis = ssa.if_phis(self, node)  # the numbers either branch stores meet after it (ssa.py)
-        test = self.condition_of_bool_op(node.test) if short_circuit else self.truth(value, node.test)
-        self.emit("if (%s) {" % test)
-        self.nested(node.body)
-        self.check_bindings(before, node)
-        branches = [ssa.end_branch(self, phis, node.body, node, before)]
-        if node.orelse or phis:
-            self.emit("} else {")
-            self.nested(node.orelse)
-            self.check_bindings(before, node)
-            branches.append(ssa.end_branch(self, phis, node.orelse, node, before))
-        self.emit("}")
-        ssa.join_if(self, phis, branches, node)
-
     def nested(self, body):
         self.depth += 1
         self.block(body)
         self.depth -= 1
-
-    def loop_else_begin(self, node, target=(), entered=False):
-        """Before a loop: the numbers its body (and its target) store copied into their phis at its head (ssa.py),
-        and where an `else:` or a break's values must be told from a normal end, a flag its breaks set."""
-        phis = ssa.loop_begin(self, node, target, entered)
-        flag = self.module.unique("broke") if node.orelse or phis.exit else None
-        if flag:
-            self.emit("bool %s = false;" % flag)
-        self.break_flags.append(flag)
-        return phis
-
-    def loop_else_end(self, node, phis):
-        """After a loop: its `else:` where no break left it; the names as the loop leaves them."""
-        ssa.loop_end(self, phis)
-        flag = self.break_flags.pop()
-        if flag:
-            self.emit("if (!%s) {" % flag)
-            self.nested(node.orelse)
-            self.depth += 1
-            # `while True:` leaves by its breaks alone
-            if ssa.reaches_end(node.orelse) and not ssa.never_ends(node):
-                ssa.loop_exit(self, phis, node)
-            self.depth -= 1
-            self.emit("}")
-            ssa.bind_exit(self, phis)
-
-    @statement_rule(ast.While)
-    def stmt_While(self, node):
-        if all(isinstance(n, _FOLDABLE) for n in ast.walk(node.test)):  # `while 0:`, `while n < 0:` after n = 0
-            test = self.tree.get(node.test) if self.emitting else self.test_value(node.test)  # C written once
-            # CPython tests before the loop apart from where iterations end, unless a continue jumps to that test
-            known = None if ssa.has_break(node.body, ast.Continue) else self.known_test(node.test)
-            if (test.const is not None and test.items is None and not test.const) or known is False:
-                self.nested(node.orelse)  # numba prunes the loop: its else alone runs
-                self.mask_constants([node])
-                return
-        else:
-            known = None
-        # a walrus in the test stores at each iteration's start; a first test known to pass leaves no way around
-        phis = self.loop_else_begin(node, [node.test], entered=known is True)
-        self.emit("while (%s) {" % self.condition(node.test))
-        phis.after_test = {n: self.renames[n] for n in ssa.stored_names([node.test]) if n in self.renames}
-        self.loop_depth += 1
-        self.while_names.append({n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)})
-        self.nested(node.body)
-        self.depth += 1
-        ssa.loop_body_end(self, node.body, node)
-        self.depth -= 1
-        self.while_names.pop()
-        self.loop_depth -= 1
-        self.emit("}")
-        self.loop_else_end(node, phis)
 
     def known_test(self, test):
         """numba's dead-branch pruning, which runs after its SSA: True or False where the test is a name, or one
@@ -383,28 +162,12 @@ class Statements:
             for n in ast.walk(test)
         )
 
-    def module_constant(self, node):
-        """The value of a module's attribute (math.inf), else NOT_FOLDED."""
-        if (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and isinstance(self.globals.get(node.value.id), pytypes.ModuleType)
-            and node.value.id not in self.renames
-        ):
-            return getattr(self.globals[node.value.id], node.attr, NOT_FOLDED)
-        return NOT_FOLDED
-
     def stored_number(self, node):
         """The number a name reads where its reaching store holds a constant, as numba's LLVM sees it after its
         SSA (a module's constant too: `v = math.inf`), else None."""
         if isinstance(node, ast.Name) and node.id not in self.masked_constants:
             return self.stored_numbers.get(self.renames.get(node.id, node.id))
         return None
-
-    def mask_constants(self, statements):
-        """After a branch or a loop numba pruned: the names they store hold a phi in numba's SSA (made before its
-        pruning), which it cannot see through, so their constants are no longer known (until stored again)."""
-        self.masked_constants.update(ssa.stored_names(statements))
 
     def range_loop(self, node):
         call = node.iter
@@ -428,7 +191,7 @@ class Statements:
         ctype = kind.ctype
         self.emit("{")
         self.depth += 1
-        phis = self.loop_else_begin(node, [node.target])
+        phis = loop_else_begin(self, node, [node.target])
         name = self.binding(node.target.id, Value("", kind), site=node.target)
         self.settle_variable(name, kind)
         self.emit("%s %s = %s;" % (ctype, limit, cast(stop, kind)))
@@ -450,99 +213,9 @@ class Statements:
         self.loop_depth -= 1
         self.depth -= 1
         self.emit("}")
-        self.loop_else_end(node, phis)
+        loop_else_end(self, node, phis)
         self.depth -= 1
         self.emit("}")
-
-    @statement_rule(ast.Break)
-    def stmt_Break(self, node):
-        if self.ssa_loops:
-            ssa.loop_break(self, node)  # the values it leaves with, into the loop's exit phis
-        if self.break_flags and self.break_flags[-1]:
-            self.emit("%s = true;" % self.break_flags[-1])
-        self.emit("break;")
-
-    @statement_rule(ast.Continue)
-    def stmt_Continue(self, node):
-        if self.ssa_loops:
-            ssa.loop_back(self, node)  # the next iteration's values, into the loop's head phis
-        self.emit("continue;")
-
-    @statement_rule(ast.Return)
-    def stmt_Return(self, node):
-        if not self.device:
-            if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
-                self.expr(node.value)  # what it returns is typed first: its own errors are the ones to report
-                self.fail(node, "a kernel cannot return a value: kernels must have void return type")
-            self.emit("return;")
-            return
-        if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
-            self.return_none(node)  # None: an Optional where other paths return numbers (optional.py)
-            return
-        value = self.optional_expr(node.value)
-        if value.type is types.none and value.items is None:  # a variable or argument that only holds None
-            self.return_none(node)
-            return
-        if self.declared_return not in (None, types.void) and not isinstance(self.declared_return, types.Tuple):
-            self.return_type = self.declared_return
-            if not isinstance(self.return_type, types.Optional):
-                value = self.unwrapped(value)
-            self.emit("return %s;" % cast(value, self.return_type))
-            return
-        if value.items is not None:
-            self.return_tuple(value, node)
-            return
-        if isinstance(value.type, (types.Array, types.Record)):
-            # an array (a view: ary[0] of a nested array) as its struct, by value; a record as the address of its
-            # first byte, as records are held in kernels (the caller reads or copies it)
-            if self.return_type not in (None, value.type):
-                self.fail(
-                    node,
-                    "a device function returns %s on one path and %s on another" % (self.return_type, value.type),
-                )
-            self.return_type = value.type
-            if isinstance(value.type, types.Record):  # its bytes, by value: the record may live in this frame
-                temp = self.module.unique("rec")
-                self.emit("%s %s;" % (self.module.record_struct(value.type), temp))
-                self.emit("memcpy(%s.bytes, %s, %d);" % (temp, value.code, value.type.size))
-                self.emit("return %s;" % temp)
-                return
-            self.emit("return %s;" % value.code)
-            return
-        if not isinstance(value.type, (types.Scalar, types.Optional)):
-            self.fail(node, "device functions return numbers, arrays and tuples of numbers only")
-        if self.return_type is not None and not isinstance(self.return_type, (types.Scalar, types.Optional)):
-            if self.return_type is not types.void:
-                self.fail(
-                    node,
-                    "a device function returns %s on one path and %s on another" % (self.return_type, value.type),
-                )
-        self.emit("return %s;" % cast(value, self.settle_return(value.type)))
-
-    def return_tuple(self, value, node):
-        old = self.return_type
-        if old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items)):
-            recursive = (
-                "Return type of recursive function does not converge: "
-                if "recursion" in self.module.requirements
-                else ""
-            )
-            self.fail(
-                node, "%sa device function returns %s on one path and %s on another" % (recursive, old, value.type)
-            )
-        if not all(isinstance(item.type, types.Scalar) for item in value.items):
-            self.fail(node, "device functions return tuples of numbers only")
-        olds = old.items if old is not None else [None] * len(value.items)
-        t = self.settle_return(
-            types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)]), unify=False
-        )
-        codes = ", ".join(cast(item, item_type) for item, item_type in zip(value.items, t.items))
-        self.emit("return %s{%s};" % (self.module.tuple_struct(t), codes))
-
-    # -- names, constants and tuples ----------------------------------------------------------------------
-    @typing_rule(ast.Constant)
-    def type_Constant(self, node):
-        return self.constant_value(node.value, node)
 
     def constant_value(self, value, node):
         """A constant's annotation: a literal (int64, or uint64 past it, a bool, a float64, a complex128) or a
@@ -563,55 +236,6 @@ class Statements:
             return Value(obj=value)
         self.fail(node, "unsupported constant %r" % (value,))
 
-    @c_rule(ast.Constant)
-    def c_Constant(self, node, annotation):
-        return literal(annotation.const, annotation.type) if annotation.code is not None else annotation
-
-    @typing_rule(ast.Name)
-    def type_Name(self, node):
-        """What the name reads (how): a variable, or a value known when compiling (a constant, a global)."""
-        name = node.id
-        if name in self.local_functions:  # a function defined in this one
-            return Value(obj=self.local_functions[name])
-        if name in self.constants:
-            return as_annotation(self.constants[name], ("value", self.constants[name]))
-        variable = self.renames.get(name, name)  # the variable the name is bound to now (binding())
-        if variable in self.vars:
-            t = self.vars[variable]
-            if t is types.none:  # a variable that only holds None: known when compiling, as the constant
-                return Value(type=types.none)
-            if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
-                return Value(obj=t.instance_type)
-            if variable in self.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
-                return typed(t, const=self.single_constants[variable], how=("variable", variable))
-            if isinstance(t, types.Tuple):
-                return as_annotation(_tuple_value(variable, t), ("variable", variable))
-            return typed(t, how=("variable", variable))
-        if name in self.globals:
-            return as_annotation(self.python_value(self.globals[name], node), ("global", self.globals[name]))
-        import builtins
-
-        # itself, recursively, while its decorator compiles it (a signature given): its global once bound, so before
-        # a builtin of its name
-        if name == self.pyfunc.__name__:
-            return Value(obj=DeviceFunction(self.pyfunc))
-        if hasattr(builtins, name):
-            return Value(obj=getattr(builtins, name))
-        if self.retyping:  # the emitting pass: every name is known by now
-            self.fail(node, "NameError: name %r is not defined" % name)
-        raise _Unknown(name)
-
-    @c_rule(ast.Name)
-    def c_Name(self, node, annotation):
-        kind, what = annotation.how or (None, None)
-        if kind == "variable":
-            return self.variable_value(what, node)
-        if kind == "global":  # its C is made where it is read (a constant array's view, a captured array)
-            return self.python_value(what, node)
-        if kind == "value":
-            return what
-        return annotation  # a compile-time object
-
     def variable_value(self, name, node):
         """A variable's Value where it is read."""
         # Read before any assignment, outside a loop (where an earlier iteration may have
@@ -625,15 +249,414 @@ class Statements:
             return _tuple_value(name, t)
         return Value("v_%s" % name, t)
 
-    @typing_rule(ast.Tuple)
-    def type_Tuple(self, node):
-        items = [self.expr(e) for e in node.elts]
-        const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
-        return Value(type=types.Tuple([i.type for i in items]), items=items, const=const)
 
-    @c_rule(ast.Tuple)
-    def c_Tuple(self, node, annotation):
-        return Value(type=annotation.type, items=[self.expr(e) for e in node.elts], const=annotation.const)
+def unpack(walk, target, value, node):
+    """a, (b, c) = t: numbers and arrays through temporaries (so that a, b = b, a swaps), nested
+    tuples item by item."""
+    walk.refuse_range_as_tuple(value, node, "unpacked")
+    if value.items is None or len(value.items) != len(target.elts):
+        walk.fail(node, "unpacking needs a tuple of %d values" % len(target.elts))
+    temps = []
+    for item in value.items:
+        if item.items is not None:
+            temps.append(item)
+            continue
+        if not isinstance(item.type, (types.Scalar, types.Array)):
+            walk.fail(node, "only numbers, arrays and tuples of them can be unpacked")
+        temp = walk.module.unique("t")
+        ctype = c_array_type(item.type) if isinstance(item.type, types.Array) else item.type.ctype
+        walk.emit("%s %s = %s;" % (ctype, temp, item.code))
+        temps.append(Value(temp, item.type))
+    for element, temp in zip(target.elts, temps):
+        if isinstance(element, ast.Tuple):
+            unpack(walk, element, temp, node)
+        else:
+            walk.store(element, temp, node)
+
+
+@statement_rule(ast.Pass)
+def stmt_Pass(walk, node):
+    pass
+
+
+@statement_rule(ast.Assert)
+def stmt_Assert(walk, node):
+    """assert test[, message]: where the test fails, AssertionError(message) is raised, as numba compiles an
+    assert (a raise of its own): with debug=True it is recorded and raised on the host after the launch; without,
+    the thread ends there, as after any raise (exceptions.py)."""
+    message = () if node.msg is None else (exceptions.constant_argument(walk, node.msg, node),)
+    test = operators.condition(walk, node.test)
+    walk.emit("if (!(%s)) { %s; }" % (test, exceptions.raise_code(walk, AssertionError, message)))
+
+
+@statement_rule(ast.Expr)
+def stmt_Expr(walk, node):
+    if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        return  # a docstring
+    value = walk.optional_expr(node.value)  # a result that may be None, dropped: not checked
+    if value.code:
+        walk.emit(value.code + ";")
+
+
+@statement_rule(ast.Assign)
+def stmt_Assign(walk, node):
+    if len(node.targets) != 1:
+        walk.assign_chained(node)  # a = b = value (syntax.py)
+        return
+    assign(walk, node.targets[0], node.value, node)
+    target = node.targets[0]
+    if isinstance(target, ast.Name):  # numba's SSA knows the constant a store holds (stmt_While prunes on it)
+        folded = python_folded(node.value)
+        variable = walk.renames.get(target.id, target.id)
+        walk.masked_constants.discard(target.id)
+        if type(folded) in (int, bool, float):
+            walk.def_constants[variable] = folded
+        else:
+            walk.def_constants.pop(variable, None)
+        number = folded if folded is not NOT_FOLDED else module_constant(walk, node.value)
+        if type(number) in (int, bool, float):
+            walk.stored_numbers[variable] = number
+        else:
+            walk.stored_numbers.pop(variable, None)
+
+
+def assign(walk, target, value_node, node):
+    if isinstance(target, ast.Tuple):
+        unpack(walk, target, walk.expr(value_node), node)
+        return
+    try:  # a variable may hold None (numba's Optional): anything else takes the value's number
+        value = walk.optional_expr(value_node) if isinstance(target, ast.Name) else walk.expr(value_node)
+    except TypeError as exc:  # a dtype with no device type (np.dtype("O")): numba cannot type the variable
+        if not (isinstance(target, ast.Name) and "no device type for dtype" in str(exc)):
+            raise
+        walk.fail(node, "Cannot infer the type of variable %r: %s" % (target.id, str(exc).split("\n")[0]))
+    walk.store(target, value, node)
+
+
+def store_tuple(walk, name, value, node):
+    """t = (a, b): each item in its own C variable, typed by unification as a scalar would be."""
+    old = walk.vars.get(name)
+    if name in walk.params or (
+        old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items))
+    ):
+        walk.fail(node, "a variable cannot hold both %s and %s" % (old, value.type))
+    if not all(isinstance(item.type, types.Scalar) for item in value.items):
+        walk.fail(node, "tuples stored in variables hold numbers only")
+    olds = old.items if old is not None else [None] * len(value.items)
+    unified = [typing.unify(o, item.type) for o, item in zip(olds, value.items)]
+    t = walk.settle_variable(
+        name,
+        value.type.like(unified) if isinstance(value.type, types.NamedTuple) else types.Tuple(unified),
+        unify=False,
+    )
+    temps = []
+    for item, item_type in zip(value.items, t.items):  # through temporaries: t = t[1], t[0] swaps
+        temps.append(walk.module.unique("t"))
+        walk.emit("%s %s = %s;" % (item_type.ctype, temps[-1], cast(item, item_type)))
+    for k, temp in enumerate(temps):
+        walk.emit("tv_%s_%d = %s;" % (name, k, temp))
+
+
+@statement_rule(ast.AugAssign)
+def stmt_AugAssign(walk, node):
+    op = BINOPS.get(type(node.op))
+    if op is None:
+        walk.fail(node, "unsupported operator")
+    field = walk.field_target(node.target)
+    if field is not None:  # r.x += value: read, compute, write back
+        current = walk.field_value(field[0], field[1], node)
+        walk.store_field(field[0], field[1], walk.binop(op, current, walk.expr(node.value), node), node)
+        return
+    if isinstance(node.target, ast.Name):
+        current = walk.expr(node.target)  # the value it holds before: typed by the typing passes, as any read
+        # `i += stride` where a while loop tests i: an induction variable, assumed not to overflow
+        # (as a range() counter), so that NVVM can count the loop's trips and unroll it, as LLVM
+        # does numba's; other integer arithmetic wraps
+        induction = op in ("+", "-") and any(node.target.id in names for names in walk.while_names)
+        result = walk.binop(op, current, walk.expr(node.value), node, wraps=not induction)
+        walk.store(node.target, result, node)
+    elif isinstance(node.target, ast.Subscript):
+        ref, dtype = walk.element(node.target)
+        temp = walk.module.unique("r")
+        walk.emit("%s &%s = %s;" % (dtype.ctype, temp, ref))
+        result = walk.binop(op, Value(temp, dtype), walk.expr(node.value), node)
+        walk.emit("%s = %s;" % (temp, cast(result, dtype)))
+    else:
+        walk.fail(node, "cannot assign to this")
+
+
+@statement_rule(ast.If)
+def stmt_If(walk, node):
+    short_circuit = isinstance(node.test, ast.BoolOp) and walk.emitting and walk.tree.get(node.test) is not None
+    # `if a and b:` tests the operands' truths, short-circuited (typed already: its C written once)
+    folded = python_folded(node.test)  # `if 5:` is no test in CPython's bytecode, whatever the constant
+    known = walk.known_test(node.test) if folded is NOT_FOLDED else bool(folded)
+    if known is not None:
+        value = literal(known, types.boolean)
+    else:
+        value = walk.tree.get(node.test) if short_circuit else optional.test_value(walk, node.test)
+    if value.type == types.none:  # `if None:`
+        value = literal(False, types.boolean)
+    if (
+        value.const is not None
+        and value.items is None
+        and not isinstance(value.const, complex)
+        and not walk.reads_module_constant(node.test)
+    ):
+        # a literal, a global or a compile-time argument: numba prunes the other branch
+        walk.emit("{")
+        walk.nested(node.body if value.const else node.orelse)
+        walk.emit("}")
+        optional.pruned_branch(walk, node.body if value.const else node.orelse)
+        if folded is NOT_FOLDED:  # pruned by numba after its SSA (CPython leaves no branch for a folded test)
+            mask_constants(walk, [node])
+        return
+    before = dict(walk.renames)
+    phis = ssa.if_phis(walk, node)  # the numbers either branch stores meet after it (ssa.py)
+    test = operators.condition_of_bool_op(walk, node.test) if short_circuit else walk.truth(value, node.test)
+    walk.emit("if (%s) {" % test)
+    walk.nested(node.body)
+    bindings.check_bindings(walk, before, node)
+    branches = [ssa.end_branch(walk, phis, node.body, node, before)]
+    if node.orelse or phis:
+        walk.emit("} else {")
+        walk.nested(node.orelse)
+        bindings.check_bindings(walk, before, node)
+        branches.append(ssa.end_branch(walk, phis, node.orelse, node, before))
+    walk.emit("}")
+    ssa.join_if(walk, phis, branches, node)
+
+
+def loop_else_begin(walk, node, target=(), entered=False):
+    """Before a loop: the numbers its body (and its target) store copied into their phis at its head (ssa.py),
+    and where an `else:` or a break's values must be told from a normal end, a flag its breaks set."""
+    phis = ssa.loop_begin(walk, node, target, entered)
+    flag = walk.module.unique("broke") if node.orelse or phis.exit else None
+    if flag:
+        walk.emit("bool %s = false;" % flag)
+    walk.break_flags.append(flag)
+    return phis
+
+
+def loop_else_end(walk, node, phis):
+    """After a loop: its `else:` where no break left it; the names as the loop leaves them."""
+    ssa.loop_end(walk, phis)
+    flag = walk.break_flags.pop()
+    if flag:
+        walk.emit("if (!%s) {" % flag)
+        walk.nested(node.orelse)
+        walk.depth += 1
+        # `while True:` leaves by its breaks alone
+        if ssa.reaches_end(node.orelse) and not ssa.never_ends(node):
+            ssa.loop_exit(walk, phis, node)
+        walk.depth -= 1
+        walk.emit("}")
+        ssa.bind_exit(walk, phis)
+
+
+@statement_rule(ast.While)
+def stmt_While(walk, node):
+    if all(isinstance(n, _FOLDABLE) for n in ast.walk(node.test)):  # `while 0:`, `while n < 0:` after n = 0
+        test = walk.tree.get(node.test) if walk.emitting else optional.test_value(walk, node.test)  # C written once
+        # CPython tests before the loop apart from where iterations end, unless a continue jumps to that test
+        known = None if ssa.has_break(node.body, ast.Continue) else walk.known_test(node.test)
+        if (test.const is not None and test.items is None and not test.const) or known is False:
+            walk.nested(node.orelse)  # numba prunes the loop: its else alone runs
+            mask_constants(walk, [node])
+            return
+    else:
+        known = None
+    # a walrus in the test stores at each iteration's start; a first test known to pass leaves no way around
+    phis = loop_else_begin(walk, node, [node.test], entered=known is True)
+    walk.emit("while (%s) {" % operators.condition(walk, node.test))
+    phis.after_test = {n: walk.renames[n] for n in ssa.stored_names([node.test]) if n in walk.renames}
+    walk.loop_depth += 1
+    walk.while_names.append({n.id for n in ast.walk(node.test) if isinstance(n, ast.Name)})
+    walk.nested(node.body)
+    walk.depth += 1
+    ssa.loop_body_end(walk, node.body, node)
+    walk.depth -= 1
+    walk.while_names.pop()
+    walk.loop_depth -= 1
+    walk.emit("}")
+    loop_else_end(walk, node, phis)
+
+
+def module_constant(walk, node):
+    """The value of a module's attribute (math.inf), else NOT_FOLDED."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and isinstance(walk.globals.get(node.value.id), pytypes.ModuleType)
+        and node.value.id not in walk.renames
+    ):
+        return getattr(walk.globals[node.value.id], node.attr, NOT_FOLDED)
+    return NOT_FOLDED
+
+
+def mask_constants(walk, statements):
+    """After a branch or a loop numba pruned: the names they store hold a phi in numba's SSA (made before its
+    pruning), which it cannot see through, so their constants are no longer known (until stored again)."""
+    walk.masked_constants.update(ssa.stored_names(statements))
+
+
+@statement_rule(ast.Break)
+def stmt_Break(walk, node):
+    if walk.ssa_loops:
+        ssa.loop_break(walk, node)  # the values it leaves with, into the loop's exit phis
+    if walk.break_flags and walk.break_flags[-1]:
+        walk.emit("%s = true;" % walk.break_flags[-1])
+    walk.emit("break;")
+
+
+@statement_rule(ast.Continue)
+def stmt_Continue(walk, node):
+    if walk.ssa_loops:
+        ssa.loop_back(walk, node)  # the next iteration's values, into the loop's head phis
+    walk.emit("continue;")
+
+
+@statement_rule(ast.Return)
+def stmt_Return(walk, node):
+    if not walk.device:
+        if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
+            walk.expr(node.value)  # what it returns is typed first: its own errors are the ones to report
+            walk.fail(node, "a kernel cannot return a value: kernels must have void return type")
+        walk.emit("return;")
+        return
+    if node.value is None or (isinstance(node.value, ast.Constant) and node.value.value is None):
+        optional.return_none(walk, node)  # None: an Optional where other paths return numbers (optional.py)
+        return
+    value = walk.optional_expr(node.value)
+    if value.type is types.none and value.items is None:  # a variable or argument that only holds None
+        optional.return_none(walk, node)
+        return
+    if walk.declared_return not in (None, types.void) and not isinstance(walk.declared_return, types.Tuple):
+        walk.return_type = walk.declared_return
+        if not isinstance(walk.return_type, types.Optional):
+            value = optional.unwrapped(walk, value)
+        walk.emit("return %s;" % cast(value, walk.return_type))
+        return
+    if value.items is not None:
+        return_tuple(walk, value, node)
+        return
+    if isinstance(value.type, (types.Array, types.Record)):
+        # an array (a view: ary[0] of a nested array) as its struct, by value; a record as the address of its
+        # first byte, as records are held in kernels (the caller reads or copies it)
+        if walk.return_type not in (None, value.type):
+            walk.fail(
+                node,
+                "a device function returns %s on one path and %s on another" % (walk.return_type, value.type),
+            )
+        walk.return_type = value.type
+        if isinstance(value.type, types.Record):  # its bytes, by value: the record may live in this frame
+            temp = walk.module.unique("rec")
+            walk.emit("%s %s;" % (walk.module.record_struct(value.type), temp))
+            walk.emit("memcpy(%s.bytes, %s, %d);" % (temp, value.code, value.type.size))
+            walk.emit("return %s;" % temp)
+            return
+        walk.emit("return %s;" % value.code)
+        return
+    if not isinstance(value.type, (types.Scalar, types.Optional)):
+        walk.fail(node, "device functions return numbers, arrays and tuples of numbers only")
+    if walk.return_type is not None and not isinstance(walk.return_type, (types.Scalar, types.Optional)):
+        if walk.return_type is not types.void:
+            walk.fail(
+                node,
+                "a device function returns %s on one path and %s on another" % (walk.return_type, value.type),
+            )
+    walk.emit("return %s;" % cast(value, walk.settle_return(value.type)))
+
+
+def return_tuple(walk, value, node):
+    old = walk.return_type
+    if old is not None and not (isinstance(old, types.Tuple) and len(old.items) == len(value.items)):
+        recursive = (
+            "Return type of recursive function does not converge: "
+            if "recursion" in walk.module.requirements
+            else ""
+        )
+        walk.fail(
+            node, "%sa device function returns %s on one path and %s on another" % (recursive, old, value.type)
+        )
+    if not all(isinstance(item.type, types.Scalar) for item in value.items):
+        walk.fail(node, "device functions return tuples of numbers only")
+    olds = old.items if old is not None else [None] * len(value.items)
+    t = walk.settle_return(
+        types.Tuple([typing.unify(o, item.type) for o, item in zip(olds, value.items)]), unify=False
+    )
+    codes = ", ".join(cast(item, item_type) for item, item_type in zip(value.items, t.items))
+    walk.emit("return %s{%s};" % (walk.module.tuple_struct(t), codes))
+
+
+# -- names, constants and tuples ----------------------------------------------------------------------
+@typing_rule(ast.Constant)
+def type_Constant(walk, node):
+    return walk.constant_value(node.value, node)
+
+
+@c_rule(ast.Constant)
+def c_Constant(walk, node, annotation):
+    return literal(annotation.const, annotation.type) if annotation.code is not None else annotation
+
+
+@typing_rule(ast.Name)
+def type_Name(walk, node):
+    """What the name reads (how): a variable, or a value known when compiling (a constant, a global)."""
+    name = node.id
+    if name in walk.local_functions:  # a function defined in this one
+        return Value(obj=walk.local_functions[name])
+    if name in walk.constants:
+        return as_annotation(walk.constants[name], ("value", walk.constants[name]))
+    variable = walk.renames.get(name, name)  # the variable the name is bound to now (binding())
+    if variable in walk.vars:
+        t = walk.vars[variable]
+        if t is types.none:  # a variable that only holds None: known when compiling, as the constant
+            return Value(type=types.none)
+        if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
+            return Value(obj=t.instance_type)
+        if variable in walk.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
+            return typed(t, const=walk.single_constants[variable], how=("variable", variable))
+        if isinstance(t, types.Tuple):
+            return as_annotation(_tuple_value(variable, t), ("variable", variable))
+        return typed(t, how=("variable", variable))
+    if name in walk.globals:
+        return as_annotation(walk.python_value(walk.globals[name], node), ("global", walk.globals[name]))
+    import builtins
+
+    # itself, recursively, while its decorator compiles it (a signature given): its global once bound, so before
+    # a builtin of its name
+    if name == walk.pyfunc.__name__:
+        return Value(obj=DeviceFunction(walk.pyfunc))
+    if hasattr(builtins, name):
+        return Value(obj=getattr(builtins, name))
+    if walk.retyping:  # the emitting pass: every name is known by now
+        walk.fail(node, "NameError: name %r is not defined" % name)
+    raise _Unknown(name)
+
+
+@c_rule(ast.Name)
+def c_Name(walk, node, annotation):
+    kind, what = annotation.how or (None, None)
+    if kind == "variable":
+        return walk.variable_value(what, node)
+    if kind == "global":  # its C is made where it is read (a constant array's view, a captured array)
+        return walk.python_value(what, node)
+    if kind == "value":
+        return what
+    return annotation  # a compile-time object
+
+
+@typing_rule(ast.Tuple)
+def type_Tuple(walk, node):
+    items = [walk.expr(e) for e in node.elts]
+    const = tuple(i.const for i in items) if all(i.const is not None for i in items) else None
+    return Value(type=types.Tuple([i.type for i in items]), items=items, const=const)
+
+
+@c_rule(ast.Tuple)
+def c_Tuple(walk, node, annotation):
+    return Value(type=annotation.type, items=[walk.expr(e) for e in node.elts], const=annotation.const)
 
 
 def _tuple_value(path, t):

@@ -6,6 +6,7 @@ read as those objects where they are used, as numba types such a variable by the
 import ast
 
 from numba_cuda_c import types
+from numba_cuda_c.pyjit import bindings, statements
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 from numba_cuda_c.pyjit.values import Namespace, Value, c_array_type, cast, typed
@@ -16,25 +17,12 @@ class Syntax:
     def assign_chained(self, node):
         """a = b = value: the value computed once, then stored in each target from left to right (Python's order;
         `a = a[0] = x` too)."""
-        value = self.held(self.expr(node.value), node)
+        value = held(self, self.expr(node.value), node)
         for target in node.targets:
             if isinstance(target, ast.Tuple):
-                self.unpack(target, value, node)
+                statements.unpack(self, target, value, node)
             else:
                 self.store(target, value, node)
-
-    def held(self, value, node):
-        """A value read several times, computed once: a number or an array in a temporary, a tuple item by item;
-        constants and compile-time objects as they are."""
-        if value.items is not None:
-            items = [self.held(item, node) for item in value.items]
-            return Value(type=value.type, items=items, const=value.const)
-        if value.code is None or value.const is not None or not isinstance(value.type, (types.Scalar, types.Array)):
-            return value
-        temp = self.module.unique("t")
-        ctype = c_array_type(value.type) if isinstance(value.type, types.Array) else value.type.ctype
-        self.emit("%s %s = %s;" % (ctype, temp, value.code))
-        return Value(temp, value.type)
 
     # -- names bound to compile-time objects ----------------------------------------------------------------------
     def store_object(self, name, value, node):
@@ -51,52 +39,71 @@ class Syntax:
             )
         self.constants[name] = value
 
-    # -- (name := value) -------------------------------------------------------------------------------------------
-    @typing_rule(ast.NamedExpr)
-    def type_NamedExpr(self, node):
-        """(n := value): the value stored in n (a variable, typed as an assignment types it), and the expression's
-        value is n's."""
-        value = self.expr(node.value)
-        variable, t = self.walrus_variable(node, value)
-        return typed(t, how=("walrus", variable))
 
-    @c_rule(ast.NamedExpr)
-    def c_NamedExpr(self, node, annotation):
-        value = self.expr(node.value)
-        variable, t = self.walrus_variable(node, value)
-        self.assigned.add(variable)
-        return Value("(v_%s = %s)" % (variable, cast(value, t) if isinstance(t, types.Scalar) else value.code), t)
+def held(walk, value, node):
+    """A value read several times, computed once: a number or an array in a temporary, a tuple item by item;
+    constants and compile-time objects as they are."""
+    if value.items is not None:
+        items = [held(walk, item, node) for item in value.items]
+        return Value(type=value.type, items=items, const=value.const)
+    if value.code is None or value.const is not None or not isinstance(value.type, (types.Scalar, types.Array)):
+        return value
+    temp = walk.module.unique("t")
+    ctype = c_array_type(value.type) if isinstance(value.type, types.Array) else value.type.ctype
+    walk.emit("%s %s = %s;" % (ctype, temp, value.code))
+    return Value(temp, value.type)
 
-    def walrus_variable(self, node, value):
-        """The variable (n := value) stores in, and its type: a number, or an array (an expression in C: the
-        assignment is one, so that it may stand in a while loop's condition or after `and`)."""
-        name = node.target.id
-        if value.items is not None or not isinstance(value.type, (types.Scalar, types.Array)):
-            self.fail(node, "(%s := ...) in a kernel takes a number or an array, not %s" % (name, value.type))
-        variable = self.binding(name, value, site=node.target)
-        if isinstance(value.type, types.Array):
-            if not self.emitting:
-                self.vars[variable] = value.type
-            elif c_array_type(value.type) != c_array_type(self.vars[variable]):
-                self.fail(node, "a variable cannot hold both %s and %s" % (self.vars[variable], value.type))
-            return variable, self.vars[variable]
-        if variable in self.params and self.vars[variable] != value.type:
-            return variable, self.vars[variable]  # a parameter keeps its type: the value converts to it
-        return variable, self.settle_variable(variable, value.type)
 
-    # -- lambda ------------------------------------------------------------------------------------------------
-    @typing_rule(ast.Lambda)
-    def type_Lambda(self, node):
-        """lambda x: ...: a device function of its own (a nested function: bindings.py), called where it is or
-        passed on as a compile-time argument."""
-        function = self.nested_functions.get(id(node))
-        if function is None:
-            function = self.nested_functions[id(node)] = self.nested_function(node)
-        return Value(obj=DeviceFunction(function))
+# -- (name := value) -------------------------------------------------------------------------------------------
+@typing_rule(ast.NamedExpr)
+def type_NamedExpr(walk, node):
+    """(n := value): the value stored in n (a variable, typed as an assignment types it), and the expression's
+    value is n's."""
+    value = walk.expr(node.value)
+    variable, t = walrus_variable(walk, node, value)
+    return typed(t, how=("walrus", variable))
 
-    @c_rule(ast.Lambda)
-    def c_Lambda(self, node, annotation):
-        return annotation
+
+@c_rule(ast.NamedExpr)
+def c_NamedExpr(walk, node, annotation):
+    value = walk.expr(node.value)
+    variable, t = walrus_variable(walk, node, value)
+    walk.assigned.add(variable)
+    return Value("(v_%s = %s)" % (variable, cast(value, t) if isinstance(t, types.Scalar) else value.code), t)
+
+
+def walrus_variable(walk, node, value):
+    """The variable (n := value) stores in, and its type: a number, or an array (an expression in C: the
+    assignment is one, so that it may stand in a while loop's condition or after `and`)."""
+    name = node.target.id
+    if value.items is not None or not isinstance(value.type, (types.Scalar, types.Array)):
+        walk.fail(node, "(%s := ...) in a kernel takes a number or an array, not %s" % (name, value.type))
+    variable = walk.binding(name, value, site=node.target)
+    if isinstance(value.type, types.Array):
+        if not walk.emitting:
+            walk.vars[variable] = value.type
+        elif c_array_type(value.type) != c_array_type(walk.vars[variable]):
+            walk.fail(node, "a variable cannot hold both %s and %s" % (walk.vars[variable], value.type))
+        return variable, walk.vars[variable]
+    if variable in walk.params and walk.vars[variable] != value.type:
+        return variable, walk.vars[variable]  # a parameter keeps its type: the value converts to it
+    return variable, walk.settle_variable(variable, value.type)
+
+
+# -- lambda ------------------------------------------------------------------------------------------------
+@typing_rule(ast.Lambda)
+def type_Lambda(walk, node):
+    """lambda x: ...: a device function of its own (a nested function: bindings.py), called where it is or
+    passed on as a compile-time argument."""
+    function = walk.nested_functions.get(id(node))
+    if function is None:
+        function = walk.nested_functions[id(node)] = bindings.nested_function(walk, node)
+    return Value(obj=DeviceFunction(function))
+
+
+@c_rule(ast.Lambda)
+def c_Lambda(walk, node, annotation):
+    return annotation
 
 
 def _same_object(a, b):

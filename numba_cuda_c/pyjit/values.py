@@ -3,7 +3,6 @@ the cuda namespace, and constants and casts in CUDA C."""
 
 import math
 
-
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetime_units, typing
 from numba_cuda_c.pyjit.typing import KernelTypeError

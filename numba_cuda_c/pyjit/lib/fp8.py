@@ -7,7 +7,8 @@ Each function's arguments convert as numba-cuda's do (a number to the float it t
 enums' members, cuda.bindings' cudaRoundMode's, or integers, checked where known when compiling); the header (the
 requirement "fp8", module.py's) is included only in translations that use FP8."""
 
-from numba_cuda_c import fp8_types as fp8, types
+from numba_cuda_c import fp8_types as fp8
+from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib import numbers
 from numba_cuda_c.pyjit.lib.table import Intrinsic

@@ -3,8 +3,8 @@
 become a tuple of results after the return value, as numba returns them: sincos(x) -> (s, c)."""
 
 from numba_cuda_c import types
-from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.lib.libdevice_table import FUNCTIONS
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.values import cast
 
 C_TYPES = {
