@@ -6,7 +6,6 @@ driver: CUDA is loaded at first use, so the import is fast and works on a machin
 
 import contextlib as _contextlib
 import os as _os
-import sys as _sys
 
 if _os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
     # numba's CUDA simulator (numba_cuda_c/simulator/): its module takes this one's place in sys.modules, so that
@@ -79,39 +78,17 @@ from numba_cuda_c.cudadrv.emm import (  # noqa: F401
     MappedMemory,
     MemoryPointer,
     PinnedMemory,
+    set_memory_manager,
 )
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 from numba_cuda_c.stubs import *  # noqa: F401,F403  (grid, shared, syncthreads, ...: device-side names)
-from numba_cuda_c import cudadrv  # noqa: F401
+from numba_cuda_c import cudadrv, distributed_hooks as _distributed_hooks  # noqa: F401
+from numba_cuda_c.cudadrv import emm as _emm
 from numba_cuda_c.cudadrv import devicearray, devices  # noqa: F401  (numba.cuda leaks these modules; driver: below)
 
 
-class _DistributedProtocolFinder:
-    """Dask's serializers for our arrays (numba_cuda_c/distributed_serializers.py) are registered once
-    distributed.protocol is imported, and what offers CUDA IPC between workers of one host once
-    distributed.comm.core and distributed.core are (numba_cuda_c/dask_ipc.py), never importing them here: this
-    finder, first on sys.meta_path, answers for those modules (loading the serializers only then); every other
-    import costs it one set lookup."""
-
-    hooked = frozenset(("distributed.protocol", "distributed.comm.core", "distributed.core"))
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname not in self.hooked:
-            return None
-        from numba_cuda_c import distributed_serializers
-
-        return distributed_serializers.spec_registering_after(self, fullname, path, target)
-
-
-if any(name in _sys.modules for name in _DistributedProtocolFinder.hooked):
-    from numba_cuda_c import distributed_serializers as _distributed_serializers
-
-    _distributed_serializers.register_if_loaded()
-if not all(name in _sys.modules for name in _DistributedProtocolFinder.hooked) and not any(
-    type(finder).__name__ == "_DistributedProtocolFinder" for finder in _sys.meta_path
-):
-    _sys.meta_path.insert(0, _DistributedProtocolFinder())
+_distributed_hooks.install()
 
 implementation = "NVIDIA"
 
@@ -307,62 +284,7 @@ def defer_cleanup():
         _cuda._defer_cleanup(-1)
 
 
-def set_memory_manager(mm_plugin):
-    """Choose how device memory is allocated, as numba's set_memory_manager: an EMM plugin class
-    (derived from BaseCUDAMemoryManager), numba_cuda_c.pool.StreamOrderedMemoryManager (the built-in
-    stream-ordered pool), or None for the default (cuMemAlloc and the deallocation queue)."""
-    if mm_plugin is pool.StreamOrderedMemoryManager:
-        _cuda._set_memory_plugin(None)
-        _cuda._use_memory_pool(True)
-    elif mm_plugin is None:
-        _cuda._set_memory_plugin(None)
-        _cuda._use_memory_pool(False)
-    elif isinstance(mm_plugin, type) and issubclass(mm_plugin, BaseCUDAMemoryManager):
-        version = mm_plugin(context=None).interface_version
-        if version != 1:
-            raise RuntimeError("EMM Plugin interface has version %d - version 1 required" % version)
-        _cuda._use_memory_pool(False)
-        _cuda._set_memory_plugin(mm_plugin)
-    else:
-        raise TypeError("set_memory_manager takes a BaseCUDAMemoryManager subclass, not %r" % (mm_plugin,))
-
-
-def _memory_manager_from_environment():
-    name = _os.environ.get("NUMBA_CUDA_MEMORY_MANAGER", "default")
-    if name == "default":
-        return
-    if name == "numba_cuda_c.pool":
-        _cuda._use_memory_pool(True)
-        return
-    import importlib
-
-    try:
-        plugin = importlib.import_module(name)._numba_memory_manager
-    except (ImportError, AttributeError) as error:
-        raise RuntimeError(
-            "NUMBA_CUDA_MEMORY_MANAGER=%r: expected 'default', 'numba_cuda_c.pool' or the name of an importable "
-            "module that defines _numba_memory_manager (%s)" % (name, error)
-        ) from error
-    set_memory_manager(plugin)
-
-
-_memory_manager_from_environment()
-
-
-@_contextlib.contextmanager
-def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
-    """Open an IPC handle (the 64 bytes of a CUipcMemHandle: bytes, a tuple of ints) as a device
-    array of this shape, dtype and strides (default: one C-contiguous dimension), for the duration
-    of the block; the handle is closed at its end."""
-    import numpy as np
-
-    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle  # ipc imports NumPy: loaded at first use
-
-    dtype = np.dtype(dtype)
-    size = int(np.prod(shape)) * dtype.itemsize
-    ipc_handle = IpcHandle(None, IpcMemHandle(handle), size, offset=offset)
-    yield ipc_handle.open_array(current_context(), shape=shape, strides=strides, dtype=dtype)
-    ipc_handle.close()
+_emm.memory_manager_from_environment()  # NUMBA_CUDA_MEMORY_MANAGER, at import as numba reads it
 
 
 # Names loaded when first asked for (`import numba_cuda_c` loads neither NumPy nor the translator): name ->
@@ -371,6 +293,7 @@ _LAZY = {
     "__version__": ("numba_cuda_c._version", "__version__"),  # which the dispatcher's disk cache reads too
     "driver": ("numba_cuda_c.cudadrv.driver", None),  # numba.cuda leaks it too; its helpers: ctypes, EMM glue
     "KernelRuntimeError": ("numba_cuda_c.errors", "KernelRuntimeError"),  # a kernel that raised (the simulator's)
+    "open_ipc_array": ("numba_cuda_c.cudadrv.ipc", "open_ipc_array"),  # IPC, which imports NumPy
     # the Python-kernel compiler, which imports NumPy
     **{
         name: ("numba_cuda_c.pyjit", name)

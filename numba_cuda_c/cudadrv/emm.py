@@ -10,9 +10,12 @@ Context.get_memory_info() asks the plugin.
 
 import abc
 import contextlib
+import importlib
+import os
 import weakref
 
 from numba_cuda_c import _cuda
+from numba_cuda_c.pool import StreamOrderedMemoryManager
 
 MemoryInfo = _cuda.MemoryInfo  # a namedtuple (free, total), as numba's: plugins make their own
 
@@ -246,3 +249,41 @@ class GetIpcHandleMixin:
         from numba_cuda_c.cudadrv.ipc import context_ipc_handle  # ipc imports NumPy, which the package does not
 
         return context_ipc_handle(self.context, _pointer_value(memory.device_pointer), memory.size, memory)
+
+
+def set_memory_manager(mm_plugin):
+    """Choose how device memory is allocated, as numba's set_memory_manager: an EMM plugin class
+    (derived from BaseCUDAMemoryManager), numba_cuda_c.pool.StreamOrderedMemoryManager (the built-in
+    stream-ordered pool), or None for the default (cuMemAlloc and the deallocation queue)."""
+    if mm_plugin is StreamOrderedMemoryManager:
+        _cuda._set_memory_plugin(None)
+        _cuda._use_memory_pool(True)
+    elif mm_plugin is None:
+        _cuda._set_memory_plugin(None)
+        _cuda._use_memory_pool(False)
+    elif isinstance(mm_plugin, type) and issubclass(mm_plugin, BaseCUDAMemoryManager):
+        version = mm_plugin(context=None).interface_version
+        if version != 1:
+            raise RuntimeError("EMM Plugin interface has version %d - version 1 required" % version)
+        _cuda._use_memory_pool(False)
+        _cuda._set_memory_plugin(mm_plugin)
+    else:
+        raise TypeError("set_memory_manager takes a BaseCUDAMemoryManager subclass, not %r" % (mm_plugin,))
+
+
+def memory_manager_from_environment():
+    """At import: the plugin NUMBA_CUDA_MEMORY_MANAGER names (numba's variable), if any."""
+    name = os.environ.get("NUMBA_CUDA_MEMORY_MANAGER", "default")
+    if name == "default":
+        return
+    if name == "numba_cuda_c.pool":
+        _cuda._use_memory_pool(True)
+        return
+    try:
+        plugin = importlib.import_module(name)._numba_memory_manager
+    except (ImportError, AttributeError) as error:
+        raise RuntimeError(
+            "NUMBA_CUDA_MEMORY_MANAGER=%r: expected 'default', 'numba_cuda_c.pool' or the name of an importable "
+            "module that defines _numba_memory_manager (%s)" % (name, error)
+        ) from error
+    set_memory_manager(plugin)

@@ -8,6 +8,8 @@ source device, and otherwise copies it through a buffer of the context's own ("s
 unmaps it: what was opened must not be used after.
 """
 
+import contextlib
+
 import numpy as np
 
 from numba_cuda_c import _cuda
@@ -184,3 +186,15 @@ def get_ipc_handle(array):
         raise ValueError("memory from the stream-ordered pool cannot be shared through CUDA IPC")
     desc = dict(shape=array.shape, strides=array.strides, dtype=array.dtype)
     return IpcArrayHandle(_cuda.get_context().get_ipc_handle(gpu_data), desc)
+
+
+@contextlib.contextmanager
+def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
+    """Open an IPC handle (the 64 bytes of a CUipcMemHandle: bytes, a tuple of ints) as a device
+    array of this shape, dtype and strides (default: one C-contiguous dimension), for the duration
+    of the block; the handle is closed at its end."""
+    dtype = np.dtype(dtype)
+    size = int(np.prod(shape)) * dtype.itemsize
+    ipc_handle = IpcHandle(None, IpcMemHandle(handle), size, offset=offset)
+    yield ipc_handle.open_array(_cuda.get_context(), shape=shape, strides=strides, dtype=dtype)
+    ipc_handle.close()

@@ -108,7 +108,11 @@ PACKAGE_LAYERS = [
     ),
     ("driver", "cudadrv compiler"),
     ("translator", "pyjit"),
-    ("features", "random reduction ufunc gufunc vectorizers dask_ipc distributed_serializers simulator _info"),
+    (
+        "features",
+        "random reduction ufunc gufunc vectorizers dask_ipc distributed_serializers distributed_hooks simulator "
+        "_info",
+    ),
     ("face", "__init__ bf16 libdevice fp8 _internal __main__"),  # numba's names: what programs import
     ("programs", "kernels"),  # written with numba's names, as a user's program is
 ]
