@@ -20,6 +20,11 @@ PYTHON_BINARY = {
     ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow, ast.BitAnd: operator.and_,
     ast.BitOr: operator.or_, ast.BitXor: operator.xor, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
 }  # fmt: skip
+# the comparisons of two numbers, as Python computes them (numba's branch pruning evaluates these too)
+PYTHON_COMPARE = {
+    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}  # fmt: skip
 
 
 def python_folded(node):

@@ -9,7 +9,7 @@ import math
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, optional, typing
-from numba_cuda_c.pyjit.folding import NOT_FOLDED, python_folded, real_divmod
+from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_COMPARE, python_folded, real_divmod
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 from numba_cuda_c.pyjit.typing import KernelTypeError
 from numba_cuda_c.pyjit.values import Value, cast, literal, typed
@@ -424,8 +424,9 @@ def binop_type(walk, op, left, right, node):
 
 def sign_clear(value):
     """Whether numba's LLVM knows a number's sign bit is clear (its computeKnownFPClass): an unsigned integer or a
-    bool (converted by uitofp), a constant that is not negative (nor -0.0), or a sum, product or quotient of two such
-    (_signed); a float variable or an array's element is not known."""
+    bool (converted by uitofp), a constant that is not negative (nor -0.0), a sum, product or quotient of two such,
+    a square (_signed), a conditional expression of two such (c_IfExp); a float variable or an array's element is
+    not known."""
     if value.nonnegative or (value.type is not None and getattr(value.type, "kind", None) in ("u", "b")):
         return True
     return _real(value.const) and math.copysign(1.0, value.const) > 0
@@ -453,14 +454,7 @@ def _real(constant):
     return type(constant) in (bool, int, float)
 
 
-_COMPARE_VALUES = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-}
+_COMPARE_VALUES = {COMPARES[kind]: compare for kind, compare in PYTHON_COMPARE.items()}  # by COMPARES' op
 
 
 def _wrapped(value, t):

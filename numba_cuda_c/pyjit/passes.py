@@ -86,9 +86,10 @@ class Pass(
         self.break_flags = []  # per enclosing loop: the flag its breaks set when it has an else, or None
         self.ssa_loops = []  # per enclosing loop: its phis (ssa.LoopPhis), which breaks and continues copy into
         self.ssa_places = {}  # a store's place -> how many times this pass reached it (ssa.def_variable)
-        self.def_constants = {}  # a store's variable -> the number constant stored there (`j = 0`: known_test)
         self.masked_constants = set()  # names whose constants a pruned branch hides (mask_constants)
-        self.stored_numbers = {}  # a store's variable -> a number LLVM sees there, a module's too (math.inf)
+        # a store's variable -> (the number stored there, whether a literal: numba's pruning knows those, known_test;
+        # LLVM knows a module's constant too, `v = math.inf`: stored_number)
+        self.stored_numbers = {}
         self.while_names = []  # the names each enclosing while loop's condition reads
         self.loop_depth = 0
         self.assigned = set(function.params)  # the variables assigned so far (a read before is an error)

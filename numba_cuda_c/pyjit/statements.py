@@ -3,13 +3,12 @@ tuples: a class of the rules that the passes (passes.py) inherit, `self` being t
 constructs' rules are in their modules (operators.py, indexing.py, calls.py, loops.py, ...)."""
 
 import ast
-import operator
 import types as pytypes
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import bindings, exceptions, operators, optional, ssa, strings, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
-from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_BINARY, python_folded
+from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_BINARY, PYTHON_COMPARE, python_folded
 from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import BINOPS
 from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
@@ -20,28 +19,24 @@ _FOLDABLE = (ast.Constant, ast.Name, ast.Load, ast.Compare, ast.BoolOp, ast.Unar
              ast.unaryop, ast.boolop)  # fmt: skip
 
 
+def _calls_nothing(test):
+    """Whether a test calls and stores nothing: pruning one of its jumps then skips no call of the others."""
+    return not any(isinstance(n, (ast.Call, ast.NamedExpr)) for n in ast.walk(test))
+
+
 def _test_links(test):
     """The parts of a test CPython compiles to a jump each (`a and b`, `a < b == c` as `a < b` and `b == c`), or
-    None for another test; only where no part calls anything (pruning one skips the calls of the others)."""
-    if any(isinstance(n, (ast.Call, ast.NamedExpr)) for n in ast.walk(test)):
+    None for another test, or one that calls something (_calls_nothing)."""
+    if not _calls_nothing(test):
         return None
     if isinstance(test, ast.BoolOp):
         return list(test.values)
-    if isinstance(test, ast.IfExp):
-        return []
     if isinstance(test, ast.Compare) and len(test.ops) > 1:
         lefts = [test.left] + test.comparators[:-1]
         return [
             ast.Compare(left=a, ops=[op], comparators=[b]) for a, op, b in zip(lefts, test.ops, test.comparators)
         ]
     return None
-
-
-# the comparisons numba's dead-branch pruning evaluates (its binop conditions)
-_COMPARISONS = {
-    ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-}  # fmt: skip
 
 
 class Statements:
@@ -100,29 +95,26 @@ class Statements:
         self.depth -= 1
 
     def known_test(self, test):
-        """numba's dead-branch pruning, which runs after its SSA: True or False where the test is a name, or one
-        comparison or binary operation of two operands, each a constant or a name whose reaching store holds one
-        (`j = 0` before `while j < 3:`, whatever the loop's body stores later); else None."""
+        """numba's dead-branch pruning, which runs after its SSA, on the jumps CPython compiles a test to: True or
+        False where the test is a constant, a name, or one comparison or binary operation of two operands, each a
+        literal or a name whose reaching store holds one (`j = 0` before `while j < 3:`, whatever the loop's body
+        stores later), or is made of such jumps (`and`, `or`, `not`, chained comparisons, a nested conditional);
+        else None."""
 
         def operand(node):
             folded = python_folded(node)
             if folded is NOT_FOLDED and isinstance(node, ast.Name) and node.id not in self.masked_constants:
-                return self.def_constants.get(self.renames.get(node.id, node.id), NOT_FOLDED)
+                number, literal_store = self.stored_numbers.get(self.renames.get(node.id, node.id), (None, False))
+                return number if literal_store else NOT_FOLDED  # a module's constant: not seen by the pruning
             return folded
 
         if isinstance(test, ast.Name):
             value = operand(test)
             return None if value is NOT_FOLDED else bool(value)
-        folded = python_folded(test)
-        if folded is not NOT_FOLDED and type(folded) in (
-            int,
-            bool,
-            float,
-            complex,
-            str,
-        ):  # CPython settles the jump
+        folded = python_folded(test)  # CPython settles the jump on a constant
+        if folded is not NOT_FOLDED and type(folded) in (int, bool, float, complex, str):
             return bool(folded)
-        if isinstance(test, ast.IfExp) and _test_links(test) is not None:  # a jump to either side's own jump
+        if isinstance(test, ast.IfExp) and _calls_nothing(test):  # a jump to either side's own jump
             chosen = self.known_test(test.test)
             if chosen is not None:
                 return self.known_test(test.body if chosen else test.orelse)
@@ -138,8 +130,8 @@ class Statements:
             if decisive in known:
                 return decisive
             return None if None in known else not decisive
-        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARISONS:
-            function, pair = _COMPARISONS[type(test.ops[0])], (test.left, test.comparators[0])
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in PYTHON_COMPARE:
+            function, pair = PYTHON_COMPARE[type(test.ops[0])], (test.left, test.comparators[0])
         elif isinstance(test, ast.BinOp) and type(test.op) in PYTHON_BINARY:
             function, pair = PYTHON_BINARY[type(test.op)], (test.left, test.right)
         else:
@@ -155,18 +147,13 @@ class Statements:
     def reads_module_constant(self, test):
         """Whether a test reads a module's constant (`if math.nan:`): numba's IR gets it by getattr, which its
         dead-branch pruning does not see through, so both branches stay (and are typed)."""
-        return any(
-            isinstance(n, ast.Attribute)
-            and isinstance(n.value, ast.Name)
-            and isinstance(self.globals.get(n.value.id), pytypes.ModuleType)
-            for n in ast.walk(test)
-        )
+        return any(_module_attribute(self, n) for n in ast.walk(test))
 
     def stored_number(self, node):
         """The number a name reads where its reaching store holds a constant, as numba's LLVM sees it after its
         SSA (a module's constant too: `v = math.inf`), else None."""
         if isinstance(node, ast.Name) and node.id not in self.masked_constants:
-            return self.stored_numbers.get(self.renames.get(node.id, node.id))
+            return self.stored_numbers.get(self.renames.get(node.id, node.id), (None, False))[0]
         return None
 
     def range_loop(self, node):
@@ -306,16 +293,15 @@ def stmt_Assign(walk, node):
     assign(walk, node.targets[0], node.value, node)
     target = node.targets[0]
     if isinstance(target, ast.Name):  # numba's SSA knows the constant a store holds (stmt_While prunes on it)
-        folded = python_folded(node.value)
         variable = walk.renames.get(target.id, target.id)
         walk.masked_constants.discard(target.id)
-        if type(folded) in (int, bool, float):
-            walk.def_constants[variable] = folded
-        else:
-            walk.def_constants.pop(variable, None)
-        number = folded if folded is not NOT_FOLDED else module_constant(walk, node.value)
+        number, literal_store = python_folded(node.value), True
+        if number is NOT_FOLDED and _module_attribute(
+            walk, node.value
+        ):  # `v = math.inf`: LLVM's, not the pruning's
+            number, literal_store = getattr(walk.globals[node.value.value.id], node.value.attr, None), False
         if type(number) in (int, bool, float):
-            walk.stored_numbers[variable] = number
+            walk.stored_numbers[variable] = (number, literal_store)
         else:
             walk.stored_numbers.pop(variable, None)
 
@@ -482,16 +468,14 @@ def stmt_While(walk, node):
     loop_else_end(walk, node, phis)
 
 
-def module_constant(walk, node):
-    """The value of a module's attribute (math.inf), else NOT_FOLDED."""
-    if (
+def _module_attribute(walk, node):
+    """Whether node reads an attribute of a module (math.inf, math.nan): numba's IR reads it by getattr."""
+    return (
         isinstance(node, ast.Attribute)
         and isinstance(node.value, ast.Name)
         and isinstance(walk.globals.get(node.value.id), pytypes.ModuleType)
         and node.value.id not in walk.renames
-    ):
-        return getattr(walk.globals[node.value.id], node.attr, NOT_FOLDED)
-    return NOT_FOLDED
+    )
 
 
 def mask_constants(walk, statements):
