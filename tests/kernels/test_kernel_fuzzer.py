@@ -176,11 +176,6 @@ def _numba_cuda_installed():
 
 @requires_gpu
 @pytest.mark.skipif(not _numba_cuda_installed(), reason="numba-cuda is not installed")
-@pytest.mark.xfail(
-    reason="issue #38 is open: the GPU fuzzer still finds last-bit differences (cmath's acosh and atanh, complex "
-    "products, float // and % where ptxas fuses NVVM's frem otherwise: about 6 in 1000); `.ci/gpu-check fuzz` lists them",
-    strict=False,
-)
 def test_random_kernels_give_numba_cudas_results(tmp_path):
     """100 random kernels run by numba-cuda and by us on the GPU: the same types, the same bits."""
     env = dict(os.environ, NUMBA_CUDA_C_CACHE_DIR=str(tmp_path / "cache"))

@@ -35,6 +35,10 @@ def k_exp_f32(a, n):
     a[0] = math.exp(a[1])
 
 
+def k_tanh(a, n):
+    a[0] = math.tanh(a[1])
+
+
 def k_transcendental(a, n):
     a[0] = math.sin(a[1]) + math.cos(a[2]) + math.tanh(a[3]) + math.log(a[4])
 
@@ -197,6 +201,14 @@ def test_math_transcendentals():
     assert "ld.global.f32" in body and "st.global.f32" in body
     fast = body_of(ptx_of(k_transcendental, fastmath=True), "k_transcendental")
     assert "sin.approx" in fast and "cos.approx" in fast and "lg2.approx" in fast
+
+
+def test_math_tanh_fastmath_is_ptx_approximation():
+    # numba-cuda: a float32 tanh with fastmath is tanh.approx.f32 from compute capability 7.5 on; a float64 is libdevice's
+    assert "tanh.approx.f32 " not in ptx_of(k_tanh)
+    assert "tanh.approx.f32 " in ptx_of(k_tanh, fastmath=True)
+    assert "tanh.approx.f32 " in ptx_of(k_tanh, fastmath=True, cc=(7, 5))
+    assert "tanh.approx" not in ptx_of(k_tanh, "void(float64[:], int64)", fastmath=True)
 
 
 def test_math_floor_ceil():

@@ -10,7 +10,7 @@ import math
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
-from numba_cuda_c.pyjit.lib.table import Intrinsic
+from numba_cuda_c.pyjit.lib.table import Intrinsic, Requirement
 from numba_cuda_c.pyjit.values import Value, cast, literal
 
 # math's functions -> CUDA's (a float32 argument calls the f-suffixed one)
@@ -178,10 +178,24 @@ def math_code(name, args, result, params, work, translator):
 _FAST_FLOAT32 = ("cos", "sin", "tan", "exp", "log2", "log10", "log", "pow")
 
 
+# numba-cuda's fastmath tanh of a float32: PTX's tanh.approx.f32 from compute capability 7.5, libdevice's below
+Requirement(
+    "fast_tanhf",
+    'extern "C" __device__ float __nv_tanhf(float);\n'
+    "__device__ __forceinline__ float ncc_fast_tanhf(float x) {\n"
+    "#if __CUDA_ARCH__ >= 750\n"
+    '    float r;\n    asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x));\n    return r;\n'
+    "#else\n    return __nv_tanhf(x);\n#endif\n}\n",
+)
+
+
 def _libdevice_call(name, suffix, translator):
     """The libdevice function numba-cuda calls for math.name: called by its __nv_ name, not CUDA's wrapper, so that
     NVRTC cannot fold a constant argument with the host's libm (numba's NVVM folds libdevice's own code)."""
     base = (MATH_FUNCTIONS.get(name) or MATH_ROUNDING[name]) + suffix
+    if suffix and name == "tanh" and translator.module.fastmath:
+        translator.module.require("fast_tanhf")
+        return "ncc_fast_tanhf"
     if suffix and name in _FAST_FLOAT32 and translator.module.fastmath:
         base = "fast_" + base
     translator.module.require("libdevice." + base)
