@@ -296,10 +296,8 @@ def stmt_Assign(walk, node):
         variable = walk.renames.get(target.id, target.id)
         walk.masked_constants.discard(target.id)
         number, literal_store = python_folded(node.value), True
-        if number is NOT_FOLDED and _module_attribute(
-            walk, node.value
-        ):  # `v = math.inf`: LLVM's, not the pruning's
-            number, literal_store = getattr(walk.globals[node.value.value.id], node.value.attr, None), False
+        if number is NOT_FOLDED:  # `v = -math.inf`: LLVM's, not the pruning's
+            number, literal_store = _llvm_number(walk, node.value), False
         if type(number) in (int, bool, float):
             walk.stored_numbers[variable] = (number, literal_store)
         else:
@@ -466,6 +464,19 @@ def stmt_While(walk, node):
     walk.loop_depth -= 1
     walk.emit("}")
     loop_else_end(walk, node, phis)
+
+
+def _llvm_number(walk, node):
+    """The number numba's LLVM folds an expression to where CPython's compiler does not: a module's constant
+    (`math.inf`, read by getattr), a name whose store holds a number, either negated; else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        number = _llvm_number(walk, node.operand)
+        if type(number) not in (bool, int, float):
+            return None
+        return -number if isinstance(node.op, ast.USub) else +number
+    if _module_attribute(walk, node):
+        return getattr(walk.globals[node.value.id], node.attr, None)
+    return walk.stored_number(node)
 
 
 def _module_attribute(walk, node):

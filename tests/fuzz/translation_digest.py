@@ -67,6 +67,7 @@ def main(argv=None):
             before = json.load(f)
         changed = [key for key in found if key in before and before[key][0] != found[key][0]]
         print("%d of %d compared differ%s" % (len(changed), len(set(found) & set(before)), ": " if changed else ""))
+        print(" ".join(changed))
         for key in changed[: args.show]:
             print("=" * 100, "\n%s before:\n%s\n%s after:\n%s" % (key, before[key][1], key, found[key][1]))
         return 1 if changed else 0

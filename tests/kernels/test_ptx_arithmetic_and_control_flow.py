@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import numba_cuda_c as cuda
-from compile_ptx_helpers import SIG, _private_cache, body_of, ptx_of, translated  # noqa: F401  (a fixture)
-from numba_cuda_c import _cuda, float32
+from compile_ptx_helpers import SIG, _private_cache, body_of, ptx_of, returned_constant, translated  # noqa: F401  (a fixture)
+from numba_cuda_c import _cuda, float32, types
 
 try:
     _cuda.nvrtc_version()
@@ -532,6 +532,23 @@ def k_remainder_of_stored_constants(out, a):
 def test_a_remainder_of_stored_constants_is_folded():
     source = translated(k_remainder_of_stored_constants, "void(float64[::1], float64[::1])")
     assert "65535.0" in source and "ncc_real_mod" not in source
+
+
+def d_floor_division_by_a_stored_negated_constant():
+    v = -math.inf
+    w = v  # a copy: LLVM sees the number through both
+    return 0 // w  # numba-cuda: -0.0, LLVM's exact fold (frem's expansion at run time: NaN)
+
+
+def d_remainder_by_a_stored_negated_constant():
+    v = -math.inf
+    return 0 % v  # -0.0: the remainder takes the divisor's sign
+
+
+def test_stored_negated_module_constants_fold_as_llvm_does():
+    for function in (d_floor_division_by_a_stored_negated_constant, d_remainder_by_a_stored_negated_constant):
+        value, resty = returned_constant(function)
+        assert (value, math.copysign(1.0, value), resty) == (0.0, -1.0, types.float64), function.__name__
 
 
 def k_ternary_of_truthy_constants(out, a, b):
