@@ -126,6 +126,18 @@ def _nvrtc_identity():
     return _nvrtc_identity_cache[0]
 
 
+def nvrtc_version_unloaded():
+    """NVRTC's (major, minor) as its library file's name tells it (libnvrtc.so.12.4.127), without loading it; (0, 0)
+    where the name does not say, (major, 0) where it says only the major."""
+    import re  # (not at the package's import)
+
+    identity = _nvrtc_identity()
+    if isinstance(identity[0], str):
+        match = re.search(r"libnvrtc\.so\.(\d+)(?:\.(\d+))?", os.path.basename(identity[0]))
+        return (int(match.group(1)), int(match.group(2) or 0)) if match else (0, 0)
+    return tuple(identity[:2])
+
+
 def compile_image(source, options=(), arch=None, name=None, ptx=False, disk_cache=True):
     """Compile CUDA C with NVRTC; returns the CUBIN (or PTX) image as bytes, from a cache if it can.
 

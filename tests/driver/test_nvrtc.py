@@ -111,3 +111,54 @@ def test_launch_dims_parsing():
         parse(1, (2, -1))
     with pytest.raises(ValueError):
         parse(None, 1)
+
+
+def test_nvrtc_version_told_by_its_file_name_without_loading_it(monkeypatch):
+    for identity, version in (
+        (("/usr/local/cuda/lib64/libnvrtc.so.12.4.127", 1, 2), (12, 4)),
+        (("/site-packages/nvidia/cuda_nvrtc/lib/libnvrtc.so.12", 1, 2), (12, 0)),
+        (("/opt/lib/libnvrtc.so", 1, 2), (0, 0)),
+        ((13, 1), (13, 1)),  # no file found: the version NVRTC gave
+    ):
+        monkeypatch.setattr(compiler, "_nvrtc_identity_cache", [identity])
+        assert compiler.nvrtc_version_unloaded() == version
+
+
+def test_translations_compile_with_minimal_headers_where_nvrtc_has_them(monkeypatch):
+    from numba_cuda_c.pyjit.options import nvrtc_options
+
+    for version, minimal in (((12, 3), False), ((12, 4), True), ((13, 0), True), ((0, 0), False)):
+        monkeypatch.setattr(compiler, "nvrtc_version_unloaded", lambda: version)
+        assert ("-minimal" in nvrtc_options(fastmath=True)) == minimal, version
+
+
+def k_uses_headers(a, z):  # cooperative groups, printf, atomics, float16, complex numbers
+    g = cuda.cg.this_grid()
+    i = cuda.grid(1)
+    a[i] += z.real
+    g.sync()
+    print("i", i, a[0])
+    cuda.atomic.add(a, 0, 1.0)
+    a[i] += cuda.fp16.hsin(cuda.float16(a[i]))
+
+
+@needs_nvrtc
+@pytest.mark.skipif(compiler.nvrtc_version_unloaded() < (12, 4), reason="NVRTC before 12.4 has no -minimal")
+def test_minimal_headers_leave_a_translations_ptx_as_it_was(cache, monkeypatch):
+    """-minimal drops only declarations a translation never names: the PTX is the same byte for byte."""
+    images = []
+    real = _cuda.nvrtc_compile
+
+    def both(source, name, options, ptx):
+        assert "-minimal" in options
+        images.append(
+            (
+                real(source, name, options, ptx)[0],
+                real(source, name, [o for o in options if o != "-minimal"], ptx)[0],
+            )
+        )
+        return real(source, name, options, ptx)
+
+    monkeypatch.setattr(_cuda, "nvrtc_compile", both)
+    cuda.compile_ptx(k_uses_headers, "void(float32[::1], complex64)", cc=(9, 0))
+    assert len(images) == 1 and images[0][0] == images[0][1]

@@ -425,13 +425,13 @@ def test_a_c_abi_name_that_cannot_be_a_c_symbol_says_so(tmp_path, name):
 
 
 def test_a_c_abi_symbol_colliding_beyond_the_list_is_found_by_nvrtc(tmp_path, monkeypatch):
-    """A name of CUDA's headers that the list leaves out (size_t, cudaError_t; here every CUDA name, the list
+    """A name of CUDA's headers that the list leaves out (size_t, dim3; here every CUDA name, the list
     emptied): NVRTC refuses it, and a compilation with a name of ours shows that the symbol is why: a ValueError
     saying so, NVRTC's first error quoted."""
     from numba_cuda_c.pyjit import names
 
     monkeypatch.setattr(names, "CUDA_NAMES", frozenset())
-    for name in ("size_t", "cudaError_t", "max", "threadIdx", "printf"):  # (sinf(float) would define CUDA's)
+    for name in ("size_t", "dim3", "max", "threadIdx", "printf"):  # (sinf(float) would define CUDA's)
         with pytest.raises(
             ValueError,
             match=r"'%s' cannot be a C symbol: it collides with a name of CUDA's "
