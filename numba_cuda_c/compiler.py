@@ -138,6 +138,17 @@ def nvrtc_version_unloaded():
     return tuple(identity[:2])
 
 
+def _nvrtc_compile(source, name, options, ptx):
+    """NVRTC's image of source; where -minimal (a translation's) leaves out a declaration the source needs after all,
+    compiled again without it, so the flag never costs a compilation (an error then is the full headers' error)."""
+    try:
+        return _cuda.nvrtc_compile(source, name, options, ptx)[0]
+    except _cuda.NvrtcError:
+        if "-minimal" not in options:
+            raise
+    return _cuda.nvrtc_compile(source, name, [o for o in options if o != "-minimal"], ptx)[0]
+
+
 def compile_image(source, options=(), arch=None, name=None, ptx=False, disk_cache=True):
     """Compile CUDA C with NVRTC; returns the CUBIN (or PTX) image as bytes, from a cache if it can.
 
@@ -168,7 +179,7 @@ def compile_image(source, options=(), arch=None, name=None, ptx=False, disk_cach
         # (9, 0, "a"): an architecture-specific target, sm_90a (numba's cc with a suffix)
         suffix = str(arch[2]) if len(arch) > 2 else ""
         target = ("compute_%d%d" if ptx else "sm_%d%d") % tuple(arch[:2]) + suffix
-        image, _log = _cuda.nvrtc_compile(source, name, ["-arch=" + target] + includes + options, ptx)
+        image = _nvrtc_compile(source, name, ["-arch=" + target] + includes + options, ptx)
         if disk_cache:
             _write_entry(path, image)
     _memory_cache[key] = image

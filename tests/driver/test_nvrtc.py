@@ -162,3 +162,14 @@ def test_minimal_headers_leave_a_translations_ptx_as_it_was(cache, monkeypatch):
     monkeypatch.setattr(_cuda, "nvrtc_compile", both)
     cuda.compile_ptx(k_uses_headers, "void(float32[::1], complex64)", cc=(9, 0))
     assert len(images) == 1 and images[0][0] == images[0][1]
+
+
+@needs_nvrtc
+@pytest.mark.skipif(compiler.nvrtc_version_unloaded() < (12, 4), reason="NVRTC before 12.4 has no -minimal")
+def test_a_source_that_needs_what_minimal_leaves_out_compiles_without_it(cache):
+    source = 'extern "C" __global__ void k(int *out) { cudaError_t e = cudaSuccess; out[0] = (int)e; }'
+    with pytest.raises(cuda.NvrtcError):
+        _cuda.nvrtc_compile(source, "k.cu", ["-minimal"], True)
+    assert b".entry k(" in compiler.compile_image(source, ["-minimal"], arch=(9, 0), ptx=True)
+    with pytest.raises(cuda.NvrtcError, match="undefined_name"):  # an error: the full headers' own
+        compiler.compile_image(BAD, ["-minimal"], arch=(9, 0), ptx=True)
