@@ -2,17 +2,12 @@
 types, translates it (translate.py), compiles it with NVRTC (compiler.py, with its caches) and
 launches it through the C launch path (a Kernel of src/launch/kernel.c)."""
 
-import collections
 import functools
-import os
 import pickle
 import sys
-import threading
-import time
 import weakref
-import zlib
 
-from numba_cuda_c import _cuda, _version, compiler, errors, launchconfig, types
+from numba_cuda_c import _cuda, compiler, errors, launchconfig, types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also imported from here)
     _caster,
@@ -25,10 +20,7 @@ from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also
     typeof,
 )
 from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
-from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
-from numba_cuda_c.pyjit.extern import links_of
 from numba_cuda_c.pyjit.launching import (
-    CompiledKernel,
     ExtendedLaunch,
     LaunchConfigSensitivity,
     launch_config_key,
@@ -36,11 +28,9 @@ from numba_cuda_c.pyjit.launching import (
 from numba_cuda_c.pyjit.launching import (
     Overloads as _Overloads,
 )
-from numba_cuda_c.pyjit.lib import CAPTURES_DEVICE_MEMORY as _CAPTURES_MARK  # light: not the translator
-from numba_cuda_c.pyjit.names import KERNEL_PREFIX, c_symbol
-from numba_cuda_c.pyjit.options import CARVEOUTS, SIGNED_OVERFLOW_FLAGS, check_options, nvrtc_options
+from numba_cuda_c.pyjit import kernel_loader
+from numba_cuda_c.pyjit.options import check_options
 from numba_cuda_c.pyjit.pickling import (  # noqa: F401  (the payload functions: also imported from here)
-    _closure_key,
     _function_of_payload,
     _function_payload,
     _importable_module,
@@ -48,6 +38,7 @@ from numba_cuda_c.pyjit.pickling import (  # noqa: F401  (the payload functions:
     _lookup,
 )
 from numba_cuda_c.pyjit.ptx import compile_ptx
+from numba_cuda_c.pyjit.specialiser import Specialiser
 
 
 def _launch_key(key):
@@ -58,35 +49,6 @@ def _launch_key(key):
 
 
 MAX_LAUNCHERS = 1024  # launch configurations a dispatcher keeps (each with its own argument-type keys)
-
-
-class Specialisation:
-    """One compiled signature of a kernel: its argument types, its CUDA C (and the C name of the kernel
-    in it), what it is linked with (None: nothing, not relocatable), the global device arrays its code
-    reads by pointer (kept alive as long as the kernel may run), what its launch must do (cooperative,
-    a deep stack), how often the disk cache had its translation, whether its compilation was marked
-    launch-config sensitive, and, once loaded, its Kernel (and the CompiledKernel overloads show)."""
-
-    __slots__ = (
-        "argtypes",
-        "name",
-        "source",
-        "captured",
-        "links",
-        "launch_flags",
-        "cache_hits",
-        "cache_misses",
-        "launch_config_sensitive",
-        "kernel",
-        "compiled",
-    )
-
-    def __init__(self, argtypes, name, source, captured, links, launch_flags):
-        self.argtypes, self.name, self.source, self.captured, self.links = argtypes, name, source, captured, links
-        self.launch_flags = frozenset(launch_flags)
-        self.cache_hits = self.cache_misses = 0
-        self.launch_config_sensitive = False
-        self.kernel = self.compiled = None
 
 
 class Dispatcher(LaunchConfigSensitivity):
@@ -108,11 +70,10 @@ class Dispatcher(LaunchConfigSensitivity):
         # list given is kept (as numba keeps it: a library may append to it later)
         self.extensions = extensions if extensions is not None else []
         self._init_launch_config_sensitivity()
-        self._specialisations = {}  # argument types -> Specialisation, in the order they were made
-        self._compile_lock = threading.RLock()
+        # argument types -> Specialisation: translated, compiled and loaded at the first need (specialiser.py)
+        self._specialiser = Specialiser(py_func, options, weakref.WeakMethod(self._forget))
         self._launchers = {}  # launch key -> _cuda.Dispatch (at most MAX_LAUNCHERS)
         self._small_grids = set()  # the launchers of grids under 128 blocks: numba warns at each configuration
-        self._refreshing = False  # recompile(): translations are made again, not read from the disk cache
         self._declared = []  # a device function's declared signatures: calls convert to them
         # what the translator needs of it, called in a kernel (the protocol: translate.py imports no dispatcher)
         self.__ncc_device_function__ = DeviceFunction(
@@ -131,18 +92,12 @@ class Dispatcher(LaunchConfigSensitivity):
     @property
     def _kernels(self):
         """The loaded kernels by argument types, in the order their signatures were made."""
-        return {t: s.kernel for t, s in self._specialisations.items() if s.kernel is not None}
+        return self._specialiser.kernels
 
     @property
     def _compiled(self):
         """The loaded kernels as numba's overloads hold them (CompiledKernel), by argument types, in order."""
-        found = {}
-        for t, s in self._specialisations.items():
-            if s.kernel is not None:
-                if s.compiled is None:
-                    s.compiled = CompiledKernel(s, self.py_func)
-                found[t] = s.compiled
-        return found
+        return self._specialiser.compiled
 
     @property
     def signatures(self):
@@ -160,207 +115,33 @@ class Dispatcher(LaunchConfigSensitivity):
             return None
         argtypes = _with_defaults(self.py_func, argtypes)  # a signature of the arguments before the defaulted
         self._as_declared[argtypes] = tuple(signature.args)  # layouts as written, for numba's messages
-        return self._kernel(argtypes)
+        return self._specialiser.kernel(argtypes)
 
     def _source(self, argtypes):
         """(name, CUDA C) of the kernel for these argument types: its Specialisation's."""
-        specialisation = self._specialisation(argtypes)
+        specialisation = self._specialiser.specialisation(argtypes)
         return specialisation.name, specialisation.source
-
-    def _specialisation(self, argtypes):
-        """The Specialisation of these argument types, translated at the first need (or read from the disk
-        cache), not yet compiled."""
-        specialisation = self._specialisations.get(argtypes)
-        if specialisation is None:
-            key = self._cache_key(argtypes)
-            # the kernel's C name, the same in every process (the disk cache's source holds it); each
-            # signature is a module of its own, so a short digest only tells them apart in profilers
-            name = "%s_%08x" % (c_symbol(self.py_func.__name__), zlib.crc32(repr(argtypes).encode()))
-            externs = []  # the declared device functions it calls (cuda.declare_device)
-            captured = []  # the global device arrays it reads by pointer
-
-            def translate():
-                from numba_cuda_c.pyjit.translate import translate_kernel  # ast and inspect: only when needed
-
-                del externs[:], captured[:]
-                flags = []
-                source = translate_kernel(
-                    self.py_func,
-                    argtypes,
-                    name,
-                    externs,
-                    captured,
-                    launch_bounds=self.options.get("launch_bounds"),
-                    debug=bool(self.options.get("debug")),
-                    lineinfo=bool(self.options.get("lineinfo")),
-                    fastmath=bool(self.options.get("fastmath")),
-                    launch_flags=flags,
-                )
-                return source, flags
-
-            hit = None  # no disk cache
-            if key is None:
-                text, flags = translate()
-            else:  # numba's stats count what the disk cache had and had not
-                (text, flags), hit = compiler.cached_translation(key, translate, refresh=self._refreshing)
-            if not externs and _EXTERN_MARK in text:  # from the disk cache: learn the declarations' links
-                text, flags = translate()
-            if not captured and text.startswith(_CAPTURES_MARK):  # another process's pointers: made again
-                text, flags = translate()
-            specialisation = Specialisation(argtypes, name, text, captured, self._link_list(externs), flags)
-            specialisation.cache_hits, specialisation.cache_misses = int(hit is True), int(hit is False)
-            self._specialisations[argtypes] = specialisation
-        return specialisation
-
-    def _link_list(self, externs):
-        """What a kernel calling these declared device functions is linked with: the link= option's
-        files, then the declarations'; None where it is not linked at all."""
-        link = self.options.get("link") or ()
-        link = [link] if isinstance(link, (str, os.PathLike)) else list(link)
-        if not link and not externs:
-            return None
-        return link + [item for item in links_of(externs) if item not in link]
-
-    def _cache_key(self, argtypes):
-        """With cache=True, what the translation depends on, as numba's cache index: the function's
-        file (path, size, modification time), its qualified name, line and bytecode, the types and
-        options, and our version. As in numba, a change to another file's device function or to a
-        global's value is not seen: touch the kernel's file, or clear the cache. None: no disk cache."""
-        if not self.options.get("cache"):
-            return None
-        code = self.py_func.__code__
-        try:
-            info = os.stat(code.co_filename)
-        except OSError:
-            return None  # not from a file (an interactive session): memory only
-        stamp = (info.st_size, info.st_mtime_ns)
-        return repr(
-            (
-                "jit translation",
-                _version.__version__,
-                KERNEL_PREFIX,  # the kernel's C name is in the source: an entry of another naming is not read
-                code.co_filename,
-                stamp,
-                self.py_func.__qualname__,
-                code.co_firstlineno,
-                code.co_code,
-                _closure_key(self.py_func),
-                argtypes,
-                sorted(self.options.items()),
-            )
-        )
-
-    def _kernel(self, argtypes):
-        specialisation = self._specialisations.get(argtypes)
-        if specialisation is None or specialisation.kernel is None:
-            with self._compile_lock:  # threads launching a new signature at once: one compiles and loads
-                specialisation = self._specialisation(argtypes)
-                if specialisation.kernel is None:
-                    started = time.perf_counter()
-                    specialisation.kernel = self._set_up(self._load(specialisation), specialisation)
-                    _log_slow_compile(self.py_func.__name__, argtypes, time.perf_counter() - started)
-        return specialisation.kernel
-
-    def _nvrtc_options(self):
-        return nvrtc_options(
-            **{
-                k: v
-                for k, v in self.options.items()
-                if k in ("debug", "lineinfo", "fastmath", "max_registers", "opt")
-            },
-            signed_overflow_flags=bool(self.options.get(SIGNED_OVERFLOW_FLAGS)),
-        )
-
-    def _load(self, specialisation):
-        """The Kernel of a translation: compiled by NVRTC (the disk cache keyed by its source), linked where it calls
-        declared device functions or links files, and loaded."""
-        name, source, links, argtypes = (
-            specialisation.name,
-            specialisation.source,
-            specialisation.links,
-            specialisation.argtypes,
-        )
-        options = self._nvrtc_options()
-        disk_cache = bool(self.options.get("cache"))
-        if links is None:
-            module = compiler.SourceModule(
-                source, options=options, name=self.py_func.__name__ + ".cu", disk_cache=disk_cache
-            )
-            return module.get_function(name)
-        # relocatable code, linked by the driver with the files it needs
-        from numba_cuda_c.cudadrv import linker  # loaded by kernels that link only
-
-        for item in links:
-            linker.check_link_item(item)  # numba's errors first, before compiling
-        image = compiler.compile_image(
-            source, options + ["-rdc=true"], name=self.py_func.__name__ + ".cu", disk_cache=disk_cache
-        )
-        image = linker.link_kernel(
-            image, links, self.options.get("max_registers") or 0, bool(self.options.get("lineinfo"))
-        )
-        with_callbacks = linker.has_callbacks(links)
-        if with_callbacks:
-            dispatcher = weakref.ref(self)  # the registry of such loads must not keep the dispatcher alive
-
-            def forget():
-                alive = dispatcher()
-                if alive is not None:
-                    alive._forget(argtypes)
-
-            return linker.load_with_callbacks(image, with_callbacks, name, forget)
-        return compiler.load_module(image).get_function(name)
-
-    def _set_up(self, kernel, specialisation):
-        """The kernel, set up for its launch flags and the shared_memory_carveout option."""
-        if "cooperative" in specialisation.launch_flags:  # its code syncs the grid
-            kernel._set_cooperative(True)
-        if "deep_stack" in specialisation.launch_flags:  # recursive device functions
-            kernel._set_min_stack_size(RECURSION_STACK_BYTES)
-        carveout = self.options.get("shared_memory_carveout")
-        if carveout is not None:
-            kernel.set_shared_memory_carveout(CARVEOUTS.get(str(carveout).lower(), carveout))
-        return kernel
 
     @property
     def stats(self):
         """numba's compile statistics: the disk cache's folder and, per signature, how often a compilation found
         its translation there (cache_hits) or made it (cache_misses). Only cache=True counts."""
-        hits, misses = collections.Counter(), collections.Counter()
-        for t, s in self._specialisations.items():
-            hits[t] += s.cache_hits
-            misses[t] += s.cache_misses
-        return _CompileStats(compiler.cache_dir(), +hits, +misses)
+        return self._specialiser.stats()
 
     def recompile(self):
         """numba's: compiles each signature compiled so far again, reading the function's globals as they are now
         (a changed global is seen), and with cache=True writes the disk cache anew."""
         if self.device:
             return
-        with self._compile_lock:
-            signatures = list(self._kernels)
-            counts = {t: (s.cache_hits, s.cache_misses) for t, s in self._specialisations.items()}
-            self._specialisations = {}
+        with self._specialiser.lock:
             self._launchers.clear()
             self._small_grids.clear()
             self._launch_config_specializations.clear()  # their kernels: compiled again at their next launch
-
-            self._refreshing = True
-            try:
-                for argtypes in signatures:
-                    self._kernel(argtypes)
-            finally:
-                self._refreshing = False
-                for argtypes, (hits, misses) in counts.items():  # numba's stats go on counting
-                    specialisation = self._specialisations.get(argtypes)
-                    if specialisation is not None:
-                        specialisation.cache_hits += hits
-                        specialisation.cache_misses += misses
+            self._specialiser.recompile()
 
     def _forget(self, argtypes):
         """Drops a compiled kernel (its context was reset): the next launch compiles and loads again."""
-        specialisation = self._specialisations.get(argtypes)
-        if specialisation is not None:
-            specialisation.kernel = None
+        self._specialiser.forget(argtypes)
         self._launchers.clear()
         self._small_grids.clear()
 
@@ -429,7 +210,7 @@ class Dispatcher(LaunchConfigSensitivity):
             callbacks = []  # numba's pre_launch_callbacks: while it holds any, every launch runs specialise()
             made = []  # the Dispatch, once made: the launch configuration specialise() makes current
             launcher = self._launchers[key] = made_launcher = _cuda.Dispatch(
-                self._specialiser(key, launch_config_key(info), made, callbacks),
+                self._specialise_function(key, launch_config_key(info), made, callbacks),
                 functools.partial(self._reduce_launch, key, callbacks),
                 info,
                 callbacks=callbacks,
@@ -440,7 +221,7 @@ class Dispatcher(LaunchConfigSensitivity):
                 self._small_grids.add(launcher)
         return launcher
 
-    def _specialiser(self, key, config_key, made, callbacks):
+    def _specialise_function(self, key, config_key, made, callbacks):
         """specialise(*args), which the C dispatch of launch configuration `key` calls for arguments of types it has
         not seen (every launch while `callbacks` holds any): it finds (compiling where it must) the launch, runs
         numba's pre-launch callbacks, and returns it. The launch configuration is current meanwhile (launchconfig),
@@ -485,7 +266,7 @@ class Dispatcher(LaunchConfigSensitivity):
         if kws:
             raise TypeError("kernels take positional arguments only")
         argtypes = _with_defaults(self.py_func, tuple([typeof(a) for a in args]))
-        self._kernel(argtypes)
+        self._specialiser.kernel(argtypes)
         return self._compiled[argtypes]
 
     def _checked(self, launch, argtypes):
@@ -495,10 +276,11 @@ class Dispatcher(LaunchConfigSensitivity):
             return launch
         from numba_cuda_c.pyjit import exceptions  # loaded by debug kernels only
 
-        table = exceptions.table_of(self._specialisations[argtypes].source)
+        specialisation = self._specialiser.by_types[argtypes]
+        table = exceptions.table_of(specialisation.source)
         if not table:
             return launch
-        kernel = self._specialisations[argtypes].kernel
+        kernel = specialisation.kernel
 
         def launch_and_check(*args):
             launch(*args)
@@ -575,7 +357,7 @@ class Dispatcher(LaunchConfigSensitivity):
         specialised = self.specializations.get(argtypes)  # one per types as given (layouts too), as numba
         if specialised is None:
             specialised = self._another()
-            specialised._kernel(normalise(argtypes))
+            specialised._specialiser.kernel(normalise(argtypes))
             specialised._specialized = True
             self.specializations[argtypes] = specialised
         return specialised
@@ -617,14 +399,8 @@ class Dispatcher(LaunchConfigSensitivity):
             if self.device:  # the device function alone, as compile_ptx(device=True) makes it
                 flags = {k: v for k, v in self.options.items() if k in ("debug", "lineinfo", "fastmath", "opt")}
                 return compile_ptx(self.py_func, t, device=True, cc=compiler.default_arch(), **flags)[0]
-            name, source = self._source(t)
-            relocatable = ["-rdc=true"] if self._specialisation(t).links is not None else []
-            return compiler.compile_image(
-                source,
-                self._nvrtc_options() + relocatable,
-                name=self.py_func.__name__ + ".cu",
-                ptx=True,
-                disk_cache=False,
+            return kernel_loader.image(
+                self._specialiser.specialisation(t), self.options, self.py_func.__name__, True
             ).decode()
 
         picked = self._pick(signature)
@@ -671,10 +447,8 @@ class Dispatcher(LaunchConfigSensitivity):
             raise TypeError("a device function has no SASS of its own: inspect a kernel that calls it")
 
         def sass(t):
-            name, source = self._source(t)
-            relocatable = ["-rdc=true"] if self._specialisation(t).links is not None else []
-            cubin = compiler.compile_image(
-                source, self._nvrtc_options() + relocatable, name=self.py_func.__name__ + ".cu", disk_cache=False
+            cubin = kernel_loader.image(
+                self._specialiser.specialisation(t), self.options, self.py_func.__name__, False
             )
             return compiler.disassemble(cubin, flags)
 
@@ -687,7 +461,7 @@ class Dispatcher(LaunchConfigSensitivity):
         return self.inspect_asm(signature)
 
     def _attribute(self, method, signature):
-        found = _Overloads({t: getattr(self._kernel(t), method)() for t in self._pick(signature)})
+        found = _Overloads({t: getattr(self._specialiser.kernel(t), method)() for t in self._pick(signature)})
         return found if signature is None and not self._specialized else found.popitem()[1]
 
     def get_regs_per_thread(self, signature=None):
@@ -723,25 +497,6 @@ class Dispatcher(LaunchConfigSensitivity):
         return notebook.html_of(self)
 
 
-# Compiles slower than this are logged at INFO (logger "numba_cuda_c"): a user who waits knows on what.
-SLOW_COMPILE_SECONDS = 1.0
-
-
-def _log_slow_compile(name, argtypes, seconds):
-    if seconds >= SLOW_COMPILE_SECONDS:
-        import logging
-
-        logging.getLogger("numba_cuda_c").info(
-            "compiled and loaded kernel %s(%s) in %.1f s", name, ", ".join(map(str, argtypes)), seconds
-        )
-
-
-# The per-thread stack a kernel with recursive device functions gets (the context's default is 1 KiB: a
-# few dozen frames). The driver reserves it for every thread that can be resident (about 2 GiB at 8 KiB
-# on an H100), so only such kernels raise it, and never lower it again.
-RECURSION_STACK_BYTES = 8192
-
-
 def jit(func_or_sig=None, device=False, **options):
     """numba's @cuda.jit: @jit, @jit(sig), @jit([sig, ...]), @jit(device=True), and the options
     debug, lineinfo, fastmath, opt, max_registers, cache, inline, forceinline (device functions
@@ -767,9 +522,6 @@ def jit(func_or_sig=None, device=False, **options):
         return dispatcher
 
     return decorate
-
-
-_CompileStats = collections.namedtuple("_CompileStats", ("cache_path", "cache_hits", "cache_misses"))
 
 
 def _rebuild_dispatcher(payload, sigs, device, options, specialized):

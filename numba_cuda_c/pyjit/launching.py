@@ -142,7 +142,7 @@ class LaunchConfigSensitivity:
         """The CompiledKernel for these arguments (of these types) under launch configuration `key`: compiled by
         _compile_for_args (numba's hook, which a launch calls only where it must compile), marked
         launch-config sensitive where its compilation was."""
-        specialisation = self._specialisations.get(argtypes)
+        specialisation = self._specialiser.by_types.get(argtypes)
         if specialisation is None or specialisation.kernel is None:
             specialisation = self._compile_for_args(*args)._specialisation
         compiled = self._compiled[argtypes]

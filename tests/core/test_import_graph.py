@@ -125,7 +125,7 @@ PYJIT_LAYERS = [
     ("rules", "attributes bindings calls datetimes exceptions indexing intrinsics loops operators optional sequences "
      "syntax pyvalues statements module"),
     ("passes", "passes translate"),
-    ("front", "__init__ ptx launching dispatcher"),
+    ("front", "__init__ ptx launching kernel_loader specialiser dispatcher"),
 ]  # fmt: skip
 # src/'s folders, lowest first; extension.c (the module's init) stands on all of them
 C_LAYERS = ["driver", "core", "arrays", "launch", "extension.c"]

@@ -36,7 +36,7 @@ def test_html_tables_of_the_objects_read_no_device_data(mock_driver):
 def test_kernel_and_dispatcher_tables(mock_driver):
     out = run_mock("""
         import logging
-        from numba_cuda_c.pyjit import dispatcher
+        from numba_cuda_c.pyjit import kernel_loader
         logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(name)s %(message)s")
         module = cuda.load_module(b".version 8.0\\n.target sm_90\\n.address_size 64\\n"
                                   b".visible .entry k(.param .u64 k_param_0) { ret; }\\n")
@@ -48,7 +48,7 @@ def test_kernel_and_dispatcher_tables(mock_driver):
             out[0] = 2 * x[0]
 
         assert "nothing yet" in axpy._repr_html_()
-        dispatcher.SLOW_COMPILE_SECONDS = 0.0   # every compile counts as slow: it is logged
+        kernel_loader.SLOW_COMPILE_SECONDS = 0.0   # every compile counts as slow: it is logged
         d = cuda.device_array(8, np.float32)
         axpy[1, 8](d, d)
         page = axpy._repr_html_()

@@ -167,7 +167,9 @@ def test_the_fuzzers_build_flags_signed_overflow():
     assert "ncc_signed_overflow" not in plain and "mul.hi.s64" not in plain
     assert "ncc_signed_overflow" in flagged and "mul.hi.s64" in flagged
     jitted = cuda.jit(k, _signed_overflow_flags=True)
-    assert "-DNCC_SIGNED_OVERFLOW_FLAGS" in jitted._nvrtc_options()
+    from numba_cuda_c.pyjit.kernel_loader import nvrtc_options_of
+
+    assert "-DNCC_SIGNED_OVERFLOW_FLAGS" in nvrtc_options_of(jitted.options)
 
 
 def _numba_cuda_installed():

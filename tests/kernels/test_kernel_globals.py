@@ -8,7 +8,7 @@ import numpy as np
 import numba_cuda_c as cuda
 from gpu import requires_gpu
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
-from numba_cuda_c.pyjit import dispatcher, module
+from numba_cuda_c.pyjit import module, specialiser
 
 TAX_RATE = 0.08
 PRICES = np.array([10.0, 25.0, 5.0, 15.0, 30.0], dtype=np.float64)
@@ -21,7 +21,7 @@ def totals_kernel(quantities, totals):
 
 
 def test_capture_mark_is_shared():
-    assert dispatcher._CAPTURES_MARK == module.CAPTURES_DEVICE_MEMORY
+    assert specialiser._CAPTURES_MARK == module.CAPTURES_DEVICE_MEMORY
 
 
 def test_global_arrays_in_the_translation(mock_driver):

@@ -179,7 +179,11 @@ def test_cached_translation_still_knows_the_links(tmp_path, monkeypatch):
         second._source(argtypes)
         assert os.listdir(tmp_path)  # the translation was cached
         expected = ["extra.ptx", str(tmp_path / "times2.cu")]
-        assert first._specialisation(argtypes).links == second._specialisation(argtypes).links == expected
+        assert (
+            first._specialiser.specialisation(argtypes).links
+            == second._specialiser.specialisation(argtypes).links
+            == expected
+        )
     finally:
         times2 = saved
 

@@ -53,7 +53,7 @@ def test_a_recursive_kernel_raises_its_context_s_stack(mock_driver):
 import sys
 sys.path.insert(0, %r)
 import recursion_kernels as rk
-from numba_cuda_c.pyjit.dispatcher import RECURSION_STACK_BYTES
+from numba_cuda_c.pyjit.kernel_loader import RECURSION_STACK_BYTES
 lib = mock.lib
 plain = cuda.jit("void(float64[::1])")(rk.runaway_kernel.__globals__["plain_kernel"])
 assert lib.mock_stack_limit() == 1024, lib.mock_stack_limit()
