@@ -13,7 +13,7 @@
     distributed's own transfer log gives it on worker 1 (from its request to worker 0 until it holds the array:
     the messages, the serialization and deserialization, our IPC or the host frames); "task's wait", from
     submitting the task to its result (the transfer and all of Dask's scheduling around it).
-    Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask_ipc.py); the line
+    Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask/ipc.py); the line
     under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path);
   - under the table, what Dask itself costs: the same transfer steps for an 8-byte NumPy array (the floor under
     every row: its messages between client, scheduler and workers; and of the transfer rows), and the tasks/s of
@@ -123,7 +123,7 @@ def transfer_paths(client):
     GB/s of the IPC transfers themselves: bytes received over the receivers' time from claim to release)."""
 
     def sent():
-        from numba_cuda_c import dask_ipc
+        from numba_cuda_c.dask import ipc as dask_ipc
 
         c = dask_ipc.counters
         return c["ipc sent"], c["host sent"], c["ipc bytes received"], c["ipc receive seconds"]

@@ -83,12 +83,13 @@ from numba_cuda_c.cudadrv.emm import (  # noqa: F401
 from numba_cuda_c.cudadrv.devices import gpus, require_context  # noqa: F401
 from numba_cuda_c.cudadrv.runtime import runtime  # noqa: F401
 from numba_cuda_c.stubs import *  # noqa: F401,F403  (grid, shared, syncthreads, ...: device-side names)
-from numba_cuda_c import cudadrv, distributed_hooks as _distributed_hooks  # noqa: F401
+from numba_cuda_c import cudadrv  # noqa: F401
+from numba_cuda_c.dask import hooks as _dask_hooks
 from numba_cuda_c.cudadrv import emm as _emm
 from numba_cuda_c.cudadrv import devicearray, devices  # noqa: F401  (numba.cuda leaks these modules; driver: below)
 
 
-_distributed_hooks.install()
+_dask_hooks.install()
 
 implementation = "NVIDIA"
 

@@ -110,8 +110,7 @@ PACKAGE_LAYERS = [
     ("translator", "pyjit"),
     (
         "features",
-        "random reduction ufunc gufunc vectorizers dask_ipc distributed_serializers distributed_hooks simulator "
-        "_info",
+        "random reduction ufunc gufunc vectorizers dask simulator " "_info",
     ),
     ("face", "__init__ bf16 libdevice fp8 _internal __main__"),  # numba's names: what programs import
     ("programs", "kernels"),  # written with numba's names, as a user's program is

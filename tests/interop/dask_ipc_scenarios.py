@@ -1,5 +1,5 @@
 """Two processes of one host exchanging a device array the way distributed's `dask` serializer does it between
-workers (numba_cuda_c/dask_ipc.py), for tests/interop/test_dask_ipc.py (on the mock driver, MOCK_CUDA_IPC_PROCESSES=1)
+workers (numba_cuda_c/dask/ipc.py), for tests/interop/test_dask_ipc.py (on the mock driver, MOCK_CUDA_IPC_PROCESSES=1)
 and tests/interop/test_dask.py (on GPUs): this process receives; `Sender` is a child process that makes the array,
 serializes it for this process (a handshake entry naming it, as a connection from here would carry) and then does
 what it is told on its stdin, so that a test can drop the sender's own reference, or end it, between the two halves.
@@ -16,7 +16,7 @@ SENDER = r"""
 import gc, os, pickle, sys
 import numpy as np
 import numba_cuda_c as cuda
-from numba_cuda_c import dask_ipc
+from numba_cuda_c.dask import ipc as dask_ipc
 from distributed.protocol import serialize
 
 receiver_pid, device, hold_s = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
@@ -79,7 +79,7 @@ class Sender:
         """The receiver's whole transfer: the copy, then its handle closed and the sender told (in the background)."""
         from distributed.protocol import deserialize
 
-        from numba_cuda_c import dask_ipc
+        from numba_cuda_c.dask import ipc as dask_ipc
 
         received = deserialize(self.header, self.frames, deserializers=["dask"])
         assert dask_ipc.finish_transfers(30)
@@ -118,7 +118,7 @@ def counters():
     holds a sender releases then: within a few seconds)."""
     import time
 
-    from numba_cuda_c import dask_ipc
+    from numba_cuda_c.dask import ipc as dask_ipc
 
     assert dask_ipc.finish_transfers(30)
     for _ in range(100):
@@ -130,6 +130,6 @@ def counters():
 
 def announced():
     """The paths this process's transfers took, to whom, and why not IPC: [(path, peer, reason)]."""
-    from numba_cuda_c import dask_ipc
+    from numba_cuda_c.dask import ipc as dask_ipc
 
     return sorted(dask_ipc._announced, key=repr)

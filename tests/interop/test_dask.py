@@ -3,7 +3,7 @@ steps a numba user takes with dask-cuda's LocalCUDACluster (one worker process p
 and distributed (`pip install -e ".[dask]"`); skipped with the reason otherwise. Where the machine has one GPU,
 the step that moves an array between workers runs on two worker processes sharing it (distributed's LocalCluster):
 the same serialization across processes and contexts, not across devices. The `test_ipc_` tests: arrays between
-processes of this host through CUDA IPC (numba_cuda_c/dask_ipc.py), peer to peer where there are two GPUs."""
+processes of this host through CUDA IPC (numba_cuda_c/dask/ipc.py), peer to peer where there are two GPUs."""
 
 import contextlib
 import pickle
@@ -14,7 +14,7 @@ import pytest
 
 import numba_cuda_c as cuda
 from gpu import requires_gpu
-from numba_cuda_c import dask_ipc
+from numba_cuda_c.dask import ipc as dask_ipc
 
 pytestmark = [requires_gpu, pytest.mark.timeout(600)]
 
@@ -141,7 +141,7 @@ def test_the_readme_example_runs(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "1048576.0", done.stdout
 
 
-# CUDA IPC between processes of this host (numba_cuda_c/dask_ipc.py): with two GPUs the sender's array is on
+# CUDA IPC between processes of this host (numba_cuda_c/dask/ipc.py): with two GPUs the sender's array is on
 # device 1 and the receiver copies it peer to peer into device 0; with one, both processes use it (IPC on one device)
 
 

@@ -1,4 +1,4 @@
-"""Dask transfers of device arrays between processes of one host through CUDA IPC (numba_cuda_c/dask_ipc.py): which
+"""Dask transfers of device arrays between processes of one host through CUDA IPC (numba_cuda_c/dask/ipc.py): which
 path a transfer takes (the handshake entry, the sender's decision, NUMBA_CUDA_C_DASK_IPC=0), the header's round
 trip, and the sender's hold (released after the receiver's copy, kept when the sender drops the array, expiring
 when nobody claims it; a clear error, nothing opened, when the sender is gone). On the mock driver, whose IPC works
@@ -25,7 +25,7 @@ SAME_HOST = """
 import os, socket, sys, time
 sys.path.insert(0, %r)
 from distributed.protocol import serialize, deserialize
-from numba_cuda_c import dask_ipc
+from numba_cuda_c.dask import ipc as dask_ipc
 
 def holds_after_a_while():  # the sender's server thread releases on its own time
     for _ in range(100):
@@ -61,7 +61,7 @@ def same_host(code, **env):
 
 
 def test_the_route_a_context_gives(monkeypatch):
-    from numba_cuda_c import dask_ipc
+    from numba_cuda_c.dask import ipc as dask_ipc
 
     here = dask_ipc.host_identity()
     assert here and os.readlink("/proc/self/ns/pid") in here

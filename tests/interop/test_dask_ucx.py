@@ -1,5 +1,5 @@
 """Dask over UCX (`ucx://`): our arrays travel in distributed's `cuda` serializer family, their device memory the
-frame (numba_cuda_c/distributed_serializers.py: serialize_on_device), neither through the host nor through our CUDA
+frame (numba_cuda_c/dask/serializers.py: serialize_on_device), neither through the host nor through our CUDA
 IPC path, which serves the `dask` family over TCP. Runs where UCX for distributed is importable (distributed-ucxx,
 or ucx-py for older distributed, and RMM) with a GPU and dask-cuda; skipped with the reason otherwise. Passed on two
 H100s with distributed-ucxx 0.52."""

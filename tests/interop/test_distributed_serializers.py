@@ -1,4 +1,4 @@
-"""Dask's transport for our arrays (numba_cuda_c/distributed_serializers.py): registered with distributed's
+"""Dask's transport for our arrays (numba_cuda_c/dask/serializers.py): registered with distributed's
 `cuda` and `dask` serializer families when distributed.protocol is imported, before or after numba_cuda_c,
 without numba_cuda_c importing distributed; arrays of every layout round trip through both families and
 through distributed's own serialize()/deserialize(). On the mock driver; skipped where distributed is not
@@ -79,12 +79,12 @@ def test_a_registration_that_fails_leaves_distributed_importable():
     out = run_python("""
         import warnings
         import numba_cuda_c as cuda
-        from numba_cuda_c import distributed_serializers
+        from numba_cuda_c.dask import serializers
 
         def broken():
             raise AttributeError("no such registry")
 
-        distributed_serializers.register = broken
+        serializers.register = broken
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             import distributed.protocol  # noqa: F401

@@ -1,5 +1,5 @@
 """Dask transfers of device arrays between processes of one host through CUDA IPC: the sender's `dask` serializer
-(distributed_serializers.serialize_on_host) sends a CUDA IPC handle of the array's memory and its layout, not its
+(serializers.serialize_on_host) sends a CUDA IPC handle of the array's memory and its layout, not its
 bytes; the receiver opens the handle, copies the bytes into new memory of its own current device (a peer copy
 where the devices reach each other, staged through the source device otherwise: IpcHandle.open), closes the
 handle and returns the copy. The existing host frames (device -> host -> TCP -> host -> device) stay the path

@@ -5,7 +5,7 @@ itself for CuPy's and numba's arrays:
     cuda  frames that are device memory (a uint8 device array over the bytes the array spans, no copy), so that
           a GPU-aware transport (UCX) moves them GPU to GPU;
     dask  to a process of the same host that offered it: a CUDA IPC handle of the memory, no frame, the receiver
-          copying device to device (numba_cuda_c/dask_ipc.py says when, and how the memory stays valid);
+          copying device to device (numba_cuda_c/dask/ipc.py says when, and how the memory stays valid);
           otherwise frames in host memory (the same bytes, copied to the host): any transport, TCP included.
 
 Pickling (DeviceNDArray.__reduce__) stays the fallback of the `pickle` family. The registration runs when
@@ -98,7 +98,8 @@ def serialize_on_host(array, context=None):
     """dask family: to a process of this host that offered IPC (`context`, distributed's: who receives), the
     array's IPC handle in the header and no frame; otherwise the bytes the array spans, copied to the host (what
     pickling copies), as one frame."""
-    from numba_cuda_c import _cuda, dask_ipc
+    from numba_cuda_c import _cuda
+    from numba_cuda_c.dask import ipc as dask_ipc
 
     low, nbytes = _span(array)
     ipc = dask_ipc.send(array, low, nbytes, context)
@@ -116,7 +117,7 @@ def deserialize_on_host(header, frames):
 
     import numpy as np
 
-    from numba_cuda_c import dask_ipc
+    from numba_cuda_c.dask import ipc as dask_ipc
     from numba_cuda_c.cudadrv.devicearray import _rebuild_device_array
 
     if "ipc" in header:
@@ -181,14 +182,14 @@ def register():
 
 def patch_handshake():
     """Adds our entry to distributed's connection handshakes (dask_ipc.patch_handshake): it offers IPC."""
-    from numba_cuda_c import dask_ipc
+    from numba_cuda_c.dask import ipc as dask_ipc
 
     dask_ipc.patch_handshake(sys.modules["distributed.comm.core"])
 
 
 def patch_connection_pool():
     """Connections made before our handshake entry existed are not pooled (dask_ipc.patch_connection_pool)."""
-    from numba_cuda_c import dask_ipc
+    from numba_cuda_c.dask import ipc as dask_ipc
 
     dask_ipc.patch_connection_pool(sys.modules["distributed.core"])
 
