@@ -597,6 +597,35 @@ row(
     numba=_jit_cached("numba"),
 )
 
+# A new process launching a kernel its module declares a signature for, from a bundle beside the module (python -m
+# numba_cuda_c build, made once, untimed, for this GPU): the import loads it; neither the translator nor NVRTC runs.
+_JIT_BUNDLE_DIR = os.path.join(_JIT_CACHE_ROOT, "bundle")
+_JIT_BUNDLE_PRE = """import os, subprocess, sys
+_dir = %(directory)r
+os.makedirs(_dir, exist_ok=True)
+sys.path.insert(0, _dir)
+{import}
+import numpy as np
+cuda.current_context()
+if not os.path.exists(os.path.join(_dir, "jitbundled.bundle")):
+    open(os.path.join(_dir, "jitbundled.py"), "w").write(%(module)r)
+    arch = "%%d%%d" %% cuda.get_current_device().compute_capability
+    subprocess.run([sys.executable, "-m", "numba_cuda_c", "build", "jitbundled.py", "--arch", arch], check=True, cwd=_dir)
+d = cuda.to_device(np.ones(1024, np.float32))
+"""
+_JIT_BUNDLE_MODULE = JIT_MODULE.replace("{import}", IMPORT_CODE["ours"]).replace(
+    "@cuda.jit", '@cuda.jit("void(float32[::1], float32[::1], float32[::1], float32)")'
+)
+row(
+    "jit first launch in a new process, from a bundle",
+    kind="fresh",
+    ours=(
+        _JIT_BUNDLE_PRE.replace("{import}", IMPORT_CODE["ours"])
+        % {"directory": _JIT_BUNDLE_DIR, "module": _JIT_BUNDLE_MODULE},
+        "import jitbundled; jitbundled.axpy[4, 256](d, d, d, np.float32(2.0)); cuda.synchronize()",
+    ),
+)
+
 # --- transfers of 256 MiB (GB/s) ---------------------------------------------------------------
 
 BIG = 256 << 20

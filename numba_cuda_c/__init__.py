@@ -295,6 +295,7 @@ _LAZY = {
     "driver": ("numba_cuda_c.cudadrv.driver", None),  # numba.cuda leaks it too; its helpers: ctypes, EMM glue
     "KernelRuntimeError": ("numba_cuda_c.errors", "KernelRuntimeError"),  # a kernel that raised (the simulator's)
     "open_ipc_array": ("numba_cuda_c.cudadrv.ipc", "open_ipc_array"),  # IPC, which imports NumPy
+    "load_bundle": ("numba_cuda_c.pyjit.bundles", "load_bundle"),  # kernels compiled ahead of time (not numba's)
     # the Python-kernel compiler, which imports NumPy
     **{
         name: ("numba_cuda_c.pyjit", name)

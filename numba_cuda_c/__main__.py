@@ -24,6 +24,9 @@ arg ...        arguments passed to the program in sys.argv[1:]
 -V, --version  print numba_cuda_c's version and exit
 
 numba_cuda_c's own:
+build MODULE_OR_FILE --arch 80,90 [--ptx] [-o FILE]
+               compile a module's kernels that declare signatures into a bundle shipped beside it (NAME.bundle):
+               its dispatchers load them from there, without NVRTC (see build --help)
 --info, --detect
                print what numba_cuda_c finds: its version, the CUDA driver, NVRTC, the devices (or why there
                are none), the disk cache's folder and whether NUMBA_CUDA_C_AS_NUMBA_CUDA's alias is on
@@ -196,7 +199,41 @@ def _interact(argv0, args):
     return 0
 
 
+def _build(argv):
+    """python -m numba_cuda_c build: an ahead-of-time bundle of a module's kernels (pyjit/bundles.py)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog=PROG + " build",
+        description="Compiles every @cuda.jit kernel with declared signatures of a module into one bundle file, "
+        "which the module's dispatchers use before compiling (no NVRTC needed where it runs). No GPU is needed.",
+    )
+    parser.add_argument("target", metavar="MODULE_OR_FILE", help="a module's file (path.py) or its importable name")
+    parser.add_argument("--arch", required=True, help="compute capabilities to compile for (CUBIN): 80,90")
+    parser.add_argument("--ptx", action="store_true", help="also PTX of the oldest, for newer GPUs (driver's JIT)")
+    parser.add_argument("-o", "--output", help="the bundle's path (default: beside the module, NAME.bundle)")
+    options = parser.parse_args(argv)
+    from numba_cuda_c.pyjit import bundle_builder
+
+    try:
+        archs = bundle_builder.parse_archs(options.arch)
+    except ValueError as exc:
+        parser.error(str(exc))
+    path, done, skipped = bundle_builder.build(options.target, archs, options.ptx, options.output)
+    for kernel in done:
+        print("bundled %s" % kernel)
+    for kernel, why in skipped:
+        print("not bundled %s: %s" % (kernel, why))
+    print(
+        "%s: %d kernels for %s%s"
+        % (path, len(done), ", ".join("sm_%d%d" % a for a in archs), " and PTX" if options.ptx else "")
+    )
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["build"]:  # (a script named build: python -m numba_cuda_c ./build)
+        return _build(argv[1:])
     try:
         what, value, args = _parse(argv)
     except _UsageError as error:

@@ -28,7 +28,7 @@ from numba_cuda_c.pyjit.launching import (
 from numba_cuda_c.pyjit.launching import (
     Overloads as _Overloads,
 )
-from numba_cuda_c.pyjit import kernel_loader
+from numba_cuda_c.pyjit import bundles, kernel_loader
 from numba_cuda_c.pyjit.options import check_options
 from numba_cuda_c.pyjit.pickling import (  # noqa: F401  (the payload functions: also imported from here)
     _function_of_payload,
@@ -113,9 +113,16 @@ class Dispatcher(LaunchConfigSensitivity):
             compile_ptx(self.py_func, argtypes, device=True)  # checks it translates
             self._declared.append(types.Signature(signature.return_type, argtypes))
             return None
-        argtypes = _with_defaults(self.py_func, argtypes)  # a signature of the arguments before the defaulted
+        argtypes = self._declared_argtypes(signature)
         self._as_declared[argtypes] = tuple(signature.args)  # layouts as written, for numba's messages
+        if bundles.building:  # python -m numba_cuda_c build: it compiles them for a bundle, not here
+            return None
         return self._specialiser.kernel(argtypes)
+
+    def _declared_argtypes(self, sig):
+        """A kernel's argument types for a declared signature (a string or a Signature): normalised, and with the
+        types of the arguments left to their defaults."""
+        return _with_defaults(self.py_func, normalise(types.parse_signature(sig).args))
 
     def _source(self, argtypes):
         """(name, CUDA C) of the kernel for these argument types: its Specialisation's."""

@@ -34,6 +34,11 @@ def load(specialisation, options, py_name, on_reset):
     return kernel
 
 
+def load_image(specialisation, image, options):
+    """The Kernel of a specialisation whose image was compiled ahead of time (a bundle's), loaded and set up."""
+    return _set_up(compiler.load_module(image).get_function(specialisation.name), specialisation, options)
+
+
 def image(specialisation, options, py_name, ptx):
     """NVRTC's image (PTX or CUBIN) of a specialisation's source, relocatable where it links, not cached on disk:
     what inspect_asm and inspect_sass show."""

@@ -7,8 +7,8 @@ import os
 import threading
 import zlib
 
-from numba_cuda_c import _version, compiler
-from numba_cuda_c.pyjit import kernel_loader
+from numba_cuda_c import _cuda, _version, compiler
+from numba_cuda_c.pyjit import bundles, kernel_loader
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 from numba_cuda_c.pyjit.extern import links_of
 from numba_cuda_c.pyjit.launching import CompiledKernel
@@ -61,16 +61,40 @@ class Specialiser:
         self.refreshing = False  # recompile(): translations are made again, not read from the disk cache
 
     def kernel(self, argtypes):
-        """The loaded Kernel of these argument types, translated, compiled and loaded at the first need."""
+        """The loaded Kernel of these argument types: from a bundle that has it (bundles.py), else translated,
+        compiled and loaded, at the first need."""
         specialisation = self.by_types.get(argtypes)
         if specialisation is None or specialisation.kernel is None:
             with self.lock:  # threads launching a new signature at once: one compiles and loads
-                specialisation = self.specialisation(argtypes)
-                if specialisation.kernel is None:
-                    specialisation.kernel = kernel_loader.load(
-                        specialisation, self.options, self.py_func.__name__, self.on_reset
-                    )
+                specialisation = self.by_types.get(argtypes)
+                if specialisation is None or specialisation.kernel is None:
+                    self._load(argtypes)
+                specialisation = self.by_types[argtypes]
         return specialisation.kernel
+
+    def _load(self, argtypes):
+        # a bundle's entry and its image for this device, or None and why a bundle of the function was not used
+        entry, image_or_refusal = (
+            (None, None) if self.refreshing else bundles.find(self.py_func, argtypes, self.options)
+        )
+        if entry is not None:  # neither the translator nor NVRTC
+            specialisation = self.by_types.get(argtypes)
+            if specialisation is None:
+                specialisation = self.by_types[argtypes] = Specialisation(
+                    argtypes, entry["name"], entry["source"], [], None, entry["launch_flags"]
+                )
+            specialisation.kernel = kernel_loader.load_image(specialisation, image_or_refusal, self.options)
+            return
+        refused = image_or_refusal
+        specialisation = self.specialisation(argtypes)
+        try:
+            specialisation.kernel = kernel_loader.load(
+                specialisation, self.options, self.py_func.__name__, self.on_reset
+            )
+        except _cuda.NvrtcError as exc:
+            if refused is None:
+                raise
+            raise _cuda.NvrtcError("%s\n(compiled because its bundle was not used: %s)" % (exc, refused)) from exc
 
     @property
     def kernels(self):
