@@ -524,6 +524,31 @@ class _Mode(enum.IntEnum):
     FAST = 2
 
 
+def _c_api_launches(cuda):
+    """100 launches of a @cuda.jit kernel from a C loop of another extension, through the C API (numba_cuda_c.h):
+    tests/support/c_api_client.c, built here against the installed header."""
+    import sysconfig
+
+    folder = tempfile.mkdtemp(prefix="bench_c_api_")
+    atexit.register(shutil.rmtree, folder, True)
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "support", "c_api_client.c")
+    target = os.path.join(folder, "c_api_client" + sysconfig.get_config_var("EXT_SUFFIX"))
+    include = ["-I" + sysconfig.get_paths()["include"], "-I" + cuda.get_include()]
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", *include, source, "-o", target], check=True)
+    sys.path.insert(0, folder)
+    import c_api_client
+
+    @cuda.jit("void(float32[::1], float32)")
+    def add(x, v):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = x[i] + v
+
+    kernel, d = add.c_kernel("void(float32[::1], float32)"), cuda.device_array(32, np.float32)
+    return lambda: c_api_client.add_many(kernel, d, 1.0, 100, 0)
+
+
+row("100 launches from a C loop, through the C API", ours=_c_api_launches)
 row("jit launch, 1 array argument", cuda=_jit_launch(1))
 row("jit launch, 5 arguments", cuda=_jit_launch(5))
 row("jit launch, array and tuple arguments", cuda=_jit_launch("tuple"))

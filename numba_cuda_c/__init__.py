@@ -91,6 +91,12 @@ from numba_cuda_c.cudadrv import devicearray, devices  # noqa: F401  (numba.cuda
 
 _dask_hooks.install()
 
+
+def get_include():
+    """The folder of numba_cuda_c.h, the C API other extensions build against (as numpy.get_include())."""
+    return _os.path.join(_os.path.dirname(__file__), "include")
+
+
 implementation = "NVIDIA"
 
 

@@ -21,6 +21,7 @@
 #include "core/deallocations.h"
 #include "core/rescue.h"
 #include "arrays/devicearray.h"
+#include "launch/c_api.h"
 #include "launch/dispatch.h"
 #include "arrays/dlpack.h"
 #include "arrays/transfer.h"
@@ -40,7 +41,8 @@ static int module_exec(PyObject *module)
         devicearray_type_init(module, st) < 0 || module_type_init(module, st) < 0 ||
         kernel_type_init(module, st, launch_configure) < 0 || launch_type_init(module, st) < 0 ||
         dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0 ||
-        dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 || graph_exec_type_init(module, st) < 0)
+        dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 ||
+        graph_exec_type_init(module, st) < 0 || c_api_init(module, st) < 0)
         return -1;
     PyMethodDef *tables[] = {device_module_methods,      context_module_methods,  nvrtc_module_methods,
                              stream_module_methods,      event_module_methods,    memory_alloc_module_methods,

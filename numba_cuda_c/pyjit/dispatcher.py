@@ -119,6 +119,14 @@ class Dispatcher(LaunchConfigSensitivity):
             return None
         return self._specialiser.kernel(argtypes)
 
+    def c_kernel(self, signature):
+        """The loaded Kernel of this signature (compiled now where it is not yet), for numba_cuda_c's C API
+        (numba_cuda_c.h: ncc->kernel_function): C code launches it with its arguments packed as the kernel takes
+        them (a device array as ncc->array_argument gives it, a number as its C type)."""
+        if self.device:
+            raise TypeError("a device function is called from kernels, not launched")
+        return self._specialiser.kernel(self._declared_argtypes(signature))
+
     def _declared_argtypes(self, sig):
         """A kernel's argument types for a declared signature (a string or a Signature): normalised, and with the
         types of the arguments left to their defaults."""
