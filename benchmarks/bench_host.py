@@ -549,6 +549,35 @@ def _c_api_launches(cuda):
 
 
 row("100 launches from a C loop, through the C API", ours=_c_api_launches)
+
+
+def _njit_launches(cuda):
+    """100 launches of a @cuda.jit kernel from a numba @njit loop (dispatcher.c_launcher: docs/njit_launch.rst)."""
+    from numba import njit
+
+    @cuda.jit("void(float32[::1], float32)")
+    def add(x, v):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = x[i] + v
+
+    d = cuda.device_array(32, np.float32)
+    launcher = add.c_launcher("void(float32[::1], float32)")
+    packed = launcher.pack(d, np.float32(1.0))
+    launch, handle, address = launcher.launch, launcher.handle, packed.ctypes.data
+
+    @njit
+    def hundred(address):
+        failed = 0
+        for _ in range(100):
+            failed |= launch(handle, 1, 1, 1, 32, 1, 1, 0, 0, address)
+        return failed
+
+    hundred(address)  # compiled before timing
+    return lambda: (launcher, packed, hundred(address))  # (the launcher and the bytes stay alive)
+
+
+row("100 launches from a numba @njit loop", ours=_njit_launches)
 row("jit launch, 1 array argument", cuda=_jit_launch(1))
 row("jit launch, 5 arguments", cuda=_jit_launch(5))
 row("jit launch, array and tuple arguments", cuda=_jit_launch("tuple"))

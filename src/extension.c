@@ -44,11 +44,11 @@ static int module_exec(PyObject *module)
         dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 ||
         graph_exec_type_init(module, st) < 0 || c_api_init(module, st) < 0)
         return -1;
-    PyMethodDef *tables[] = {device_module_methods,      context_module_methods,  nvrtc_module_methods,
-                             stream_module_methods,      event_module_methods,    memory_alloc_module_methods,
-                             devicearray_module_methods, transfer_module_methods, loaded_module_methods,
-                             launch_module_methods,      driver_module_methods,   dlpack_module_methods,
-                             copies_module_methods,      ipc_module_methods,      deallocations_module_methods};
+    PyMethodDef *tables[] = {
+        device_module_methods, context_module_methods,      nvrtc_module_methods,         stream_module_methods,
+        event_module_methods,  memory_alloc_module_methods, devicearray_module_methods,   transfer_module_methods,
+        loaded_module_methods, launch_module_methods,       driver_module_methods,        dlpack_module_methods,
+        copies_module_methods, ipc_module_methods,          deallocations_module_methods, c_api_module_methods};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         if (PyModule_AddFunctions(module, tables[i]) < 0)
             return -1;

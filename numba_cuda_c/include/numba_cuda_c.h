@@ -49,7 +49,7 @@ typedef struct {
 typedef struct {
     CUfunction function;
     CUcontext context;
-    int cooperative; /* its code syncs the grid: ncc->launch uses cuLaunchCooperativeKernel */
+    int cooperative;        /* its code syncs the grid: ncc->launch uses cuLaunchCooperativeKernel */
     Py_ssize_t param_count; /* -1: the driver cannot tell (then each argument is packed at its natural size) */
     const size_t *param_sizes;
     const size_t *param_offsets;
@@ -63,8 +63,8 @@ typedef struct {
 } NumbaCudaC_ArrayArgument;
 
 typedef struct {
-    int version;    /* NUMBA_CUDA_C_API_VERSION of the numba_cuda_c that made it */
-    size_t size;    /* sizeof this struct there: fields past the end of yours are newer */
+    int version; /* NUMBA_CUDA_C_API_VERSION of the numba_cuda_c that made it */
+    size_t size; /* sizeof this struct there: fields past the end of yours are newer */
     /* A device array's layout, read without calling Python. 0, or -1 with TypeError (not a device array). */
     int (*array_layout)(PyObject *array, NumbaCudaC_ArrayLayout *out);
     /* A DeviceNDArray over memory of the current context that `owner` keeps alive (it is kept with the array):

@@ -127,6 +127,14 @@ class Dispatcher(LaunchConfigSensitivity):
             raise TypeError("a device function is called from kernels, not launched")
         return self._specialiser.kernel(self._declared_argtypes(signature))
 
+    def c_launcher(self, signature):
+        """A launcher of this signature's kernel for compiled code (pyjit/c_launch.py): numba's @njit and @cfunc
+        functions call its `launch` (a ctypes function) with its `handle` and arguments packed by its pack()."""
+        from numba_cuda_c.pyjit.c_launch import CLauncher  # ctypes: only for who asks
+
+        argtypes = self._declared_argtypes(signature)
+        return CLauncher(self.c_kernel(signature), argtypes)
+
     def _declared_argtypes(self, sig):
         """A kernel's argument types for a declared signature (a string or a Signature): normalised, and with the
         types of the arguments left to their defaults."""

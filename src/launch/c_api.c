@@ -17,7 +17,8 @@ static module_state *api_state;
 static int api_array_layout(PyObject *array, NumbaCudaC_ArrayLayout *out)
 {
     if (!PyObject_TypeCheck(array, api_state->DeviceNDArrayType)) {
-        PyErr_Format(PyExc_TypeError, "a numba_cuda_c device array was expected, not %.200s", Py_TYPE(array)->tp_name);
+        PyErr_Format(PyExc_TypeError, "a numba_cuda_c device array was expected, not %.200s",
+                     Py_TYPE(array)->tp_name);
         return -1;
     }
     DeviceArrayObject *self = (DeviceArrayObject *)array;
@@ -101,9 +102,10 @@ static int api_stream_handle(PyObject *stream, CUstream *out)
 static int api_kernel_function(PyObject *kernel, NumbaCudaC_Kernel *out)
 {
     if (!PyObject_TypeCheck(kernel, api_state->KernelType)) {
-        PyErr_Format(PyExc_TypeError,
-                     "a numba_cuda_c Kernel (a @cuda.jit dispatcher's c_kernel(signature)) was expected, not %.200s",
-                     Py_TYPE(kernel)->tp_name);
+        PyErr_Format(
+            PyExc_TypeError,
+            "a numba_cuda_c Kernel (a @cuda.jit dispatcher's c_kernel(signature)) was expected, not %.200s",
+            Py_TYPE(kernel)->tp_name);
         return -1;
     }
     KernelObject *self = (KernelObject *)kernel;
@@ -150,9 +152,75 @@ static int api_launch(const NumbaCudaC_Kernel *kernel, const unsigned int grid[3
     return (int)rc;
 }
 
+/* Launches from compiled code that cannot build cuLaunchKernel's pointer array (numba's @njit and @cfunc, through
+ * ctypes): the parameters packed at their offsets in one buffer. The CUresult. */
+static int launch_packed(const NumbaCudaC_Kernel *kernel, unsigned int grid_x, unsigned int grid_y,
+                         unsigned int grid_z, unsigned int block_x, unsigned int block_y, unsigned int block_z,
+                         unsigned int shared_memory, CUstream stream, unsigned char *packed)
+{
+    enum { MAX_PARAMS = 256 };
+    void *params[MAX_PARAMS];
+    if (kernel == NULL || kernel->param_count < 0 || kernel->param_count > MAX_PARAMS)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (Py_ssize_t i = 0; i < kernel->param_count; i++)
+        params[i] = packed + kernel->param_offsets[i];
+    unsigned int grid[3] = {grid_x, grid_y, grid_z}, block[3] = {block_x, block_y, block_z};
+    return api_launch(kernel, grid, block, shared_memory, stream, params);
+}
+
+static void free_handle(PyObject *capsule)
+{
+    PyMem_Free(PyCapsule_GetPointer(capsule, "numba_cuda_c kernel handle"));
+}
+
+/* _c_launch_handle(kernel) -> (handle, its address, launch_packed's address, offsets, sizes): what a launch from
+ * compiled code needs (pyjit/c_launch.py). The handle (a capsule) keeps the kernel's function for the current
+ * context; the kernel must outlive it. */
+static PyObject *module_c_launch_handle(PyObject *Py_UNUSED(module), PyObject *kernel)
+{
+    NumbaCudaC_Kernel *handle = PyMem_Malloc(sizeof *handle);
+    if (handle == NULL)
+        return PyErr_NoMemory();
+    if (api_kernel_function(kernel, handle) < 0) {
+        PyMem_Free(handle);
+        return NULL;
+    }
+    if (handle->param_count < 0) {
+        PyMem_Free(handle);
+        PyErr_SetString(PyExc_RuntimeError,
+                        "this CUDA driver does not tell a kernel's parameters (cuFuncGetParamInfo): "
+                        "launch it from Python");
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(handle, "numba_cuda_c kernel handle", free_handle);
+    if (capsule == NULL) {
+        PyMem_Free(handle);
+        return NULL;
+    }
+    PyObject *offsets = PyTuple_New(handle->param_count), *sizes = PyTuple_New(handle->param_count);
+    for (Py_ssize_t i = 0; offsets != NULL && sizes != NULL && i < handle->param_count; i++) {
+        PyTuple_SET_ITEM(offsets, i, PyLong_FromSize_t(handle->param_offsets[i]));
+        PyTuple_SET_ITEM(sizes, i, PyLong_FromSize_t(handle->param_sizes[i]));
+    }
+    if (offsets == NULL || sizes == NULL || PyErr_Occurred()) {
+        Py_DECREF(capsule);
+        Py_XDECREF(offsets);
+        Py_XDECREF(sizes);
+        return NULL;
+    }
+    return Py_BuildValue("(NKKNN)", capsule, (unsigned long long)(uintptr_t)handle,
+                         (unsigned long long)(uintptr_t)launch_packed, offsets, sizes);
+}
+
+PyMethodDef c_api_module_methods[] = {
+    {"_c_launch_handle", module_c_launch_handle, METH_O,
+     "(handle, address, launch_packed's address, offsets, sizes) of a Kernel, for launches from compiled code."},
+    {0},
+};
+
 static NumbaCudaC_API api_table = {
-    NUMBA_CUDA_C_API_VERSION, sizeof(NumbaCudaC_API), api_array_layout, api_array_from_pointer, api_array_argument,
-    api_stream_handle,        api_kernel_function,    api_launch,
+    NUMBA_CUDA_C_API_VERSION, sizeof(NumbaCudaC_API), api_array_layout,    api_array_from_pointer,
+    api_array_argument,       api_stream_handle,      api_kernel_function, api_launch,
 };
 
 int c_api_init(PyObject *module, module_state *st)

@@ -7,5 +7,6 @@
 
 /* Adds the capsule to the module. 0, or -1 with an exception. */
 int c_api_init(PyObject *module, module_state *st);
+extern PyMethodDef c_api_module_methods[];
 
 #endif

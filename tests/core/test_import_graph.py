@@ -124,7 +124,7 @@ PYJIT_LAYERS = [
     ("rules", "attributes bindings calls datetimes exceptions indexing intrinsics loops operators optional sequences "
      "syntax pyvalues statements module"),
     ("passes", "passes translate"),
-    ("front", "__init__ ptx launching bundles kernel_loader specialiser dispatcher bundle_builder"),
+    ("front", "__init__ ptx launching bundles kernel_loader specialiser c_launch dispatcher bundle_builder"),
 ]  # fmt: skip
 # src/'s folders, lowest first; extension.c (the module's init) stands on all of them
 C_LAYERS = ["driver", "core", "arrays", "launch", "extension.c"]

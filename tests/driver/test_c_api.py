@@ -101,3 +101,83 @@ def test_an_extension_launches_a_jit_kernel_on_the_gpu(client):
         "check": check,
     }
     assert "computed" in run_python(code)
+
+
+LAUNCHER = """
+import struct
+
+
+@cuda.jit("void(float32[::1], float32)")
+def add(x, v):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] = x[i] + v
+
+
+x = cuda.to_device(np.zeros(32, np.float32))
+launcher = add.c_launcher("void(float32[::1], float32)")
+packed = launcher.pack(x, 1.5)
+for bad in (lambda: launcher.pack(x), lambda: launcher.pack(np.zeros(3, np.float32), 1.0)):
+    try:
+        bad()
+    except TypeError as exc:
+        print("TypeError:", exc)
+%(launch)s
+cuda.synchronize()
+%(check)s
+"""
+
+FROM_PYTHON = "print('rc', launcher.launch(launcher.handle, 1, 1, 1, 32, 1, 1, 0, 0, packed.ctypes.data))"
+
+FROM_NJIT = """
+from numba import njit
+
+launch, handle = launcher.launch, launcher.handle
+
+
+@njit
+def launch_many(n, packed):
+    failed = 0
+    for _ in range(n):
+        failed |= launch(handle, 1, 1, 1, 32, 1, 1, 0, 0, packed)
+    return failed
+
+
+print("rc", launch_many(1000, packed.ctypes.data))
+"""
+
+MOCK_PACKED_CHECK = """
+last = mock.launch()
+assert last["params"][0] == struct.pack("<Qqq", x.device_ctypes_pointer.value, 32, 4), last
+assert last["params"][1] == struct.pack("<f", 1.5) and last["block"] == (32, 1, 1), last
+print("parameters as the Python launch packs them")
+"""
+
+
+def _numba_installed():
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+def test_a_launcher_for_compiled_code(mock_driver):
+    out = run_mock(LAUNCHER % {"launch": FROM_PYTHON, "check": MOCK_PACKED_CHECK})
+    assert "TypeError: the kernel takes 2 arguments, 1 given" in out, out
+    assert "TypeError: argument 0: a 1-d device array (float32[:]), not array" in out, out
+    assert "rc 0" in out and "parameters as the Python launch packs them" in out, out
+
+
+@pytest.mark.skipif(not _numba_installed(), reason="numba is not installed (numba's @njit launches the kernel)")
+def test_an_njit_loop_launches_a_kernel(mock_driver):
+    out = run_mock(LAUNCHER % {"launch": FROM_NJIT, "check": "print('launches', mock.launch_count())"})
+    assert "rc 0" in out and "launches 1000" in out, out
+
+
+@pytest.mark.skipif(not _numba_installed(), reason="numba is not installed (numba's @njit launches the kernel)")
+@pytest.mark.skipif(not cuda.is_available(), reason="needs a CUDA GPU")
+def test_an_njit_loop_launches_a_kernel_on_the_gpu():
+    from subproc import run_python
+
+    check = "assert (x.copy_to_host() == 1500).all(), x.copy_to_host()\nprint('computed')"
+    code = "import numpy as np\nimport numba_cuda_c as cuda\n" + LAUNCHER % {"launch": FROM_NJIT, "check": check}
+    assert "computed" in run_python(code)

@@ -1,5 +1,6 @@
 /* c_api_client.c: an extension of another project, built by tests/driver/test_c_api.py against the installed
- * numba_cuda_c.h alone, that reads device arrays and launches a @cuda.jit kernel from a C loop through the C API. */
+ * numba_cuda_c.h alone, that reads device arrays and launches a @cuda.jit kernel from a C loop through the C API.
+ */
 #include <numba_cuda_c.h>
 
 static NumbaCudaC_API *ncc;
@@ -48,8 +49,9 @@ static PyObject *add_many(PyObject *self, PyObject *args)
     NumbaCudaC_ArrayLayout l;
     CUstream stream;
     size_t size;
-    if (ncc->kernel_function(kernel_object, &kernel) < 0 || ncc->array_argument(array, &array_argument, &size) < 0 ||
-        ncc->array_layout(array, &l) < 0 || ncc->stream_handle(stream_object, &stream) < 0)
+    if (ncc->kernel_function(kernel_object, &kernel) < 0 ||
+        ncc->array_argument(array, &array_argument, &size) < 0 || ncc->array_layout(array, &l) < 0 ||
+        ncc->stream_handle(stream_object, &stream) < 0)
         return NULL;
     if (kernel.param_count != 2 || kernel.param_sizes[0] != size || kernel.param_sizes[1] != sizeof value) {
         PyErr_SetString(PyExc_TypeError, "add_many launches kernels of (1-d float32 array, float32)");
