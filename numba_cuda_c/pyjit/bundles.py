@@ -12,11 +12,10 @@ PTX it can take, the bundle is not used: the kernel compiles as it would without
 The file: MAGIC, then marshal's bytes of a dict (the header's fields and the entries): bytes, strings, numbers,
 tuples and dicts only, no code."""
 
-import hashlib
 import marshal
 import os
 
-from numba_cuda_c import _cuda, _version
+from numba_cuda_c import _cuda, _version, compiler
 
 MAGIC = b"numba_cuda_c kernel bundle 1\n"
 SUFFIX = ".bundle"
@@ -84,7 +83,7 @@ def file_digest(filename):
     known = _digests.get(filename)
     if known is None or known[:2] != (info.st_size, info.st_mtime_ns):
         with open(filename, "rb") as f:
-            known = _digests[filename] = (info.st_size, info.st_mtime_ns, hashlib.sha256(f.read()).hexdigest())
+            known = _digests[filename] = (info.st_size, info.st_mtime_ns, compiler._sha256(f.read()).hexdigest())
     return known[2]
 
 
