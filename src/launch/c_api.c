@@ -4,6 +4,7 @@
 #include "launch/c_api.h"
 
 #include "arrays/devicearray.h"
+#include "core/foreign.h"
 #include "core/stream.h"
 #include "driver/api/loader.h"
 #include "driver/driver_gate.h"
@@ -59,13 +60,17 @@ static PyObject *api_array_from_pointer(CUdeviceptr data, int ndim, const Py_ssi
             steps[d] = strides[d];
     ContextObject *context = NULL;
     PyObject *result = NULL;
-    if (layout_check(ndim, extents, steps, PyDataType_ELSIZE(descr), &size, &span) == 0) {
-        if (data == 0 && size > 0)
-            PyErr_SetString(PyExc_ValueError, "a NULL pointer for a non-empty array");
-        else if ((context = context_current(api_state)) != NULL)
-            result = (PyObject *)devicearray_wrap(api_state, api_state->DeviceNDArrayType, ndim, extents, steps,
-                                                  descr, data, owner, context, NULL);
-    }
+    long long low = 0; /* negative strides reach below the data pointer */
+    for (int d = 0; d < ndim; d++)
+        if (extents[d] > 0 && steps[d] < 0)
+            low += (long long)(extents[d] - 1) * steps[d];
+    /* foreign memory, checked as far as the driver can tell (foreign.h): NULL with a size, no allocation, past one
+     */
+    if (layout_check(ndim, extents, steps, PyDataType_ELSIZE(descr), &size, &span) == 0 &&
+        (context = context_current(api_state)) != NULL &&
+        (size == 0 || foreign_check_extent(api_state, data, low, span, "the C API's array_from_pointer") == 0))
+        result = (PyObject *)devicearray_wrap(api_state, api_state->DeviceNDArrayType, ndim, extents, steps, descr,
+                                              data, owner, context, NULL);
     Py_DECREF(descr);
     return result;
 }

@@ -54,6 +54,12 @@ data, shape, strides, itemsize, dtype = c_api_client.layout(x)
 assert (data, shape, strides, itemsize, dtype) == (x.device_ctypes_pointer.value, (32,), (4,), 4, np.dtype(np.float32))
 view = c_api_client.wrap(data, 8, "float64", x)  # the same memory as 8 float64, kept alive by x
 assert view.shape == (8,) and view.dtype == np.float64 and view.device_ctypes_pointer.value == data
+for pointer, count in ((0, 4), (data, 33), (data + (1 << 40), 1)):  # NULL, past the allocation, into none
+    try:
+        c_api_client.wrap(pointer, count, "float32", None)
+    except ValueError as exc:
+        print("ValueError:", str(exc)[:60])
+assert c_api_client.wrap(0, 0, "float32", None).size == 0  # an empty array needs no memory
 kernel = add.c_kernel("void(float32[::1], float32)")
 for bad in (
     lambda: c_api_client.layout(np.zeros(3)),
@@ -88,6 +94,7 @@ def test_an_extension_launches_a_jit_kernel_from_a_c_loop(mock_driver, client):
     ), out
     assert "TypeError: a numba_cuda_c Stream (or 0/None) was expected, not str" in out, out
     assert "launches: 1000" in out and "parameters as the Python launch packs them" in out, out
+    assert out.count("ValueError: ") == 3, out
 
 
 @pytest.mark.skipif(not cuda.is_available(), reason="needs a CUDA GPU")
