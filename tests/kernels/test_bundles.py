@@ -160,3 +160,27 @@ def test_a_bundle_named_by_the_user(mock_driver, module, tmp_path):
         "no_nvrtc": True,
     }
     assert run_mock(code, MOCK_CUDA_CC="9.0").startswith("launched\ntranslator: False\nnvrtc loaded: False")
+
+
+def test_what_a_launch_must_do_travels_in_the_bundle(mock_driver, tmp_path):
+    """A kernel that syncs its grid launches cooperatively: the flag is in its entry, set on the loaded kernel."""
+    (tmp_path / "kernels.py").write_text(
+        "import numba_cuda_c as cuda\n\n\n"
+        '@cuda.jit("void(float32[::1])")\n'
+        "def synced(x):\n"
+        "    cuda.cg.this_grid().sync()\n"
+        "    x[0] = 1\n"
+    )
+    build(tmp_path, "--arch", "9.0")
+    (entry,) = bundles.Bundle.read(str(tmp_path / "kernels.bundle")).entries.values()
+    assert entry["launch_flags"] == ("cooperative",)
+    out = run_mock(
+        "import sys\nsys.path.insert(0, %r)\nimport kernels\n"
+        % str(tmp_path)
+        + "import ctypes\nlauncher = kernels.synced.c_launcher('void(float32[::1])')\n"
+        # the C API's view of the loaded kernel (numba_cuda_c.h: function, context, then cooperative)
+        "print('cooperative:', ctypes.c_int.from_address(launcher.handle + 16).value)\n"
+        "print('translator:', 'numba_cuda_c.pyjit.translate' in sys.modules)",
+        MOCK_CUDA_CC="9.0",
+    )
+    assert "cooperative: 1" in out and "translator: False" in out, out
