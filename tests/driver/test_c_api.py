@@ -36,12 +36,8 @@ def test_the_header_is_where_get_include_says():
     assert cuda._cuda._C_API.__class__.__name__ == "PyCapsule"
 
 
-CLIENT = """
-import struct, sys
-sys.path.insert(0, %(folder)r)
-import c_api_client
-
-
+# the kernel both clients launch, on 32 float32 zeros
+ADD_KERNEL = """
 @cuda.jit("void(float32[::1], float32)")
 def add(x, v):
     i = cuda.grid(1)
@@ -50,7 +46,16 @@ def add(x, v):
 
 
 x = cuda.to_device(np.zeros(32, np.float32))
-data, shape, strides, itemsize, dtype = c_api_client.layout(x)
+"""
+
+CLIENT = (
+    """
+import struct, sys
+sys.path.insert(0, %(folder)r)
+import c_api_client
+"""
+    + ADD_KERNEL
+    + """data, shape, strides, itemsize, dtype = c_api_client.layout(x)
 assert (data, shape, strides, itemsize, dtype) == (x.device_ctypes_pointer.value, (32,), (4,), 4, np.dtype(np.float32))
 view = c_api_client.wrap(data, 8, "float64", x)  # the same memory as 8 float64, kept alive by x
 assert view.shape == (8,) and view.dtype == np.float64 and view.device_ctypes_pointer.value == data
@@ -77,6 +82,7 @@ stream.synchronize()
 print("launches:", %(count)s - before)
 %(check)s
 """
+)
 
 MOCK_CHECK = """
 last = mock.launch()
@@ -110,19 +116,12 @@ def test_an_extension_launches_a_jit_kernel_on_the_gpu(client):
     assert "computed" in run_python(code)
 
 
-LAUNCHER = """
+LAUNCHER = (
+    """
 import struct
-
-
-@cuda.jit("void(float32[::1], float32)")
-def add(x, v):
-    i = cuda.grid(1)
-    if i < x.size:
-        x[i] = x[i] + v
-
-
-x = cuda.to_device(np.zeros(32, np.float32))
-launcher = add.c_launcher("void(float32[::1], float32)")
+"""
+    + ADD_KERNEL
+    + """launcher = add.c_launcher("void(float32[::1], float32)")
 packed = launcher.pack(x, 1.5)
 for bad in (lambda: launcher.pack(x), lambda: launcher.pack(np.zeros(3, np.float32), 1.0)):
     try:
@@ -133,6 +132,7 @@ for bad in (lambda: launcher.pack(x), lambda: launcher.pack(np.zeros(3, np.float
 cuda.synchronize()
 %(check)s
 """
+)
 
 FROM_PYTHON = "print('rc', launcher.launch(launcher.handle, 1, 1, 1, 32, 1, 1, 0, 0, packed.ctypes.data))"
 
