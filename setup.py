@@ -82,7 +82,7 @@ setup(
         Extension(
             "numba_cuda_c._cuda",
             sources=sources,
-            include_dirs=["src", "numba_cuda_c/include", numpy.get_include()],
+            include_dirs=["src", numpy.get_include()],
             # hidden visibility: the module exports its init alone (PyMODINIT_FUNC is marked default)
             extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-fvisibility=hidden"],
             libraries=["dl", "pthread"],

@@ -9,7 +9,7 @@
 #include "driver/api/loader.h"
 #include "driver/driver_gate.h"
 #include "launch/kernel.h"
-#include "numba_cuda_c.h"
+#include "../../numba_cuda_c/include/numba_cuda_c.h" /* the installed header: one table, declared once */
 
 /* The module's state, which the table's functions (they take no module) use: the one whose capsule was made last (a
  * process imports the module once) */
