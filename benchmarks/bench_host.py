@@ -29,6 +29,8 @@ Organisation
   timer stops (for creation rows such as stream() and event(): creation alone is timed); the loop
   count is then capped at 500, since creating with thousands of live streams is slower (on the H100,
   stream() took about 7 µs instead of 4 for us, 12 instead of 6 for CuPy).
+  Or `SelfTimed(fn)`: fn times what it measures itself and returns microseconds (for a row with
+  untimed work between calls, such as draining the GPU's queue before a burst of launches).
 * kind "transfer" (unit GB/s, 1e9 bytes per second): the setup function returns a callable that moves
   `nbytes` per call; `per_transfer` calls it once untimed, then times one call per repeat (5; 3 with
   --quick) and reports the median rate. As for "call" rows, the result's destruction is timed too.
@@ -130,6 +132,15 @@ class Keep:
     def __init__(self, fn, limit=500):
         self.fn = fn
         self.limit = limit
+
+
+class SelfTimed:
+    """Setup result meaning: fn() returns the microseconds of what it measures (the rest of the call is not timed)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
 
 
 # --- fresh interpreters (ms) ------------------------------------------------------------------
@@ -524,8 +535,21 @@ class _Mode(enum.IntEnum):
     FAST = 2
 
 
+def _burst(cuda, launch_100):
+    """Per launch, the host's time of 100 launches into a drained queue: the GPU's queue is emptied (untimed) first,
+    since a loop of launches that outruns the GPU waits for it, and would time the kernels instead."""
+
+    def timed():
+        cuda.synchronize()
+        start = time.perf_counter_ns()
+        launch_100()
+        return (time.perf_counter_ns() - start) / 100 / 1000.0
+
+    return SelfTimed(timed)
+
+
 def _c_api_launches(cuda):
-    """100 launches of a @cuda.jit kernel from a C loop of another extension, through the C API (numba_cuda_c.h):
+    """Launches of a @cuda.jit kernel from a C loop of another extension, through the C API (numba_cuda_c.h):
     tests/support/c_api_client.c, built here against the installed header."""
     import sysconfig
 
@@ -545,14 +569,14 @@ def _c_api_launches(cuda):
             x[i] = x[i] + v
 
     kernel, d = add.c_kernel("void(float32[::1], float32)"), cuda.device_array(32, np.float32)
-    return lambda: c_api_client.add_many(kernel, d, 1.0, 100, 0)
+    return _burst(cuda, lambda: c_api_client.add_many(kernel, d, 1.0, 100, 0))
 
 
-row("100 launches from a C loop, through the C API", ours=_c_api_launches)
+row("launch from a C loop, through the C API (per launch)", ours=_c_api_launches)
 
 
 def _njit_launches(cuda):
-    """100 launches of a @cuda.jit kernel from a numba @njit loop (dispatcher.c_launcher: docs/njit_launch.rst)."""
+    """Launches of a @cuda.jit kernel from a numba @njit loop (dispatcher.c_launcher: docs/njit_launch.rst)."""
     from numba import njit
 
     @cuda.jit("void(float32[::1], float32)")
@@ -574,10 +598,10 @@ def _njit_launches(cuda):
         return failed
 
     hundred(address)  # compiled before timing
-    return lambda: (launcher, packed, hundred(address))  # (the launcher and the bytes stay alive)
+    return _burst(cuda, lambda: (launcher, packed, hundred(address)))  # (the launcher and the bytes stay alive)
 
 
-row("100 launches from a numba @njit loop", ours=_njit_launches)
+row("launch from a numba @njit loop (per launch)", ours=_njit_launches)
 row("jit launch, 1 array argument", cuda=_jit_launch(1))
 row("jit launch, 5 arguments", cuda=_jit_launch(5))
 row("jit launch, array and tuple arguments", cuda=_jit_launch("tuple"))
@@ -661,6 +685,7 @@ sys.path.insert(0, _dir)
 {import}
 import numpy as np
 cuda.current_context()
+cuda.jit  # the decorator's modules, imported untimed as the disk-cache row's setup imports them with its module
 if not os.path.exists(os.path.join(_dir, "jitbundled.bundle")):
     open(os.path.join(_dir, "jitbundled.py"), "w").write(%(module)r)
     arch = "%%d%%d" %% cuda.get_current_device().compute_capability
@@ -918,6 +943,11 @@ def per_call(fn, number=None, repeat=7, target=0.02, max_number=200_000):
     Warm-up: a few calls, then calibration (number doubled until a loop lasts `target` seconds).
     The garbage collector is off inside the timed loops, as in timeit.
     """
+    if isinstance(fn, SelfTimed):
+        fn = fn.fn
+        fn()
+        samples = [statistics.mean(fn() for _ in range(number or 20)) for _ in range(repeat)]
+        return statistics.median(samples), samples, number or 20
     loop = _loop
     if isinstance(fn, Keep):
         fn, loop, max_number = fn.fn, _loop_keep, min(max_number, fn.limit)

@@ -26,7 +26,7 @@ NCC_NV1(tanh) NCC_NV1(asinh) NCC_NV1(log1p) NCC_NV2(hypot) NCC_NV2(atan2) NCC_NV
 template <typename T, typename U> __device__ __forceinline__ ncc_complex<T> ncc_to_complex(U x) {
     return {(T)x, (T)0};
 }
-template <typename T, typename U> __device__ __forceinline__ ncc_complex<T> ncc_to_complex(ncc_complex<U> z) {
+template <typename T, typename U> __device__ __forceinline__ ncc_complex<T> ncc_to_complex(const ncc_complex<U> &z) {
     return {(T)z.re, (T)z.im};
 }
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_complex_of(T re, T im) { return {re, im}; }
@@ -41,6 +41,15 @@ template <typename T> __device__ __forceinline__ ncc_complex<T> operator-(ncc_co
 template <typename T> __device__ __forceinline__ ncc_complex<T> operator*(ncc_complex<T> a, ncc_complex<T> b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
+// Both operands of a complex operation, evaluated in order: a braced list is sequenced left to right, a call's
+// arguments are not. The order matters: NVVM orders a sum's operands by when their loads come (its Reassociate
+// pass) and fuses the first product of a + b into an FMA; numba loads a's parts, then b's.
+template <typename T> struct ncc_cpair {
+    ncc_complex<T> a, b;
+};
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cadd(ncc_cpair<T> p) { return p.a + p.b; }
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_csub(ncc_cpair<T> p) { return p.a - p.b; }
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cmul(ncc_cpair<T> p) { return p.a * p.b; }
 template <typename T> __device__ __forceinline__ bool operator==(ncc_complex<T> a, ncc_complex<T> b) {
     return a.re == b.re && a.im == b.im;
 }
@@ -71,6 +80,7 @@ template <typename T> __device__ __forceinline__ ncc_complex<T> operator/(ncc_co
     if (b.re == 0 && b.im == 0) return {(T)NCC_NAN, (T)NCC_NAN};
     return ncc_cquot(a, b);
 }
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cdiv(ncc_cpair<T> p) { return ncc_cdiv(p.a, p.b); }
 template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_conj(ncc_complex<T> z) { return {z.re, -z.im}; }
 template <typename T> __device__ __forceinline__ bool ncc_cisnan(ncc_complex<T> z) { return isnan(z.re) || isnan(z.im); }
 template <typename T> __device__ __forceinline__ bool ncc_cisinf(ncc_complex<T> z) { return isinf(z.re) || isinf(z.im); }
@@ -108,6 +118,7 @@ template <typename T> __device__ ncc_complex<T> ncc_cpow(ncc_complex<T> a, ncc_c
     T xr = c + s * (T)0, xi = (T)0 + (s + (T)0);  // cos + sin * 1j
     return {len * xr - xi * (T)0, len * xi + xr * (T)0};
 }
+template <typename T> __device__ __forceinline__ ncc_complex<T> ncc_cpow(ncc_cpair<T> p) { return ncc_cpow(p.a, p.b); }
 template <typename T> __device__ ncc_complex<T> ncc_cexp(ncc_complex<T> z) {
     T x = z.re, y = z.im;
     if (isfinite(x)) {

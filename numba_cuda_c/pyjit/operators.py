@@ -41,6 +41,10 @@ COMPARES = {
 }
 
 
+# complex.cuh's helpers of a pair of complex operands
+_COMPLEX_HELPERS = {"+": "ncc_cadd", "-": "ncc_csub", "*": "ncc_cmul", "/": "ncc_cdiv", "**": "ncc_cpow"}
+
+
 class Operators:
     def truth(self, value, node):
         """A translated value as a C condition."""
@@ -97,16 +101,17 @@ class Operators:
                 quotient, remainder = real_divmod(left.const, right.const, single=t == types.float32)
                 return literal(quotient if op == "//" else remainder, t).code
         a, b = cast(left, t), cast(right, t)
-        if op == "/" and typing.is_complex(t):  # numba's complex division: by zero, ZeroDivisionError
-            return "ncc_cdiv(%s, %s)" % (a, self.checked_divisor(b, t))
+        if typing.is_complex(t) and op in _COMPLEX_HELPERS:
+            # both operands in one braced list, evaluated in order as numba's (complex.cuh's ncc_cpair);
+            # numba's complex division: by zero, ZeroDivisionError
+            b = self.checked_divisor(b, t) if op == "/" else b
+            return "%s(ncc_cpair<%s>{%s, %s})" % (_COMPLEX_HELPERS[op], t.underlying_float.ctype, a, b)
         if op == "/":
             return "(%s / %s)" % (a, self.checked_divisor(b, t))
         if op in ("&", "|", "^", "<<", ">>"):
             return "(%s %s %s)" % (a, op, b)
         if op in ("//", "%") and not typing.is_complex(t):
             b = self.checked_divisor(b, t)  # debug=True: ZeroDivisionError, as numba's Python error model
-        if op == "**" and typing.is_complex(t):
-            return "ncc_cpow(%s, %s)" % (a, b)
         if op in ("//", "%") and typing.is_int(t):
             return "ncc_%s<%s>(%s, %s)" % ("floordiv" if op == "//" else "mod", t.ctype, a, b)
         if op in ("//", "%"):

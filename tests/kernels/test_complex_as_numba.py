@@ -169,3 +169,82 @@ def test_cmath_argument_types_as_numbas():
     assert "ncc_rect<double>(" in source
     for r, phi in ((types.float32, types.float64), (types.float64, types.float32), (types.float32, types.float32)):
         cuda.compile_ptx(rect_of, (types.complex128[::1], r[::1], phi[::1]))
+
+
+# --- which product of a complex multiplication NVVM fuses into an FMA ----------------------------------------------
+# x * y's imaginary part is ad + bc; NVVM fuses one product and rounds the other, choosing by the order in which the
+# parts were loaded. numba loads x's parts, then y's; its PTX (numba-cuda 0.30.4, cc 9.0) fuses b * c for two array
+# elements (also where x is a complex64 widened), and a * d for the second product of `v *= y; v *= y`.
+
+
+def _mul_ab(c0, a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        c0[i] = a[i] * b[i]
+
+
+def _mul_twice(c0, a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        v = a[i]
+        v *= b[i]
+        v *= b[i]
+        c0[i] = v
+
+
+def _symbolic_stores(ptx):
+    """Each global store of straight-line PTX as an expression of the loads (array k's part at +offset) it uses."""
+    import re
+
+    env, stores = {}, []
+    for line in ptx.splitlines():
+        m = re.match(r"\s*([a-z][\w.]*)\s+([^;]*);", line)
+        if not m:
+            continue
+        op, args = m.group(1), [a.strip() for a in m.group(2).split(",")]
+
+        def sub(a):
+            return env.get(a, a)
+
+        def address(a):
+            base, _, offset = a.strip("[]").partition("+")
+            param = re.search(r"_param_(\d+)", sub(base))
+            return "array%s+%s" % (param.group(1) if param else "?", offset or "0")
+
+        if op.startswith("st.global"):
+            stores.append((address(args[0]), sub(args[1])))
+        elif op.startswith("ld.param"):
+            env[args[0]] = args[1]
+        elif op.startswith("ld.global"):
+            env[args[0]] = address(args[1])
+        elif op.startswith(("mov", "cvta")):
+            env[args[0]] = sub(args[1])
+        elif op.startswith("cvt.f64.f32"):
+            env[args[0]] = sub(args[1])
+        elif op.startswith(("mul.f", "fma.", "sub.f", "add.f")):
+            operands = [sub(a) for a in args[1:]]
+            if op.startswith(("mul", "fma")):  # a product's factors in one order
+                operands[:2] = sorted(operands[:2])
+            env[args[0]] = "%s(%s)" % (op.split(".")[0], ", ".join(operands))
+        elif len(args) > 1:
+            env[args[0]] = "%s(%s)" % (op, ", ".join(sub(a) for a in args[1:]))
+    return stores
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("x", ["complex128", "complex64"])
+def test_complex_product_fuses_as_numba(x):
+    sig = "void(complex128[::1], %s[::1], complex128[::1])" % x
+    ptx, _ = cuda.compile_ptx(_mul_ab, sig, cc=(9, 0))
+    step = 4 if x == "complex64" else 8
+    imaginary = dict(_symbolic_stores(ptx))["array0+8"]
+    a, b, c, d = "array1+0", "array1+%d" % step, "array2+0", "array2+8"
+    assert imaginary == "fma(%s, %s, mul(%s, %s))" % (b, c, a, d), imaginary
+
+
+@needs_nvrtc
+def test_complex_product_of_a_product_fuses_as_numba():
+    ptx, _ = cuda.compile_ptx(_mul_twice, "void(complex128[::1], complex128[::1], complex128[::1])", cc=(9, 0))
+    imaginary = dict(_symbolic_stores(ptx))["array0+8"]
+    # the second product: a = the first product's real part (a sub), d = y's imaginary part: a * d is fused
+    assert imaginary.startswith("fma(array2+8, sub("), imaginary

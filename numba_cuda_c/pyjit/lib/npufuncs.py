@@ -250,7 +250,7 @@ def _code(translator, name, xs, t, out, node):  # noqa: C901 (one case per ufunc
         return "ncc_np_fmod<%s>(%s, %s)" % (t.ctype, a, b) if integer else "%s(%s, %s)" % (_f("fmod", t), a, b)
     if name in ("power", "float_power"):
         if complex_:
-            return "ncc_cpow(%s, %s)" % (a, b)
+            return "ncc_cpow(ncc_cpair<%s>{%s, %s})" % (t.underlying_float.ctype, a, b)
         if integer:
             return "ncc_ipow<%s, %s>(%s, %s)" % (t.ctype, t.ctype, a, b)
         return "%s(%s, %s)" % (_f("pow", t), a, b)
