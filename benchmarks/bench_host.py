@@ -572,7 +572,11 @@ def _c_api_launches(cuda):
     return _burst(cuda, lambda: c_api_client.add_many(kernel, d, 1.0, 100, 0))
 
 
-row("launch from a C loop, through the C API (per launch)", ours=_c_api_launches)
+row(
+    "launch from a C loop, through the C API (per launch)",
+    ours=_c_api_launches,
+    floor="launch (per launch, a burst of 100)",
+)
 
 
 def _njit_launches(cuda):
@@ -601,7 +605,7 @@ def _njit_launches(cuda):
     return _burst(cuda, lambda: (launcher, packed, hundred(address)))  # (the launcher and the bytes stay alive)
 
 
-row("launch from a numba @njit loop (per launch)", ours=_njit_launches)
+row("launch from a numba @njit loop (per launch)", ours=_njit_launches, floor="launch (per launch, a burst of 100)")
 row("jit launch, 1 array argument", cuda=_jit_launch(1))
 row("jit launch, 5 arguments", cuda=_jit_launch(5))
 row("jit launch, array and tuple arguments", cuda=_jit_launch("tuple"))

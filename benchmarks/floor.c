@@ -113,6 +113,7 @@ struct bench {
     void *pageable_big;      /* BIG_BYTES from malloc, touched once */
     CUcontext ctx, peer_ctx; /* devices 0 and 1 (peer_ctx NULL with one device) */
     CUdeviceptr peer_big;    /* BIG_BYTES on device 1 */
+    CUfunction empty_kernel; /* (pointer, float) -> nothing: the launch floor's kernel */
     CUstream streams[KEEP_LIMIT];
     CUevent events[KEEP_LIMIT];
     CUdeviceptr pointers[KEEP_LIMIT];
@@ -379,6 +380,29 @@ static long long op_d2h_new_array(struct bench *b)
     return now_ns() - t0;
 }
 
+/* A burst of LAUNCH_BURST launches of an empty kernel of a pointer and a float (the C-loop rows' arguments) into a
+ * drained queue: the driver's own cost per launch. Drained first, untimed: a loop that outruns the GPU waits for
+ * it. */
+enum { LAUNCH_BURST = 100 };
+static const char EMPTY_KERNEL_PTX[] = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                                       ".visible .entry empty(.param .u64 p, .param .f32 v)\n{\n\tret;\n}\n";
+
+static long long op_launch_burst(struct bench *b, long n)
+{
+    CUdeviceptr pointer = b->dev8;
+    float value = 1.0f;
+    void *params[2] = {&pointer, &value};
+    long long total = 0;
+    for (long i = 0; i < n; i++) {
+        CHECK(cu.cuCtxSynchronize());
+        long long t0 = now_ns();
+        for (int k = 0; k < LAUNCH_BURST; k++)
+            CHECK(cu.cuLaunchKernel(b->empty_kernel, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL));
+        total += now_ns() - t0;
+    }
+    return total / LAUNCH_BURST; /* per launch, as if each iteration were one */
+}
+
 /* ---- main ------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -446,6 +470,11 @@ int main(int argc, char **argv)
     measure("copy_to_host 8 B", b, op_copy_out, MAX_NUMBER);
     measure("current_context()", b, op_ctx_get_current, MAX_NUMBER);
     measure("get_current_device()", b, op_ctx_get_device, MAX_NUMBER);
+    CUmodule empty_module;
+    CHECK(cu.cuModuleLoadData(&empty_module, EMPTY_KERNEL_PTX));
+    CHECK(cu.cuModuleGetFunction(&b->empty_kernel, empty_module, "empty"));
+    measure("launch (per launch, a burst of 100)", b, op_launch_burst, 200);
+    CHECK(cu.cuModuleUnload(empty_module));
 
     CHECK(cu.cuMemAlloc(&b->dev_big, BIG_BYTES));
     CHECK(cu.cuMemsetD8(b->dev_big, 1, BIG_BYTES));
