@@ -408,6 +408,8 @@ def c_BinOp(walk, node, annotation):
         return walk.binop(op, left, right, node)
     if op in ("//", "%") and typing.is_float(annotation.type):  # LLVM folds a remainder of constants it sees
         left, right = (_with_const(v, walk.stored_number(n)) for v, n in ((left, node.left), (right, node.right)))
+        for value, operand in ((left, node.left), (right, node.right)):
+            value.nonnegative = value.nonnegative or walk.stored_sign_clear(operand)
     return _signed(Value(walk.binop_code(op, left, right, annotation.type), annotation.type), op, left, right)
 
 

@@ -90,6 +90,9 @@ class Pass(
         # a store's variable -> (the number stored there, whether a literal: numba's pruning knows those, known_test;
         # LLVM knows a module's constant too, `v = math.inf`: stored_number)
         self.stored_numbers = {}
+        self.sign_clear_stores = (
+            set()
+        )  # the variables whose store LLVM knows has its sign clear (stored_sign_clear)
         self.while_names = []  # the names each enclosing while loop's condition reads
         self.loop_depth = 0
         self.assigned = set(function.params)  # the variables assigned so far (a read before is an error)

@@ -149,6 +149,10 @@ class Statements:
         dead-branch pruning does not see through, so both branches stay (and are typed)."""
         return any(_module_attribute(self, n) for n in ast.walk(test))
 
+    def stored_sign_clear(self, node):
+        """Whether a name reads a store whose value's sign numba's LLVM knows is clear (operators.sign_clear)."""
+        return isinstance(node, ast.Name) and self.renames.get(node.id, node.id) in self.sign_clear_stores
+
     def stored_number(self, node):
         """The number a name reads where its reaching store holds a constant, as numba's LLVM sees it after its
         SSA (a module's constant too: `v = math.inf`), else None."""
@@ -290,11 +294,17 @@ def stmt_Assign(walk, node):
     if len(node.targets) != 1:
         walk.assign_chained(node)  # a = b = value (syntax.py)
         return
-    assign(walk, node.targets[0], node.value, node)
+    value = assign(walk, node.targets[0], node.value, node)
     target = node.targets[0]
     if isinstance(target, ast.Name):  # numba's SSA knows the constant a store holds (stmt_While prunes on it)
         variable = walk.renames.get(target.id, target.id)
         walk.masked_constants.discard(target.id)
+        if value is not None and operators.sign_clear(
+            value
+        ):  # and LLVM, whether its sign is clear (a % b's correction)
+            walk.sign_clear_stores.add(variable)
+        else:
+            walk.sign_clear_stores.discard(variable)
         number, literal_store = python_folded(node.value), True
         if number is NOT_FOLDED:  # `v = -math.inf`: LLVM's, not the pruning's
             number, literal_store = _llvm_number(walk, node.value), False
@@ -305,6 +315,7 @@ def stmt_Assign(walk, node):
 
 
 def assign(walk, target, value_node, node):
+    """target = the value of value_node; returns that value (None for a tuple unpacked)."""
     if isinstance(target, ast.Tuple):
         unpack(walk, target, walk.expr(value_node), node)
         return
@@ -315,6 +326,7 @@ def assign(walk, target, value_node, node):
             raise
         walk.fail(node, "Cannot infer the type of variable %r: %s" % (target.id, str(exc).split("\n")[0]))
     walk.store(target, value, node)
+    return value
 
 
 def store_tuple(walk, name, value, node):

@@ -521,6 +521,23 @@ def test_a_remainder_of_a_clear_signed_dividend_is_not_corrected():
     ]
 
 
+def k_remainders_of_stored_values(out, u, w, f):
+    i = cuda.grid(1)
+    q = u[i] / w[i]  # a quotient of two unsigned integers: LLVM sees its sign through the variable
+    out[i] = 3 % q
+    g = f[i]
+    out[i] = 3 % g  # a float element: not known
+    q = f[i] * 2.0  # stored over: not known any more
+    out[i] = 3 % q
+
+
+def test_a_remainder_sees_the_sign_of_a_stored_value():
+    """numba's LLVM knows a variable's value after its SSA: `v1 = u16[i] / u32[i]; 3 % v1` is not corrected (fuzzer
+    seed 44, case 458: numba -1.06e-16, frem's inexact expansion kept), as `3 % (u16[i] / u32[i])` is not."""
+    source = translated(k_remainders_of_stored_values, "void(float64[::1], uint16[::1], uint32[::1], float64[::1])")
+    assert re.findall(r"ncc_real_mod<(true|false)>", source) == ["true", "false", "false"]
+
+
 def k_remainder_of_stored_constants(out, a):
     i = cuda.grid(1)
     big = math.inf
