@@ -5,14 +5,13 @@ for shapes and ranges)."""
 
 import ast
 import enum
-import math
 
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import datetimes, optional, typing
 from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_COMPARE, python_folded, real_divmod
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 from numba_cuda_c.pyjit.typing import KernelTypeError
-from numba_cuda_c.pyjit.values import Value, cast, literal, typed
+from numba_cuda_c.pyjit.values import Value, cast, literal, sign_clear, typed
 
 BINOPS = {
     ast.Add: "+",
@@ -408,8 +407,6 @@ def c_BinOp(walk, node, annotation):
         return walk.binop(op, left, right, node)
     if op in ("//", "%") and typing.is_float(annotation.type):  # LLVM folds a remainder of constants it sees
         left, right = (_with_const(v, walk.stored_number(n)) for v, n in ((left, node.left), (right, node.right)))
-        for value, operand in ((left, node.left), (right, node.right)):
-            value.nonnegative = value.nonnegative or walk.stored_sign_clear(operand)
     return _signed(Value(walk.binop_code(op, left, right, annotation.type), annotation.type), op, left, right)
 
 
@@ -429,21 +426,14 @@ def binop_type(walk, op, left, right, node):
         walk.fail(node, str(exc))
 
 
-def sign_clear(value):
-    """Whether numba's LLVM knows a number's sign bit is clear (its computeKnownFPClass): an unsigned integer or a
-    bool (converted by uitofp), a constant that is not negative (nor -0.0), a sum, product or quotient of two such,
-    a square (_signed), a conditional expression of two such (c_IfExp); a float variable or an array's element is
-    not known."""
-    if value.nonnegative or (value.type is not None and getattr(value.type, "kind", None) in ("u", "b")):
-        return True
-    return _real(value.const) and math.copysign(1.0, value.const) > 0
-
-
 def _signed(value, op, left, right):
-    """value (left op right) marked sign_clear where LLVM knows it: +, * or / of two operands it knows; a square
+    """value (left op right) marked sign_clear where LLVM knows it: +, * or / of two floats it knows, // or % of two
+    integers it knows; a square
     (x ** 2 and x ** 4 are products of a number by itself in numba's int_power)."""
     if op in ("+", "*", "/") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
         value.nonnegative = True
+    if op in ("//", "%") and typing.is_int(value.type) and sign_clear(left) and sign_clear(right):
+        value.nonnegative = True  # sdiv and srem of such (numba's corrections fold away)
     if op == "**" and typing.is_float(value.type) and type(right.const) is int and right.const in (2, 4):
         value.nonnegative = True
     return value

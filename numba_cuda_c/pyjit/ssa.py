@@ -122,7 +122,8 @@ def _copy(translator, phi, name, node, back_edge=False):
     (variable, type) copied from, None where the name holds no number here. A loop's back edge widens the phi's type
     from the next typing pass on (function.ssa_pending), as numba's type inference sees it: its rounds type the
     head's phi before the body whose values come back to it, so the code after the loop is first typed with the
-    phi as it entered the loop (and its types, unified over the rounds, keep that)."""
+    phi as it entered the loop (and its types, unified over the rounds, keep that), except where the value is a
+    literal, which numba types before its first round."""
     bound = _bound(translator, name)
     if bound is None:
         return None
@@ -131,7 +132,9 @@ def _copy(translator, phi, name, node, back_edge=False):
         if phi in translator.vars:
             _refuse_mix(translator, name, source, translator.vars[phi], node)
         return None
-    if back_edge and not translator.emitting and phi in translator.vars:
+    # a literal's store is typed from the first round: numba types a constant when it builds its constraints
+    literal = translator.stored_numbers.get(variable, (None, False))[1]
+    if back_edge and not translator.emitting and phi in translator.vars and not literal:
         pending = translator.ssa_pending
         pending[phi] = typing.unify(pending.get(phi), source)
         settled = translator.vars[phi]

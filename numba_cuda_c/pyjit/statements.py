@@ -646,7 +646,10 @@ def type_Name(walk, node):
 def c_Name(walk, node, annotation):
     kind, what = annotation.how or (None, None)
     if kind == "variable":
-        return walk.variable_value(what, node)
+        value = walk.variable_value(what, node)
+        if walk.stored_sign_clear(node):  # numba's LLVM sees the stored value's sign after its SSA
+            value.nonnegative = True
+        return value
     if kind == "global":  # its C is made where it is read (a constant array's view, a captured array)
         return walk.python_value(what, node)
     if kind == "value":

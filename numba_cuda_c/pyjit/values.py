@@ -194,3 +194,13 @@ def wrapped_index(index, base, axis):
     if index.type.kind == "i" and not (index.const is not None and index.const >= 0):
         code = "ncc_wrap(%s, %s.shape[%d])" % (code, base.code, axis)
     return code
+
+
+def sign_clear(value):
+    """Whether numba's LLVM knows a number's sign bit is clear (its computeKnownFPClass): an unsigned integer or a
+    bool (converted by uitofp), a constant that is not negative (nor -0.0), a sum, product or quotient of two such,
+    a square (_signed), a conditional expression of two such (c_IfExp); a float variable or an array's element is
+    not known."""
+    if value.nonnegative or (value.type is not None and getattr(value.type, "kind", None) in ("u", "b")):
+        return True
+    return type(value.const) in (bool, int, float) and math.copysign(1.0, value.const) > 0

@@ -538,6 +538,40 @@ def test_a_remainder_sees_the_sign_of_a_stored_value():
     assert re.findall(r"ncc_real_mod<(true|false)>", source) == ["true", "false", "false"]
 
 
+def k_remainders_of_selects_and_quotients(out, u8, u64, u16, w):
+    i = cuda.grid(1)
+    v = max(u8[i], u64[i], 0)  # float64: a select of numbers converted by uitofp (and 0.0)
+    q, m = divmod(v, u8[i])
+    out[i] = q + m
+    out[i] = 3 % (u16[i] // 3 / w[i])  # an int64 quotient of a zero-extended dividend and a positive divisor
+
+
+def test_a_remainder_sees_the_sign_of_selects_and_integer_quotients():
+    """max() of numbers whose signs LLVM knows are clear, an integer // of two such (fuzzer seed 46 case 425, seed 44
+    case 458): numba's remainders are not corrected there."""
+    sig = "void(float64[::1], uint8[::1], uint64[::1], uint16[::1], uint32[::1])"
+    source = translated(k_remainders_of_selects_and_quotients, sig)
+    assert re.findall(r"ncc_real_(?:floordiv|mod)<(true|false)>", source) == ["true", "true", "true"]
+
+
+def k_loop_storing_a_literal(out, a):
+    i = cuda.grid(1)
+    acc = a[i]
+    for j in range(0):
+        acc = 8  # a literal: numba types it before its first round, so the phi is int64 from the start
+    r = acc - a[i]
+    out[i] = r
+
+
+def test_a_literal_coming_back_to_a_loop_head_is_typed_from_the_first_round():
+    """Fuzzer seed 46 case 98: numba types `acc - a[i]` int64 (the phi unified with the literal's int64 at once); a
+    value computed in the body widens the phi only from the next round (k_widened_over_rounds)."""
+    from numba_cuda_c.pyjit.translate import variable_types
+
+    types_of, _ = variable_types(k_loop_storing_a_literal, (cuda.types.float64[::1], cuda.types.uint16[::1]))
+    assert types_of["r"] == cuda.types.int64  # in every round (not float64: uint64 in a first, int64 in the next)
+
+
 def k_remainder_of_stored_constants(out, a):
     i = cuda.grid(1)
     big = math.inf

@@ -9,7 +9,7 @@ import builtins
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib.table import Intrinsic
-from numba_cuda_c.pyjit.values import Value, cast, literal
+from numba_cuda_c.pyjit.values import Value, cast, literal, sign_clear
 
 NAMES = (
     "abs",
@@ -120,7 +120,10 @@ def _extremes(name):
             result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
         return result
 
-    Intrinsic(("builtins", name), typing_rule, emit)
+    # LLVM knows the sign of a select (or maxnum) of values whose signs it knows are clear
+    Intrinsic(
+        ("builtins", name), typing_rule, emit, sign_clear=lambda args: all(sign_clear(a) for a in operands(args))
+    )
 
 
 def _folded(function, args, t):
@@ -279,6 +282,7 @@ def _divmod_code(codes, args, result, translator):
         temp = translator.module.unique("d")
         translator.emit("%s %s = %s;" % (t.ctype, temp, cast(a, t)))
         operands.append(Value(temp, t))
+        operands[-1].nonnegative = sign_clear(a)  # converted as numba converts (an unsigned one by uitofp)
     return [translator.binop_code(op, operands[0], operands[1], t) for op in ("//", "%")]
 
 

@@ -24,8 +24,10 @@ class Intrinsic:
     emit(codes, args, result) -> the C expression. Calling one on the host
     is an error, as numba's are (they are device functions)."""
 
-    def __init__(self, path, typing, emit, requires=(), doc=None, statements=False):
+    def __init__(self, path, typing, emit, requires=(), doc=None, statements=False, sign_clear=None):
         self.path, self.typing, self.emit, self.requires = tuple(path), typing, emit, tuple(requires)
+        # sign_clear(args): whether numba's LLVM knows the result's sign bit is clear (values.sign_clear)
+        self.sign_clear = sign_clear
         # statements: emit(codes, args, result, translator) may write statements first (translator.emit)
         # and, for a tuple result, returns the items' C expressions
         self.statements = statements
