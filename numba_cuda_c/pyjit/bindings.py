@@ -27,11 +27,11 @@ class Bindings:
         current = self.renames.get(name, name)
         if current not in self.vars or _fits(self.vars[current], value):
             return current
-        candidates = [name] + self.rebindings.get(name, [])
+        candidates = [name] + self.function.rebindings.get(name, [])
         fitting = next((c for c in candidates if c in self.vars and _fits(self.vars[c], value)), None)
         if fitting is None:
-            fitting = "%s__%d" % (name, len(self.rebindings.get(name, [])) + 1)
-            self.rebindings.setdefault(name, []).append(fitting)
+            fitting = "%s__%d" % (name, len(self.function.rebindings.get(name, [])) + 1)
+            self.function.rebindings.setdefault(name, []).append(fitting)
         if fitting == name:
             self.renames.pop(name, None)
         else:
@@ -68,36 +68,38 @@ def nested_function(walk, node):
     inner_names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     inner_names |= {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
     free = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - inner_names
-    namespace = dict(walk.globals)
+    namespace = dict(walk.function.globals)
     stores = _store_counts(walk.node)
     captured = {}
     for name in sorted(free):
-        if name in walk.local_functions:
-            namespace[name] = walk.local_functions[name].py_func
+        if name in walk.function.local_functions:
+            namespace[name] = walk.function.local_functions[name].py_func
         elif name in walk.constants:
             value = walk.constants[name]
             namespace[name] = value.obj if value.code is None else value.const
-        elif name in walk.single_constants:
-            namespace[name] = walk.single_constants[name]
+        elif name in walk.function.single_constants:
+            namespace[name] = walk.function.single_constants[name]
         elif name in walk.vars or stores.get(name):
             location = ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
             captured[name] = Captured(name, walk.function, location, stores.get(name, 0) > 1)
-    if not walk.source_lines:
+    if not walk.function.source_lines:
         walk.fail(node, "a function defined inside a kernel needs the kernel's source (define it in a file)")
     definition = copy.deepcopy(node)
     if captured:  # def inner(val, *, z): z is read where inner is called (Captured)
         definition.args.kwonlyargs += [ast.arg(arg=name) for name in captured]
         definition.args.kw_defaults += [None] * len(captured)
-    ast.increment_lineno(definition, walk.first_line - 1)  # the file's own lines: inspect finds it there
+    ast.increment_lineno(definition, walk.function.first_line - 1)  # the file's own lines: inspect finds it there
     if isinstance(node, ast.Lambda):
         function = eval(
-            compile(ast.fix_missing_locations(ast.Expression(body=definition)), walk.filename, "eval"),
+            compile(ast.fix_missing_locations(ast.Expression(body=definition)), walk.function.filename, "eval"),
             namespace,
         )
     else:
         exec(
             compile(
-                ast.fix_missing_locations(ast.Module(body=[definition], type_ignores=[])), walk.filename, "exec"
+                ast.fix_missing_locations(ast.Module(body=[definition], type_ignores=[])),
+                walk.function.filename,
+                "exec",
             ),
             namespace,
         )
@@ -115,9 +117,9 @@ def nested_function(walk, node):
             shape.type_params = []
         shape = ast.fix_missing_locations(ast.copy_location(shape, body[0].value))
     function.__ncc_definition__ = (
-        walk.filename,
-        walk.first_line + node.lineno - 1,
-        walk.source_lines[node.lineno - 1 :],
+        walk.function.filename,
+        walk.function.first_line + node.lineno - 1,
+        walk.function.source_lines[node.lineno - 1 :],
         shape,
     )
     return function
@@ -145,10 +147,10 @@ def captured_value(walk, captured, node):
 def stmt_FunctionDef(walk, node):
     """def inner(...) inside a kernel or device function (numba's make_function): a device function of its
     own, called or passed on as a value, closing over the enclosing function's constants."""
-    function = walk.nested_functions.get(id(node))
+    function = walk.function.nested_functions.get(id(node))
     if function is None:
-        function = walk.nested_functions[id(node)] = nested_function(walk, node)
-    walk.local_functions[node.name] = DeviceFunction(function)
+        function = walk.function.nested_functions[id(node)] = nested_function(walk, node)
+    walk.function.local_functions[node.name] = DeviceFunction(function)
 
 
 class Captured:

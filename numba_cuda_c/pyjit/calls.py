@@ -27,10 +27,10 @@ class Calls:
     def rewritten(self, node, make):
         """The expression a call is rewritten as (pow(a, b) as a ** b), made once for every pass, so that the typing
         passes' annotations of it are the ones the emitting pass reads."""
-        found = self.call_rewrites.get(id(node))
+        found = self.function.call_rewrites.get(id(node))
         if found is None or found[0] is not node:
             made = make()
-            found = self.call_rewrites[id(node)] = (
+            found = self.function.call_rewrites[id(node)] = (
                 node,
                 made and ast.fix_missing_locations(ast.copy_location(made, node)),
             )

@@ -91,7 +91,11 @@ def exception_code(walk, cls, args):
     statement = walk.current_statement
     where = None
     if statement is not None and hasattr(statement, "lineno"):  # numba names the function, file and line
-        where = (walk.pyfunc.__name__, walk.filename or "<kernel>", walk.first_line + statement.lineno - 1)
+        where = (
+            walk.function.pyfunc.__name__,
+            walk.function.filename or "<kernel>",
+            walk.function.first_line + statement.lineno - 1,
+        )
     entry = (cls, args, where)
     if entry not in walk.module.raises:
         walk.module.raises.append(entry)

@@ -337,7 +337,7 @@ def global_object(walk, node):
     """The Python object a global name (ARRAY, module.ARRAY) is, not yet made a kernel value; None
     for anything else."""
     if isinstance(node, ast.Name):
-        return None if node.id in walk.vars else walk.globals.get(node.id)
+        return None if node.id in walk.vars else walk.function.globals.get(node.id)
     if isinstance(node, ast.Attribute):
         base = global_object(walk, node.value)
         return getattr(base, node.attr, None) if base is not None else None

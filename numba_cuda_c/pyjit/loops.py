@@ -64,9 +64,9 @@ def _located(node, at):
 
 @statement_rule(ast.For)
 def stmt_For(walk, node):
-    rewrite = walk.loop_rewrites.get(id(node))
+    rewrite = walk.function.loop_rewrites.get(id(node))
     if rewrite is None:
-        rewrite = walk.loop_rewrites[id(node)] = rewrite_loop(walk, node)
+        rewrite = walk.function.loop_rewrites[id(node)] = rewrite_loop(walk, node)
     kind, payload = rewrite
     if kind == "range":
         walk.range_loop(node)
@@ -83,7 +83,7 @@ def rewrite_loop(walk, node):
     if over_range_object is not None:
         return ("indexed", [_located(s, node) for s in over_range_object])
     target = _call_of(it, walk)
-    if target is range and walk.globals.get("range", range) is range:
+    if target is range and walk.function.globals.get("range", range) is range:
         return ("range", None)
     if is_literal_unroll(target):
         if len(it.args) != 1 or it.keywords:

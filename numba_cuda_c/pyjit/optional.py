@@ -142,8 +142,10 @@ def none_test_code(walk, what, left, right):
 def return_none(walk, node):
     """`return`, `return None`, or the return of a value that is always None, in a device function."""
     old = walk.return_type
-    if walk.declared_return not in (None, types.void) and not isinstance(walk.declared_return, types.Optional):
-        walk.fail(node, "a device function declared to return %s returns None" % walk.declared_return)
+    if walk.function.declared_return not in (None, types.void) and not isinstance(
+        walk.function.declared_return, types.Optional
+    ):
+        walk.fail(node, "a device function declared to return %s returns None" % walk.function.declared_return)
     if old is None or old is types.none:
         walk.return_type = types.void
         walk.emit("return;")
@@ -157,7 +159,7 @@ def return_none(walk, node):
 def stmt_FallThrough(walk, node):
     """Control reaching the end of a device function that returns numbers: it returns None (an Optional)."""
     t = walk.return_type
-    if isinstance(t, (types.Scalar, types.Optional)) and walk.declared_return in (None, types.void):
+    if isinstance(t, (types.Scalar, types.Optional)) and walk.function.declared_return in (None, types.void):
         walk.emit("return %s;" % cast(Value(type=types.none), walk.settle_return(types.none)))
 
 

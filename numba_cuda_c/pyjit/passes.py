@@ -50,11 +50,10 @@ from numba_cuda_c.pyjit.values import Value, cast, typed
 
 # The function's state that rules read through the pass (self.vars is self.function.vars): the same objects in
 # every pass. return_type, which statements set, is a property of its own (Pass.return_type).
+# The rest of it (its source, globals, SSA names and caches of rewrites) the rules that need it read as
+# walk.function.X.
 FUNCTION_STATE = (
-    "pyfunc", "argtypes", "module", "device", "declared_return", "filename", "first_line", "source_lines", "node",
-    "globals", "constants", "params", "vars", "single_constants", "rebindings", "ssa_names", "ssa_pending",
-    "nested_functions",
-    "local_functions", "loop_rewrites", "call_rewrites", "tree",
+    "argtypes", "module", "device", "node", "constants", "params", "vars", "tree",
 )  # fmt: skip
 
 

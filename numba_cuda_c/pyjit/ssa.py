@@ -59,7 +59,7 @@ def stored_names(statements):
 def def_variable(translator, name, site):
     """The variable of a store of a number to `name` at `site` (the target's node): the name itself for its first
     store (a parameter is its own), `name__sN` for the others."""
-    names = translator.ssa_names
+    names = translator.function.ssa_names
     # a place in the source, the same in every pass (rewrites make their nodes anew), and which time the pass
     # reaches it (an unrolled loop's bodies are copies of one place)
     place = (
@@ -88,7 +88,7 @@ def def_variable(translator, name, site):
 
 def _phi_variable(translator, name, node, kind):
     """The phi variable of `name` at a merge point (an if, a loop's head or exit): `name__pN`."""
-    names = translator.ssa_names
+    names = translator.function.ssa_names
     key = (kind, name, id(node))
     variable = names.get(key)
     if variable is None:
@@ -135,7 +135,7 @@ def _copy(translator, phi, name, node, back_edge=False):
     # a literal's store is typed from the first round: numba types a constant when it builds its constraints
     literal = translator.stored_numbers.get(variable, (None, False))[1]
     if back_edge and not translator.emitting and phi in translator.vars and not literal:
-        pending = translator.ssa_pending
+        pending = translator.function.ssa_pending
         pending[phi] = typing.unify(pending.get(phi), source)
         settled = translator.vars[phi]
     else:

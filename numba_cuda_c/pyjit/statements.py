@@ -234,8 +234,8 @@ class Statements:
         if self.emitting and name not in self.assigned and self.loop_depth == 0:
             self.fail(node, "local variable %r is used before it is assigned" % name)
         t = self.vars[name]
-        if name in self.single_constants:
-            return literal(self.single_constants[name], t)
+        if name in self.function.single_constants:
+            return literal(self.function.single_constants[name], t)
         if isinstance(t, types.Tuple):
             return _tuple_value(name, t)
         return Value("v_%s" % name, t)
@@ -487,7 +487,7 @@ def _llvm_number(walk, node):
             return None
         return -number if isinstance(node.op, ast.USub) else +number
     if _module_attribute(walk, node):
-        return getattr(walk.globals[node.value.id], node.attr, None)
+        return getattr(walk.function.globals[node.value.id], node.attr, None)
     return walk.stored_number(node)
 
 
@@ -496,7 +496,7 @@ def _module_attribute(walk, node):
     return (
         isinstance(node, ast.Attribute)
         and isinstance(node.value, ast.Name)
-        and isinstance(walk.globals.get(node.value.id), pytypes.ModuleType)
+        and isinstance(walk.function.globals.get(node.value.id), pytypes.ModuleType)
         and node.value.id not in walk.renames
     )
 
@@ -538,8 +538,10 @@ def stmt_Return(walk, node):
     if value.type is types.none and value.items is None:  # a variable or argument that only holds None
         optional.return_none(walk, node)
         return
-    if walk.declared_return not in (None, types.void) and not isinstance(walk.declared_return, types.Tuple):
-        walk.return_type = walk.declared_return
+    if walk.function.declared_return not in (None, types.void) and not isinstance(
+        walk.function.declared_return, types.Tuple
+    ):
+        walk.return_type = walk.function.declared_return
         if not isinstance(walk.return_type, types.Optional):
             value = optional.unwrapped(walk, value)
         walk.emit("return %s;" % cast(value, walk.return_type))
@@ -611,8 +613,8 @@ def c_Constant(walk, node, annotation):
 def type_Name(walk, node):
     """What the name reads (how): a variable, or a value known when compiling (a constant, a global)."""
     name = node.id
-    if name in walk.local_functions:  # a function defined in this one
-        return Value(obj=walk.local_functions[name])
+    if name in walk.function.local_functions:  # a function defined in this one
+        return Value(obj=walk.function.local_functions[name])
     if name in walk.constants:
         return as_annotation(walk.constants[name], ("value", walk.constants[name]))
     variable = walk.renames.get(name, name)  # the variable the name is bound to now (binding())
@@ -622,19 +624,23 @@ def type_Name(walk, node):
             return Value(type=types.none)
         if isinstance(t, types.NumberClass):  # a type argument: a compile-time dtype
             return Value(obj=t.instance_type)
-        if variable in walk.single_constants:  # N = 100, assigned once: a constant (shapes), as numba infers
-            return typed(t, const=walk.single_constants[variable], how=("variable", variable))
+        if (
+            variable in walk.function.single_constants
+        ):  # N = 100, assigned once: a constant (shapes), as numba infers
+            return typed(t, const=walk.function.single_constants[variable], how=("variable", variable))
         if isinstance(t, types.Tuple):
             return as_annotation(_tuple_value(variable, t), ("variable", variable))
         return typed(t, how=("variable", variable))
-    if name in walk.globals:
-        return as_annotation(walk.python_value(walk.globals[name], node), ("global", walk.globals[name]))
+    if name in walk.function.globals:
+        return as_annotation(
+            walk.python_value(walk.function.globals[name], node), ("global", walk.function.globals[name])
+        )
     import builtins
 
     # itself, recursively, while its decorator compiles it (a signature given): its global once bound, so before
     # a builtin of its name
-    if name == walk.pyfunc.__name__:
-        return Value(obj=DeviceFunction(walk.pyfunc))
+    if name == walk.function.pyfunc.__name__:
+        return Value(obj=DeviceFunction(walk.function.pyfunc))
     if hasattr(builtins, name):
         return Value(obj=getattr(builtins, name))
     if walk.retyping:  # the emitting pass: every name is known by now

@@ -95,9 +95,9 @@ def walrus_variable(walk, node, value):
 def type_Lambda(walk, node):
     """lambda x: ...: a device function of its own (a nested function: bindings.py), called where it is or
     passed on as a compile-time argument."""
-    function = walk.nested_functions.get(id(node))
+    function = walk.function.nested_functions.get(id(node))
     if function is None:
-        function = walk.nested_functions[id(node)] = bindings.nested_function(walk, node)
+        function = walk.function.nested_functions[id(node)] = bindings.nested_function(walk, node)
     return Value(obj=DeviceFunction(function))
 
 
