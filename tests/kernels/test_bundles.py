@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gpu import needs_nvrtc
+from gpu import needs_nvrtc, requires_gpu
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
 from numba_cuda_c.pyjit import bundle_builder, bundles
 
@@ -184,3 +184,45 @@ def test_what_a_launch_must_do_travels_in_the_bundle(mock_driver, tmp_path):
         MOCK_CUDA_CC="9.0",
     )
     assert "cooperative: 1" in out and "translator: False" in out, out
+
+
+# the same on a GPU: a bundle for two architectures (this GPU's and sm_80), NVRTC refused; the results checked
+RUN_ON_GPU = """
+import sys
+sys.path.insert(0, %(directory)r)
+import numpy as np
+import numba_cuda_c as cuda
+from numba_cuda_c import _cuda
+def refuse(*args, **kwargs):
+    raise _cuda.NvrtcError("NVRTC is not available (the test made it so)")
+_cuda.nvrtc_compile = _cuda.nvrtc_supported_archs = _cuda.nvrtc_version = refuse
+import kernels
+out = cuda.to_device(np.arange(4, dtype=np.float32))
+kernels.axpy[1, 4](out, out, np.float32(2))
+ints = cuda.to_device(np.arange(1, 5, dtype=np.int64))
+kernels.double[1, 4](ints)
+print(out.copy_to_host().tolist(), ints.copy_to_host().tolist())
+print("translator:", "numba_cuda_c.pyjit.translate" in sys.modules)
+print("nvrtc loaded:", "libnvrtc" in open("/proc/self/maps").read())
+"""
+
+
+@requires_gpu
+def test_a_bundle_for_two_architectures_runs_on_the_gpu_without_nvrtc(module):
+    import numba_cuda_c as cuda
+
+    major, minor = cuda.get_current_device().compute_capability
+    build(module, "--arch", "80,%d%d" % (major, minor))
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_ON_GPU % {"directory": str(module)}],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, NUMBA_CUDA_C_CACHE_DIR=str(module / "cache")),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.split("\n")[:3] == [
+        "[0.0, 3.0, 6.0, 9.0] [2, 4, 6, 8]",
+        "translator: False",
+        "nvrtc loaded: False",
+    ], done.stdout + done.stderr
