@@ -48,6 +48,21 @@ __device__ __forceinline__ Array<F, N> ncc_field_view(const Array<T, N> &a, long
     }
     return f;
 }
+// min() and max() of values not two floats: each evaluated once and in order (a braced list is sequenced), then
+// compared pairwise as numba's selects, so that NVVM sees a select of values, as numba's IR, not branches over loads
+template <typename T, int N> struct ncc_extremes {
+    T v[N];
+    __device__ __forceinline__ T max() const {
+        T r = v[0];
+        for (int k = 1; k < N; ++k) r = v[k] > r ? v[k] : r;
+        return r;
+    }
+    __device__ __forceinline__ T min() const {
+        T r = v[0];
+        for (int k = 1; k < N; ++k) r = v[k] < r ? v[k] : r;
+        return r;
+    }
+};
 // A ufunc on arrays in a kernel (np.sin(x, out)): f of the inputs' elements into each element of out,
 // in order. An input whose dimension is 1 repeats along it (broadcast); a number is an input too.
 template <typename T> struct ncc_scalar_input_t { T value; };

@@ -114,11 +114,8 @@ def _extremes(name):
                 cast(args[0], t),
                 cast(args[1], t),
             )
-        result = cast(args[0], t)
-        for a in args[1:]:
-            other = cast(a, t)
-            result = "(%s %s %s ? %s : %s)" % (other, "<" if name == "min" else ">", result, other, result)
-        return result
+        values = ", ".join(cast(a, t) for a in args)
+        return "ncc_extremes<%s, %d>{{%s}}.%s()" % (t.ctype, len(args), values, name)
 
     # LLVM knows the sign of a select (or maxnum) of values whose signs it knows are clear
     Intrinsic(
