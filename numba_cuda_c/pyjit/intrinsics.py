@@ -48,7 +48,9 @@ class Intrinsics:
         code = entry.emit(codes, operands, result, self)
         if isinstance(result, types.Tuple):
             return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
-        return Value(code, result)
+        value = Value(code, result)
+        value.nonnegative = entry.sign_clear is not None and entry.sign_clear(operands)
+        return value
 
     def cuda_target(self, path, node):
         """The kind of a cuda.* call that is not a library entry: what the translator writes itself (it reads its

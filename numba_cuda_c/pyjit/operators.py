@@ -436,6 +436,8 @@ def _signed(value, op, left, right):
         value.nonnegative = True  # sdiv and srem of such (numba's corrections fold away)
     if op == "**" and typing.is_float(value.type) and type(right.const) is int and right.const in (2, 4):
         value.nonnegative = True
+    if op == "**" and type(right.const) is int and right.const == 0:  # 1, which LLVM folds
+        value.nonnegative = True
     return value
 
 

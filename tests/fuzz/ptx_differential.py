@@ -145,6 +145,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=100)
+    parser.add_argument("--case", type=int, help="only this case")
     parser.add_argument("--numba-python", required=True, help="a Python with numba-cuda installed")
     parser.add_argument("--show", type=int, default=5, help="print this many differing cases")
     args = parser.parse_args()
@@ -152,7 +153,7 @@ def main():
 
     folder = tempfile.mkdtemp(prefix="ptxdiff-")
     cases, jobs = {}, {}
-    for index in range(args.cases):
+    for index in [args.case] if args.case is not None else range(args.cases):
         case = fuzz_generator.generate(args.seed, index)
         key = "%d_%d" % (args.seed, index)
         path = os.path.join(folder, "m_%s.py" % key)
@@ -198,8 +199,10 @@ def main():
             if os.environ.get("PTXDIFF_WHY"):
                 print(key, exc)
             continue
+        kept = np.arange(len(case.arrays[case.inputs[0].name]))
         if overflowed is not None and overflowed.any():  # numba's results there are undefined: left out
             tally["undefined elements"] += int(overflowed.sum())
+            kept = kept[~overflowed]
             theirs = {name: a[~overflowed] for name, a in theirs.items()}
             ours = {name: a[~overflowed] for name, a in ours.items()}
         columns = result_columns(case, mod.k, jobs[key][1])
@@ -215,11 +218,13 @@ def main():
             for name, kind in kinds.items():
                 if kind == "different":
                     k = first_difference(theirs[name], ours[name])
-                    inputs = {a.name: case.arrays[a.name][k] for a in case.inputs}
+                    element = int(kept[k])  # its index in the case's arrays
+                    inputs = {a.name: case.arrays[a.name][element] for a in case.inputs}
                     print(
-                        "  %s[%d]: numba %r, ours %r; inputs %s" % (name, k, theirs[name][k], ours[name][k], inputs)
+                        "  %s[%d]: numba %r, ours %r; inputs %s"
+                        % (name, element, theirs[name][k], ours[name][k], inputs)
                     )
-    print("seed %d, %d cases: %s" % (args.seed, args.cases, dict(sorted(tally.items()))))
+    print("seed %d, %d cases: %s" % (args.seed, len(cases), dict(sorted(tally.items()))))
 
 
 if __name__ == "__main__":

@@ -467,12 +467,16 @@ def execute(th, op, ops):
         th.write(ops[0], th.read(ops[1] if p else ops[2], t), t)
         return
     if name in ("and", "or", "xor", "not", "cnot"):
-        if t == "pred":
-            a = th.regs.get(ops[1], 0)
+        if t == "pred":  # an operand is a predicate register or an immediate (xor.pred %p2, %p1, -1: not)
+
+            def truth(text):
+                return bool(th.regs.get(text, 0)) if text.startswith("%") else int(text, 0) != 0
+
+            a = truth(ops[1])
             if name == "not":
                 th.write(ops[0], not a, "pred")
                 return
-            b = th.regs.get(ops[2], 0)
+            b = truth(ops[2])
             th.write(ops[0], {"and": a and b, "or": a or b, "xor": bool(a) != bool(b)}[name], "pred")
             return
         a = th.read(ops[1], t)

@@ -82,3 +82,29 @@ def test_what_it_cannot_emulate_exactly_is_refused():
     with pytest.raises(ptx_interpreter.Unsupported, match="approximate"):
         ptx_interpreter.run_kernel(ptx, params, memory, 1)
     assert math.isnan(ptx_interpreter.f64(ptx_interpreter._F64_NAN))
+
+
+def test_predicates_with_immediates():
+    """NVVM writes `not` as xor.pred with -1 (fuzzer seed 46 case 147 read it as a copy before)."""
+    ptx = """
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_param_0)
+{
+    .reg .pred %p<4>;
+    .reg .b64 %rd<5>;
+    ld.param.u64 %rd1, [k_param_0];
+    ld.global.u64 %rd2, [%rd1];
+    setp.eq.s64 %p1, %rd2, 7;
+    xor.pred %p2, %p1, -1;
+    selp.u64 %rd3, 10, 20, %p2;
+    st.global.u64 [%rd1+8], %rd3;
+    ret;
+}
+"""
+    for value, expected in ((7, 20), (8, 10)):
+        memory = ptx_interpreter.Memory()
+        data = bytearray(np.array([value, 0], np.uint64).tobytes())
+        ptx_interpreter.run_kernel(ptx, [np.array([memory.add(data)], np.uint64).tobytes()], memory, 1)
+        assert np.frombuffer(bytes(data), np.uint64)[1] == expected

@@ -293,9 +293,18 @@ def _pow(args):
     return typing.power(args[0].type, args[1].type)
 
 
+def _pow_sign_clear(args):
+    """What LLVM knows of a ** b's sign, as of the operator's (operators._signed): x ** 0 is 1; a float's square."""
+    exponent = args[1].const
+    if type(exponent) is not int:
+        return False
+    return exponent == 0 or (exponent in (2, 4) and typing.is_float(typing.power(args[0].type, args[1].type)))
+
+
 Intrinsic(
     ("builtins", "pow"),
     _pow,
     lambda codes, args, t, translator: translator.binop_code("**", args[0], args[1], t),
     statements=True,
+    sign_clear=_pow_sign_clear,
 )
