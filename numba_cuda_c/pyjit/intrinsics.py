@@ -42,12 +42,11 @@ class Intrinsics:
         operands = ([receiver] if receiver is not None else []) + args
         codes = [a.code for a in operands]
         if not entry.statements:
-            value = Value(entry.emit(codes, operands, result), result)
-            value.nonnegative = entry.sign_clear is not None and entry.sign_clear(operands)
-            return value
-        code = entry.emit(codes, operands, result, self)
-        if isinstance(result, types.Tuple):
-            return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
+            code = entry.emit(codes, operands, result)
+        else:
+            code = entry.emit(codes, operands, result, self)
+            if isinstance(result, types.Tuple):
+                return Value(type=result, items=[Value(c, t) for c, t in zip(code, result.items)])
         value = Value(code, result)
         value.nonnegative = entry.sign_clear is not None and entry.sign_clear(operands)
         return value

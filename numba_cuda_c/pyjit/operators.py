@@ -11,7 +11,7 @@ from numba_cuda_c.pyjit import datetimes, optional, typing
 from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_COMPARE, python_folded, real_divmod
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 from numba_cuda_c.pyjit.typing import KernelTypeError
-from numba_cuda_c.pyjit.values import Value, cast, literal, sign_clear, typed
+from numba_cuda_c.pyjit.values import Value, cast, literal, power_sign_clear, sign_clear, typed
 
 BINOPS = {
     ast.Add: "+",
@@ -428,15 +428,12 @@ def binop_type(walk, op, left, right, node):
 
 def _signed(value, op, left, right):
     """value (left op right) marked sign_clear where LLVM knows it: +, * or / of two floats it knows, // or % of two
-    integers it knows; a square
-    (x ** 2 and x ** 4 are products of a number by itself in numba's int_power)."""
+    integers it knows, a power it knows (values.power_sign_clear)."""
     if op in ("+", "*", "/") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
         value.nonnegative = True
     if op in ("//", "%") and typing.is_int(value.type) and sign_clear(left) and sign_clear(right):
         value.nonnegative = True  # sdiv and srem of such (numba's corrections fold away)
-    if op == "**" and typing.is_float(value.type) and type(right.const) is int and right.const in (2, 4):
-        value.nonnegative = True
-    if op == "**" and type(right.const) is int and right.const == 0:  # 1, which LLVM folds
+    if op == "**" and power_sign_clear(right.const, value.type):
         value.nonnegative = True
     return value
 

@@ -199,8 +199,16 @@ def wrapped_index(index, base, axis):
 def sign_clear(value):
     """Whether numba's LLVM knows a number's sign bit is clear (its computeKnownFPClass): an unsigned integer or a
     bool (converted by uitofp), a constant that is not negative (nor -0.0), a sum, product or quotient of two such,
-    a square (_signed), a conditional expression of two such (c_IfExp); a float variable or an array's element is
-    not known."""
+    a square (_signed), a conditional expression of two such (c_IfExp), a variable whose store is such
+    (c_Name), max/min of such; an array's element is not known."""
     if value.nonnegative or (value.type is not None and getattr(value.type, "kind", None) in ("u", "b")):
         return True
     return type(value.const) in (bool, int, float) and math.copysign(1.0, value.const) > 0
+
+
+def power_sign_clear(exponent, result_type):
+    """Whether LLVM knows the sign of x ** exponent (the exponent's constant, or None) is clear: x ** 0 is 1, which
+    it folds; a float's x ** 2 and x ** 4 are products of a number by itself in numba's int_power."""
+    if type(exponent) is not int:
+        return False
+    return exponent == 0 or (exponent in (2, 4) and typing.is_float(result_type))

@@ -9,7 +9,7 @@ import builtins
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.lib.table import Intrinsic
-from numba_cuda_c.pyjit.values import Value, cast, literal, sign_clear
+from numba_cuda_c.pyjit.values import Value, cast, literal, power_sign_clear, sign_clear
 
 NAMES = (
     "abs",
@@ -293,18 +293,10 @@ def _pow(args):
     return typing.power(args[0].type, args[1].type)
 
 
-def _pow_sign_clear(args):
-    """What LLVM knows of a ** b's sign, as of the operator's (operators._signed): x ** 0 is 1; a float's square."""
-    exponent = args[1].const
-    if type(exponent) is not int:
-        return False
-    return exponent == 0 or (exponent in (2, 4) and typing.is_float(typing.power(args[0].type, args[1].type)))
-
-
 Intrinsic(
     ("builtins", "pow"),
     _pow,
     lambda codes, args, t, translator: translator.binop_code("**", args[0], args[1], t),
     statements=True,
-    sign_clear=_pow_sign_clear,
+    sign_clear=lambda args: power_sign_clear(args[1].const, typing.power(args[0].type, args[1].type)),
 )
