@@ -4,9 +4,10 @@ bit, where no GPU is at hand (ptx_differential.py).
 It runs one kernel entry of a PTX module thread by thread over byte buffers, for the instructions NVVM emits for
 integer and float arithmetic, conversions, comparisons, selects, branches and global and local loads and stores.
 Registers hold bit patterns; each instruction reads them as its type says (so `mov.b64 %rd, %fd` moves bits).
-Float arithmetic is IEEE with round-to-nearest (fma exact, through fractions) and the GPU's canonical NaN; what it
-cannot do exactly (approximate instructions, calls, textures, atomics) raises Unsupported, and the case is not
-compared: a wrong emulation must not be mistaken for a difference."""
+Float arithmetic is IEEE with round-to-nearest (fma exact, through fractions) and the GPU's canonical NaN; calls of
+the module's .func functions run too. What it cannot do exactly (approximate, flushing or directed-rounding
+instructions, vector accesses, shared memory, textures, atomics) raises Unsupported, and the case is not compared: a
+wrong emulation must not be mistaken for a difference."""
 
 import bisect
 import math
@@ -82,12 +83,9 @@ def _signed(value, width):
     return value - (1 << width) if value >> (width - 1) else value
 
 
-_TYPE_WIDTH = {"8": 8, "16": 16, "32": 32, "64": 64}
-
-
 def _width(t):
     """The bits of a PTX type (u32, s8, f64, b16, ...); a predicate's: 1."""
-    return 1 if t == "pred" else _TYPE_WIDTH[t[1:]]
+    return 1 if t == "pred" else int(t[1:])
 
 
 class Memory:
@@ -258,9 +256,7 @@ def _split_operands(text):
 
 
 def _immediate(text, t):
-    if text.startswith("0d"):
-        return int(text[2:], 16)
-    if text.startswith("0f"):
+    if text.startswith(("0d", "0f")):  # a float's bits in hex
         return int(text[2:], 16)
     if t and t[0] == "f" and re.match(r"^-?\d+\.\d*(e[-+]?\d+)?$", text):
         return bits64(float(text)) if t == "f64" else bits32(float(text))
@@ -433,8 +429,6 @@ def execute(th, op, ops):
     if name == "ld" or name == "st":
         t = mods[-1]
         size = max(_width(t) // 8, 1)
-        if mods[0] == "param" or mods[0] in ("global", "local", "const", "shared"):
-            pass
         if name == "ld":
             address = th.address(ops[1])
             if ops[0].startswith("{"):
@@ -453,14 +447,14 @@ def execute(th, op, ops):
         return
     if name == "setp":
         cmp, t = mods[0], mods[-1]
+        if len(ops) > 3:
+            raise Unsupported("setp with a boolean operand")
         a, b = _value(th, ops[1], t), _value(th, ops[2], t)
         result = _cmp(cmp, a, b, t)
         names = ops[0].split("|")
         th.write(names[0], result, "pred")
         if len(names) > 1:
             th.write(names[1], not result, "pred")
-        if len(ops) > 3:
-            raise Unsupported("setp with a boolean operand")
         return
     if name == "selp":
         p = th.regs.get(ops[3], 0)
@@ -516,17 +510,15 @@ def _float_op(th, name, mods, t, ops):
     elif name == "sub":
         r = vals[0] - vals[1]
     elif name == "mul":
-        r = vals[0] * vals[1] if not (math.isinf(vals[0]) or math.isinf(vals[1])) or 0 not in vals[:2] else math.nan
+        r = vals[0] * vals[1]  # (Python's inf * 0 is NaN, as IEEE's)
     elif name in ("fma", "mad"):
         r = _fma(vals[0], vals[1], vals[2], t)
         _store_number(th, ops[0], r, t)
         return
     elif name == "div":
         a, b = vals
-        if b == 0:
+        if b == 0:  # (where Python raises)
             r = math.nan if a == 0 or a != a else math.copysign(math.inf, a) * math.copysign(1, b)
-        elif math.isinf(a) and math.isinf(b):
-            r = math.nan
         else:
             r = a / b
     elif name == "neg":
@@ -596,14 +588,9 @@ def _fma(a, b, c, t):
         r = product + c
         return math.nan if r != r else r
     exact = Fraction(a) * Fraction(b) + Fraction(c)
-    if exact == 0:
-        # the sign of an exact zero: as IEEE's a*b + c
-        product_sign = math.copysign(1, a) * math.copysign(1, b)
-        if product_sign < 0 and math.copysign(1, c) < 0:
-            return -0.0
-        if a * b == 0 and c == 0:
-            return -0.0 if product_sign < 0 and math.copysign(1, c) < 0 else 0.0
-        return 0.0
+    if exact == 0:  # -0.0 only from a negative zero product and -0.0 (IEEE's sum of exact zeros); else +0.0
+        negative_product = math.copysign(1, a) * math.copysign(1, b) < 0
+        return -0.0 if negative_product and math.copysign(1, c) < 0 else 0.0
     if t == "f32":
         return _exact_to_f32(exact)
     try:
@@ -694,7 +681,9 @@ def _cvt(th, mods, ops):
                 if x != x or math.isinf(x):
                     r = x
                 else:
-                    r = {"rni": _round_even, "rzi": math.trunc, "rmi": math.floor, "rpi": math.ceil}[rounding](x)
+                    r = {"rni": round, "rzi": math.trunc, "rmi": math.floor, "rpi": math.ceil}[rounding](
+                        x
+                    )  # round: to even
                     r = math.copysign(float(r), x) if r == 0 else float(r)
                 th.write(ops[0], _to_bits(dst_t, r), dst_t)
             elif dst_t == "f32" and src_t == "f64":
@@ -714,7 +703,7 @@ def _cvt(th, mods, ops):
                 if not signed:
                     r = (1 << width) - 1 if x > 0 else 0
             else:
-                r = {"rni": _round_even, "rzi": math.trunc, "rmi": math.floor, "rpi": math.ceil, None: math.trunc}[
+                r = {"rni": round, "rzi": math.trunc, "rmi": math.floor, "rpi": math.ceil, None: math.trunc}[
                     rounding
                 ](x)
                 lo, hi = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
@@ -733,11 +722,6 @@ def _cvt(th, mods, ops):
             th.write(ops[0], bits32(_exact_to_f32(Fraction(value))), "f32")
         return
     th.write(ops[0], value, dst_t)
-
-
-def _round_even(x):
-    r = round(x)  # Python's round: half to even
-    return r
 
 
 def run_kernel(ptx, param_bytes, memory, n_threads, block=32):

@@ -44,67 +44,64 @@ def test_a_kernel_of_ours_interpreted_matches_numpy():
     assert np.array_equal(out_i, expected_i)
 
 
-FMA_PTX = """
+def _kernel_over_one_buffer(body, registers):
+    """A PTX module whose one kernel takes a pointer (in %rd1) to the buffer that _run_one gives it."""
+    return """
 .version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 k_param_0)
 {
-    .reg .f64 %fd<5>;
-    .reg .b64 %rd<3>;
-    ld.param.u64 %rd1, [k_param_0];
-    ld.global.f64 %fd1, [%rd1];
+%s
+    ld.param.u64 %%rd1, [k_param_0];
+%s
+    ret;
+}
+""" % (registers, body)
+
+
+def _run_one(ptx, values):
+    """One thread of ptx over a buffer holding `values` (a NumPy array); the buffer's values after."""
+    memory = ptx_interpreter.Memory()
+    data = bytearray(values.tobytes())
+    ptx_interpreter.run_kernel(ptx, [np.array([memory.add(data)], np.uint64).tobytes()], memory, 1)
+    return np.frombuffer(bytes(data), values.dtype)
+
+
+FMA_PTX = _kernel_over_one_buffer(
+    """    ld.global.f64 %fd1, [%rd1];
     ld.global.f64 %fd2, [%rd1+8];
     ld.global.f64 %fd3, [%rd1+16];
     fma.rn.f64 %fd4, %fd1, %fd2, %fd3;
-    st.global.f64 [%rd1+24], %fd4;
-    ret;
-}
-"""
+    st.global.f64 [%rd1+24], %fd4;""",
+    "    .reg .f64 %fd<5>;\n    .reg .b64 %rd<3>;",
+)
 
 
 def test_fma_is_rounded_once():
     a, b = 1.0 + 2.0**-30, 1.0 - 2.0**-30
     c = -1.0
-    memory = ptx_interpreter.Memory()
-    data = bytearray(np.array([a, b, c, 0.0]).tobytes())
-    params = [np.array([memory.add(data)], np.uint64).tobytes()]
-    ptx_interpreter.run_kernel(FMA_PTX, params, memory, 1)
-    fused = np.frombuffer(bytes(data), np.float64)[3]
+    fused = _run_one(FMA_PTX, np.array([a, b, c, 0.0]))[3]
     assert fused == float(Fraction(a) * Fraction(b) + Fraction(c)) == -(2.0**-60)
     assert a * b + c == 0.0  # unfused: the product rounds to 1.0 first
 
 
 def test_what_it_cannot_emulate_exactly_is_refused():
     ptx = FMA_PTX.replace("fma.rn.f64 %fd4, %fd1, %fd2, %fd3", "rcp.approx.ftz.f64 %fd4, %fd1")
-    memory = ptx_interpreter.Memory()
-    params = [np.array([memory.add(bytearray(32))], np.uint64).tobytes()]
     with pytest.raises(ptx_interpreter.Unsupported, match="approximate"):
-        ptx_interpreter.run_kernel(ptx, params, memory, 1)
+        _run_one(ptx, np.zeros(4))
     assert math.isnan(ptx_interpreter.f64(ptx_interpreter._F64_NAN))
 
 
 def test_predicates_with_immediates():
     """NVVM writes `not` as xor.pred with -1 (fuzzer seed 46 case 147 read it as a copy before)."""
-    ptx = """
-.version 8.0
-.target sm_90
-.address_size 64
-.visible .entry k(.param .u64 k_param_0)
-{
-    .reg .pred %p<4>;
-    .reg .b64 %rd<5>;
-    ld.param.u64 %rd1, [k_param_0];
-    ld.global.u64 %rd2, [%rd1];
+    ptx = _kernel_over_one_buffer(
+        """    ld.global.u64 %rd2, [%rd1];
     setp.eq.s64 %p1, %rd2, 7;
     xor.pred %p2, %p1, -1;
     selp.u64 %rd3, 10, 20, %p2;
-    st.global.u64 [%rd1+8], %rd3;
-    ret;
-}
-"""
+    st.global.u64 [%rd1+8], %rd3;""",
+        "    .reg .pred %p<4>;\n    .reg .b64 %rd<5>;",
+    )
     for value, expected in ((7, 20), (8, 10)):
-        memory = ptx_interpreter.Memory()
-        data = bytearray(np.array([value, 0], np.uint64).tobytes())
-        ptx_interpreter.run_kernel(ptx, [np.array([memory.add(data)], np.uint64).tobytes()], memory, 1)
-        assert np.frombuffer(bytes(data), np.uint64)[1] == expected
+        assert _run_one(ptx, np.array([value, 0], np.uint64))[1] == expected
