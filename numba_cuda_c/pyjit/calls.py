@@ -20,7 +20,7 @@ from numba_cuda_c.pyjit.lib import arrays as array_lib
 from numba_cuda_c.pyjit.lib import numbers, pybuiltins, pymath
 from numba_cuda_c.pyjit.rules import c_rule, call_c_rule, call_typing_rule, typing_rule
 from numba_cuda_c.pyjit.typing import KernelTypeError
-from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed
+from numba_cuda_c.pyjit.values import BoundMethod, Namespace, Value, cast, dtype_of, literal, typed, with_const
 
 
 class Calls:
@@ -222,7 +222,11 @@ def type_call_library(walk, node, func, entry):
 def c_call_library(walk, node, annotation):
     method = walk.expr(node.func).obj
     receiver = method.value if isinstance(method, BoundMethod) else None  # g.sync(): of an opaque value
-    return walk.library_call_code(annotation.how[1], [walk.expr(a) for a in node.args], annotation.type, receiver)
+    entry = annotation.how[1]
+    args = [walk.expr(a) for a in node.args]
+    if entry.llvm_constants:
+        args = [with_const(value, walk.llvm_number(a)) for value, a in zip(args, node.args)]
+    return walk.library_call_code(entry, args, annotation.type, receiver)
 
 
 @call_c_rule("known")

@@ -70,6 +70,23 @@ def _too_wide(op, a, b):
     return False
 
 
+_IEEE_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def float64_folded(op, a, b):
+    """a op b (+ - * /) as LLVM folds it in float64 where one of two numbers is a float (IEEE's: 1.0 / 0.0 is inf),
+    else None: integers wider than a double's 53 bits, whose conversion rounds, and integer arithmetic are left."""
+    import numpy as np
+
+    numbers = (a, b)
+    if op not in _IEEE_BINARY or not any(type(n) is float for n in numbers):
+        return None
+    if any(type(n) not in (bool, int, float) or (type(n) is int and abs(n) > 2**53) for n in numbers):
+        return None
+    with np.errstate(all="ignore"):
+        return float(_IEEE_BINARY[op](np.float64(a), np.float64(b)))
+
+
 def real_divmod(vx, wx, single=False):
     """numba's float divmod (its real_divmod, CPython's float_divmod over LLVM's frem) of two constants, as LLVM
     folds it: frem is the exact IEEE remainder there (fmod: x % inf is x), the rest in the type's precision (float32

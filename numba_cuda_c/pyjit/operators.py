@@ -11,7 +11,16 @@ from numba_cuda_c.pyjit import datetimes, optional, typing
 from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_COMPARE, python_folded, real_divmod
 from numba_cuda_c.pyjit.rules import c_rule, typing_rule
 from numba_cuda_c.pyjit.typing import KernelTypeError
-from numba_cuda_c.pyjit.values import Value, cast, literal, power_sign_clear, sign_clear, typed
+from numba_cuda_c.pyjit.values import (
+    Value,
+    cast,
+    literal,
+    power_sign_clear,
+    sign_clear,
+    sign_clear_as,
+    typed,
+    with_const,
+)
 
 BINOPS = {
     ast.Add: "+",
@@ -406,7 +415,7 @@ def c_BinOp(walk, node, annotation):
     if annotation.how == "datetime":
         return walk.binop(op, left, right, node)
     if op in ("//", "%") and typing.is_float(annotation.type):  # LLVM folds a remainder of constants it sees
-        left, right = (_with_const(v, walk.stored_number(n)) for v, n in ((left, node.left), (right, node.right)))
+        left, right = (with_const(v, walk.llvm_number(n)) for v, n in ((left, node.left), (right, node.right)))
     return _signed(Value(walk.binop_code(op, left, right, annotation.type), annotation.type), op, left, right)
 
 
@@ -431,18 +440,16 @@ def _signed(value, op, left, right):
     integers it knows, a power it knows (values.power_sign_clear)."""
     if op in ("+", "*", "/") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
         value.nonnegative = True
-    if op in ("//", "%") and typing.is_int(value.type) and sign_clear(left) and sign_clear(right):
+    if (
+        op in ("//", "%")
+        and typing.is_int(value.type)
+        and sign_clear_as(left, value.type)
+        and sign_clear_as(right, value.type)
+    ):
         value.nonnegative = True  # sdiv and srem of such (numba's corrections fold away)
     if op == "**" and power_sign_clear(right.const, value.type):
         value.nonnegative = True
     return value
-
-
-def _with_const(value, number):
-    """value, knowing its constant number where it had none."""
-    if value.const is not None or number is None:
-        return value
-    return Value(value.code, value.type, number, value.obj, value.items, value.how)
 
 
 def _real(constant):

@@ -8,7 +8,7 @@ import types as pytypes
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import bindings, exceptions, operators, optional, ssa, strings, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
-from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_BINARY, PYTHON_COMPARE, python_folded
+from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_BINARY, PYTHON_COMPARE, float64_folded, python_folded
 from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import BINOPS
 from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
@@ -152,6 +152,25 @@ class Statements:
     def stored_sign_clear(self, node):
         """Whether a name reads a store whose value's sign numba's LLVM knows is clear (operators.sign_clear)."""
         return isinstance(node, ast.Name) and self.renames.get(node.id, node.id) in self.sign_clear_stores
+
+    def llvm_number(self, node):
+        """The number numba's LLVM folds an expression to where CPython's compiler does not: a module's constant
+        (`math.inf`, read by getattr), a name whose store holds a number, either negated, and + - * / of two such
+        in float64 (`v * 1e308` where `v = 1e20`); else None."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            number = self.llvm_number(node.operand)
+            if type(number) not in (bool, int, float):
+                return None
+            return -number if isinstance(node.op, ast.USub) else +number
+        if isinstance(node, ast.BinOp):
+            operands = [python_folded(n) for n in (node.left, node.right)]
+            operands = [
+                self.llvm_number(n) if o is NOT_FOLDED else o for o, n in zip(operands, (node.left, node.right))
+            ]
+            return None if None in operands else float64_folded(type(node.op), *operands)
+        if _module_attribute(self, node):
+            return getattr(self.function.globals[node.value.id], node.attr, None)
+        return self.stored_number(node)
 
     def stored_number(self, node):
         """The number a name reads where its reaching store holds a constant, as numba's LLVM sees it after its
@@ -307,7 +326,7 @@ def stmt_Assign(walk, node):
             walk.sign_clear_stores.discard(variable)
         number, literal_store = python_folded(node.value), True
         if number is NOT_FOLDED:  # `v = -math.inf`: LLVM's, not the pruning's
-            number, literal_store = _llvm_number(walk, node.value), False
+            number, literal_store = walk.llvm_number(node.value), False
         if type(number) in (int, bool, float):
             walk.stored_numbers[variable] = (number, literal_store)
         else:
@@ -476,19 +495,6 @@ def stmt_While(walk, node):
     walk.loop_depth -= 1
     walk.emit("}")
     loop_else_end(walk, node, phis)
-
-
-def _llvm_number(walk, node):
-    """The number numba's LLVM folds an expression to where CPython's compiler does not: a module's constant
-    (`math.inf`, read by getattr), a name whose store holds a number, either negated; else None."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        number = _llvm_number(walk, node.operand)
-        if type(number) not in (bool, int, float):
-            return None
-        return -number if isinstance(node.op, ast.USub) else +number
-    if _module_attribute(walk, node):
-        return getattr(walk.function.globals[node.value.id], node.attr, None)
-    return walk.stored_number(node)
 
 
 def _module_attribute(walk, node):

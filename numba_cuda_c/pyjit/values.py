@@ -206,9 +206,29 @@ def sign_clear(value):
     return type(value.const) in (bool, int, float) and math.copysign(1.0, value.const) > 0
 
 
+def sign_clear_as(value, t):
+    """sign_clear(value), and still so converted to the integer type t: an unsigned value as wide as t may have its
+    top bit set, which is a signed t's sign (True // uint64(2**64 - 3) computes in int64, and is -1)."""
+    if not sign_clear(value):
+        return False
+    kind = getattr(value.type, "kind", None)
+    if kind != "u" or t.kind == "u" or value.const is not None:
+        return True
+    return value.type.bits < t.bits
+
+
 def power_sign_clear(exponent, result_type):
     """Whether LLVM knows the sign of x ** exponent (the exponent's constant, or None) is clear: x ** 0 is 1, which
     it folds; a float's x ** 2 and x ** 4 are products of a number by itself in numba's int_power."""
     if type(exponent) is not int:
         return False
     return exponent == 0 or (exponent in (2, 4) and typing.is_float(result_type))
+
+
+def with_const(value, number):
+    """value, knowing its constant number where it had none (one numba's LLVM folds: Statements.llvm_number)."""
+    if value.const is not None or number is None:
+        return value
+    known = Value(value.code, value.type, number, value.obj, value.items, value.how)
+    known.nonnegative = value.nonnegative
+    return known

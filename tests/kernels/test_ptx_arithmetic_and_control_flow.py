@@ -557,6 +557,37 @@ def test_a_remainder_sees_the_sign_of_selects_and_integer_quotients():
     assert re.findall(r"ncc_real_(?:floordiv|mod)<(true|false)>", source) == ["true", "true", "true", "true"]
 
 
+def k_remainder_of_a_quotient_of_a_wide_unsigned(out, b, u64, u32):
+    i = cuda.grid(1)
+    out[i] = b[i] // u64[i] / b[i] % 2.5  # bool // uint64 computes in int64: uint64's top bit is int64's sign
+    out[i] = b[i] // u32[i] / b[i] % 2.5  # a uint32 zero-extends: still clear
+
+
+def test_an_unsigned_as_wide_as_a_signed_quotient_may_be_negative():
+    """True // uint64(2**64 - 3) is int64 -1 in numba (its (int64, int64) case): LLVM does not know that sign, so the
+    remainder is corrected (fuzzer seed 49 case 189: numba 1.8e19, ours -1.0 before)."""
+    source = translated(
+        k_remainder_of_a_quotient_of_a_wide_unsigned, "void(float64[::1], bool[::1], uint64[::1], uint32[::1])"
+    )
+    assert re.findall(r"ncc_real_mod<(true|false)>", source) == ["false", "true"]
+
+
+def d_divmod_of_constants():
+    return divmod(1e20, 255)[1]  # LLVM folds frem exactly: 55.0 (frem's expansion at run time: -2240.0)
+
+
+def d_remainder_by_a_product_of_stored_constants():
+    v = 1e20
+    return 32767 % (v * 1e308)  # x % inf is x where LLVM folds it (frem's expansion: NaN)
+
+
+def test_remainders_of_constants_numbas_llvm_folds():
+    """numba's LLVM folds what its SSA shows constant, exactly: divmod's too, and a product of stored constants
+    (fuzzer seed 47 case 136, seed 49 case 877)."""
+    assert returned_constant(d_divmod_of_constants) == (55.0, types.float64)
+    assert returned_constant(d_remainder_by_a_product_of_stored_constants) == (32767.0, types.float64)
+
+
 def k_loop_storing_a_literal(out, a):
     i = cuda.grid(1)
     acc = a[i]

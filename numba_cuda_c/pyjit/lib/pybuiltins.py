@@ -278,12 +278,13 @@ def _divmod_code(codes, args, result, translator):
     for a in args:  # each evaluated once
         temp = translator.module.unique("d")
         translator.emit("%s %s = %s;" % (t.ctype, temp, cast(a, t)))
-        operands.append(Value(temp, t))
+        known = float(a.const) if typing.is_float(t) and type(a.const) in (bool, int, float) else None
+        operands.append(Value(temp, t, known))  # LLVM folds a float divmod of constants (binop_code)
         operands[-1].nonnegative = sign_clear(a)  # converted as numba converts (an unsigned one by uitofp)
     return [translator.binop_code(op, operands[0], operands[1], t) for op in ("//", "%")]
 
 
-Intrinsic(("builtins", "divmod"), _divmod, _divmod_code, statements=True)
+Intrinsic(("builtins", "divmod"), _divmod, _divmod_code, statements=True, llvm_constants=True)
 
 
 def _pow(args):

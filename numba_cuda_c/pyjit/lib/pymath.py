@@ -90,11 +90,12 @@ _BINARY = ((_F32, (_F32, _F32)), (_F64, (_F64, _F64)))
 MATH_CASES = {
     **dict.fromkeys(
         ("acos", "acosh", "asin", "asinh", "atan", "atanh", "cosh", "degrees", "erf", "erfc", "expm1", "gamma",
-         "lgamma", "log1p", "radians", "sinh", "tanh", "tan"),
+         "lgamma", "log1p", "radians", "sinh", "tan"),
         _UNARY,
     ),
-    **dict.fromkeys(
-        ("sin", "cos", "ceil", "floor", "sqrt", "log", "log2", "log10", "exp", "fabs", "trunc", "exp2", "cbrt"),
+    **dict.fromkeys(  # numba-cuda's fp16.py overloads these for a half (htanh: tanhf rounded to a half)
+        ("sin", "cos", "ceil", "floor", "sqrt", "log", "log2", "log10", "exp", "fabs", "trunc", "exp2", "cbrt",
+         "tanh"),
         _UNARY_FP16,
     ),
     **dict.fromkeys(("atan2", "hypot"), _BINARY_INT),
@@ -170,7 +171,9 @@ def math_code(name, args, result, params, work, translator):
         factor = 180.0 / math.pi if name == "degrees" else math.pi / 180.0
         code = "(%s * %r%s)" % (codes, factor, suffix)
     else:
-        code = "%s(%s)" % (_libdevice_call(name, suffix, translator), codes)
+        # a half's function is cuda_fp16's, which has no fast version
+        fast = translator.module.fastmath and params[0] != _F16
+        code = "%s(%s)" % (_libdevice_call(name, suffix, translator, fast), codes)
     return cast(Value(code, work), result)
 
 
@@ -189,14 +192,14 @@ Requirement(
 )
 
 
-def _libdevice_call(name, suffix, translator):
+def _libdevice_call(name, suffix, translator, fast):
     """The libdevice function numba-cuda calls for math.name: called by its __nv_ name, not CUDA's wrapper, so that
     NVRTC cannot fold a constant argument with the host's libm (numba's NVVM folds libdevice's own code)."""
     base = (MATH_FUNCTIONS.get(name) or MATH_ROUNDING[name]) + suffix
-    if suffix and name == "tanh" and translator.module.fastmath:
+    if suffix and name == "tanh" and fast:
         translator.module.require("fast_tanhf")
         return "ncc_fast_tanhf"
-    if suffix and name in _FAST_FLOAT32 and translator.module.fastmath:
+    if suffix and name in _FAST_FLOAT32 and fast:
         base = "fast_" + base
     translator.module.require("libdevice." + base)
     return "__nv_" + base

@@ -24,10 +24,15 @@ class Intrinsic:
     emit(codes, args, result) -> the C expression. Calling one on the host
     is an error, as numba's are (they are device functions)."""
 
-    def __init__(self, path, typing, emit, requires=(), doc=None, statements=False, sign_clear=None):
+    def __init__(
+        self, path, typing, emit, requires=(), doc=None, statements=False, sign_clear=None, llvm_constants=False
+    ):
         self.path, self.typing, self.emit, self.requires = tuple(path), typing, emit, tuple(requires)
         # sign_clear(args): whether numba's LLVM knows the result's sign bit is clear (values.sign_clear)
         self.sign_clear = sign_clear
+        # llvm_constants: emit's arguments carry the numbers numba's LLVM folds them to (Statements.llvm_number),
+        # for a function whose result LLVM folds otherwise than it computes at run time (divmod's frem)
+        self.llvm_constants = llvm_constants
         # statements: emit(codes, args, result, translator) may write statements first (translator.emit)
         # and, for a tuple result, returns the items' C expressions
         self.statements = statements
