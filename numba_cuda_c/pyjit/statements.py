@@ -3,6 +3,7 @@ tuples: a class of the rules that the passes (passes.py) inherit, `self` being t
 constructs' rules are in their modules (operators.py, indexing.py, calls.py, loops.py, ...)."""
 
 import ast
+import builtins
 import types as pytypes
 
 from numba_cuda_c import types
@@ -155,8 +156,8 @@ class Statements:
 
     def llvm_number(self, node):
         """The number numba's LLVM folds an expression to where CPython's compiler does not: a module's constant
-        (`math.inf`, read by getattr), a name whose store holds a number, either negated, and + - * / of two such
-        in float64 (`v * 1e308` where `v = 1e20`); else None."""
+        (`math.inf`, read by getattr), a name whose store holds a number, either negated, float() of one, and
+        + - * / of two such in float64 (`v * 1e308` where `v = 1e20`); else None."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             number = self.llvm_number(node.operand)
             if type(number) not in (bool, int, float):
@@ -170,6 +171,18 @@ class Statements:
             return None if None in operands else float64_folded(type(node.op), *operands)
         if _module_attribute(self, node):
             return getattr(self.function.globals[node.value.id], node.attr, None)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            convert = self.function.globals.get(node.func.id, getattr(builtins, node.func.id, None))
+            number = python_folded(node.args[0])
+            number = self.llvm_number(node.args[0]) if number is NOT_FOLDED else number
+            if convert is float and type(number) in (bool, int, float):
+                return float(number)  # `float(1e20)`: sitofp or nothing, folded
+            return None
         return self.stored_number(node)
 
     def stored_number(self, node):

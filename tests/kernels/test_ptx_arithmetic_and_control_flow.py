@@ -576,6 +576,10 @@ def d_divmod_of_constants():
     return divmod(1e20, 255)[1]  # LLVM folds frem exactly: 55.0 (frem's expansion at run time: -2240.0)
 
 
+def d_divmod_of_a_converted_constant():
+    return divmod(float(1e20), 255)[1]  # float() of a constant folds too (fuzzer seed 47 case 136, reduced anew)
+
+
 def d_remainder_by_a_product_of_stored_constants():
     v = 1e20
     return 32767 % (v * 1e308)  # x % inf is x where LLVM folds it (frem's expansion: NaN)
@@ -585,6 +589,7 @@ def test_remainders_of_constants_numbas_llvm_folds():
     """numba's LLVM folds what its SSA shows constant, exactly: divmod's too, and a product of stored constants
     (fuzzer seed 47 case 136, seed 49 case 877)."""
     assert returned_constant(d_divmod_of_constants) == (55.0, types.float64)
+    assert returned_constant(d_divmod_of_a_converted_constant) == (55.0, types.float64)
     assert returned_constant(d_remainder_by_a_product_of_stored_constants) == (32767.0, types.float64)
 
 
