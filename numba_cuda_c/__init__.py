@@ -61,7 +61,7 @@ globals().update(
     {_k: _v for _k, _v in vars(types).items() if isinstance(_v, types.Type) and not _k.startswith("_")}
 )
 from numba_cuda_c.args import In, InOut, Out  # noqa: F401,E402
-from numba_cuda_c.compiler import SourceModule, load_module  # noqa: F401,E402
+from numba_cuda_c.toolchain.compiler import SourceModule, load_module  # noqa: F401,E402
 from numba_cuda_c.cudadrv.devicearray import (  # noqa: F401  (host arrays the device reaches)
     _like_strides,
     managed_array,
@@ -318,7 +318,10 @@ _LAZY = {
         for name in ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")
     },
     # numba.cuda's submodules that its package has as attributes once imported (cuda.random, cuda.bf16, ...)
-    **{name: ("numba_cuda_c." + name, None) for name in ("random", "bf16", "kernels", "launchconfig", "errors", "np")},
+    **{
+        name: ("numba_cuda_c." + name, None)
+        for name in ("random", "bf16", "kernels", "launchconfig", "errors", "np", "compiler")
+    },
 }  # fmt: skip
 
 

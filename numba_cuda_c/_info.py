@@ -138,7 +138,7 @@ def report(out):
             )
 
     def cache():
-        from numba_cuda_c import compiler
+        from numba_cuda_c.toolchain import compiler
 
         state = "on" if compiler._disk_cache_enabled() else "off (NUMBA_CUDA_C_CACHE=0)"
         write("Disk cache", "%s, %s" % (compiler.cache_dir(), state))

@@ -13,7 +13,7 @@ each directly, jumping by the powers of two of its index (the jump is linear ove
 import numpy as np
 
 from numba_cuda_c import _cuda
-from numba_cuda_c.compiler import SourceModule
+from numba_cuda_c.toolchain.compiler import SourceModule
 from numba_cuda_c.pyjit import lib as _lib
 from numba_cuda_c.xoroshiro import MASK as _MASK
 from numba_cuda_c.xoroshiro import PUBLIC_NAMES as _PUBLIC_NAMES

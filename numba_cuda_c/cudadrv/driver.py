@@ -172,7 +172,8 @@ def __getattr__(name):
     if name == "binding":
         return _binding()
     if name in ("Linker", "_Linker", "FILE_EXTENSION_MAP"):  # linking: loaded when first asked for
-        from numba_cuda_c.cudadrv import linkable_code, linker
+        from numba_cuda_c.cudadrv import linkable_code
+        from numba_cuda_c.toolchain import linker
 
         value = linkable_code.FILE_EXTENSION_MAP if name == "FILE_EXTENSION_MAP" else linker.Linker
         globals()[name] = value  # _Linker: numba-cuda 0.30's name for Linker

@@ -11,7 +11,7 @@ import os
 import threading
 import warnings
 
-from numba_cuda_c.cudadrv import libraries
+from numba_cuda_c.toolchain import libraries
 from numba_cuda_c.cudadrv.error import NvvmError, NvvmSupportError, NvvmWarning
 
 __all__ = [

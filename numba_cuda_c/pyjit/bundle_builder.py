@@ -24,7 +24,7 @@ def build(target, archs, ptx=False, output=None):
     """Compiles every @cuda.jit kernel with declared signatures of a module (a file's path or a module's name) for
     each architecture (CUBIN) and, with ptx, as PTX of the oldest for newer GPUs; writes the bundle (beside the
     module's file by default). No GPU is needed. Returns (path, [kernel, ...], [(kernel, why not bundled), ...])."""
-    from numba_cuda_c import compiler
+    from numba_cuda_c.toolchain import compiler
     from numba_cuda_c.pyjit import kernel_loader
     from numba_cuda_c.pyjit.dispatcher import Dispatcher
 

@@ -15,7 +15,8 @@ tuples and dicts only, no code."""
 import marshal
 import os
 
-from numba_cuda_c import _cuda, _version, compiler
+from numba_cuda_c import _cuda, _version
+from numba_cuda_c.toolchain import compiler
 
 MAGIC = b"numba_cuda_c kernel bundle 1\n"
 SUFFIX = ".bundle"

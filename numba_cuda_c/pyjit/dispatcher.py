@@ -7,7 +7,8 @@ import pickle
 import sys
 import weakref
 
-from numba_cuda_c import _cuda, compiler, errors, launchconfig, types
+from numba_cuda_c import _cuda, errors, launchconfig, types
+from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also imported from here)
     _caster,

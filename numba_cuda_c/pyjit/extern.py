@@ -7,7 +7,7 @@ the callee sets to 0. abi="c" is a plain `extern "C" __device__ T name(args...)`
 is passed as numba's array model, one parameter per member: meminfo, parent, nitems, itemsize, data,
 then each extent and each stride (in bytes). The translator declares the function and an inline
 wrapper with our C types; a kernel that calls one is compiled as relocatable code (-rdc=true) and
-linked with the files of every declaration it calls (cudadrv/linker.py).
+linked with the files of every declaration it calls (toolchain/linker.py).
 """
 
 from numba_cuda_c import types

@@ -5,7 +5,7 @@ inspect_sass get their images from it."""
 
 import time
 
-from numba_cuda_c import compiler
+from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.pyjit.options import CARVEOUTS, SIGNED_OVERFLOW_FLAGS, nvrtc_options
 
 # Compiles slower than this are logged at INFO (logger "numba_cuda_c"): a user who waits knows on what.
@@ -67,7 +67,7 @@ def _loaded(specialisation, options, file_name, on_reset):
         module = compiler.SourceModule(source, options=flags, name=file_name, disk_cache=disk_cache)
         return module.get_function(name)
     # relocatable code, linked by the driver with the files it needs
-    from numba_cuda_c.cudadrv import linker  # loaded by kernels that link only
+    from numba_cuda_c.toolchain import linker  # loaded by kernels that link only
 
     for item in links:
         linker.check_link_item(item)  # numba's errors first, before compiling

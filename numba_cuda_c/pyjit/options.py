@@ -1,7 +1,7 @@
 """@cuda.jit's options: numba's checks of them at decoration (check_options), and the NVRTC flags they give
 (nvrtc_options). The dispatcher and compile_ptx (ptx.py) both use them."""
 
-from numba_cuda_c import compiler
+from numba_cuda_c.toolchain import compiler
 
 CARVEOUTS = {"default": -1, "maxl1": 0, "maxshared": 100}  # numba's names for shared_memory_carveout
 # Not numba's: the differential fuzzer's build (tests/fuzz). Each thread that overflows a signed integer +, - or *

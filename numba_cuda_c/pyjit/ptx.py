@@ -4,7 +4,8 @@ function's PTX for given argument types, with no launch and no GPU."""
 import os
 import re
 
-from numba_cuda_c import _cuda, compiler, types
+from numba_cuda_c import _cuda, types
+from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.pyjit.devicefn import normalise
 from numba_cuda_c.pyjit.extern import links_of
 from numba_cuda_c.pyjit.names import c_symbol, check_c_symbol
@@ -203,7 +204,7 @@ def compile_all(
     if forceinline and output != "ltoir":
         raise ValueError("Can only designate forced inlining in LTO-IR")
     _refuse_ltoir(output, "compile_all")
-    from numba_cuda_c.cudadrv import linker  # linking: loaded by compile_all only
+    from numba_cuda_c.toolchain import linker  # linking: loaded by compile_all only
     from numba_cuda_c.cudadrv.linkable_code import LinkableCode
 
     cc = tuple(cc or _default_cc())

@@ -7,7 +7,8 @@ import os
 import threading
 import zlib
 
-from numba_cuda_c import _cuda, _version, compiler
+from numba_cuda_c import _cuda, _version
+from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.pyjit import bundles, kernel_loader
 from numba_cuda_c.pyjit.extern import MARK as _EXTERN_MARK
 from numba_cuda_c.pyjit.extern import links_of

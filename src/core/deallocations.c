@@ -217,7 +217,7 @@ int memory_queue_free(module_state *st, ContextObject *context, const struct pen
 /* numba's Context.reset() frees what the context owns. Live arrays keep their memory (they own
  * it); the frees waiting in the deallocation queue run now, defer_cleanup() or not. */
 /* Kernels linked with numba's setup/teardown callbacks are torn down at reset, as numba-cuda unloads
- * its modules then (numba_cuda_c/cudadrv/linker.py); only where such linking was ever done. */
+ * its modules then (numba_cuda_c/toolchain/linker.py); only where such linking was ever done. */
 static int reset_linked_with_callbacks(PyObject *context)
 {
     PyObject *reset = python_helper_if_loaded(HELPER_LINKER_CONTEXT_RESET);

@@ -34,10 +34,10 @@
     X(WARN_IMPLICIT_COPY, "numba_cuda_c.errors", "warn_implicit_copy")                                             \
     /* settings, search paths, notebooks */                                                                        \
     X(CONFIG_GET, "numba_cuda_c.config", "get")                                                                    \
-    X(LIBRARY_DIRS, "numba_cuda_c.cudadrv.libraries", "candidate_dirs")                                            \
+    X(LIBRARY_DIRS, "numba_cuda_c.toolchain.libraries", "candidate_dirs")                                          \
     X(HTML_OF, "numba_cuda_c.notebook", "html_of")                                                                 \
     /* only where the program imported the module: numba's linking callbacks, a replaced driver.cuInit */          \
-    X(LINKER_CONTEXT_RESET, "numba_cuda_c.cudadrv.linker", "context_reset")                                        \
+    X(LINKER_CONTEXT_RESET, "numba_cuda_c.toolchain.linker", "context_reset")                                      \
     X(DRIVER_OBJECT, PY_DRIVER, "driver")
 
 typedef enum {

@@ -1,6 +1,6 @@
 /* linker.c: Linker, one invocation of the driver's JIT linker (cuLinkCreate ... cuLinkComplete) in
  * the current context: PTX, CUBIN, fatbin, object and library inputs in, one CUBIN out, with the
- * linker's info and error logs. numba_cuda_c.cudadrv.linker builds numba's Linker API on it. */
+ * linker's info and error logs. numba_cuda_c.toolchain.linker builds numba's Linker API on it. */
 #include "launch/linker.h"
 
 #include "core/context.h"

@@ -1,6 +1,6 @@
 /* nvrtc.c: loads NVRTC and reports its version and architectures; the runtime version from
  * libcudart where one is found. The directories searched come from
- * numba_cuda_c.cudadrv.libraries.candidate_dirs(), asked once and kept in the module state. */
+ * numba_cuda_c.toolchain.libraries.candidate_dirs(), asked once and kept in the module state. */
 #include "launch/nvrtc.h"
 #include "driver/python_helpers.h"
 

@@ -1,5 +1,5 @@
 /* nvrtc.h: NVRTC, found at first use in the CUDA library directories (see
- * numba_cuda_c/cudadrv/libraries.py), and the runtime version numba's cuda.runtime reports. */
+ * numba_cuda_c/toolchain/libraries.py), and the runtime version numba's cuda.runtime reports. */
 #ifndef NUMBA_CUDA_C_NVRTC_H
 #define NUMBA_CUDA_C_NVRTC_H
 

@@ -107,7 +107,7 @@ print("pickling ok")
 def test_source_module_pickles_as_its_source(mock_driver):
     out = run_mock(r"""
 import pickle
-from numba_cuda_c.compiler import SourceModule
+from numba_cuda_c.toolchain.compiler import SourceModule
 source = 'extern "C" __global__ void k(float *x) { x[0] = 1.0f; }'
 module = SourceModule(source, options=["-lineinfo"], name="k.cu")
 clone = pickle.loads(pickle.dumps(module))

@@ -106,13 +106,13 @@ PACKAGE_LAYERS = [
         "ground",
         "_cuda _version config types alias args errors launchconfig pool stubs xoroshiro np notebook fp8_types",
     ),
-    ("driver", "cudadrv compiler"),
+    ("driver", "cudadrv toolchain"),
     ("translator", "pyjit"),
     (
         "features",
         "random reduction ufunc gufunc vectorizers dask simulator " "_info",
     ),
-    ("face", "__init__ bf16 libdevice fp8 _internal __main__"),  # numba's names: what programs import
+    ("face", "__init__ bf16 libdevice fp8 _internal __main__ compiler"),  # numba's names: what programs import
     ("programs", "kernels"),  # written with numba's names, as a user's program is
 ]
 # pyjit's own: the vocabulary of types and values, the library of functions kernels call, the rules that type and

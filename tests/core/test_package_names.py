@@ -47,6 +47,17 @@ def test_submodules_are_reachable_after_import_and_loaded_when_asked_for():
     assert more == "True False KernelRuntimeError"
 
 
+def test_numbas_compiler_module_has_its_compile_functions():
+    """`from numba.cuda.compiler import compile_ptx` (numba's module of them) finds the package's own."""
+    out = _run(
+        "import sys, numba_cuda_c as cuda\n"
+        "print('numba_cuda_c.compiler' in sys.modules)\n"
+        "from numba_cuda_c.compiler import compile, compile_all, compile_ptx, compile_for_current_device\n"
+        "print(cuda.compiler.compile_ptx is cuda.compile_ptx, compile is cuda.compile, compile_all is cuda.compile_all)\n"
+    )
+    assert out.split() == ["False", "True", "True", "True"]
+
+
 def test_kernel_runtime_error_is_numbas():
     error = cuda.KernelRuntimeError("division by zero", tid=[1, 0, 0], ctaid=[2, 0, 0])
     assert isinstance(error, RuntimeError)

@@ -5,7 +5,8 @@ import os
 import pytest
 
 import numba_cuda_c as cuda
-from numba_cuda_c import _cuda, compiler
+from numba_cuda_c import _cuda
+from numba_cuda_c.toolchain import compiler
 
 try:
     _cuda.nvrtc_version()

@@ -88,7 +88,8 @@ def run(ptx, case, dtypes):
 def ours_with_overflow_flags(pyfunc, sig):
     """Our PTX of the kernel built as the GPU fuzzer builds it (fuzz_runner.mine): a thread that overflows a signed
     operation numba marks nsw sets its byte of ncc_signed_overflow."""
-    from numba_cuda_c import compiler, types
+    from numba_cuda_c import types
+    from numba_cuda_c.toolchain import compiler
     from numba_cuda_c.pyjit.options import nvrtc_options
     from numba_cuda_c.pyjit.translate import translate_kernel
 

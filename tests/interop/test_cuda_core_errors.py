@@ -11,7 +11,7 @@ import pytest
 import numba_cuda_c as cuda
 from gpu import needs_nvrtc
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
-from numba_cuda_c.cudadrv import linker as linking
+from numba_cuda_c.toolchain import linker as linking
 
 ERROR_CU = "__device__ int bar(int x) { return SYNTAX; }\n"
 

@@ -37,7 +37,7 @@ def test_grid_sync_asks_for_a_cooperative_launch():
 
 
 def test_launch_flags_survive_the_disk_cache(tmp_path, monkeypatch):
-    from numba_cuda_c import compiler
+    from numba_cuda_c.toolchain import compiler
 
     monkeypatch.setenv("NUMBA_CUDA_C_CACHE_DIR", str(tmp_path))
     made = []

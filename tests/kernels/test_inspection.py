@@ -11,7 +11,8 @@ import numba_cuda_c as cuda
 from gpu import requires_gpu
 from inspect_kernels import scale
 from mock_driver import mock_driver, run_mock  # noqa: F401  (mock_driver is a fixture)
-from numba_cuda_c import compiler, types
+from numba_cuda_c import types
+from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.pyjit.translate import typed_listing
 
 

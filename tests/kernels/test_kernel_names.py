@@ -439,7 +439,8 @@ def test_a_c_abi_symbol_colliding_beyond_the_list_is_found_by_nvrtc(tmp_path, mo
         ):
             cuda.compile(_device_named(tmp_path, name), "float32(float32)")
     # NVRTC failing for another reason (here for every source): its own error, not a word about the symbol
-    from numba_cuda_c import _cuda, compiler
+    from numba_cuda_c import _cuda
+    from numba_cuda_c.toolchain import compiler
 
     def failing(source, *args, **kwargs):
         raise _cuda.NvrtcError("not the symbol")

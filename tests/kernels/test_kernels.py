@@ -158,7 +158,7 @@ def test_kernel_attributes(module):
 
 
 def test_load_module_from_ptx_and_cubin(module, tmp_path):
-    from numba_cuda_c import compiler
+    from numba_cuda_c.toolchain import compiler
 
     ptx = compiler.compile_image(SOURCE, ptx=True, arch=(7, 5))
     loaded = cuda.load_module(ptx)

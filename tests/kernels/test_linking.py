@@ -17,7 +17,7 @@ import pytest
 
 import numba_cuda_c as cuda
 from numba_cuda_c import _cuda, float32, float64, int32, types
-from numba_cuda_c.cudadrv import linker as linking
+from numba_cuda_c.toolchain import linker as linking
 from numba_cuda_c.cudadrv.driver import FILE_EXTENSION_MAP, Linker, LinkerError, _Linker
 from numba_cuda_c.pyjit import KernelTypeError
 

@@ -13,8 +13,9 @@ import pytest
 
 import numba_cuda_c as cuda
 from gpu import requires_gpu
-from numba_cuda_c import _cuda, compiler
-from numba_cuda_c.cudadrv import linker as linking
+from numba_cuda_c import _cuda
+from numba_cuda_c.toolchain import compiler
+from numba_cuda_c.toolchain import linker as linking
 from numba_cuda_c.cudadrv.driver import Linker, LinkerError
 
 pytestmark = requires_gpu

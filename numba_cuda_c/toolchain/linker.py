@@ -8,8 +8,9 @@ LTO-IR (.ltoir) needs nvJitLink, which numba_cuda_c does not use: it raises Link
 
 import os
 
-from numba_cuda_c import _cuda, compiler
-from numba_cuda_c.cudadrv import libraries
+from numba_cuda_c import _cuda
+from numba_cuda_c.toolchain import compiler
+from numba_cuda_c.toolchain import libraries
 from numba_cuda_c.cudadrv.linkable_code import FILE_EXTENSION_MAP, LTOIR, LinkableCode
 from numba_cuda_c.cudadrv.memory_functions import LinkerError
 
