@@ -21,6 +21,7 @@
 #include "core/deallocations.h"
 #include "core/rescue.h"
 #include "arrays/devicearray.h"
+#include "launch/argument_plan.h"
 #include "launch/c_api.h"
 #include "launch/dispatch.h"
 #include "arrays/dlpack.h"
@@ -40,8 +41,8 @@ static int module_exec(PyObject *module)
         context_memory_init(module, st) < 0 || deallocations_init(module, st) < 0 || rescue_init(module, st) < 0 ||
         devicearray_type_init(module, st) < 0 || module_type_init(module, st) < 0 ||
         kernel_type_init(module, st, launch_configure) < 0 || launch_type_init(module, st) < 0 ||
-        dispatch_type_init(module, st) < 0 || linker_type_init(module, st) < 0 ||
-        dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 ||
+        dispatch_type_init(module, st) < 0 || argument_plan_type_init(module, st) < 0 ||
+        linker_type_init(module, st) < 0 || dlpack_type_init(module, st) < 0 || graph_type_init(module, st) < 0 ||
         graph_exec_type_init(module, st) < 0 || c_api_init(module, st) < 0)
         return -1;
     PyMethodDef *tables[] = {

@@ -97,40 +97,6 @@ def _type_argument(value):
     return None
 
 
-def _leaves(value):
-    for item in value:
-        if isinstance(item, tuple):
-            yield from _leaves(item)
-        else:
-            yield item
-
-
-def _flattening(launch, positions):
-    """The launch for tuples holding arrays (or tuples), which the kernel takes as their leaves, one
-    parameter each (types.flattens): the C launcher then copies host arrays in and out as it does any."""
-
-    def launch_flattened(*args):
-        flat = []
-        for k, value in enumerate(args):
-            if k in positions:
-                flat.extend(_leaves(value))
-            else:
-                flat.append(value)
-        return launch(*flat)
-
-    return launch_flattened
-
-
-def _omitting(launch, kept):
-    """The launch for a kernel given None or leaving out arguments that have defaults: only the arguments at the
-    positions kept are passed (the others are known when compiling, pyjit/optional.py)."""
-
-    def launch_without(*args):
-        return launch(*[args[k] for k in kept])
-
-    return launch_without
-
-
 def _with_defaults(py_func, argtypes):
     """The argument types of a call that leaves out arguments with defaults: numba's Omitted(default) for each."""
     defaults = py_func.__defaults__ or ()
@@ -154,31 +120,42 @@ def _plain_tuple(value):
     return tuple(_plain_tuple(v) if isinstance(v, tuple) else v for v in value)
 
 
-def _with_conversions(launch, positions, stream):
-    """The launch for arguments the C launcher does not take as they are, passed as numba passes them:
-    a NumPy record copied to the device first and back into it after (a record read from an array is a
-    view of it, so the array sees the kernel's writes), an enum member as its value, cuda.In/Out/InOut
-    copying one way or both; on the launch's stream."""
+def converted_argument(value, after, stream=0):
+    """An argument the C launcher does not take as it is, as numba passes it (ArgumentPlan's converter): a NumPy
+    record copied to the device first and back into it after the launch (a record read from an array is a view of
+    it, so the array sees the kernel's writes), an enum member as its value, a namedtuple as its tuple,
+    cuda.In/Out/InOut copying one way or both; on the launch's stream. What runs after the launch goes in after."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return _plain_tuple(value)
+    if isinstance(value, np.void):
+        device = _cuda.to_device(value, stream=stream)
+        after.append(functools.partial(device.copy_to_host, value, stream=stream))
+        return device
+    return as_hint(value).to_device(after, stream=stream)
 
-    def launch_with_conversions(*args):
-        args = list(args)
-        after = []  # what runs once the kernel is launched: copies back
-        for k in positions:
-            value = args[k]
-            if isinstance(value, enum.Enum):
-                args[k] = value.value
-            elif isinstance(value, tuple):
-                args[k] = _plain_tuple(value)
-            elif isinstance(value, np.void):
-                device = args[k] = _cuda.to_device(value, stream=stream)
-                after.append(functools.partial(device.copy_to_host, value, stream=stream))
-            else:
-                args[k] = as_hint(value).to_device(after, stream=stream)
-        launch(*args)
-        for step in after:
-            step()
 
-    return launch_with_conversions
+def argument_plan(launch, args, argtypes, stream, casts=None, check=None):
+    """What a launch with arguments like these (of these types, numba's Omitted for those left out) does before
+    launch takes them: the launch itself where nothing, else one _cuda.ArgumentPlan (src/launch/argument_plan.c):
+    conversions (converted_argument), the arguments known when compiling left out (None, defaults), tuples holding
+    arrays passed as their leaves (types.flattens), a declared signature's casts, debug=True's check."""
+    kept = [k for k, t in enumerate(argtypes) if t is not types.none and not isinstance(t, types.Omitted)]
+    flatten = tuple(j for j, k in enumerate(kept) if types.flattens(argtypes[k]))
+    convert = tuple(k for k, a in enumerate(args) if _needs_conversion(a))
+    kept = tuple(kept) if len(kept) != len(argtypes) else None
+    if not (convert or kept or flatten or casts or check):
+        return launch
+    return _cuda.ArgumentPlan(
+        launch,
+        convert=convert or None,
+        converter=functools.partial(converted_argument, stream=stream) if convert else None,
+        kept=kept,
+        flatten=flatten or None,
+        casts=casts,
+        check=check,
+    )
 
 
 def _with_layouts(argtypes, args):

@@ -12,12 +12,9 @@ from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also imported from here)
     _caster,
-    _flattening,
-    _needs_conversion,
-    _omitting,
-    _with_conversions,
     _with_defaults,
     _with_layouts,
+    argument_plan,
     typeof,
 )
 from numba_cuda_c.pyjit.devicefn import DeviceFunction, argument_kinds, normalise
@@ -259,30 +256,25 @@ class Dispatcher(LaunchConfigSensitivity):
                 found = configs.get(argtypes)
                 if found is None:
                     found = configs[argtypes] = self._configured(key, config_key, argtypes, args, launch)
-                config, compiled = found
+                config, compiled, casts, check = found
                 for callback in callbacks:
                     callback(compiled, made[0])
-            kept = [k for k, t in enumerate(argtypes) if t is not types.none and not isinstance(t, types.Omitted)]
-            flat = [j for j, k in enumerate(kept) if types.flattens(argtypes[k])]
-            if flat:
-                config = _flattening(config, flat)
-            if len(kept) != len(argtypes):
-                config = _omitting(config, kept)
-            converted = [k for k, a in enumerate(args) if _needs_conversion(a)]
-            return _with_conversions(config, converted, stream) if converted else config
+            return argument_plan(config, args, argtypes, stream, casts, check)
 
         return specialise
 
     def _configured(self, key, config_key, argtypes, args, launch):
-        """(launch, CompiledKernel) for arguments of these types under launch configuration `key`: among the
-        declared signatures' kernels where there are any (numba: then nothing else is compiled), else compiled
-        for these types by _compile_for_args (numba's hook) of the dispatcher that serves this configuration."""
+        """(launch, CompiledKernel, casts, check) for arguments of these types under launch configuration `key`:
+        among the declared signatures' kernels where there are any (numba: then nothing else is compiled; casts
+        convert the arguments to the declared types, or None), else compiled for these types by _compile_for_args
+        (numba's hook) of the dispatcher that serves this configuration. check: _check's."""
         if self._sigs and not self.device:
             declared = self._declared_for(argtypes, args)
-            return self._declared_launch(argtypes, key, declared), self._compiled[declared]
+            casts = self._declared_casts(argtypes, declared)
+            return self._kernels[declared][key], self._compiled[declared], casts, self._check(declared)
         dispatcher = self._launch_config_dispatcher(config_key)
         compiled = dispatcher._compiled_for_launch(argtypes, args, config_key, launch)
-        return dispatcher._checked(compiled[key], compiled.argument_types), compiled
+        return compiled[key], compiled, None, dispatcher._check(compiled.argument_types)
 
     def _compile_for_args(self, *args, **kws):
         """numba's: the kernel for these arguments' types (a CompiledKernel), compiled if it must be. A launch that
@@ -293,24 +285,18 @@ class Dispatcher(LaunchConfigSensitivity):
         self._specialiser.kernel(argtypes)
         return self._compiled[argtypes]
 
-    def _checked(self, launch, argtypes):
-        """With debug=True, a kernel that can raise: each launch is followed by a check of what it
-        recorded, raised here as numba does (pyjit/exceptions.py)."""
+    def _check(self, argtypes):
+        """With debug=True, for a kernel that can raise: check(), run after each launch, raises what the kernel
+        recorded as numba does (pyjit/exceptions.py); else None."""
         if not self.options.get("debug"):
-            return launch
+            return None
         from numba_cuda_c.pyjit import exceptions  # loaded by debug kernels only
 
         specialisation = self._specialiser.by_types[argtypes]
         table = exceptions.table_of(specialisation.source)
         if not table:
-            return launch
-        kernel = specialisation.kernel
-
-        def launch_and_check(*args):
-            launch(*args)
-            exceptions.check(kernel, table)
-
-        return launch_and_check
+            return None
+        return functools.partial(exceptions.check, specialisation.kernel, table)
 
     def _declared_for(self, argtypes, args=()):
         """The declared signature's argument types a launch with arguments of these types uses, as numba chooses:
@@ -342,20 +328,15 @@ class Dispatcher(LaunchConfigSensitivity):
             % (", ".join(map(str, argtypes)), "; ".join("(%s)" % ", ".join(map(str, d)) for d in self._kernels))
         )
 
-    def _declared_launch(self, argtypes, key, declared):
-        """The launch of the declared signature's kernel for arguments of these types: where they differ, it casts
-        the numbers first (Python numbers to the declared number types, an int to a pointer), so the packed bytes
-        are the declared type's."""
+    def _declared_casts(self, argtypes, declared):
+        """Where arguments of these types differ from the declared signature's: per argument, what casts it first
+        (Python numbers to the declared number types, an int to a pointer), so the packed bytes are the declared
+        type's; None where none differs."""
         actual = normalise(argtypes)
-        launch = self._checked(self._kernels[declared][key], declared)
         if declared == actual:
-            return launch
-        casts = [_caster(a, d) for a, d in zip(actual, declared)]
-
-        def converting_launch(*args):
-            return launch(*[c(v) if c else v for c, v in zip(casts, args)])
-
-        return converting_launch
+            return None
+        casts = tuple(_caster(a, d) for a, d in zip(actual, declared))
+        return casts if any(casts) else None
 
     def __call__(self, *args, **kwargs):
         if self.device:

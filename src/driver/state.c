@@ -23,6 +23,7 @@
     X(DeviceRecordType)                                                                                            \
     X(LaunchConfigType)                                                                                            \
     X(DispatchType)                                                                                                \
+    X(ArgumentPlanType)                                                                                            \
     X(DLPackTensorType)                                                                                            \
     X(GraphType)                                                                                                   \
     X(GraphExecType)                                                                                               \

@@ -39,6 +39,7 @@ typedef struct {
     PyTypeObject *KernelType;
     PyTypeObject *LaunchConfigType;
     PyTypeObject *DispatchType;
+    PyTypeObject *ArgumentPlanType;
     PyTypeObject *DLPackTensorType;
     PyTypeObject *GraphType;
     PyTypeObject *GraphExecType;

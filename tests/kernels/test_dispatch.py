@@ -251,3 +251,135 @@ assert copies() == (1, 0), copies()
 print("ok")
 """)
     assert out.strip().endswith("ok")
+
+
+# -- ArgumentPlan: what one specialisation's launch does to its arguments (src/launch/argument_plan.c) --------------
+
+
+def _plan_recorder():
+    steps = []
+
+    def launch(*args):
+        steps.append(("launch", args))
+        return None
+
+    def converter(value, after):
+        after.append(lambda: steps.append(("after", value)))
+        return value * 10
+
+    return steps, launch, converter
+
+
+def test_an_argument_plan_converts_casts_keeps_and_flattens_in_order():
+    steps, launch, converter = _plan_recorder()
+    plan = _cuda.ArgumentPlan(
+        launch,
+        convert=(0,),
+        converter=converter,
+        casts=(None, None, float),  # by the call's positions: the third argument, before it is kept
+        kept=(0, 2, 3),
+        flatten=(2,),  # the third kept argument: a tuple, passed as its leaves
+        check=lambda: steps.append(("check",)),
+    )
+    plan(1, "dropped", 2, ((3, (4,)), 5))
+    assert steps == [("launch", (10, 2.0, 3, 4, 5)), ("check",), ("after", 1)]
+    assert (plan.convert, plan.kept, plan.flatten, plan.casts[2]) == ((0,), (0, 2, 3), (2,), float)
+
+
+def test_an_argument_plan_stops_at_the_first_error():
+    steps, launch, converter = _plan_recorder()
+
+    def failing(*args):
+        raise ValueError("launch failed")
+
+    with pytest.raises(ValueError, match="launch failed"):  # neither the check nor the copies back run
+        _cuda.ArgumentPlan(failing, convert=(0,), converter=converter, check=lambda: steps.append("check"))(1)
+    assert steps == []
+
+    def check():
+        raise RuntimeError("the kernel raised")
+
+    with pytest.raises(RuntimeError, match="the kernel raised"):  # as numba: the exception, no copies back
+        _cuda.ArgumentPlan(launch, convert=(0,), converter=converter, check=check)(1)
+    assert steps == [("launch", (10,))]
+    with pytest.raises(ZeroDivisionError):  # a cast that fails: no launch
+        _cuda.ArgumentPlan(launch, casts=(lambda v: 1 / v,))(0)
+    with pytest.raises(TypeError, match="specialised for more than 1 arguments"):
+        _cuda.ArgumentPlan(launch, kept=(0, 1))(5)
+    with pytest.raises(TypeError, match="positional arguments only"):
+        _cuda.ArgumentPlan(launch)(x=1)
+    assert len(steps) == 1
+
+
+def test_an_argument_plan_checks_what_it_is_made_of():
+    def launch(*args):
+        return None
+
+    with pytest.raises(TypeError, match="launch must be callable"):
+        _cuda.ArgumentPlan(None)
+    with pytest.raises(TypeError, match="needs a converter"):
+        _cuda.ArgumentPlan(launch, convert=(0,))
+    with pytest.raises(TypeError, match="kept is a tuple of positions"):
+        _cuda.ArgumentPlan(launch, kept=[0])
+    with pytest.raises(TypeError, match="flatten holds non-negative ints"):
+        _cuda.ArgumentPlan(launch, flatten=(-1,))
+    with pytest.raises(TypeError, match="casts is a tuple of callables or None"):
+        _cuda.ArgumentPlan(launch, casts=(1,))
+    with pytest.raises(TypeError, match="check must be callable"):
+        _cuda.ArgumentPlan(launch, check=3)
+
+
+def test_an_argument_plan_leaks_nothing_and_is_collected():
+    steps, launch, converter = _plan_recorder()
+    plan = _cuda.ArgumentPlan(launch, convert=(0,), converter=converter, flatten=(1,))
+    a = np.zeros(3)
+    item = (a, (a,))
+    plan(1, item)
+    steps.clear()
+    before = sys.getrefcount(a), sys.getrefcount(item), sys.getrefcount(converter)
+    for _ in range(1000):
+        plan(1, item)
+    steps.clear()
+    assert (sys.getrefcount(a), sys.getrefcount(item), sys.getrefcount(converter)) == before
+
+    class Holder:
+        def __call__(self, *args):
+            return None
+
+    holder = Holder()
+    holder.plan = _cuda.ArgumentPlan(holder)  # a cycle: the plan holds its launch, which holds it
+    alive = weakref.ref(holder)
+    del holder
+    gc.collect()
+    assert alive() is None
+
+
+def test_launches_that_need_no_plan_call_their_launch_config(mock_driver):
+    """A kernel launched with arguments the C launcher takes as they are keeps the bare LaunchConfig; None, a tuple
+    holding arrays, a NumPy record or a declared signature's casts make one ArgumentPlan, whose launch is it."""
+    out = run_mock(r"""
+import runpy, tempfile, os
+path = os.path.join(tempfile.mkdtemp(), "plan_mod.py")
+open(path, "w").write("def f(a, t, n):\n    a[0] = 1\n\ndef g(a, x):\n    a[0] = x\n")
+module = runpy.run_path(path)
+f = cuda.jit(module["f"])
+g = cuda.jit("void(float32[:], int32)")(module["g"])
+a = cuda.device_array(4, np.float32)
+record = np.zeros(1, dtype=[("x", np.float32)])[0]
+launcher = f[1, 1]
+launcher(a, 1, 2.0)
+launcher(a, (a, a), 2.0)
+launcher(a, 1, record)
+launcher(a, None, record)  # None has no key: Python plans it at each call
+kinds = sorted(type(c).__name__ for c in launcher.configs.values())
+plans = [c for c in launcher.configs.values() if type(c).__name__ == "ArgumentPlan"]
+print(kinds)
+print(sorted(str((p.flatten, p.kept, p.convert)) for p in plans))
+print(all(type(p.launch).__name__ == "LaunchConfig" for p in plans))
+g[1, 1](a, 7)  # a Python int: the declared int32 (its cast)
+print(sorted(type(c).__name__ for c in g[1, 1].configs.values()))
+""")
+    kinds, plans, launches, declared = out.strip().splitlines()[-4:]
+    assert kinds == "['ArgumentPlan', 'ArgumentPlan', 'LaunchConfig']"
+    assert plans == "['((1,), None, None)', '(None, None, (2,))']"
+    assert launches == "True" and declared == "['ArgumentPlan']"
