@@ -314,7 +314,7 @@ _LAZY = {
     "Reduce": ("numba_cuda_c.reduction", "Reduce"),
     # what cuda.jit(link=...) takes from memory
     **{
-        name: ("numba_cuda_c.cudadrv.linkable_code", name)
+        name: ("numba_cuda_c.toolchain.linkable_code", name)
         for name in ("LinkableCode", "PTXSource", "CUSource", "Fatbin", "Cubin", "Archive", "Object", "LTOIR")
     },
     # numba.cuda's submodules that its package has as attributes once imported (cuda.random, cuda.bf16, ...)

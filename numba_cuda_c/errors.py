@@ -117,6 +117,10 @@ def jit_options_checked(options):
         )
 
 
+class LinkerError(RuntimeError):
+    """Linking failed, or a file to link was not found (numba's driver.LinkerError)."""
+
+
 class KernelRuntimeError(RuntimeError):
     """numba's: an exception raised in a kernel's thread, naming the thread (tid) and its block (ctaid)."""
 

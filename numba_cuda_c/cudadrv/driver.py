@@ -21,10 +21,10 @@ from numba_cuda_c.cudadrv.deallocations import (  # noqa: F401  (Context's Pytho
     _pending_deallocations,
 )
 from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle  # noqa: F401
+from numba_cuda_c.errors import LinkerError  # noqa: F401
 from numba_cuda_c.cudadrv.memory_functions import (  # noqa: F401
     AutoFreePointer,
     DeadMemoryError,
-    LinkerError,
     MappedMemory,
     _array_gpu_data,
     ManagedMemory,
@@ -172,8 +172,7 @@ def __getattr__(name):
     if name == "binding":
         return _binding()
     if name in ("Linker", "_Linker", "FILE_EXTENSION_MAP"):  # linking: loaded when first asked for
-        from numba_cuda_c.cudadrv import linkable_code
-        from numba_cuda_c.toolchain import linker
+        from numba_cuda_c.toolchain import linkable_code, linker
 
         value = linkable_code.FILE_EXTENSION_MAP if name == "FILE_EXTENSION_MAP" else linker.Linker
         globals()[name] = value  # _Linker: numba-cuda 0.30's name for Linker

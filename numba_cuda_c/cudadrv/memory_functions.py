@@ -23,10 +23,6 @@ from numba_cuda_c.cudadrv.emm import (  # noqa: F401
 _HOST_TO_DEVICE, _DEVICE_TO_HOST, _DEVICE_TO_DEVICE = 0, 1, 2
 
 
-class LinkerError(RuntimeError):
-    """Linking failed, or a file to link was not found (numba's driver.LinkerError)."""
-
-
 def is_device_memory(obj):
     """True if obj is device memory (it has __cuda_memory__, as numba's device objects do)."""
     return getattr(obj, "__cuda_memory__", False)

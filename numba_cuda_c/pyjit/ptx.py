@@ -205,7 +205,7 @@ def compile_all(
         raise ValueError("Can only designate forced inlining in LTO-IR")
     _refuse_ltoir(output, "compile_all")
     from numba_cuda_c.toolchain import linker  # linking: loaded by compile_all only
-    from numba_cuda_c.cudadrv.linkable_code import LinkableCode
+    from numba_cuda_c.toolchain.linkable_code import LinkableCode
 
     cc = tuple(cc or _default_cc())
     ptx, resty, externs = _compile(

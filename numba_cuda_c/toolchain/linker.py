@@ -11,8 +11,8 @@ import os
 from numba_cuda_c import _cuda
 from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.toolchain import libraries
-from numba_cuda_c.cudadrv.linkable_code import FILE_EXTENSION_MAP, LTOIR, LinkableCode
-from numba_cuda_c.cudadrv.memory_functions import LinkerError
+from numba_cuda_c.errors import LinkerError
+from numba_cuda_c.toolchain.linkable_code import FILE_EXTENSION_MAP, LTOIR, LinkableCode
 
 _CU_JIT_INPUT_CUBIN = FILE_EXTENSION_MAP["cubin"]
 _CU_JIT_INPUT_PTX = FILE_EXTENSION_MAP["ptx"]

@@ -106,7 +106,8 @@ PACKAGE_LAYERS = [
         "ground",
         "_cuda _version config types alias args errors launchconfig pool stubs xoroshiro np notebook fp8_types",
     ),
-    ("driver", "cudadrv toolchain"),
+    ("toolchain", "toolchain"),  # what makes device code: NVRTC, the linker, linkable code, the libraries' paths
+    ("driver", "cudadrv"),
     ("translator", "pyjit"),
     (
         "features",
