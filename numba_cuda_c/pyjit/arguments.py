@@ -136,14 +136,14 @@ def converted_argument(value, after, stream=0):
     return as_hint(value).to_device(after, stream=stream)
 
 
-def argument_plan(launch, args, argtypes, stream, casts=None, check=None):
-    """What a launch with arguments like these (of these types, numba's Omitted for those left out) does before
-    launch takes them: the launch itself where nothing, else one _cuda.ArgumentPlan (src/launch/argument_plan.c):
-    conversions (converted_argument), the arguments known when compiling left out (None, defaults), tuples holding
-    arrays passed as their leaves (types.flattens), a declared signature's casts, debug=True's check."""
+def argument_plan(launch, argtypes, convert, stream, casts=None, check=None):
+    """What a launch with arguments of these types (numba's Omitted for those left out) does before launch takes
+    them: the launch itself where nothing, else one _cuda.ArgumentPlan (src/launch/argument_plan.c): conversions
+    at the positions `convert` (converted_argument: where _needs_conversion), the arguments known when compiling
+    left out (None, defaults), tuples holding arrays passed as their leaves (types.flattens), a declared
+    signature's casts, debug=True's check."""
     kept = [k for k, t in enumerate(argtypes) if t is not types.none and not isinstance(t, types.Omitted)]
     flatten = tuple(j for j, k in enumerate(kept) if types.flattens(argtypes[k]))
-    convert = tuple(k for k, a in enumerate(args) if _needs_conversion(a))
     kept = tuple(kept) if len(kept) != len(argtypes) else None
     if not (convert or kept or flatten or casts or check):
         return launch

@@ -12,6 +12,7 @@ from numba_cuda_c.toolchain import compiler
 from numba_cuda_c.pyjit import typing
 from numba_cuda_c.pyjit.arguments import (  # noqa: F401  (typeof, _caster: also imported from here)
     _caster,
+    _needs_conversion,
     _with_defaults,
     _with_layouts,
     argument_plan,
@@ -247,7 +248,8 @@ class Dispatcher(LaunchConfigSensitivity):
         not seen (every launch while `callbacks` holds any): it finds (compiling where it must) the launch, runs
         numba's pre-launch callbacks, and returns it. The launch configuration is current meanwhile (launchconfig),
         with these arguments."""
-        configs = {}  # argument types -> (LaunchConfig, its CompiledKernel)
+        configs = {}  # argument types -> (LaunchConfig, its CompiledKernel, casts, check)
+        plans = {}  # (argument types, the positions converted) -> the launch (an ArgumentPlan where it needs one)
         stream = key[2] if len(key) > 2 else 0
 
         def specialise(*args):
@@ -259,7 +261,12 @@ class Dispatcher(LaunchConfigSensitivity):
                 config, compiled, casts, check = found
                 for callback in callbacks:
                     callback(compiled, made[0])
-            return argument_plan(config, args, argtypes, stream, casts, check)
+            # arguments a key cannot describe (None, cuda.In(x)) come here at every call: their plan is kept
+            convert = tuple(k for k, a in enumerate(args) if _needs_conversion(a))
+            plan = plans.get((argtypes, convert))
+            if plan is None:
+                plan = plans[argtypes, convert] = argument_plan(config, argtypes, convert, stream, casts, check)
+            return plan
 
         return specialise
 
