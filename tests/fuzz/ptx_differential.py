@@ -8,7 +8,8 @@ result is compared in the output array of its type, as fuzz_runner.compare does.
 
 A screen, not an oracle: numba's PTX comes from the numba-cuda and NVVM of --numba-python's environment, and its
 verdicts are the GPU's only where those are the GPU machine's. (With numba-cuda 0.30.4 on numba 0.68.1 and CUDA 13's
-NVVM here, numba's int ** int goes through float64, `1.0 / r if invert else r`, where the GPU machine's did not.)
+NVVM here, numba's int ** int goes through float64, `1.0 / r if invert else r`, where the GPU machine's does not
+(checked on it): such a case is not compared.)
 
     python3 tests/fuzz/ptx_differential.py --seed 43 --cases 300 --numba-python /path/to/python
 """
@@ -17,6 +18,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -48,6 +50,14 @@ for key, (path, sig) in jobs.items():
     except Exception as exc:
         open(os.path.join(folder, key + ".numba.err"), "w").write(repr(exc)[:500])
 """
+
+
+# numba-cuda's int_power ends `return 1.0 / r if invert else r`; this NVVM (CUDA 13.0's) keeps the round trip of
+# r through a double that those returns make, the GPU machine's folds it away (a ** (a & 7) at a = -1013723629508053519
+# is a - a there): an int result converted to a double and straight back
+_INT_POWER_THROUGH_A_DOUBLE = re.compile(
+    r"cvt\.rn\.f64\.[su]64\s+(%fd\d+), %rd\d+;\s*\n\s*cvt\.rzi\.[su]64\.f64\s+%rd\d+, \1;"
+)
 
 
 def signature(case):
@@ -184,8 +194,13 @@ def main():
             tally["refused"] += 1
             continue
         dtypes = signature(case)[0]
+        numba_text = open(numba_ptx).read()
+        if _INT_POWER_THROUGH_A_DOUBLE.search(numba_text):
+            tally["not compared"] += 1
+            tally["not compared: numba's int ** int through a double (this NVVM's, not the GPU machine's)"] += 1
+            continue
         try:
-            theirs = run(open(numba_ptx).read(), case, dtypes)[0]
+            theirs = run(numba_text, case, dtypes)[0]
             ours, overflowed = run(ours_ptx, case, dtypes)
         except (
             ptx_interpreter.Unsupported,
