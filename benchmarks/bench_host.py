@@ -515,12 +515,19 @@ def _jit_launch(nargs):
             ):  # numba compares an IntEnum member as an int (it does not cast one to a float)
                 a[i] = 1.0
 
+        @cuda.jit
+        def arrays(t):  # a tuple holding arrays: passed as its leaves (an ArgumentPlan, argument_plan.c)
+            i = cuda.grid(1)
+            if i < t[0].size:
+                t[0][i] = t[1][i]
+
         d = cuda.device_array(16, np.float32)
         calls = {
             1: (one, (d,)),
             5: (five, (d, d, d, 16, 1.5)),
             "tuple": (pair, (d, (1.0, 2.5))),
             "enum": (mode, (d, _Mode.FAST)),
+            "arrays": (arrays, ((d, d),)),
         }
         kernel, args = calls[nargs]
         config = kernel[1, 32]
@@ -610,6 +617,7 @@ row("jit launch, 1 array argument", cuda=_jit_launch(1))
 row("jit launch, 5 arguments", cuda=_jit_launch(5))
 row("jit launch, array and tuple arguments", cuda=_jit_launch("tuple"))
 row("jit launch, array and IntEnum arguments", cuda=_jit_launch("enum"))
+row("jit launch, a tuple holding arrays", cuda=_jit_launch("arrays"))
 
 # First compile and launch of a small @cuda.jit kernel, in a fresh interpreter with a context made:
 # the kernel lives in a module file (our translator reads the source); our disk cache is pointed at
