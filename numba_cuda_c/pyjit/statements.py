@@ -155,22 +155,20 @@ class Statements:
         return isinstance(node, ast.Name) and self.renames.get(node.id, node.id) in self.sign_clear_stores
 
     def llvm_number(self, node):
-        """The number numba's LLVM folds an expression to where CPython's compiler does not: a module's constant
+        """The number numba's LLVM folds an expression to: CPython's folded constant, a module's constant
         (`math.inf`, read by getattr), a name whose store holds a number, either negated, float() of one, and
         + - * / of two such in float64 (`v * 1e308` where `v = 1e20`); else None."""
+        folded = python_folded(node)
+        if folded is not NOT_FOLDED:
+            return folded if type(folded) in (bool, int, float) else None
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             number = self.llvm_number(node.operand)
-            if type(number) not in (bool, int, float):
+            if number is None:
                 return None
             return -number if isinstance(node.op, ast.USub) else +number
         if isinstance(node, ast.BinOp):
-            operands = [python_folded(n) for n in (node.left, node.right)]
-            operands = [
-                self.llvm_number(n) if o is NOT_FOLDED else o for o, n in zip(operands, (node.left, node.right))
-            ]
-            return None if None in operands else float64_folded(type(node.op), *operands)
-        if _module_attribute(self, node):
-            return getattr(self.function.globals[node.value.id], node.attr, None)
+            left, right = self.llvm_number(node.left), self.llvm_number(node.right)
+            return None if left is None or right is None else float64_folded(type(node.op), left, right)
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -178,11 +176,11 @@ class Statements:
             and not node.keywords
         ):
             convert = self.function.globals.get(node.func.id, getattr(builtins, node.func.id, None))
-            number = python_folded(node.args[0])
-            number = self.llvm_number(node.args[0]) if number is NOT_FOLDED else number
-            if convert is float and type(number) in (bool, int, float):
-                return float(number)  # `float(1e20)`: sitofp or nothing, folded
-            return None
+            number = self.llvm_number(node.args[0]) if convert is float else None
+            return None if number is None else float(number)  # `float(1e20)`: sitofp or nothing, folded
+        if _module_attribute(self, node):
+            number = getattr(self.function.globals[node.value.id], node.attr, None)
+            return number if type(number) in (bool, int, float) else None
         return self.stored_number(node)
 
     def stored_number(self, node):
@@ -331,9 +329,8 @@ def stmt_Assign(walk, node):
     if isinstance(target, ast.Name):  # numba's SSA knows the constant a store holds (stmt_While prunes on it)
         variable = walk.renames.get(target.id, target.id)
         walk.masked_constants.discard(target.id)
-        if value is not None and operators.sign_clear(
-            value
-        ):  # and LLVM, whether its sign is clear (a % b's correction)
+        # and numba's LLVM, whether its sign is clear (a % b's correction)
+        if value is not None and operators.sign_clear(value):
             walk.sign_clear_stores.add(variable)
         else:
             walk.sign_clear_stores.discard(variable)
