@@ -436,9 +436,10 @@ def binop_type(walk, op, left, right, node):
 
 
 def _signed(value, op, left, right):
-    """value (left op right) marked sign_clear where LLVM knows it: +, * or / of two floats it knows, // or % of two
+    """value (left op right) marked sign_clear where LLVM knows it: +, *, / or % of two floats it knows (frem takes
+    the dividend's sign; numba's correction adds the divisor, its zero copies the divisor's sign), // or % of two
     integers it knows, a power it knows (values.power_sign_clear)."""
-    if op in ("+", "*", "/") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
+    if op in ("+", "*", "/", "%") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
         value.nonnegative = True
     if (
         op in ("//", "%")

@@ -144,18 +144,20 @@ template <typename T> __device__ __forceinline__ T ncc_mod(T a, T b) {
 NCC_FREM(double, "f64", "d")
 NCC_FREM(float, "f32", "f")
 #undef NCC_FREM
-// SignClear: numba's LLVM knows the signs of vx and wx are clear (operators.sign_clear), so `mod < 0` folds to false
-// there (frem's result takes the dividend's sign), even where frem's expansion is inexact and gives a negative one
+// SignClear: numba's LLVM knows the signs of vx and wx are clear (operators.sign_clear), so `mod < 0` and `wx < 0`
+// fold to false there (frem's result takes the dividend's sign), even where frem's expansion is inexact and gives a
+// negative one, and where wx is such a remainder (1.0 % (1.0 % 0.1) is +0.0: LLVM takes 1.0 % 0.1 as not negative)
 template <bool SignClear, typename T> __device__ __forceinline__ T ncc_real_divmod(T vx, T wx, T *remainder) {
     T mod = ncc_frem(vx, wx);
     T div = (vx - mod) / wx;
+    bool divisor_negative = !SignClear && wx < 0;
     if (mod != 0) {  // unordered: NaN too
-        if ((wx < 0) != (!SignClear && mod < 0)) {
+        if (divisor_negative != (!SignClear && mod < 0)) {
             div = div - (T)1;
             mod = mod + wx;
         }
     } else {
-        mod = wx < 0 ? (T)-0.0 : (T)0.0;
+        mod = divisor_negative ? (T)-0.0 : (T)0.0;
     }
     T floordiv;
     if (div != 0 && div == div) {  // ordered
