@@ -6,7 +6,7 @@ integer and float arithmetic, conversions, comparisons, selects, branches and gl
 Registers hold bit patterns; each instruction reads them as its type says (so `mov.b64 %rd, %fd` moves bits).
 Float arithmetic is IEEE with round-to-nearest (fma exact, through fractions) and the GPU's canonical NaN; calls of
 the module's .func functions run too. What it cannot do exactly (approximate, flushing or directed-rounding
-instructions, vector accesses, shared memory, textures, atomics) raises Unsupported, and the case is not compared: a
+instructions, half-precision floats, vector accesses, shared memory, textures, atomics) raises Unsupported, and the case is not compared: a
 wrong emulation must not be mistaken for a difference."""
 
 import bisect
@@ -404,6 +404,8 @@ def _store_number(thread, dst, value, t):
 def execute(th, op, ops):
     parts = op.split(".")
     name, mods = parts[0], parts[1:]
+    if any(m in ("f16", "bf16", "f16x2", "bf16x2") for m in mods):  # not modelled: half floats (their bits move)
+        raise Unsupported("a half-precision instruction: " + op)
     t = next((m for m in reversed(mods) if re.match(r"^[subf](8|16|32|64)$|^pred$", m)), None)
     if name in ("mov",):
         if ops[1].startswith("{"):  # mov.b64 %rd, {%r1, %r2}: packing
