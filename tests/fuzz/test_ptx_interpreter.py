@@ -109,3 +109,16 @@ def test_predicates_with_immediates():
     )
     for value, expected in ((7, 20), (8, 10)):
         assert _run_one(ptx, np.array([value, 0], np.uint64))[1] == expected
+
+
+def test_numbas_int_power_through_a_double_is_told_apart():
+    """The CPU screen leaves out numba PTX that takes a 64-bit integer through a double and back (its int_power's
+    returns; the GPU machine's NVVM folds the round trip): straight, or through the merge's selects and moves."""
+    import ptx_differential
+
+    straight = "cvt.rn.f64.s64 %fd1, %rd1;\n\tcvt.rzi.s64.f64 %rd2, %fd1;"
+    merged = "cvt.rn.f64.s64 %fd4, %rd9;\n\tselp.f64 %fd5, %fd3, %fd4, %p1;\n\tmov.f64 %fd6, %fd5;\n\tcvt.rzi.s64.f64 %rd2, %fd6;"
+    apart = "cvt.rn.f64.s64 %fd4, %rd9;\n\tadd.f64 %fd5, %fd4, %fd4;\n\tcvt.rzi.s64.f64 %rd2, %fd5;"
+    assert ptx_differential.int_through_a_double(straight)
+    assert ptx_differential.int_through_a_double(merged)
+    assert not ptx_differential.int_through_a_double(apart)  # an arithmetic result, not the same value
