@@ -186,16 +186,17 @@ class Statements:
         return self.stored_number(node)
 
     def _llvm_conditional_number(self, node):
-        """`a if c else b` of two numbers, where c is known (numba's pruning, or a number LLVM folds the branch
-        on: `math.pi if 3.4e38 else 255`): the side taken, in the type holding both (a float where either is)."""
+        """`a if c else b` where c is known: numba's pruning keeps the side taken alone (its own number,
+        `math.pi if 3.4e38 else 255`); a test only LLVM folds leaves both typed, the number then in the type holding
+        both (a float where either is)."""
         truth = self.known_test(node.test)
-        if truth is None:
-            number = self.llvm_number(node.test)
-            truth = None if number is None else bool(number)
+        if truth is not None:
+            return self.llvm_number(node.body if truth else node.orelse)
+        number = self.llvm_number(node.test)
         sides = self.llvm_number(node.body), self.llvm_number(node.orelse)
-        if truth is None or None in sides:
+        if number is None or None in sides:
             return None
-        chosen = sides[0] if truth else sides[1]
+        chosen = sides[0] if number else sides[1]
         if float in map(type, sides):
             return float(chosen)
         return int(chosen) if int in map(type, sides) else chosen
