@@ -15,9 +15,11 @@ NVVM here, numba's int ** int goes through float64, `1.0 / r if invert else r`, 
 """
 
 import argparse
+import atexit
 import collections
 import json
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -176,7 +178,8 @@ def main():
     args = parser.parse_args()
     import numba_cuda_c as cuda
 
-    folder = tempfile.mkdtemp(prefix="ptxdiff-")
+    folder = tempfile.mkdtemp(prefix="ptxdiff-")  # the cases' modules and numba's PTX: gone when this ends
+    atexit.register(shutil.rmtree, folder, True)
     cases, jobs = {}, {}
     for index in [args.case] if args.case is not None else range(args.cases):
         case = fuzz_generator.generate(args.seed, index)
