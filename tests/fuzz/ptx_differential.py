@@ -19,8 +19,8 @@ import atexit
 import collections
 import json
 import os
-import shutil
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
