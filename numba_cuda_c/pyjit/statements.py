@@ -156,8 +156,9 @@ class Statements:
 
     def llvm_number(self, node):
         """The number numba's LLVM folds an expression to: CPython's folded constant, a module's constant
-        (`math.inf`, read by getattr), a name whose store holds a number, either negated, float() of one, and
-        + - * / of two such in float64 (`v * 1e308` where `v = 1e20`); else None."""
+        (`math.inf`, read by getattr), a name whose store holds a number, either negated, float() of one,
+        + - * / of two such in float64 (`v * 1e308` where `v = 1e20`), a comparison of two such, a conditional
+        expression whose test is known, and 0 for an integer // or % by zero (whatever the dividend); else None."""
         folded = python_folded(node)
         if folded is not NOT_FOLDED:
             return folded if type(folded) in (bool, int, float) else None
@@ -168,9 +169,20 @@ class Statements:
             return -number if isinstance(node.op, ast.USub) else +number
         if isinstance(node, ast.BinOp):
             left, right = self.llvm_number(node.left), self.llvm_number(node.right)
+            if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and type(right) in (int, bool) and right == 0:
+                annotation = self.tree.get(node)  # typed by now: the statement's value was
+                if annotation is not None and typing.is_int(annotation.type):
+                    return 0  # numba's integer // and % by zero, whatever the dividend (its numpy error model)
             return None if left is None or right is None else float64_folded(type(node.op), left, right)
         if isinstance(node, ast.IfExp):
             return self._llvm_conditional_number(node)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in PYTHON_COMPARE:
+            sides = self.llvm_number(node.left), self.llvm_number(node.comparators[0])
+            if None in sides:
+                return None
+            if float in map(type, sides):  # an int beside a float compares as a float64 (numba's promotion)
+                sides = tuple(float(n) for n in sides)
+            return PYTHON_COMPARE[type(node.ops[0])](*sides)  # IEEE's, as Python's floats compare
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)

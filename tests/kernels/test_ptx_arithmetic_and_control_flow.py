@@ -590,6 +590,19 @@ def d_remainder_by_a_conditional_constant():
     return 4611686018427387904 % (v * 255)  # folded exactly: 756.939...; not by frem's expansion at run time
 
 
+def d_remainder_of_a_remainder_by_a_false_comparison(x):
+    never = 2 < 1.5  # a comparison of constants: False, which LLVM sees
+    return (x % never) % (-100 * 1e308)  # an int % 0 is 0 whatever x (numba's): 0.0 % -inf is -0.0, folded
+
+
+def test_an_integer_remainder_by_zero_is_zero_to_llvm():
+    """numba's LLVM folds x % 0 of integers to 0 (its numpy error model), whatever x, and a comparison of two
+    constants to a bool: the float remainder after them is folded exactly (fuzzer seed 70 case 373: numba -0.0,
+    ours NaN from frem's expansion of 0.0 % -inf)."""
+    ptx = cuda.compile_ptx(d_remainder_of_a_remainder_by_a_false_comparison, "float64(int16)", device=True)[0]
+    assert "div.rn.f64" not in ptx and "0d8000000000000000" in ptx, ptx  # -0.0, no frem expansion
+
+
 def test_remainders_of_constants_numbas_llvm_folds():
     """numba's LLVM folds what its SSA shows constant, exactly: divmod's too, a product of stored constants, and a
     conditional expression whose test it knows (fuzzer seed 47 case 136, seed 49 case 877, seed 68 case 453)."""
