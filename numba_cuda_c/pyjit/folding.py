@@ -87,6 +87,24 @@ def float64_folded(op, a, b):
         return float(_IEEE_BINARY[op](np.float64(a), np.float64(b)))
 
 
+def float64_power(base, exponent):
+    """base ** exponent for a float base and an integer exponent as numba computes it (static_power_impl and
+    int_power: products by squaring, 1.0 / the product for a negative exponent) and LLVM folds it, each step
+    rounded in float64; None for other operands and past numba's 0x10000 cutoff (math.pow there)."""
+    import numpy as np
+
+    if type(base) is not float or type(exponent) not in (int, bool) or abs(exponent) > 0x10000:
+        return None
+    with np.errstate(all="ignore"):
+        result, square, left = np.float64(1.0), np.float64(base), abs(exponent)
+        while left:
+            if left & 1:
+                result = result * square
+            left >>= 1
+            square = square * square
+        return float(np.float64(1.0) / result if exponent < 0 else result)
+
+
 def real_divmod(vx, wx, single=False):
     """numba's float divmod (its real_divmod, CPython's float_divmod over LLVM's frem) of two constants, as LLVM
     folds it: frem is the exact IEEE remainder there (fmod: x % inf is x), the rest in the type's precision (float32

@@ -9,7 +9,14 @@ import types as pytypes
 from numba_cuda_c import types
 from numba_cuda_c.pyjit import bindings, exceptions, operators, optional, ssa, strings, typing
 from numba_cuda_c.pyjit.devicefn import DeviceFunction
-from numba_cuda_c.pyjit.folding import NOT_FOLDED, PYTHON_BINARY, PYTHON_COMPARE, float64_folded, python_folded
+from numba_cuda_c.pyjit.folding import (
+    NOT_FOLDED,
+    PYTHON_BINARY,
+    PYTHON_COMPARE,
+    float64_folded,
+    float64_power,
+    python_folded,
+)
 from numba_cuda_c.pyjit.module import _Unknown
 from numba_cuda_c.pyjit.operators import BINOPS
 from numba_cuda_c.pyjit.rules import c_rule, statement_rule, typing_rule
@@ -173,6 +180,8 @@ class Statements:
                 annotation = self.tree.get(node)  # typed by now: the statement's value was
                 if annotation is not None and typing.is_int(annotation.type):
                     return 0  # numba's integer // and % by zero, whatever the dividend (its numpy error model)
+            if isinstance(node.op, ast.Pow):
+                return None if left is None or right is None else float64_power(left, right)
             return None if left is None or right is None else float64_folded(type(node.op), left, right)
         if isinstance(node, ast.IfExp):
             return self._llvm_conditional_number(node)

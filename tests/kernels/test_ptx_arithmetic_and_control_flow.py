@@ -595,6 +595,17 @@ def d_remainder_of_a_remainder_by_a_false_comparison(x):
     return (x % never) % (-100 * 1e308)  # an int % 0 is 0 whatever x (numba's): 0.0 % -inf is -0.0, folded
 
 
+def d_remainder_by_a_power_of_a_constant():
+    v = 1e-310**-1  # CPython does not fold it (OverflowError); numba's 1.0 / 1e-310, folded: inf
+    return 1e308 % v  # x % inf is x, folded exactly (frem's expansion: NaN)
+
+
+def test_a_power_of_a_constant_is_a_constant_to_llvm():
+    """numba computes a float ** an integer by squaring and 1.0 / the product for a negative exponent, which LLVM
+    folds for constants (fuzzer seed 72 case 352 on the CPU screen: numba 3.3e307, ours NaN)."""
+    assert returned_constant(d_remainder_by_a_power_of_a_constant) == (1e308, types.float64)
+
+
 def test_an_integer_remainder_by_zero_is_zero_to_llvm():
     """numba's LLVM folds x % 0 of integers to 0 (its numpy error model), whatever x, and a comparison of two
     constants to a bool: the float remainder after them is folded exactly (fuzzer seed 70 case 373: numba -0.0,
