@@ -187,8 +187,8 @@ class Statements:
             return self._llvm_conditional_number(node)
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in PYTHON_COMPARE:
             sides = self.llvm_number(node.left), self.llvm_number(node.comparators[0])
-            if None in sides:
-                return None
+            if None in sides or any(type(n) is int and abs(n) > 2**53 for n in sides):
+                return None  # past 2**53 numba may compare in float64 (mixed signedness) where Python is exact
             if float in map(type, sides):  # an int beside a float compares as a float64 (numba's promotion)
                 sides = tuple(float(n) for n in sides)
             return PYTHON_COMPARE[type(node.ops[0])](*sides)  # IEEE's, as Python's floats compare
