@@ -438,7 +438,8 @@ def binop_type(walk, op, left, right, node):
 def _signed(value, op, left, right):
     """value (left op right) marked sign_clear where LLVM knows it: +, *, / or % of two floats it knows (frem takes
     the dividend's sign; numba's correction adds the divisor, its zero copies the divisor's sign), // or % of two
-    integers it knows, a power it knows (values.power_sign_clear)."""
+    integers it knows, a power it knows (values.power_sign_clear), an integer identity of one it knows
+    (_identity_of)."""
     if op in ("+", "*", "/", "%") and typing.is_float(value.type) and sign_clear(left) and sign_clear(right):
         value.nonnegative = True
     if (
@@ -450,7 +451,24 @@ def _signed(value, op, left, right):
         value.nonnegative = True  # sdiv and srem of such (numba's corrections fold away)
     if op == "**" and power_sign_clear(right.const, value.type):
         value.nonnegative = True
+    if typing.is_int(value.type) and _identity_of(op, left, right, value.type):
+        value.nonnegative = True  # `u8 ** 1`, `u8 + 0`, `1 * u8`: LLVM folds them to the zext, whose sign it knows
     return value
+
+
+def _identity_of(op, left, right, t):
+    """Whether left op right is one operand itself, an integer LLVM knows is not negative as t (x ** 1, x + 0,
+    0 + x, x - 0, x * 1, 1 * x). numba's LLVM knows no more of integer arithmetic here: `u8 * 3` and `u8 ** 3`
+    keep the correction of a float % by them (their sitofp stays a sitofp)."""
+
+    def constant(value, number):
+        return type(value.const) in (int, bool) and value.const == number
+
+    neutral = {"**": 1, "-": 0, "+": 0, "*": 1}.get(op)
+    if neutral is None:
+        return False
+    kept = left if constant(right, neutral) else right if op in ("+", "*") and constant(left, neutral) else None
+    return kept is not None and sign_clear_as(kept, t)
 
 
 def _real(constant):

@@ -7,6 +7,7 @@ knowledge (operators._signed, prelude's ncc_real_divmod<SignClear>): the C in CI
 the GPU."""
 
 import math
+import re
 
 import numpy as np
 
@@ -57,3 +58,22 @@ def test_the_remainders_are_numba_cudas_bit_for_bit():
     different = ours.view(np.int64) != theirs.view(np.int64)
     different &= ~(np.isnan(ours) & np.isnan(theirs))  # a NaN's payload is not compared
     assert not different.any(), [(i, k, x[i], ours[i, k], theirs[i, k]) for i, k in zip(*np.nonzero(different))]
+
+
+def identities(out, b):
+    i = cuda.grid(1)
+    if i < b.size:
+        out[i, 0] = b[i] % (b[i] / (b[i] ** 1))  # an integer identity of a uint8: LLVM folds it to the zext
+        out[i, 1] = b[i] % (b[i] / (b[i] + 0))
+        out[i, 2] = b[i] % (b[i] / (1 * b[i]))
+        out[i, 3] = b[i] % (b[i] / (b[i] ** 3))  # products: their sitofp stays, the sign is not known
+        out[i, 4] = b[i] % (b[i] / (b[i] * 3))
+
+
+def test_an_integer_identity_of_an_unsigned_is_known_not_negative():
+    """What numba-cuda's PTX shows (fuzzer seed 76 case 614 on the CPU screen: `u8 % (u8 / (u8 ** 1))` keeps
+    frem's negative remainder in numba, uncorrected): x ** 1, x + 0, 1 * x of a uint8 are its zext, which LLVM knows;
+    x ** 3 and x * 3 are not known."""
+    source = cuda.jit(identities).inspect_source("void(float64[:, ::1], uint8[::1])")
+    kernel = source[source.rfind("__global__") :]
+    assert re.findall(r"ncc_real_mod<(true|false)>", kernel) == ["true", "true", "true", "false", "false"], kernel
