@@ -169,8 +169,6 @@ class Statements:
         if isinstance(node, ast.BinOp):
             left, right = self.llvm_number(node.left), self.llvm_number(node.right)
             return None if left is None or right is None else float64_folded(type(node.op), left, right)
-        if isinstance(node, ast.IfExp):
-            return self._llvm_conditional_number(node)
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -184,22 +182,6 @@ class Statements:
             number = getattr(self.function.globals[node.value.id], node.attr, None)
             return number if type(number) in (bool, int, float) else None
         return self.stored_number(node)
-
-    def _llvm_conditional_number(self, node):
-        """`a if c else b` where c is known: numba's pruning keeps the side taken alone (its own number,
-        `math.pi if 3.4e38 else 255`); a test only LLVM folds leaves both typed, the number then in the type holding
-        both (a float where either is)."""
-        truth = self.known_test(node.test)
-        if truth is not None:
-            return self.llvm_number(node.body if truth else node.orelse)
-        number = self.llvm_number(node.test)
-        sides = self.llvm_number(node.body), self.llvm_number(node.orelse)
-        if number is None or None in sides:
-            return None
-        chosen = sides[0] if number else sides[1]
-        if float in map(type, sides):
-            return float(chosen)
-        return int(chosen) if int in map(type, sides) else chosen
 
     def stored_number(self, node):
         """The number a name reads where its reaching store holds a constant, as numba's LLVM sees it after its

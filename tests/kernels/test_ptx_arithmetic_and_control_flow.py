@@ -585,21 +585,12 @@ def d_remainder_by_a_product_of_stored_constants():
     return 32767 % (v * 1e308)  # x % inf is x where LLVM folds it (frem's expansion: NaN)
 
 
-def d_remainder_by_a_conditional_constant():
-    v = math.pi if 3.4028235e38 else 255  # a constant test: LLVM takes the side, in float64
-    return 4611686018427387904 % (v * 255)  # folded exactly: 756.939...; not by frem's expansion at run time
-
-
 def test_remainders_of_constants_numbas_llvm_folds():
-    """numba's LLVM folds what its SSA shows constant, exactly: divmod's too, a product of stored constants, and a
-    conditional expression whose test it knows (fuzzer seed 47 case 136, seed 49 case 877, seed 68 case 453)."""
+    """numba's LLVM folds what its SSA shows constant, exactly: divmod's too, and a product of stored constants
+    (fuzzer seed 47 case 136, seed 49 case 877)."""
     assert returned_constant(d_divmod_of_constants) == (55.0, types.float64)
     assert returned_constant(d_divmod_of_a_converted_constant) == (55.0, types.float64)
     assert returned_constant(d_remainder_by_a_product_of_stored_constants) == (32767.0, types.float64)
-    assert returned_constant(d_remainder_by_a_conditional_constant) == (
-        math.fmod(2.0**62, math.pi * 255),
-        types.float64,
-    )
 
 
 def k_loop_storing_a_literal(out, a):
