@@ -119,19 +119,21 @@ def empty_tasks_per_second(client, tasks):
 
 
 def transfer_paths(client):
-    """How our arrays travelled between the workers: ({"CUDA IPC": n, "host frames": n} sent, all workers;
-    GB/s of the IPC transfers themselves: bytes received over the receivers' time from claim to release)."""
+    """How our arrays travelled between the workers: ({"CUDA IPC": n, "staged": n of them through a slab, "host
+    frames": n} sent, all workers; GB/s of the IPC transfers themselves: bytes received over the receivers' time
+    from claim to release)."""
 
     def sent():
         from numba_cuda_c.dask import ipc as dask_ipc
 
         c = dask_ipc.counters
-        return c["ipc sent"], c["host sent"], c["ipc bytes received"], c["ipc receive seconds"]
+        return c["ipc sent"], c["ipc staged"], c["host sent"], c["ipc bytes received"], c["ipc receive seconds"]
 
     counts = list(client.run(sent).values())
-    seconds = sum(c[3] for c in counts)
-    own = sum(c[2] for c in counts) / seconds / 1e9 if seconds else None
-    return {"CUDA IPC": sum(c[0] for c in counts), "host frames": sum(c[1] for c in counts)}, own
+    seconds = sum(c[4] for c in counts)
+    own = sum(c[3] for c in counts) / seconds / 1e9 if seconds else None
+    paths = {"CUDA IPC": sum(c[0] for c in counts), "staged": sum(c[1] for c in counts)}
+    return dict(paths, **{"host frames": sum(c[2] for c in counts)}), own
 
 
 def one_worker_rates(lib, gpus, weights):
@@ -230,7 +232,10 @@ def main():
         print("| %-48s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
     if paths is not None:
         paths, own = paths
-        print("ours, arrays sent between the workers: %d by CUDA IPC, %d as host frames" % tuple(paths.values()))
+        print(
+            "ours, arrays sent between the workers: %d by CUDA IPC (%d of them staged in a slab), %d as host frames"
+            % tuple(paths.values())
+        )
         if own is not None:
             print(
                 "ours, the IPC transfers themselves (claim, open, copy, close, release; all sizes): %.1f GB/s" % own

@@ -471,7 +471,7 @@ def send(array, low, nbytes, context):
         return None
     count("ipc sent")
     count("ipc bytes sent", nbytes)
-    _announce("CUDA IPC", who, None, nbytes)
+    _announce("CUDA IPC" + (", staged in a slab" if "slab" in header else ""), who, None, nbytes)
     return header
 
 
