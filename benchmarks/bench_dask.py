@@ -14,7 +14,9 @@
     the messages, the serialization and deserialization, our IPC or the host frames); "task's wait", from
     submitting the task to its result (the transfer and all of Dask's scheduling around it).
     Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask/ipc.py); the line
-    under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path);
+    under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path). The same two
+    rows over UCX (`ucx://`, distributed's `cuda` serializer family) where distributed-ucxx and RMM import, else
+    a line saying why not;
   - under the table, what Dask itself costs: the same transfer steps for an 8-byte NumPy array (the floor under
     every row: its messages between client, scheduler and workers; and of the transfer rows), and the tasks/s of
     a task that does nothing on 2 workers (the scheduler's ceiling, which the 2-worker rows must stay under to
@@ -45,15 +47,42 @@ def gpu_count():
     return len(cuda.gpus) if cuda.is_available() else 0
 
 
-def cluster(lib, workers, gpus):
+def cluster(lib, workers, gpus, protocol="tcp"):
     import distributed
 
     os.environ["BENCH_DASK_LIB"] = lib  # the spawned workers inherit it: dask_work imports that library
     if workers <= gpus:
         import dask_cuda
 
-        return dask_cuda.LocalCUDACluster(n_workers=workers, protocol="tcp", dashboard_address=None)
-    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        return dask_cuda.LocalCUDACluster(n_workers=workers, protocol=protocol, dashboard_address=None)
+    return distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, protocol=protocol, dashboard_address=None
+    )
+
+
+def ucx_missing():
+    """Why the UCX rows cannot run here, or None (tests/interop/test_dask_ucx.py needs the same)."""
+    import importlib.util
+
+    if not any(importlib.util.find_spec(name) is not None for name in ("distributed_ucxx", "ucp")):
+        return "UCX for distributed is not installed (distributed-ucxx, or ucx-py)"
+    if importlib.util.find_spec("rmm") is None:
+        return "rmm is not installed (distributed-ucxx receives device frames into RMM buffers)"
+    return None
+
+
+def ucx_transfer_rows(lib, gpus):
+    """The transfer rows between two workers over `ucx://`: device arrays go in distributed's `cuda` serializer
+    family there, their device memory the frame (no IPC of ours, no host copy)."""
+    import distributed
+
+    rows = {}
+    with cluster(lib, 2, gpus, protocol="ucx") as two, distributed.Client(two) as client:
+        client.wait_for_workers(2, timeout=120)
+        for nbytes in TRANSFERS:
+            for name, value in transfer_rows(client, nbytes).items():
+                rows[name.replace(", ", " over UCX, ", 1)] = value
+    return rows
 
 
 def tasks_per_second(client, tasks, rounds):
@@ -208,6 +237,10 @@ def main():
         lib: measure(lib, options.tasks, gpus, weights, {w: statistics.median(r) for w, r in rates[lib].items()})
         for lib in libs
     }
+    no_ucx = ucx_missing()
+    if no_ucx is None:
+        for lib in libs:
+            results[lib].update(ucx_transfer_rows(lib, gpus))
     paths = results.get("ours", {}).pop("paths", None)
     floor = results.get("ours", {}).pop("floor", None)
     rows = list(results[libs[0]])
@@ -240,6 +273,8 @@ def main():
             print(
                 "ours, the IPC transfers themselves (claim, open, copy, close, release; all sizes): %.1f GB/s" % own
             )
+    if no_ucx is not None:
+        print("UCX rows: not run, %s" % no_ucx)
     if floor is not None:
         print(
             "Dask itself: %.1f ms for the same steps with an 8-byte NumPy array (a task's wait, whatever the array), "
