@@ -373,6 +373,8 @@ def _staged(array, low, nbytes):
         with _slabs_lock:
             _slabs.setdefault(context.handle, []).append(slab)
         region = slab.take(nbytes)
+        if region is None:  # another thread's arrays took the new slab first
+            return None
     stream = _cuda.stream()
     try:
         _cuda._memcpy(
