@@ -14,7 +14,9 @@
     the messages, the serialization and deserialization, our IPC or the host frames); "task's wait", from
     submitting the task to its result (the transfer and all of Dask's scheduling around it).
     Ours go device to device through CUDA IPC (the workers share a host: numba_cuda_c/dask/ipc.py); the line
-    under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path);
+    under the table says which path they took (NUMBA_CUDA_C_DASK_IPC=0 measures the host path). The same two
+    rows over UCX (`ucx://`, distributed's `cuda` serializer family) where distributed-ucxx and RMM import, else
+    a line saying why not;
   - under the table, what Dask itself costs: the same transfer steps for an 8-byte NumPy array (the floor under
     every row: its messages between client, scheduler and workers; and of the transfer rows), and the tasks/s of
     a task that does nothing on 2 workers (the scheduler's ceiling, which the 2-worker rows must stay under to
@@ -45,15 +47,42 @@ def gpu_count():
     return len(cuda.gpus) if cuda.is_available() else 0
 
 
-def cluster(lib, workers, gpus):
+def cluster(lib, workers, gpus, protocol="tcp"):
     import distributed
 
     os.environ["BENCH_DASK_LIB"] = lib  # the spawned workers inherit it: dask_work imports that library
     if workers <= gpus:
         import dask_cuda
 
-        return dask_cuda.LocalCUDACluster(n_workers=workers, protocol="tcp", dashboard_address=None)
-    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        return dask_cuda.LocalCUDACluster(n_workers=workers, protocol=protocol, dashboard_address=None)
+    return distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, protocol=protocol, dashboard_address=None
+    )
+
+
+def ucx_missing():
+    """Why the UCX rows cannot run here, or None (tests/interop/test_dask_ucx.py needs the same)."""
+    import importlib.util
+
+    if not any(importlib.util.find_spec(name) is not None for name in ("distributed_ucxx", "ucp")):
+        return "UCX for distributed is not installed (distributed-ucxx, or ucx-py)"
+    if importlib.util.find_spec("rmm") is None:
+        return "rmm is not installed (distributed-ucxx receives device frames into RMM buffers)"
+    return None
+
+
+def ucx_transfer_rows(lib, gpus):
+    """The transfer rows between two workers over `ucx://`: device arrays go in distributed's `cuda` serializer
+    family there, their device memory the frame (no IPC of ours, no host copy)."""
+    import distributed
+
+    rows = {}
+    with cluster(lib, 2, gpus, protocol="ucx") as two, distributed.Client(two) as client:
+        client.wait_for_workers(2, timeout=120)
+        for nbytes in TRANSFERS:
+            for name, value in transfer_rows(client, nbytes).items():
+                rows[name.replace(", ", " over UCX, ", 1)] = value
+    return rows
 
 
 def tasks_per_second(client, tasks, rounds):
@@ -119,19 +148,21 @@ def empty_tasks_per_second(client, tasks):
 
 
 def transfer_paths(client):
-    """How our arrays travelled between the workers: ({"CUDA IPC": n, "host frames": n} sent, all workers;
-    GB/s of the IPC transfers themselves: bytes received over the receivers' time from claim to release)."""
+    """How our arrays travelled between the workers: ({"CUDA IPC": n, "staged": n of them through a slab, "host
+    frames": n} sent, all workers; GB/s of the IPC transfers themselves: bytes received over the receivers' time
+    from claim to release)."""
 
     def sent():
         from numba_cuda_c.dask import ipc as dask_ipc
 
         c = dask_ipc.counters
-        return c["ipc sent"], c["host sent"], c["ipc bytes received"], c["ipc receive seconds"]
+        return c["ipc sent"], c["ipc staged"], c["host sent"], c["ipc bytes received"], c["ipc receive seconds"]
 
     counts = list(client.run(sent).values())
-    seconds = sum(c[3] for c in counts)
-    own = sum(c[2] for c in counts) / seconds / 1e9 if seconds else None
-    return {"CUDA IPC": sum(c[0] for c in counts), "host frames": sum(c[1] for c in counts)}, own
+    seconds = sum(c[4] for c in counts)
+    own = sum(c[3] for c in counts) / seconds / 1e9 if seconds else None
+    paths = {"CUDA IPC": sum(c[0] for c in counts), "staged": sum(c[1] for c in counts)}
+    return dict(paths, **{"host frames": sum(c[2] for c in counts)}), own
 
 
 def one_worker_rates(lib, gpus, weights):
@@ -206,6 +237,10 @@ def main():
         lib: measure(lib, options.tasks, gpus, weights, {w: statistics.median(r) for w, r in rates[lib].items()})
         for lib in libs
     }
+    no_ucx = ucx_missing()
+    if no_ucx is None:
+        for lib in libs:
+            results[lib].update(ucx_transfer_rows(lib, gpus))
     paths = results.get("ours", {}).pop("paths", None)
     floor = results.get("ours", {}).pop("floor", None)
     rows = list(results[libs[0]])
@@ -230,11 +265,16 @@ def main():
         print("| %-48s | %s | %s |" % (row, " | ".join("%12.2f" % v for v in values), ratio))
     if paths is not None:
         paths, own = paths
-        print("ours, arrays sent between the workers: %d by CUDA IPC, %d as host frames" % tuple(paths.values()))
+        print(
+            "ours, arrays sent between the workers: %d by CUDA IPC (%d of them staged in a slab), %d as host frames"
+            % tuple(paths.values())
+        )
         if own is not None:
             print(
                 "ours, the IPC transfers themselves (claim, open, copy, close, release; all sizes): %.1f GB/s" % own
             )
+    if no_ucx is not None:
+        print("UCX rows: not run, %s" % no_ucx)
     if floor is not None:
         print(
             "Dask itself: %.1f ms for the same steps with an 8-byte NumPy array (a task's wait, whatever the array), "

@@ -28,7 +28,9 @@ small server, a thread on a Unix socket of the abstract namespace named in the h
      all through it, so the copy is good and goes to the task;
   4. then, off the task's path (a thread of its own), closes the handle and says "done"; the sender drops the
      hold and answers "ok". The next transfer into this process opens its handle only after that (_mappings): two
-     keys can be views of one allocation, whose handle the driver maps once per context.
+     keys can be views of one allocation, whose handle the driver maps once per context. An array staged in a
+     slab (below, "Staging slabs") has no handle of its own to close: "done" is said at once, the slab stays
+     mapped (_Mapped) and its region is free for the sender's next array.
 The sender drops a claimed hold only when its connection ends: "done" after the handle is closed, or the
 receiver's death (the kernel closes its socket): never while a receiver may still read. A hold nobody claims
 (the receiver died before reading, the message was lost) is dropped after UNCLAIMED_HOLD_S seconds; a claim
@@ -42,6 +44,7 @@ handle cannot be opened here (the device, the driver), the error also turns IPC 
 connections (send_recv closes the failed one), so that the retry takes the host path.
 """
 
+import contextlib
 import logging
 import os
 import secrets
@@ -64,6 +67,8 @@ counters = {
     "ipc bytes received": 0,
     "ipc receive seconds": 0.0,  # claim, open, copy, close and release: the transfer itself, without Dask's messages
     "ipc failed": 0,
+    "ipc staged": 0,  # sent through a slab (STAGED_MAX_BYTES at most)
+    "ipc slabs opened": 0,  # by the receiver, once per sender's slab
     "host sent": 0,
     "host received": 0,
 }
@@ -220,17 +225,18 @@ def route(context):
 
 
 class _Holds:
-    """Arrays whose IPC handles were sent, by transfer id: each [array, deadline, claimed]."""
+    """What IPC handles sent refer to, by transfer id: each [held, deadline, claimed], `held` an array or a slab's
+    region (_Region: given back to its slab when the hold ends)."""
 
     def __init__(self):
         self.lock = threading.Lock()
         self.table = {}
 
-    def add(self, array):
+    def add(self, held):
         transfer = secrets.token_hex(8)
         with self.lock:
             self._expire()
-            self.table[transfer] = [array, time.monotonic() + UNCLAIMED_HOLD_S, False]
+            self.table[transfer] = [held, time.monotonic() + UNCLAIMED_HOLD_S, False]
         return transfer
 
     def claim(self, transfer):
@@ -245,7 +251,9 @@ class _Holds:
 
     def release(self, transfer):
         with self.lock:
-            self.table.pop(transfer, None)
+            hold = self.table.pop(transfer, None)
+        if hold is not None:
+            _end_hold(hold[0])
 
     def expire(self):
         with self.lock:
@@ -257,7 +265,7 @@ class _Holds:
             logger.info(
                 "IPC transfer %s was not claimed within %.0f s: its array is released", transfer, UNCLAIMED_HOLD_S
             )
-            del self.table[transfer]
+            _end_hold(self.table.pop(transfer)[0])
 
     def __len__(self):
         with self.lock:
@@ -265,6 +273,122 @@ class _Holds:
 
 
 holds = _Holds()
+
+
+def _end_hold(held):
+    if isinstance(held, _Region):
+        held.give_back()
+
+
+# Staging slabs. Opening an IPC handle costs the receiver 1-2 ms whatever the size (the driver maps the allocation),
+# which is most of a small or medium array's transfer. So an array of at most STAGED_MAX_BYTES is copied on its own
+# device into a region of a slab: an allocation of SLAB_BYTES this process keeps and exports once. The receiver
+# opens a slab the first time it reads from it and keeps it open (_Mapped), so a later transfer from this process is
+# one copy on each side. A region is held as an array is (the claim, "done", the receiver's death, UNCLAIMED_HOLD_S)
+# and is then free for the next array. Where no region is free (SLABS_PER_DEVICE slabs, all taken), or the array is
+# larger, its own allocation's handle is sent, opened and closed by the receiver as before.
+# NUMBA_CUDA_C_DASK_IPC_STAGED_MAX (bytes) changes the limit: 0 sends every array's own allocation.
+SLAB_BYTES = 64 << 20
+STAGED_MAX_BYTES = min(int(os.environ.get("NUMBA_CUDA_C_DASK_IPC_STAGED_MAX", 16 << 20)), SLAB_BYTES)
+SLABS_PER_DEVICE = 4
+_REGION_ALIGN = 512
+
+
+class _Slab:
+    """An exported allocation of one device and its free extents [(start, end)], kept in order."""
+
+    def __init__(self, memory, handle, offset, identity):
+        self.memory = memory  # the MemoryPointer: the slab lives as long as this process
+        self.handle = handle
+        self.offset = offset  # of the slab in the allocation its handle names (0 for a cuMemAlloc of its own)
+        self.identity = identity  # its device's, for the receiver
+        self.name = secrets.token_hex(8)  # the receiver's key for its mapping
+        self.free = [(0, SLAB_BYTES)]
+
+    def take(self, nbytes):
+        """A region of nbytes (first fit), or None."""
+        need = -(-nbytes // _REGION_ALIGN) * _REGION_ALIGN
+        with _slabs_lock:
+            for k, (start, end) in enumerate(self.free):
+                if end - start >= need:
+                    self.free[k : k + 1] = [(start + need, end)] if end - start > need else []
+                    return _Region(self, start, need)
+        return None
+
+    def give(self, start, size):
+        with _slabs_lock:
+            extents = sorted(self.free + [(start, start + size)])
+            merged = [extents[0]]
+            for low, high in extents[1:]:
+                if low == merged[-1][1]:
+                    merged[-1] = (merged[-1][0], high)
+                else:
+                    merged.append((low, high))
+            self.free = merged
+
+
+class _Region:
+    def __init__(self, slab, start, size):
+        self.slab, self.start, self.size = slab, start, size
+        self._given = False
+
+    def give_back(self):
+        if not self._given:  # once, whichever of "done", the receiver's death and the expiry comes first
+            self._given = True
+            self.slab.give(self.start, self.size)
+
+
+_slabs = {}  # context handle -> [_Slab]
+_slabs_lock = threading.Lock()
+
+
+def _staged(array, low, nbytes):
+    """A region holding a copy of the array's nbytes from `low`, made on its device (the copy done), or None where
+    it is not staged (too large, no region free, memory of another context, no IPC for a slab)."""
+    from numba_cuda_c import _cuda
+
+    if nbytes > STAGED_MAX_BYTES or nbytes > SLAB_BYTES:
+        return None
+    context = array.gpu_data.context
+    current = _cuda.get_context()
+    if current is None or current.handle != context.handle:
+        return None
+    with _slabs_lock:
+        slabs = list(_slabs.get(context.handle, ()))
+    region = None
+    for slab in slabs:
+        region = slab.take(nbytes)
+        if region is not None:
+            break
+    if region is None:
+        if len(slabs) >= SLABS_PER_DEVICE:
+            return None
+        try:
+            memory = _cuda._alloc(SLAB_BYTES)
+            handle, offset, ordinal = _cuda._ipc_get_handle(memory.device_pointer)
+            slab = _Slab(memory, handle, offset, _cuda.get_device(ordinal).get_device_identity())
+        except Exception as exc:  # out of memory, no IPC for it: the array's own handle
+            logger.debug("no staging slab for a device array (%s): its own allocation is sent", exc)
+            return None
+        with _slabs_lock:
+            _slabs.setdefault(context.handle, []).append(slab)
+        region = slab.take(nbytes)
+        if region is None:  # another thread's arrays took the new slab first
+            return None
+    stream = _cuda.stream()
+    try:
+        _cuda._memcpy(
+            2,
+            region.slab.memory.device_pointer + region.start,
+            array.device_ctypes_pointer.value + low,
+            nbytes,
+            stream,
+        )
+        stream.synchronize()
+    except BaseException:
+        region.give_back()
+        raise
+    return region
 
 
 class _HoldServer:
@@ -349,7 +473,7 @@ def send(array, low, nbytes, context):
         return None
     count("ipc sent")
     count("ipc bytes sent", nbytes)
-    _announce("CUDA IPC", who, None, nbytes)
+    _announce("CUDA IPC" + (", staged in a slab" if "slab" in header else ""), who, None, nbytes)
     return header
 
 
@@ -372,6 +496,22 @@ def _export(array, low, nbytes, peer):
         raise _NoIpc("the recipient does not see device %s" % device.uuid)
     gpu_data.context.synchronize()  # the receiver reads on its own: the work writing the array must be done
     server = _hold_server()
+    region = _staged(array, low, nbytes)
+    if region is not None:
+        count("ipc staged")
+        slab = region.slab
+        return {
+            "handle": slab.handle,
+            "offset": slab.offset + region.start,
+            "size": nbytes,
+            "device": slab.identity,
+            "slab": slab.name,  # the receiver keeps this slab open for the next transfer
+            "slab size": SLAB_BYTES,
+            "host": host_identity(),
+            "pid": os.getpid(),
+            "socket": server.name,
+            "transfer": holds.add(region),
+        }
     return {
         "handle": handle,
         "offset": offset,
@@ -405,6 +545,7 @@ def receive(ipc):
             answer = conn.recv(64)
         except OSError as exc:
             count("ipc failed")
+            _forget_sender(ipc.get("pid"))  # its slabs mapped here are of a process that is no more
             raise IpcTransferError(
                 "the device array's sender (%s of this host) is gone (it exited or restarted: %s); nothing was "
                 "read from its memory" % (sender, exc)
@@ -415,24 +556,30 @@ def receive(ipc):
                 "the device array's sender (%s) no longer holds it (not claimed within %.0f s, or claimed "
                 "already); nothing was read from its memory" % (sender, UNCLAIMED_HOLD_S)
             )
-        _mappings.acquire()
+        slab = _slab_context(ipc)  # a slab this context maps (and keeps): no mapping opened nor closed for it
+        if slab is None:
+            _mappings.acquire()
     except BaseException:
         conn.close()
         raise
     handle = None
     try:
-        copy, handle = _copy_from(ipc, sender)
+        copy, handle = _copy_from(ipc, sender, slab)
         if select.select([conn], [], [], 0)[0]:  # the sender never speaks before "done": its end closed
             count("ipc failed")
+            _forget_sender(ipc.get("pid"))
             raise IpcTransferError(
                 "the device array's sender (%s) exited while it was being copied: the copy is discarded" % sender
             )
     except BaseException:
-        _finish(conn, sender, handle, told=False)
+        _finish(conn, sender, handle, told=False, mapping=slab is None)
         raise
-    threading.Thread(
-        target=_finish, args=(conn, sender, handle), name="numba_cuda_c dask IPC close", daemon=True
-    ).start()
+    if slab is not None:  # nothing to close: "done" now (one round trip), the region is free for the next array
+        _finish(conn, sender, mapping=False)
+    else:
+        threading.Thread(
+            target=_finish, args=(conn, sender, handle), name="numba_cuda_c dask IPC close", daemon=True
+        ).start()
     count("ipc received")
     count("ipc bytes received", ipc["size"])
     count("ipc receive seconds", time.perf_counter() - started)
@@ -440,9 +587,10 @@ def receive(ipc):
     return copy
 
 
-def _finish(conn, sender, handle=None, told=True):
+def _finish(conn, sender, handle=None, told=True, mapping=True):
     """After a transfer, good or not: closes the mapping, tells the sender "done" (`told`) and waits for its
-    "ok", then lets the next transfer open. Never raises: what fails here cannot touch the copy any more."""
+    "ok", then lets the next transfer open (`mapping`: it held _mappings). Never raises: what fails here cannot
+    touch the copy any more."""
     try:
         if handle is not None:
             handle.close()
@@ -454,7 +602,96 @@ def _finish(conn, sender, handle=None, told=True):
         logger.debug("closing a CUDA IPC transfer from %s: %s", sender, exc)
     finally:
         conn.close()
-        _mappings.release()
+        if mapping:
+            _mappings.release()
+
+
+def _slab_context(ipc):
+    """The current context where the header names a slab it can map (its device reaches the slab's), else None."""
+    if "slab" not in ipc:
+        return None
+    from numba_cuda_c import _cuda
+    from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle
+
+    try:
+        context = _cuda.get_context()
+        handle = IpcHandle(None, IpcMemHandle(ipc["handle"]), ipc["size"], source_info=dict(ipc["device"]))
+        return context if context is not None and handle.can_access_peer(context) else None
+    except Exception:  # what the driver says of it is said again, and handled, where the copy is made
+        return None
+
+
+class _Mapped:
+    """Slabs of other processes mapped here and kept mapped: (sender pid, slab name, context handle) -> [the
+    MemoryPointer, copies reading it now], the least recently used first. At most MOST; one is unmapped only while
+    no copy reads it, and all of a sender's once it is known gone."""
+
+    MOST = 16
+    table = {}
+    lock = threading.Lock()
+
+    @classmethod
+    @contextlib.contextmanager
+    def use(cls, ipc, context):
+        from numba_cuda_c import _cuda
+        from numba_cuda_c.cudadrv.ipc import IpcMemHandle
+
+        key = (ipc["pid"], ipc["slab"], context.handle)
+        with cls.lock:
+            entry = cls.table.pop(key, None)
+            if entry is None:  # the first transfer from this slab: mapped once (the driver maps a handle once)
+                entry = [_cuda._ipc_open(IpcMemHandle(ipc["handle"]).reserved, context.device.id), 0]
+                count("ipc slabs opened")
+            cls.table[key] = entry  # the most recently used last
+            entry[1] += 1
+            cls._trim()
+        try:
+            yield entry[0].device_pointer
+        finally:
+            with cls.lock:
+                entry[1] -= 1
+
+    @classmethod
+    def forget(cls, pid):
+        with cls.lock:
+            for key in [k for k, e in cls.table.items() if k[0] == pid and e[1] == 0]:
+                cls._unmap(key)
+
+    @classmethod
+    def forget_dead(cls):
+        """Unmaps the slabs of senders that have exited (this host's pid namespace: host_identity)."""
+        with cls.lock:
+            cls._trim()
+
+    @classmethod
+    def _trim(cls):
+        for key in [k for k, e in cls.table.items() if e[1] == 0 and not _alive(k[0])]:
+            cls._unmap(key)
+        idle = [k for k, e in cls.table.items() if e[1] == 0]  # the least recently used first
+        for key in idle[: max(0, len(cls.table) - cls.MOST)]:
+            cls._unmap(key)
+
+    @classmethod
+    def _unmap(cls, key):
+        mapped = cls.table.pop(key)[0]
+        try:
+            mapped.free()
+        except Exception as exc:  # the sender's process is gone: what the driver says is only logged
+            logger.debug("unmapping a slab of process %s: %s", key[0], exc)
+
+
+def _forget_sender(pid):
+    _Mapped.forget(pid)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: alive
+        pass
+    return True
 
 
 def finish_transfers(timeout=None):
@@ -466,9 +703,10 @@ def finish_transfers(timeout=None):
     return True
 
 
-def _copy_from(ipc, sender):
-    """Opens the handle in this process and copies the bytes into new memory of the current context: (the copy's
-    array, the handle to close once the copy is accepted, None where nothing stays open)."""
+def _copy_from(ipc, sender, slab=None):
+    """Opens the handle in this process (or finds the slab it names open in `slab`, a context) and copies the
+    bytes into new memory of the current context: (the copy's array, the handle to close once the copy is
+    accepted, None where nothing is to be closed)."""
     from numba_cuda_c import _cuda
     from numba_cuda_c.cudadrv.ipc import IpcHandle, IpcMemHandle
 
@@ -478,7 +716,14 @@ def _copy_from(ipc, sender):
         handle = IpcHandle(
             None, IpcMemHandle(ipc["handle"]), size, source_info=dict(ipc["device"]), offset=ipc["offset"]
         )
-        if handle.can_access_peer(context):  # mapped here: one device-to-device (peer) copy
+        if slab is not None:
+            with _Mapped.use(ipc, slab) as base:
+                memory = context.memalloc(size)
+                stream = _cuda.stream()
+                _cuda._memcpy(2, memory.device_pointer, base + ipc["offset"], size, stream)
+                stream.synchronize()
+            opened = None
+        elif handle.can_access_peer(context):  # mapped here: one device-to-device (peer) copy
             mapped = handle.open_direct(context)
             try:
                 memory = context.memalloc(size)

@@ -157,7 +157,7 @@ static void Event_dealloc(PyObject *op)
 {
     EventObject *self = (EventObject *)op;
     dealloc_begin(op, self->weakreflist);
-    dealloc_release(state_of(op), Event_release, op, "Event: destroying it");
+    dealloc_release(state_for_release(op), Event_release, op, "Event: destroying it");
     Py_DECREF(self->context);
     dealloc_end(op);
 }

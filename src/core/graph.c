@@ -262,7 +262,7 @@ static void Graph_dealloc(PyObject *op)
     GraphObject *self = (GraphObject *)op;
     dealloc_begin(op, self->weakreflist);
     Py_CLEAR(self->executable); /* its executable first: it holds this graph's nodes' parameters */
-    dealloc_release(state_of(op), Graph_release, op, "Graph: destroying it");
+    dealloc_release(state_for_release(op), Graph_release, op, "Graph: destroying it");
     Py_CLEAR(self->keep_alive); /* after the graph: what it points to outlives it */
     Py_DECREF(self->stream);
     Py_DECREF(self->context);

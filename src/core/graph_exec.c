@@ -145,7 +145,7 @@ static void GraphExec_dealloc(PyObject *op)
 {
     GraphExecObject *self = (GraphExecObject *)op;
     dealloc_begin(op, self->weakreflist);
-    dealloc_release(state_of(op), GraphExec_release, op, "GraphExec: destroying it");
+    dealloc_release(state_for_release(op), GraphExec_release, op, "GraphExec: destroying it");
     Py_DECREF(self->graph); /* after: what its nodes point to outlives it */
     Py_DECREF(self->context);
     dealloc_end(op);

@@ -127,7 +127,7 @@ static int MemoryPointer_traverse(PyObject *op, visitproc visit, void *arg)
  * and drop the objects held; the context stays, for dealloc. */
 static int MemoryPointer_clear(PyObject *op)
 {
-    dealloc_release(state_of(op), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
+    dealloc_release(state_for_release(op), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
     return 0;
 }
 
@@ -135,7 +135,7 @@ static void MemoryPointer_dealloc(PyObject *op)
 {
     MemoryObject *self = (MemoryObject *)op;
     dealloc_begin(op, self->weakreflist);
-    dealloc_release(state_of(op), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
+    dealloc_release(state_for_release(op), MemoryPointer_release, op, "MemoryPointer: freeing its memory");
     Py_DECREF(self->context);
     dealloc_end(op);
 }

@@ -382,7 +382,7 @@ static void Stream_dealloc(PyObject *op)
 {
     StreamObject *self = (StreamObject *)op;
     dealloc_begin(op, self->weakreflist);
-    dealloc_release(state_of(op), Stream_release, op, "Stream: destroying it");
+    dealloc_release(state_for_release(op), Stream_release, op, "Stream: destroying it");
     Py_DECREF(self->context);
     dealloc_end(op);
 }

@@ -132,6 +132,8 @@ void cu_report_unraisable(module_state *st, CUresult rc, const char *function)
 
 void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, const char *what)
 {
+    if (st == NULL) /* state_for_release: the module is gone, the process is ending */
+        return;
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
     if (release(st, arg) < 0 || PyErr_Occurred()) {

@@ -31,7 +31,8 @@ void cu_report_unraisable(module_state *st, CUresult rc, const char *function);
  * release(st, arg) with any exception in flight set aside and restored afterwards. release may
  * use the raising API (IN_CONTEXT, CU_CALL, ...) and returns 0, or -1 with an exception set;
  * that exception goes to sys.unraisablehook with `what` (a str) as its object, never the dying
- * object, which the hook would resurrect and free a second time. */
+ * object, which the hook would resurrect and free a second time. st NULL (state_for_release: the module is
+ * gone at the interpreter's end): nothing is released. */
 typedef int (*dealloc_release_fn)(module_state *st, void *arg);
 void dealloc_release(module_state *st, dealloc_release_fn release, void *arg, const char *what);
 

@@ -114,6 +114,14 @@ static inline module_state *state_of(PyObject *self)
     return state_of_type(Py_TYPE(self));
 }
 
+/* state_of(self) for a dealloc, which must not fail: NULL, with no exception, where the interpreter's last
+ * collection has already cleared self's type (its MRO is gone, and the module with it: an object kept in a class's
+ * dict until then, as a cache of mappings is). Its driver resource is then left to the process's end. */
+static inline module_state *state_for_release(PyObject *self)
+{
+    return Py_TYPE(self)->tp_mro != NULL ? state_of(self) : NULL;
+}
+
 /* Whether a str equals an ASCII C string (keyword names). */
 static inline int unicode_equals(PyObject *text, const char *ascii)
 {

@@ -279,8 +279,9 @@ static void Linker_dealloc(PyObject *op)
 {
     LinkerObject *self = (LinkerObject *)op;
     dealloc_begin(op, NULL);
-    if (self->context != NULL)
-        linker_destroy(state_of(op), self);
+    module_state *st = state_for_release(op);
+    if (self->context != NULL && st != NULL)
+        linker_destroy(st, self);
     PyMem_Free(self->info_log);
     PyMem_Free(self->error_log);
     Py_XDECREF(self->inputs);

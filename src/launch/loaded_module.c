@@ -149,7 +149,7 @@ static void Module_dealloc(PyObject *op)
 {
     ModuleObject *self = (ModuleObject *)op;
     dealloc_begin(op, NULL);
-    dealloc_release(state_of(op), Module_release, op, "Module: unloading it");
+    dealloc_release(state_for_release(op), Module_release, op, "Module: unloading it");
     Module_clear(op);
     Py_XDECREF(self->image);
     Py_DECREF(self->context);

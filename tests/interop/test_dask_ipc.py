@@ -53,6 +53,14 @@ def context(pid=os.getpid() + 1, **change):
 """ % (INTEROP,)
 
 
+# Each array goes by one of two paths (numba_cuda_c/dask/ipc.py): copied into a slab the sender exports once and the
+# receiver keeps mapped ("staged", arrays up to STAGED_MAX_BYTES), or its own allocation, mapped and unmapped by
+# the receiver for each transfer ("direct"). The tests of a transfer's lifetime run each; `mapped` is what the
+# receiver keeps mapped once a transfer is over.
+PATHS = {"staged": {}, "direct": {"NUMBA_CUDA_C_DASK_IPC_STAGED_MAX": "0"}}
+KEPT_MAPPED = {"staged": 1, "direct": 0}
+
+
 def same_host(code, **env):
     """Runs `code` after SAME_HOST on the mock driver, its IPC working between processes; its output."""
     out = run_mock(SAME_HOST + code + '\nprint("snippet ran")\n', **dict(IPC, **env))
@@ -148,13 +156,15 @@ for local, remote, stale in (
     )
 
 
-def test_every_layout_round_trips_as_a_handle_and_the_hold_ends_with_the_copy(mock_driver):
+@pytest.mark.parametrize("path", PATHS)
+def test_every_layout_round_trips_as_a_handle_and_the_hold_ends_with_the_copy(mock_driver, path):
     out = run_mock(
         [
             ARRAY_LAYOUTS,
             SAME_HOST,
             r"""
 cases.pop("empty")  # no bytes: the host path, below
+staged = dask_ipc.STAGED_MAX_BYTES > 0
 opens = mock.calls("cuIpcOpenMemHandle")
 for name, d in cases.items():
     header, frames = serialize(d, serializers=["dask"], context=context())
@@ -165,7 +175,12 @@ for name, d in cases.items():
     assert type(e) is type(d) and (e.shape, e.strides, e.dtype) == (d.shape, d.strides, d.dtype), name
     assert e.device_ctypes_pointer.value != d.device_ctypes_pointer.value, name  # a copy of the receiver's own
     np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host())
-assert mock.calls("cuIpcOpenMemHandle") - opens == len(cases) and mock.live()["ipc"] == 0  # each closed
+if staged:  # one slab, mapped at the first transfer and kept mapped
+    assert mock.calls("cuIpcOpenMemHandle") - opens == 1 and mock.live()["ipc"] == 1
+    assert dask_ipc.counters["ipc staged"] == dask_ipc.counters["ipc slabs opened"] + len(cases) - 1
+else:  # each array's own allocation, mapped, then closed
+    assert mock.calls("cuIpcOpenMemHandle") - opens == len(cases) and mock.live()["ipc"] == 0
+    assert dask_ipc.counters["ipc staged"] == 0
 rec = cuda.to_device(np.zeros(1, dtype=[("a", "i4"), ("b", "f8")]))[0]
 rec["b"] = 2.5
 clone = deserialize(*serialize(rec, serializers=["dask"], context=context()), deserializers=["dask"])
@@ -179,8 +194,75 @@ print("layouts ok")
         ],
         MOCK_CUDA_DEVICES="2",
         **IPC,
+        **PATHS[path],
     )
     assert "layouts ok" in out
+
+
+def test_a_slab_is_mapped_once_and_its_regions_are_reused(mock_driver):
+    same_host(
+        r"""
+opens = mock.calls("cuIpcOpenMemHandle")
+for n in range(5):  # one after the other: each region is free again when its "done" comes
+    d = cuda.to_device(np.arange(1000.0) + n)
+    e = deserialize(*serialize(d, serializers=["dask"], context=context()), deserializers=["dask"])
+    np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host())
+assert mock.calls("cuIpcOpenMemHandle") - opens == 1 and mock.live()["ipc"] == 1  # the first transfer's, kept
+assert dask_ipc.counters["ipc staged"] == 5 and dask_ipc.counters["ipc slabs opened"] == 1
+(slab,) = [s for slabs in dask_ipc._slabs.values() for s in slabs]
+assert slab.free == [(0, dask_ipc.SLAB_BYTES)]  # every region given back
+"""
+    )
+
+
+def test_with_every_region_taken_an_array_goes_direct(mock_driver):
+    same_host(
+        r"""
+dask_ipc.SLAB_BYTES = dask_ipc.STAGED_MAX_BYTES = 8192
+dask_ipc.SLABS_PER_DEVICE = 1
+arrays = [cuda.to_device(np.arange(700.0) + n) for n in range(3)]  # 5600 bytes each: one fits a slab at a time
+sent = [serialize(d, serializers=["dask"], context=context()) for d in arrays]
+assert "slab" in sent[0][0]["sub-header"]["ipc"] and "slab" not in sent[1][0]["sub-header"]["ipc"]
+assert dask_ipc.counters["ipc staged"] == 1 and len(dask_ipc.holds) == 3
+for d, (header, frames) in zip(arrays, sent):
+    np.testing.assert_array_equal(deserialize(header, frames, deserializers=["dask"]).copy_to_host(), d.copy_to_host())
+assert dask_ipc.finish_transfers(10) and holds_after_a_while() == 0
+(slab,) = [s for slabs in dask_ipc._slabs.values() for s in slabs]
+assert slab.free == [(0, 8192)] and mock.live()["ipc"] == 1  # the slab's mapping kept, the others closed
+"""
+    )
+
+
+def test_an_unclaimed_region_is_free_again_when_its_hold_expires(mock_driver):
+    same_host(
+        r"""
+dask_ipc.UNCLAIMED_HOLD_S = 0.2
+d, header, frames, ipc = sent()
+(slab,) = [s for slabs in dask_ipc._slabs.values() for s in slabs]
+assert "slab" in ipc and slab.free != [(0, dask_ipc.SLAB_BYTES)]
+time.sleep(1.5)  # the server's thread drops unclaimed holds each second
+assert holds_after_a_while() == 0 and slab.free == [(0, dask_ipc.SLAB_BYTES)]
+refused(lambda: deserialize(header, frames, deserializers=["dask"]), "no longer holds it")
+assert mock.calls("cuIpcOpenMemHandle") == 0  # nothing was mapped for it
+"""
+    )
+
+
+def test_the_slab_of_a_sender_that_exited_is_unmapped(mock_driver):
+    same_host(
+        r"""
+from dask_ipc_scenarios import Sender
+sender = Sender()
+e = sender.receive()
+np.testing.assert_array_equal(e.copy_to_host(), sender.expected)
+assert "slab" in sender.header["sub-header"]["ipc"] and mock.live()["ipc"] == 1  # kept for its next array
+dask_ipc._Mapped.forget_dead()
+assert mock.live()["ipc"] == 1  # alive: kept
+sender.end()
+dask_ipc._Mapped.forget_dead()  # as the next transfer's does
+assert mock.live()["ipc"] == 0
+"""
+    )
 
 
 def test_where_ipc_cannot_be_used_the_host_frames_are_unchanged(mock_driver):
@@ -219,9 +301,11 @@ assert dask_ipc.counters["host received"] == 6 and len(dask_ipc.holds) == 0
     )
 
 
-def test_the_sender_dropping_the_array_mid_transfer_is_safe_and_its_hold_ends(mock_driver):
+@pytest.mark.parametrize("path", PATHS)
+def test_the_sender_dropping_the_array_mid_transfer_is_safe_and_its_hold_ends(mock_driver, path):
     same_host(
-        r"""
+        "kept = %d\n" % KEPT_MAPPED[path]
+        + r"""
 from dask_ipc_scenarios import Sender
 sender = Sender()
 assert sender.counters["ipc sent"] == 1 and sender.ask("holds") == "1"
@@ -230,9 +314,10 @@ e = sender.receive()
 np.testing.assert_array_equal(e.copy_to_host(), sender.expected)
 assert e.strides == (-1600, 16), e.strides
 assert sender.ask("holds") == "0"  # released after the copy
-assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 1
+assert mock.live()["ipc"] == kept and dask_ipc.counters["ipc received"] == 1
 sender.end()
-"""
+""",
+        **PATHS[path],
     )
 
 
@@ -309,14 +394,15 @@ def scripted(then):
     threading.Thread(target=answer, daemon=True).start()
 
 copy_from = dask_ipc._copy_from
-def copy_until_ended(ipc, sender):
-    copied = copy_from(ipc, sender)
+def copy_until_ended(ipc, sender, *slab):
+    copied = copy_from(ipc, sender, *slab)
     assert ended.wait(10)
     return copied
 """
 
 
-def test_a_sender_that_dies_during_the_copy_makes_the_copy_void(mock_driver):
+@pytest.mark.parametrize("path", PATHS)
+def test_a_sender_that_dies_during_the_copy_makes_the_copy_void(mock_driver, path):
     same_host(
         SCRIPTED_SENDER
         + r"""
@@ -324,14 +410,17 @@ scripted(lambda conn: conn.close())  # exits while the receiver copies: its end 
 dask_ipc._copy_from = copy_until_ended
 refused(lambda: deserialize(header, frames, deserializers=["dask"]), "exited while it was being copied", "discarded")
 assert dask_ipc.finish_transfers(10)
-assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 0
-"""
+assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 0  # a dead sender's slab is unmapped too
+""",
+        **PATHS[path],
     )
 
 
-def test_a_sender_that_dies_after_the_copy_loses_nothing(mock_driver):
+@pytest.mark.parametrize("path", PATHS)
+def test_a_sender_that_dies_after_the_copy_loses_nothing(mock_driver, path):
     same_host(
-        SCRIPTED_SENDER
+        "kept = %d\n" % KEPT_MAPPED[path]
+        + SCRIPTED_SENDER
         + r"""
 def exits_after_done(conn):
     ended.set()  # the copy is over: the receiver now closes its handle and says "done"
@@ -343,8 +432,9 @@ dask_ipc._copy_from = copy_until_ended
 e = deserialize(header, frames, deserializers=["dask"])
 assert dask_ipc.finish_transfers(10)
 np.testing.assert_array_equal(e.copy_to_host(), d.copy_to_host())
-assert mock.live()["ipc"] == 0 and dask_ipc.counters["ipc received"] == 1 and dask_ipc.counters["ipc failed"] == 0
-"""
+assert mock.live()["ipc"] == kept and dask_ipc.counters["ipc received"] == 1 and dask_ipc.counters["ipc failed"] == 0
+""",
+        **PATHS[path],
     )
 
 
