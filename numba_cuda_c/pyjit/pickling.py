@@ -44,7 +44,9 @@ def _importable_module(name):
 
 def _function_payload(func):
     """func itself where pickle finds it by reference (a module-level function of an importable module), else
-    its pickle by value through cloudpickle (a script's function, one made in a function, a lambda, a closure)."""
+    its pickle by value through cloudpickle (a script's function, one made in a function, a lambda, a closure),
+    with its definition as read here: the other process may have no file to read it from (another machine, a
+    deleted script), and cloudpickle 3.1 names the code's file "<dynamic-code>" anyway."""
     module = _importable_module(getattr(func, "__module__", None))
     if module is not None and _lookup(module, func.__qualname__) is func:
         return func
@@ -53,16 +55,34 @@ def _function_payload(func):
             cloudpickle = __import__(name, fromlist=["dumps"])
         except ImportError:
             continue
-        return ("by value", cloudpickle.dumps(func))
+        return ("by value", cloudpickle.dumps(func), _definition_or_none(func))
     raise pickle.PicklingError(
         "%s is defined inside a function: pickling it needs cloudpickle (pip install cloudpickle), or define "
         "it at module level" % func.__qualname__
     )
 
 
+def _definition_or_none(func):
+    """function_definition(func), or None where it cannot be read (the other process then reads the bytecode,
+    and raises there what it cannot read, when the kernel compiles)."""
+    from numba_cuda_c.pyjit.source import function_definition
+    from numba_cuda_c.pyjit.typing import KernelTypeError
+
+    try:
+        return function_definition(func)
+    except (KernelTypeError, OSError, TypeError):
+        return None
+
+
 def _function_of_payload(payload):
-    """The function _function_payload pickled."""
-    return pickle.loads(payload[1]) if isinstance(payload, tuple) and payload[:1] == ("by value",) else payload
+    """The function _function_payload pickled, with the definition it carried where the sender could read it."""
+    if not (isinstance(payload, tuple) and payload[:1] == ("by value",)):
+        return payload
+    func = pickle.loads(payload[1])
+    definition = payload[2] if len(payload) > 2 else None
+    if definition is not None and getattr(func, "__ncc_definition__", None) is None:
+        func.__ncc_definition__ = definition
+    return func
 
 
 def _is_default_stream(stream):

@@ -269,3 +269,50 @@ def test_every_dtype_and_layout_round_trips_on_the_gpu():
         b = pickle.loads(pickle.dumps(a))
         assert type(b) is type(a) and b.flags["F_CONTIGUOUS"]
         np.testing.assert_array_equal(b, a)
+
+
+def test_a_kernel_by_value_carries_its_definition(tmp_path):
+    """A kernel pickled by value carries its definition as read where it was pickled: the process that compiles it
+    may have no file to read (another machine, a script since deleted; cloudpickle 3.1 even names the code's file
+    "<dynamic-code>"), and a loop is more than the bytecode reader rebuilds."""
+    pytest.importorskip("cloudpickle")
+    import subprocess
+    import sys
+
+    script = tmp_path / "sender.py"
+    script.write_text(
+        "import pickle, sys\n"
+        "import numba_cuda_c as cuda\n"
+        "\n"
+        "@cuda.jit\n"
+        "def summed(a, out):\n"
+        "    total = 0.0\n"
+        "    for i in range(a.size):\n"
+        "        total += a[i]\n"
+        "    out[0] = total\n"
+        "\n"
+        "sys.stdout.write(pickle.dumps(summed, protocol=0).decode('latin-1'))\n"
+    )
+    sent = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert sent.returncode == 0, sent.stderr
+    script.unlink()
+    received = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "\n".join(
+                [
+                    "import pickle, sys",
+                    "import numba_cuda_c as cuda",
+                    "kernel = pickle.loads(sys.stdin.read().encode('latin-1'))",
+                    "ptx, _ = cuda.compile_ptx(kernel.py_func, 'void(float64[::1], float64[::1])')",
+                    "print('compiled', 'summed' in ptx)",
+                ]
+            ),
+        ],
+        input=sent.stdout,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "compiled True" in received.stdout, received.stdout + received.stderr
