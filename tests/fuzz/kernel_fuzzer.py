@@ -3,6 +3,7 @@ GPU with the same inputs; their results' types and bits compared.
 
     python3 tests/fuzz/kernel_fuzzer.py --seed 1 --cases 1000 --jobs 14 [--out DIR] [--families a,b] [--types-only]
     python3 tests/fuzz/kernel_fuzzer.py --seed 1 --case 17          # one case alone, in this process, reduced
+    python3 tests/fuzz/kernel_fuzzer.py --seed 1 --only 3,17,40     # these cases, in parallel
 
 Modules: fuzz_generator.py (kernels and inputs from (seed, case) alone), fuzz_runner.py (compile, launch, compare),
 fuzz_reducer.py (shrinks a failure), this file (processes, the report).
@@ -229,6 +230,9 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=200)
     parser.add_argument("--case", type=int, default=None, help="run this one case alone, in this process")
+    parser.add_argument(
+        "--only", default=None, help="these cases of the seed (i,j,k), in parallel: those a change touched"
+    )
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 2))
     parser.add_argument("--families", default=",".join(FAMILIES), help="of: " + ",".join(FAMILIES + EXTRA_FAMILIES))
     parser.add_argument("--out", default=None, help="a folder for summary.json")
@@ -261,7 +265,7 @@ def main(argv=None):
         records, _ = work(args.seed, [args.case], families, options, reduce=args.reduce > 0)
         reduced = records
     else:
-        indices = list(range(args.cases))
+        indices = [int(i) for i in args.only.split(",")] if args.only else list(range(args.cases))
         records = run_parallel(args.seed, indices, families, options, args.jobs)
         failing = [r["case"] for r in records if r["status"] in ("different", "refused")][: args.reduce]
         reduced = run_parallel(args.seed, failing, families, options, args.jobs, reduce=True) if failing else []
