@@ -49,6 +49,7 @@ import logging
 import os
 import secrets
 import select
+import selectors
 import socket
 import threading
 import time
@@ -392,8 +393,9 @@ def _staged(array, low, nbytes):
 
 
 class _HoldServer:
-    """The sender's end of the acknowledgement: a thread accepting receivers on an abstract Unix socket, one
-    thread per receiver's connection (a claim, then "done" after its copy)."""
+    """The sender's end of the acknowledgement: one thread on an abstract Unix socket that accepts receivers and
+    answers all their connections (a claim, then "done" after the copy) as they speak, through a selector. No
+    thread is started per transfer: starting one costs about 0.1 ms, a tenth of a small array's transfer."""
 
     def __init__(self):
         self.pid = os.getpid()
@@ -401,47 +403,56 @@ class _HoldServer:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.sock.bind("\0" + self.name)
         self.sock.listen(64)
-        self.sock.settimeout(1.0)  # wakes up each second to drop unclaimed holds past their time
-        threading.Thread(target=self._accept, name="numba_cuda_c dask IPC holds", daemon=True).start()
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.sock, selectors.EVENT_READ, None)
+        threading.Thread(target=self._serve, name="numba_cuda_c dask IPC holds", daemon=True).start()
 
-    def _accept(self):
+    def _serve(self):
+        next_expiry = time.monotonic() + 1.0
         while True:
-            try:
-                conn, _ = self.sock.accept()
-            except socket.timeout:
+            # wakes up at least each second to drop unclaimed holds past their time
+            for key, _ in self.selector.select(timeout=max(0.0, next_expiry - time.monotonic())):
+                if key.fileobj is self.sock:
+                    try:
+                        conn, _ = self.sock.accept()
+                    except OSError:
+                        continue
+                    self.selector.register(conn, selectors.EVENT_READ, [None])  # [the transfer it claimed]
+                else:
+                    self._answer(key.fileobj, key.data)
+            if time.monotonic() >= next_expiry:
                 holds.expire()
-                continue
-            except OSError:
-                return
-            threading.Thread(
-                target=self._answer, args=(conn,), name="numba_cuda_c dask IPC claim", daemon=True
-            ).start()
+                next_expiry = time.monotonic() + 1.0
+
+    def _answer(self, conn, claimed):
+        """What the receiver on `conn` said: its claim ("held" or "gone"), or, once claimed, "done" after its copy
+        (released, then "ok") or the end of its connection (its death: released)."""
+        try:
+            message = conn.recv(64)
+        except OSError:
+            message = b""
+        if claimed[0] is None and message.startswith(b"claim "):
+            transfer = message[len(b"claim ") :].decode("ascii", "replace")
+            if holds.claim(transfer):
+                claimed[0] = transfer
+                if self._say(conn, b"held"):
+                    return  # now waits for "done"
+            else:
+                self._say(conn, b"gone")
+        if claimed[0] is not None:  # after "done" (the copy is complete) or the end of the receiver's connection
+            holds.release(claimed[0])
+            if message == b"done":
+                self._say(conn, b"ok")  # released first: a receiver that reads "ok" finds the table as it is
+        self.selector.unregister(conn)
+        conn.close()
 
     @staticmethod
-    def _answer(conn):
-        with conn:
-            conn.settimeout(None)  # the receiver's copy takes what it takes; its death ends the connection
-            try:
-                message = conn.recv(64)
-            except OSError:
-                return
-            transfer = (
-                message[len(b"claim ") :].decode("ascii", "replace") if message.startswith(b"claim ") else None
-            )
-            held = transfer is not None and holds.claim(transfer)
-            try:
-                conn.sendall(b"held" if held else b"gone")
-                done = held and conn.recv(64) == b"done"
-            except OSError:
-                done = False
-            finally:
-                if held:  # after "done" (the copy is complete) or the end of the receiver's connection
-                    holds.release(transfer)
-            if done:
-                try:
-                    conn.sendall(b"ok")  # released first: a receiver that reads "ok" finds the table as it is
-                except OSError:
-                    pass
+    def _say(conn, word):
+        try:
+            conn.sendall(word)
+            return True
+        except OSError:
+            return False
 
 
 _server = []
@@ -713,17 +724,17 @@ def _copy_from(ipc, sender, slab=None):
     size = ipc["size"]
     try:
         context = _cuda.get_context()
-        handle = IpcHandle(
-            None, IpcMemHandle(ipc["handle"]), size, source_info=dict(ipc["device"]), offset=ipc["offset"]
-        )
         if slab is not None:
             with _Mapped.use(ipc, slab) as base:
                 memory = context.memalloc(size)
                 stream = _cuda.stream()
                 _cuda._memcpy(2, memory.device_pointer, base + ipc["offset"], size, stream)
                 stream.synchronize()
-            opened = None
-        elif handle.can_access_peer(context):  # mapped here: one device-to-device (peer) copy
+            return _cuda.DeviceNDArray((size,), (1,), "u1", gpu_data=memory), None
+        handle = IpcHandle(
+            None, IpcMemHandle(ipc["handle"]), size, source_info=dict(ipc["device"]), offset=ipc["offset"]
+        )
+        if handle.can_access_peer(context):  # mapped here: one device-to-device (peer) copy
             mapped = handle.open_direct(context)
             try:
                 memory = context.memalloc(size)
