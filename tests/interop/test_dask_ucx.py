@@ -2,7 +2,8 @@
 frame (numba_cuda_c/dask/serializers.py: serialize_on_device), neither through the host nor through our CUDA
 IPC path, which serves the `dask` family over TCP. Runs where UCX for distributed is importable (distributed-ucxx,
 or ucx-py for older distributed, and RMM) with a GPU and dask-cuda; skipped with the reason otherwise. Passed on two
-H100s with distributed-ucxx 0.52."""
+H100s with distributed-ucxx 0.52, and on one H200 (two worker processes) with distributed-ucxx 0.52, ucxx 0.52, libucx
+1.21 and RMM 26.10: .ci/gpu-check's dask step installs them from .ucx-site or .whl-ucx."""
 
 import importlib.util
 
