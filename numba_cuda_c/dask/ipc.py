@@ -517,7 +517,6 @@ def _export(array, low, nbytes, peer):
             "size": nbytes,
             "device": slab.identity,
             "slab": slab.name,  # the receiver keeps this slab open for the next transfer
-            "slab size": SLAB_BYTES,
             "host": host_identity(),
             "pid": os.getpid(),
             "socket": server.name,
@@ -556,7 +555,7 @@ def receive(ipc):
             answer = conn.recv(64)
         except OSError as exc:
             count("ipc failed")
-            _forget_sender(ipc.get("pid"))  # its slabs mapped here are of a process that is no more
+            _Mapped.forget(ipc.get("pid"))  # its slabs mapped here are of a process that is no more
             raise IpcTransferError(
                 "the device array's sender (%s of this host) is gone (it exited or restarted: %s); nothing was "
                 "read from its memory" % (sender, exc)
@@ -578,7 +577,7 @@ def receive(ipc):
         copy, handle = _copy_from(ipc, sender, slab)
         if select.select([conn], [], [], 0)[0]:  # the sender never speaks before "done": its end closed
             count("ipc failed")
-            _forget_sender(ipc.get("pid"))
+            _Mapped.forget(ipc.get("pid"))
             raise IpcTransferError(
                 "the device array's sender (%s) exited while it was being copied: the copy is discarded" % sender
             )
@@ -689,10 +688,6 @@ class _Mapped:
             mapped.free()
         except Exception as exc:  # the sender's process is gone: what the driver says is only logged
             logger.debug("unmapping a slab of process %s: %s", key[0], exc)
-
-
-def _forget_sender(pid):
-    _Mapped.forget(pid)
 
 
 def _alive(pid):
